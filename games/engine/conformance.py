@@ -1,0 +1,157 @@
+"""The generic conformance checks every rule set must pass (OpenSpiel's basic_tests, ours).
+
+Pure Python, importable from tests and from benchmark commands. For one seeded game:
+
+1. random legal play to the end never raises, and every offered `Choice` is accepted;
+2. random garbage steps are refused with a `Refusal` (never an exception) and leave the
+   state untouched;
+3. every state round-trips through JSON losslessly;
+4. `replay(setup, steps)` reproduces the final state exactly;
+5. no view leaks: for every seat and the spectator, scrambling every part of the state the
+   viewer may not read (other seats' private parts, the secret part, invisible log entries)
+   does not change `view(state, viewer)`.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import string
+from dataclasses import dataclass, field
+
+from .base import (GM, SPECTATOR, Choice, Refusal, RuleSet, State, Transition, action,
+                   end_phase, replay, visible_to)
+
+
+@dataclass
+class Playthrough:
+    setup: dict
+    steps: list[dict] = field(default_factory=list)
+    states: list[State] = field(default_factory=list)
+    refused: int = 0
+
+    @property
+    def final(self) -> State:
+        return self.states[-1]
+
+
+def random_text(rng: random.Random, n: int) -> str:
+    alphabet = string.ascii_letters + "猫有条命杀手狼人平民天神，。 "
+    return "".join(rng.choice(alphabet) for _ in range(n))
+
+
+def fill(choice: Choice, actor, rng: random.Random) -> dict:
+    """The step a player would submit for `choice`, with random text of a legal length."""
+    texts = {}
+    for f in choice.text_fields:
+        if f.required or rng.random() < 0.5:
+            lo = max(f.min_chars, 1 if f.required else 0)
+            texts[f.name] = random_text(rng, rng.randint(lo, min(f.max_chars, lo + 40)))
+    return action(actor, choice.kind, **choice.params, **texts)
+
+
+GARBAGE_ACTORS = [-1, 99, "nobody", None, 2.5]
+
+
+def garbage_step(rng: random.Random, seats: int) -> dict:
+    """A step no rule set should accept: unknown kinds, bad actors, ill-typed params."""
+    kind = rng.choice(["", "fly", "use_card", "vote", "end_phase", "x" * 300])
+    actor = rng.choice(GARBAGE_ACTORS + [rng.randrange(seats)])
+    params = rng.choice([
+        {}, {"card": "NOT_A_CARD"}, {"target": -5}, {"target": "3"}, {"card": None},
+        {"card": ["KILLER"], "target": {"a": 1}}, {"target": 10**9}, {"choice": "🐱"},
+    ])
+    if kind in ("use_card", "vote") and isinstance(actor, int) and 0 <= actor < seats:
+        params = dict(params, target=rng.choice([-1, seats, "me", None]))
+    return {"actor": actor, "kind": kind, "params": params}
+
+
+def random_playthrough(ruleset: RuleSet, *, seats: int, seed: int, config: dict | None = None,
+                       max_steps: int = 3000, end_phase_odds: float = 0.15,
+                       garbage_odds: float = 0.1) -> Playthrough:
+    """Play one seeded random game to its end (or `max_steps`), checking 1-3 as it goes."""
+    rng = random.Random(seed)
+    setup = {"seats": seats, "config": config, "seed": f"seed-{seed}"}
+    t = ruleset.initial_state(seats=seats, config=config, seed=setup["seed"])
+    play = Playthrough(setup=setup, states=[t.state])
+    state = t.state
+    actors: list = list(range(seats))
+    for _ in range(max_steps):
+        if ruleset.outcome(state) is not None:
+            break
+        assert_json_round_trip(state)
+        if rng.random() < garbage_odds:
+            before = copy.deepcopy(state)
+            result = ruleset.apply(state, garbage_step(rng, seats))
+            assert isinstance(result, Refusal), f"garbage step accepted: {result}"
+            assert result.code and result.reason
+            assert state == before, "a refused step changed the state"
+            play.refused += 1
+            continue
+        step = None
+        if rng.random() >= end_phase_odds:
+            order = actors[:]
+            rng.shuffle(order)
+            for actor in order:
+                choices = ruleset.legal_actions(state, actor)
+                if choices:
+                    step = fill(rng.choice(choices), actor, rng)
+                    break
+        if step is None:
+            step = end_phase()
+        before = copy.deepcopy(state)
+        result = ruleset.step(state, step)
+        assert state == before, f"step {step} mutated its input state"
+        assert not isinstance(result, Refusal), (
+            f"a legal choice was refused: {step} -> {getattr(result, 'reason', '')}")
+        assert isinstance(result, Transition)
+        play.steps.append(step)
+        play.states.append(result.state)
+        state = result.state
+    return play
+
+
+def assert_json_round_trip(state: State) -> None:
+    text = json.dumps(state, ensure_ascii=False, sort_keys=True)
+    assert json.loads(text) == state, "state does not survive a JSON round trip"
+
+
+def assert_replays(ruleset: RuleSet, play: Playthrough) -> None:
+    again = replay(ruleset, play.setup, play.steps)
+    assert again == play.final, "replay(setup, steps) does not reproduce the final state"
+
+
+def scramble_hidden(state: State, viewer, rng: random.Random) -> State:
+    """A copy of `state` with everything `viewer` may not read replaced by noise."""
+    out = copy.deepcopy(state)
+    noise = {"scrambled": random_text(rng, 12), "n": rng.randrange(10**6)}
+    out["secret"] = dict(noise)
+    out["private"] = [
+        p if i == viewer else dict(noise, seat=i) for i, p in enumerate(out["private"])]
+    out["log"] = [
+        e if visible_to(e["visibility"], viewer)
+        else dict(e, kind="scrambled", data=dict(noise), because=["noise"])
+        for e in out["log"]]
+    return out
+
+
+def assert_no_leaks(ruleset: RuleSet, state: State, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    for viewer in [*range(len(state["private"])), SPECTATOR]:
+        seen = ruleset.view(state, viewer)
+        scrambled = ruleset.view(scramble_hidden(state, viewer, rng), viewer)
+        assert seen == scrambled, f"view of {viewer!r} reads hidden state"
+        json.dumps(seen)  # views are plain data too
+    json.dumps(ruleset.view(state, GM))
+
+
+def check_ruleset(ruleset: RuleSet, *, seats: int, seed: int, config: dict | None = None,
+                  leak_every: int = 7) -> Playthrough:
+    """Run checks 1-5 on one seeded random game and return the playthrough."""
+    play = random_playthrough(ruleset, seats=seats, seed=seed, config=config)
+    for i, s in enumerate(play.states):
+        if i % leak_every == 0 or i == len(play.states) - 1:
+            assert_no_leaks(ruleset, s, seed + i)
+    assert_replays(ruleset, play)
+    return play
