@@ -1,0 +1,51 @@
+# Two commands matter: `make run` and `make test`. Both work on a fresh machine with Python 3.11+.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install messages migrate demo worker bench lint clean ci
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Compiled translations (.mo) are built, not committed; Babel needs no system gettext.
+messages: $(STAMP)
+	$(VENV)/bin/pybabel compile --use-fuzzy -D django -d locale --statistics 2>&1 | tail -n 2
+
+migrate: messages
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py createcachetable
+
+demo: migrate
+	$(PY) manage.py load_demo
+
+# The service with a Celery worker and beat beside it (embedded broker under var/ by default).
+run: demo
+	@echo "Serving on http://$(HOST):$(PORT)/  (demo accounts: see README.md)"
+	@trap 'kill 0' INT TERM EXIT; \
+	$(VENV)/bin/celery -A config worker --beat --loglevel=INFO --concurrency=2 \
+	    --schedule=var/celerybeat-schedule > var/celery.log 2>&1 & \
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+worker: migrate
+	$(VENV)/bin/celery -A config worker --beat --loglevel=INFO
+
+test: messages
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+bench: migrate
+	$(PY) scripts/bench_http.py
+
+clean:
+	rm -rf $(VENV) var

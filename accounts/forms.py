@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+import zoneinfo
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import Profile
+from .names import MAX_LENGTH, validate_display_name
+
+
+class SignupForm(forms.Form):
+    """Extra fields on allauth's sign-up form (ACCOUNT_SIGNUP_FORM_CLASS)."""
+
+    display_name = forms.CharField(
+        label=_("Display name"), max_length=MAX_LENGTH,
+        help_text=_("The name other players see and vote for."))
+
+    def clean_display_name(self):
+        return validate_display_name(self.cleaned_data["display_name"])
+
+    def signup(self, request, user):
+        lang = getattr(request, "LANGUAGE_CODE", None)
+        Profile.objects.create(
+            user=user, display_name=self.cleaned_data["display_name"],
+            language=lang if lang in dict(Profile._meta.get_field("language").choices)
+            else Profile._meta.get_field("language").default)
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = Profile
+        fields = ["display_name", "timezone", "language", "reminder_hours"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["timezone"].widget = forms.Select(
+            choices=[(z, z) for z in sorted(zoneinfo.available_timezones())])
+
+    def clean_display_name(self):
+        return validate_display_name(self.cleaned_data["display_name"], user=self.instance.user)
+
+    def clean_timezone(self):
+        tz = self.cleaned_data["timezone"]
+        if tz not in zoneinfo.available_timezones():
+            raise forms.ValidationError(_("Unknown timezone."))
+        return tz
+
+    def clean_reminder_hours(self):
+        raw = self.cleaned_data["reminder_hours"].strip()
+        if not raw:
+            return ""
+        try:
+            hours = sorted({int(h) for h in raw.split(",") if h.strip()}, reverse=True)
+        except ValueError:
+            raise forms.ValidationError(_("Give whole hours separated by commas, e.g. 6,1.")) from None
+        if any(h < 1 or h > 48 for h in hours) or len(hours) > 4:
+            raise forms.ValidationError(_("Up to four reminders, each 1 to 48 hours before."))
+        return ",".join(str(h) for h in hours)

@@ -1,0 +1,70 @@
+"""A player's forum identity: the display name others see and vote for, timezone, language."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def timezone_choices() -> list[tuple[str, str]]:
+    return [(z, z) for z in sorted(zoneinfo.available_timezones()) if "/" in z or z == "UTC"]
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="profile")
+    display_name = models.CharField(_("display name"), max_length=24)
+    # The canonical form (NFKC, case-folded, no spaces or invisible characters) is what must
+    # be unique, so "神的使者" and "神的 使者" cannot both exist.
+    display_key = models.CharField(max_length=24, editable=False)
+    timezone = models.CharField(_("timezone"), max_length=64,
+                                default=settings.DEFAULT_USER_TIMEZONE)
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES,
+                                default=settings.LANGUAGE_CODE)
+    reminder_hours = models.CharField(
+        _("reminder hours before a deadline"), max_length=32, default="6,1",
+        help_text=_("Comma-separated hours, e.g. 6,1. Empty for no reminders."))
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+        constraints = [
+            models.UniqueConstraint(fields=["display_key"], name="unique_display_key"),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    def save(self, *args, **kwargs):
+        from .names import canonical_name
+
+        self.display_key = canonical_name(self.display_name)
+        super().save(*args, **kwargs)
+
+
+def display_name(user) -> str:
+    """The forum name of `user` (falls back to the username for accounts without a profile)."""
+    if user is None:
+        return "?"
+    try:
+        return user.profile.display_name
+    except Profile.DoesNotExist:
+        return user.get_username()
+
+
+def messenger_user():
+    """The 神的使者 account every private action message is sent to (created on first use)."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    user, created = User.objects.get_or_create(
+        username=settings.MESSENGER_USERNAME, defaults={"is_active": False})
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    Profile.objects.get_or_create(user=user, defaults={"display_name": settings.MESSENGER_NAME})
+    return user

@@ -1,0 +1,56 @@
+"""Reading settings from the environment, failing loudly on values that make no sense.
+
+(After healthchecks' envbool/envint: a typo in production must stop the process at start-up,
+not silently fall back to a default.)
+"""
+
+from __future__ import annotations
+
+import os
+
+
+class SettingError(Exception):
+    pass
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    value = raw.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise SettingError(f"{name}={raw!r} is not a boolean (use true/false, 1/0, yes/no, on/off)")
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingError(f"{name}={raw!r} is not an integer") from None
+    if minimum is not None and value < minimum:
+        raise SettingError(f"{name}={value} is below the minimum {minimum}")
+    return value
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = os.environ.get(name) or default
+    if value not in choices:
+        raise SettingError(f"{name}={value!r} must be one of {', '.join(choices)}")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]

@@ -1,0 +1,236 @@
+"""Settings, all from the environment (see docs/operations.md for the full list).
+
+Defaults need no server at all: SQLite (WAL, IMMEDIATE transactions), a filesystem Celery
+broker under var/, a database cache, console email. Set DATABASE_URL for PostgreSQL,
+REDIS_URL (and/or CELERY_BROKER_URL) for Redis, EMAIL_URL for SMTP, and DJANGO_ENV=production
+for the hardened production profile.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import environ
+
+from .env import SettingError, env_bool, env_choice, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+DJANGO_ENV = env_choice("DJANGO_ENV", "development", ("development", "production", "test"))
+PRODUCTION = DJANGO_ENV == "production"
+
+DEBUG = env_bool("DEBUG", not PRODUCTION)
+if PRODUCTION and DEBUG:
+    raise SettingError("DEBUG must be off when DJANGO_ENV=production")
+
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if PRODUCTION:
+        raise SettingError("SECRET_KEY is required when DJANGO_ENV=production")
+    SECRET_KEY = "dev-only-insecure-key-" + "x" * 40
+elif PRODUCTION and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5):
+    raise SettingError("SECRET_KEY must be at least 50 characters with at least 5 distinct ones")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost", "[::1]"])
+if PRODUCTION and not ALLOWED_HOSTS:
+    raise SettingError("ALLOWED_HOSTS is required when DJANGO_ENV=production")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "allauth",
+    "allauth.account",
+    "accounts",
+    "messaging",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.UserPreferencesMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "messaging.context_processors.unread",
+            ],
+        },
+    },
+]
+
+# --- database ------------------------------------------------------------------------------
+DATABASE_URL = env_str("DATABASE_URL")
+if DATABASE_URL:
+    try:
+        _db = environ.Env.db_url_config(DATABASE_URL)
+    except Exception as exc:  # environ raises several kinds on nonsense
+        raise SettingError(f"DATABASE_URL is not a database URL: {exc}") from None
+    if _db["ENGINE"] not in ("django.db.backends.postgresql", "django.db.backends.sqlite3"):
+        raise SettingError("DATABASE_URL must be postgres://... or sqlite:///...")
+    _db["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 60, minimum=0)
+    _db["CONN_HEALTH_CHECKS"] = True
+else:
+    _db = {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "db.sqlite3"}
+if _db["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL lets readers proceed during a write; IMMEDIATE makes a writer take the lock at BEGIN,
+    # so concurrent writers queue on busy_timeout instead of failing with "database is locked".
+    _db["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+    _db["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+DATABASES = {"default": _db}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+USING_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+# --- cache (shared across workers: allauth's rate limits rely on it) -----------------------
+REDIS_URL = env_str("REDIS_URL")
+if REDIS_URL:
+    if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise SettingError("REDIS_URL must start with redis://, rediss:// or unix://")
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": env_str("CACHE_PREFIX", "kg")}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                          "LOCATION": "cache_table"}}
+
+# --- Celery --------------------------------------------------------------------------------
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or REDIS_URL or "filesystem://"
+_celery_dir = VAR_DIR / "celery"
+if CELERY_BROKER_URL == "filesystem://":
+    for sub in ("queue", "processed", "results", "control"):
+        (_celery_dir / sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_celery_dir / "queue"),
+        "data_folder_out": str(_celery_dir / "queue"),
+        "processed_folder": str(_celery_dir / "processed"),
+        "control_folder": str(_celery_dir / "control"),
+        "store_processed": False,
+    }
+    CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or f"file://{_celery_dir / 'results'}"
+else:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or REDIS_URL or None
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_ACKS_LATE = True              # a killed worker's task is redelivered
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TIMEZONE = "UTC"
+CELERY_RESULT_EXPIRES = 3600
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 20, minimum=1)
+
+# --- email ---------------------------------------------------------------------------------
+EMAIL_URL = env_str("EMAIL_URL", "consolemail://")
+try:
+    vars().update(environ.Env.email_url_config(EMAIL_URL))
+except Exception as exc:
+    raise SettingError(f"EMAIL_URL is not an email URL: {exc}") from None
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "神的使者 <messenger@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- auth and allauth ----------------------------------------------------------------------
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_REDIRECT_URL = "/"
+LOGIN_URL = "account_login"
+ACCOUNT_LOGIN_METHODS = {"email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = env_choice("ACCOUNT_EMAIL_VERIFICATION", "mandatory",
+                                        ("mandatory", "optional", "none"))
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[杀人游戏] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
+ACCOUNT_RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS", True)
+if not ACCOUNT_RATE_LIMITS_ENABLED:
+    ACCOUNT_RATE_LIMITS = False
+POSTS_PER_MINUTE = env_int("POSTS_PER_MINUTE", 10, minimum=1)
+
+# --- i18n and time -------------------------------------------------------------------------
+LANGUAGE_CODE = "zh-hans"
+LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+USE_TZ = True
+TIME_ZONE = "Asia/Shanghai"          # the default display zone; everything is stored in UTC
+DEFAULT_USER_TIMEZONE = "Asia/Shanghai"
+
+# --- static files --------------------------------------------------------------------------
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage" if PRODUCTION
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+# --- security ------------------------------------------------------------------------------
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+if PRODUCTION:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    if env_bool("BEHIND_TLS_PROXY", True):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000, minimum=0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}
+
+# --- the service ---------------------------------------------------------------------------
+MESSENGER_NAME = "神的使者"
+MESSENGER_USERNAME = "messenger"

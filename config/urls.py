@@ -1,0 +1,21 @@
+from allauth.account.decorators import secure_admin_login
+from django.conf import settings
+from django.conf.urls.static import static
+from django.contrib import admin
+from django.urls import include, path
+
+# The admin's own login form goes through allauth's login, and so through its rate limits.
+admin.site.login = secure_admin_login(admin.site.login)
+admin.site.site_header = "天神控制台"
+admin.site.site_title = "天神控制台"
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("accounts.urls")),
+    path("", include("games.urls")),
+    path("", include("messaging.urls")),
+]
+if settings.DEBUG:
+    urlpatterns += static(settings.STATIC_URL, document_root=settings.STATIC_ROOT)

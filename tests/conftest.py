@@ -1,0 +1,94 @@
+"""Shared fixtures: named players, real-service markers, the browser."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from django.conf import settings
+
+REQUIRE_REAL = os.environ.get("REQUIRE_REAL_SERVICES") == "1"
+PASSWORD = "correct-horse-battery-9"
+
+
+def _need(condition: bool, why: str):
+    """Skip (or, in CI where the real services must be there, fail) when `condition` is false."""
+    if condition:
+        return
+    if REQUIRE_REAL:
+        pytest.fail(f"CI must run this test, but: {why}")
+    pytest.skip(why)
+
+
+@pytest.fixture(autouse=True)
+def _fast_and_isolated(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    from django.core.cache import cache
+
+    cache.clear()  # rate-limit counters must not leak from one test into the next
+    yield
+
+
+@pytest.fixture
+def need_postgres():
+    _need(settings.USING_POSTGRES,
+          "needs PostgreSQL (row locks and real concurrency); set DATABASE_URL=postgres://...")
+
+
+@pytest.fixture
+def need_redis():
+    _need(bool(settings.REDIS_URL), "needs Redis; set REDIS_URL=redis://...")
+
+
+def chromium_path() -> str | None:
+    path = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which(
+        "chromium-browser")
+    return path if path and os.path.exists(path) else None
+
+
+@pytest.fixture
+def make_user(db):
+    """make_user("阿猫") -> a verified user with that display name (email <name>@example.com)."""
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Profile
+
+    def make(display_name: str, *, staff: bool = False, email: str | None = None,
+             timezone: str = "Asia/Shanghai"):
+        User = get_user_model()
+        n = User.objects.count() + 1
+        email = email or f"user{n}@example.com"
+        user = User.objects.create_user(username=f"u{n}", email=email, password=PASSWORD,
+                                        is_staff=staff, is_superuser=staff)
+        EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
+        Profile.objects.create(user=user, display_name=display_name, timezone=timezone)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def browser():
+    """A headless Debian Chromium driven by Playwright (no downloaded browsers here)."""
+    path = chromium_path()
+    _need(path is not None, "needs Chromium (apt-get install chromium); .ci/run installs it")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's loop runs in this thread
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def artifacts_dir():
+    path = settings.VAR_DIR / "artifacts"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
