@@ -1,0 +1,212 @@
+"""The forum (boards, threads, posts) and the private conversations with 神的使者.
+
+Writes go through `messaging.services`; these models only hold data and the database
+constraints that keep it consistent. Bodies are stored twice: the author's Markdown (`body`)
+and the sanitized HTML rendered once when the row is written (`html`), so a page never
+renders Markdown.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+MAX_TITLE_LENGTH = 120
+MAX_BODY_LENGTH = 20_000
+
+
+class Board(models.Model):
+    """A forum board: the site-wide lobby, one board per game, or a GM-only board.
+
+    A game's board is linked from `games.Game.board`; messaging never imports games.
+    """
+
+    class Kind(models.TextChoices):
+        LOBBY = "lobby", _("Lobby")
+        GAME = "game", _("Game board")
+        GM = "gm", _("GM board")
+
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.GAME)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True, allow_unicode=False)
+    title = models.CharField(_("title"), max_length=MAX_TITLE_LENGTH)
+    description = models.TextField(_("description"), blank=True)
+    position = models.IntegerField(
+        _("position"), default=0, help_text=_("Boards are listed by ascending position."))
+    is_locked = models.BooleanField(
+        _("locked"), default=False,
+        help_text=_("Only staff may start threads or reply in a locked board."))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_post_at = models.DateTimeField(_("last post"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["position", "id"]
+        verbose_name = _("board")
+        verbose_name_plural = _("boards")
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("messaging-board", args=[self.slug])
+
+
+class Thread(models.Model):
+    """A topic on a board. Its kind decides who may start it, reply to it and read it."""
+
+    class Kind(models.TextChoices):
+        ANNOUNCEMENT = "announcement", _("Announcement")
+        VOTE = "vote", _("Vote")
+        ANALYSIS = "analysis", _("Analysis")
+        STORY = "story", _("Story")
+        DISCUSSION = "discussion", _("Discussion")
+        GM_ONLY = "gm_only", _("GM only")
+
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="threads",
+                              verbose_name=_("board"))
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices,
+                            default=Kind.DISCUSSION)
+    title = models.CharField(_("title"), max_length=MAX_TITLE_LENGTH)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                               blank=True, related_name="threads", verbose_name=_("author"))
+    # A name other apps can find a thread by, e.g. "day-3-vote"; empty for ordinary threads.
+    key = models.SlugField(_("key"), max_length=60, blank=True)
+    is_locked = models.BooleanField(
+        _("locked"), default=False, help_text=_("Only staff may reply in a locked thread."))
+    is_pinned = models.BooleanField(_("pinned"), default=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_post_at = models.DateTimeField(_("last post"), null=True, blank=True)
+    last_post = models.ForeignKey("Post", on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="+", verbose_name=_("last post"))
+    post_count = models.PositiveIntegerField(_("posts"), default=0)
+    # The counter that numbers posts; never decreases, so a post's number is stable.
+    last_number = models.PositiveIntegerField(default=0, editable=False)
+
+    class Meta:
+        ordering = ["-is_pinned", "-last_post_at", "-id"]
+        verbose_name = _("thread")
+        verbose_name_plural = _("threads")
+        indexes = [
+            models.Index(fields=["board", "-is_pinned", "-last_post_at"],
+                         name="thread_board_activity"),
+            models.Index(fields=["-last_post_at"], name="thread_activity"),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["board", "key"], condition=~Q(key=""),
+                                    name="thread_unique_key_per_board"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("messaging-thread", args=[self.pk])
+
+
+class Post(models.Model):
+    """One message in a thread, numbered from 1 in order of writing."""
+
+    thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="posts",
+                               verbose_name=_("thread"))
+    number = models.PositiveIntegerField(_("number"))
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                               blank=True, related_name="posts", verbose_name=_("author"))
+    body = models.TextField(_("text (Markdown)"))
+    html = models.TextField(_("rendered HTML"), editable=False)
+    quote = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="quoted_by", verbose_name=_("quoted post"))
+    created_at = models.DateTimeField(_("written"), auto_now_add=True)
+    edited_at = models.DateTimeField(_("edited"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        verbose_name = _("post")
+        verbose_name_plural = _("posts")
+        constraints = [
+            models.UniqueConstraint(fields=["thread", "number"], name="post_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.thread} #{self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("messaging-post", args=[self.pk])
+
+
+class Conversation(models.Model):
+    """The private conversation between one user and 神的使者.
+
+    `board` is the context: null for the general conversation, a game's board for a seat's
+    conversation in that game. A handover changes `owner`; access is checked against the
+    current owner only, so the previous owner loses access at once.
+    """
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="conversations", verbose_name=_("owner"))
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, null=True, blank=True,
+                              related_name="conversations", verbose_name=_("context"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_message_at = models.DateTimeField(_("last message"), null=True, blank=True)
+    # Counters kept by the services: messages from 神的使者 the owner has not seen yet, and
+    # messages from the owner no staff member has read or answered yet.
+    owner_unread = models.PositiveIntegerField(_("unread by owner"), default=0)
+    staff_unread = models.PositiveIntegerField(_("unread by staff"), default=0)
+
+    class Meta:
+        ordering = ["-last_message_at", "-id"]
+        verbose_name = _("conversation with the messenger")
+        verbose_name_plural = _("conversations with the messenger")
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "board"], condition=Q(board__isnull=False),
+                                    name="conversation_unique_owner_board"),
+            # NULLs are distinct in a plain unique constraint, so the general conversation
+            # (board is null) needs its own partial constraint.
+            models.UniqueConstraint(fields=["owner"], condition=Q(board__isnull=True),
+                                    name="conversation_unique_general"),
+        ]
+        indexes = [
+            models.Index(fields=["-last_message_at"], name="conversation_activity"),
+        ]
+
+    def __str__(self) -> str:
+        context = self.board.title if self.board_id else _("general")
+        return f"{self.owner} · {context}"
+
+    def get_absolute_url(self) -> str:
+        if self.board_id is None:
+            return reverse("messaging-conversation-home")
+        return reverse("messaging-conversation", args=[self.pk])
+
+
+class Message(models.Model):
+    """One message in a conversation, either from the owner or from 神的使者.
+
+    When staff answer as 神的使者, `sender` is the messenger account and `written_by` records
+    the staff member; `written_by` is shown in the admin only, never to players.
+    """
+
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE,
+                                     related_name="messages", verbose_name=_("conversation"))
+    sender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                               blank=True, related_name="sent_messages",
+                               verbose_name=_("sender"))
+    from_messenger = models.BooleanField(_("from the messenger"), default=False)
+    written_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                   null=True, blank=True, related_name="+",
+                                   verbose_name=_("written by (staff)"))
+    body = models.TextField(_("text (Markdown)"))
+    html = models.TextField(_("rendered HTML"), editable=False)
+    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name = _("message")
+        verbose_name_plural = _("messages")
+        indexes = [
+            models.Index(fields=["conversation", "created_at"], name="message_conversation_time"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.conversation} @ {self.created_at:%Y-%m-%d %H:%M}"

@@ -1,0 +1,176 @@
+"""Who may read, start and reply where: the forum's posting rules in one place.
+
+The services enforce these rules (`messaging.services`); views and templates call the same
+functions only to decide what to show. Each refusal is a readable, translatable sentence.
+
+Choices made where the rule texts are silent (seed 002 numbering):
+- §5.6: the GM posts the day's vote thread, so only a GM starts a vote thread; players reply
+  in it (the vote form of a later issue replaces free replies).
+- §7.1: every living player opens their own analysis thread, so anyone may start one; the
+  games app adds the "living, seated player" check through `register_posting_check`.
+- §11.1: players may write the story together with the GM, so anyone may start a story
+  thread or reply to one.
+- Announcements and GM-only threads are written by the GM only; GM-only threads and GM
+  boards are hidden from everyone else (a 404, so their existence does not leak).
+- A locked thread or board refuses players but not the GM, who may still add a closing note.
+- "GM" means a staff user or the 神的使者 account itself (services post in its name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
+
+from .models import Board, Thread
+
+GM = "gm"
+ANYONE = "anyone"
+
+# Who may start a thread of each kind, and who may reply in it.
+STARTERS = {
+    Thread.Kind.ANNOUNCEMENT: GM,
+    Thread.Kind.VOTE: GM,
+    Thread.Kind.ANALYSIS: ANYONE,
+    Thread.Kind.STORY: ANYONE,
+    Thread.Kind.DISCUSSION: ANYONE,
+    Thread.Kind.GM_ONLY: GM,
+}
+REPLIERS = {
+    Thread.Kind.ANNOUNCEMENT: GM,
+    Thread.Kind.VOTE: ANYONE,
+    Thread.Kind.ANALYSIS: ANYONE,
+    Thread.Kind.STORY: ANYONE,
+    Thread.Kind.DISCUSSION: ANYONE,
+    Thread.Kind.GM_ONLY: GM,
+}
+# Thread kinds that make sense on each kind of board: votes, analyses and stories belong to
+# a game.
+KINDS_ON_BOARD = {
+    Board.Kind.LOBBY: (Thread.Kind.ANNOUNCEMENT, Thread.Kind.DISCUSSION, Thread.Kind.GM_ONLY),
+    Board.Kind.GAME: tuple(Thread.Kind),
+    Board.Kind.GM: tuple(Thread.Kind),
+}
+
+# Extra checks other apps register (games: "only seated, living players post in a running
+# game's board"). Each is called with keyword arguments user, board, thread (None when a
+# thread is being started), kind and body, and returns a refusal sentence or None.
+PostingCheck = Callable[..., "str | None"]
+_extra_checks: list[PostingCheck] = []
+
+
+def register_posting_check(check: PostingCheck) -> PostingCheck:
+    """Add `check` to the rules every new thread and reply must pass (usable as a decorator).
+
+    Precondition: called once per check, typically from an AppConfig.ready().
+    """
+    if check not in _extra_checks:
+        _extra_checks.append(check)
+    return check
+
+
+def unregister_posting_check(check: PostingCheck) -> None:
+    if check in _extra_checks:
+        _extra_checks.remove(check)
+
+
+def is_messenger(user) -> bool:
+    return bool(user is not None and user.pk is not None
+                and user.get_username() == settings.MESSENGER_USERNAME)
+
+
+def is_gm(user) -> bool:
+    """A staff user or the 神的使者 account."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_staff and user.is_active) or is_messenger(user)
+
+
+# --- reading ------------------------------------------------------------------------------
+
+def can_read_board(user, board: Board) -> bool:
+    return board.kind != Board.Kind.GM or is_gm(user)
+
+
+def can_read_thread(user, thread: Thread) -> bool:
+    if not can_read_board(user, thread.board):
+        return False
+    return thread.kind != Thread.Kind.GM_ONLY or is_gm(user)
+
+
+def readable_boards(user, boards: QuerySet | None = None) -> QuerySet:
+    boards = Board.objects.all() if boards is None else boards
+    if is_gm(user):
+        return boards
+    return boards.exclude(kind=Board.Kind.GM)
+
+
+def readable_threads(user, threads: QuerySet | None = None) -> QuerySet:
+    threads = Thread.objects.all() if threads is None else threads
+    if is_gm(user):
+        return threads
+    return threads.exclude(Q(board__kind=Board.Kind.GM) | Q(kind=Thread.Kind.GM_ONLY))
+
+
+# --- writing ------------------------------------------------------------------------------
+
+def _writer_refusal(user) -> str | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return _("Sign in to post.")
+    if not user.is_active and not is_messenger(user):
+        return _("This account is disabled.")
+    return None
+
+
+def _extra_refusal(**kwargs) -> str | None:
+    for check in list(_extra_checks):
+        reason = check(**kwargs)
+        if reason:
+            return reason
+    return None
+
+
+def start_refusal(user, board: Board, kind: str, body: str = "") -> str | None:
+    """Why `user` may not start a thread of `kind` on `board`, or None if they may."""
+    reason = _writer_refusal(user)
+    if reason:
+        return reason
+    gm = is_gm(user)
+    if not can_read_board(user, board):
+        return _("This board does not exist.")
+    if kind not in STARTERS:
+        return _("Unknown thread kind.")
+    if kind not in KINDS_ON_BOARD[board.kind]:
+        return _("This kind of thread does not belong on this board.")
+    if board.is_locked and not gm:
+        return _("This board is locked.")
+    if STARTERS[kind] == GM and not gm:
+        return _("Only the GM may start this kind of thread.")
+    return _extra_refusal(user=user, board=board, thread=None, kind=kind, body=body)
+
+
+def reply_refusal(user, thread: Thread, body: str = "") -> str | None:
+    """Why `user` may not reply in `thread`, or None if they may.
+
+    Precondition: `thread.board` is loaded (or loadable) and reflects the current row.
+    """
+    reason = _writer_refusal(user)
+    if reason:
+        return reason
+    gm = is_gm(user)
+    if not can_read_thread(user, thread):
+        return _("This thread does not exist.")
+    if (thread.is_locked or thread.board.is_locked) and not gm:
+        return _("This thread is locked.")
+    if REPLIERS.get(thread.kind, GM) == GM and not gm:
+        return _("Only the GM may post in this thread.")
+    return _extra_refusal(user=user, board=thread.board, thread=thread, kind=thread.kind,
+                          body=body)
+
+
+def startable_kinds(user, board: Board) -> list[tuple[str, str]]:
+    """(value, label) pairs of the thread kinds `user` may start on `board` (for forms)."""
+    return [(kind.value, kind.label) for kind in Thread.Kind
+            if start_refusal(user, board, kind) is None]

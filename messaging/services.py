@@ -1,0 +1,339 @@
+"""The only writers of the forum and of the conversations with 神的使者.
+
+Views, admin actions, the games app and the demo loader all call these keyword-only
+functions. Every rule is enforced here (see `messaging.rules`), and a refusal raises
+`PostingRefused` with a readable, translatable message; nothing is stored when one is raised.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q, Sum
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from . import rules
+from .models import MAX_BODY_LENGTH, MAX_TITLE_LENGTH, Board, Conversation, Message, Post, Thread
+from .rendering import render_markdown
+
+
+class PostingRefused(Exception):
+    """A write the rules do not allow; `message` is a sentence to show the user.
+
+    `code` tells views which HTTP status fits: "invalid" (400), "forbidden" (403),
+    "not_found" (404) or "rate_limited" (429).
+    """
+
+    def __init__(self, message, code: str = "invalid"):
+        super().__init__(str(message))
+        self.message = message
+        self.code = code
+
+
+# --- input checks -------------------------------------------------------------------------
+
+def clean_body(body: str | None) -> str:
+    """The body with line endings normalised, or PostingRefused if empty or too long."""
+    body = (body or "").replace("\r\n", "\n").replace("\r", "\n").rstrip()
+    if not body.strip():
+        raise PostingRefused(_("Write something before posting."))
+    if len(body) > MAX_BODY_LENGTH:
+        raise PostingRefused(
+            _("Posts are limited to %(limit)d characters; this one has %(length)d.")
+            % {"limit": MAX_BODY_LENGTH, "length": len(body)})
+    return body
+
+
+def clean_title(title: str | None) -> str:
+    """The title on one line with runs of whitespace collapsed, or PostingRefused."""
+    title = " ".join((title or "").split())
+    if not title:
+        raise PostingRefused(_("Give the thread a title."))
+    if len(title) > MAX_TITLE_LENGTH:
+        raise PostingRefused(
+            _("Titles are limited to %(limit)d characters; this one has %(length)d.")
+            % {"limit": MAX_TITLE_LENGTH, "length": len(title)})
+    return title
+
+
+def check_rate_limit(user) -> None:
+    """Count one post by `user` in the current minute; PostingRefused beyond the limit.
+
+    Steps:
+    1. The counter lives in the shared cache under a key for this user and this minute, so
+       it holds across worker processes (a fixed window: simple, and bursts at a window's
+       edge are at most twice the limit).
+    2. `add` creates the key atomically if missing, `incr` bumps it atomically otherwise.
+    3. The GM (staff, 神的使者) is not limited: services post in its name in bulk.
+    """
+    if rules.is_gm(user):
+        return
+    limit = settings.POSTS_PER_MINUTE
+    key = f"messaging:posts:{user.pk}:{int(time.time() // 60)}"
+    if cache.add(key, 1, timeout=120):
+        count = 1
+    else:
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, timeout=120)
+            count = 1
+    if count > limit:
+        raise PostingRefused(
+            ngettext("You can post at most %(limit)d time a minute. Please wait a moment.",
+                     "You can post at most %(limit)d times a minute. Please wait a moment.",
+                     limit) % {"limit": limit},
+            code="rate_limited")
+
+
+def _refuse_if(reason: str | None, code: str = "forbidden") -> None:
+    if reason:
+        raise PostingRefused(reason, code=code)
+
+
+# --- boards -------------------------------------------------------------------------------
+
+def create_board(*, slug: str, title: str, kind: str = Board.Kind.GAME, description: str = "",
+                 position: int = 0) -> Board:
+    """Create a board (games call this when a game is created)."""
+    return Board.objects.create(slug=slug, title=clean_title(title), kind=kind,
+                                description=description, position=position)
+
+
+def lobby_board() -> Board:
+    """The site-wide lobby, created on first use."""
+    board, _created = Board.objects.get_or_create(
+        slug="lobby", defaults={"kind": Board.Kind.LOBBY, "title": "大厅", "position": -100,
+                                "description": ""})
+    return board
+
+
+# --- threads and posts --------------------------------------------------------------------
+
+def _add_post(*, thread: Thread, author, body: str, html: str, quote: Post | None) -> Post:
+    """Append a post to `thread` and update the counters.
+
+    Precondition: inside a transaction holding the lock on `thread`'s row, so two replies
+    cannot take the same number.
+    """
+    number = thread.last_number + 1
+    post = Post.objects.create(thread=thread, number=number, author=author, body=body,
+                               html=html, quote=quote)
+    Thread.objects.filter(pk=thread.pk).update(
+        last_number=number, post_count=F("post_count") + 1, last_post=post,
+        last_post_at=post.created_at)
+    Board.objects.filter(pk=thread.board_id).update(last_post_at=post.created_at)
+    thread.last_number = number
+    thread.post_count += 1
+    thread.last_post = post
+    thread.last_post_at = post.created_at
+    return post
+
+
+def start_thread(*, board: Board, author, kind: str, title: str, body: str, key: str = "",
+                 pinned: bool = False, locked: bool = False,
+                 enforce_rate_limit: bool = True) -> Thread:
+    """Open a thread on `board` with its first post.
+
+    Steps:
+    1. Check title and body (empty, too long).
+    2. Re-read the board under a row lock and check the posting rules on the fresh row
+       (a board locked a moment ago refuses).
+    3. Count the post against the author's rate limit (after the checks, so refused posts
+       do not use it up), then create the thread and post #1.
+    `key` lets other apps find the thread later (e.g. "day-2-vote"); unique per board.
+    """
+    title = clean_title(title)
+    body = clean_body(body)
+    html = render_markdown(body)
+    with transaction.atomic():
+        board = Board.objects.select_for_update().get(pk=board.pk)
+        _refuse_if(rules.start_refusal(author, board, kind, body))
+        if key and Thread.objects.filter(board=board, key=key).exists():
+            raise PostingRefused(_("A thread with this key already exists on this board."))
+        if enforce_rate_limit:
+            check_rate_limit(author)
+        thread = Thread.objects.create(board=board, kind=kind, title=title, author=author,
+                                       key=key, is_pinned=pinned, is_locked=locked)
+        _add_post(thread=thread, author=author, body=body, html=html, quote=None)
+    return thread
+
+
+def reply(*, thread: Thread, author, body: str, quote: Post | None = None,
+          enforce_rate_limit: bool = True) -> Post:
+    """Add a reply to `thread`, optionally quoting one of its posts.
+
+    Steps:
+    1. Check the body.
+    2. Lock the thread row and re-check the rules on the fresh row (the race this prevents:
+       a reply slipping in just after the GM locked the thread).
+    3. The quoted post must belong to the same thread.
+    4. Count the post against the rate limit, then store it with the next number.
+    """
+    body = clean_body(body)
+    html = render_markdown(body)
+    with transaction.atomic():
+        thread = Thread.objects.select_for_update().select_related("board").get(pk=thread.pk)
+        _refuse_if(rules.reply_refusal(author, thread, body))
+        if quote is not None and quote.thread_id != thread.pk:
+            raise PostingRefused(_("You can only quote a post of the same thread."))
+        if enforce_rate_limit:
+            check_rate_limit(author)
+        post = _add_post(thread=thread, author=author, body=body, html=html, quote=quote)
+    return post
+
+
+def set_thread_locked(*, thread: Thread, locked: bool) -> None:
+    Thread.objects.filter(pk=thread.pk).update(is_locked=locked)
+    thread.is_locked = locked
+
+
+def move_thread(*, thread: Thread, board: Board) -> Thread:
+    """Move `thread` to `board` (e.g. a dead player's analysis to the GM board, and back).
+
+    Posts keep their numbers; only the board changes.
+    """
+    with transaction.atomic():
+        thread = Thread.objects.select_for_update().get(pk=thread.pk)
+        if thread.key and Thread.objects.filter(board=board, key=thread.key).exists():
+            raise PostingRefused(_("A thread with this key already exists on this board."))
+        thread.board = board
+        thread.save(update_fields=["board"])
+        if thread.last_post_at and (board.last_post_at is None
+                                    or board.last_post_at < thread.last_post_at):
+            Board.objects.filter(pk=board.pk).update(last_post_at=thread.last_post_at)
+    return thread
+
+
+# --- conversations with 神的使者 ----------------------------------------------------------
+
+def _messenger():
+    from accounts.models import messenger_user
+
+    return messenger_user()
+
+
+def conversation_for(*, owner, board: Board | None = None) -> Conversation:
+    """The conversation of `owner` with 神的使者 in the context of `board` (None: general).
+
+    Created on first use; the unique constraints make a concurrent second creation fail
+    instead of duplicating, and the loser then reads the winner's row.
+    """
+    if rules.is_messenger(owner):
+        raise PostingRefused(_("The messenger has no conversation with itself."))
+    conversation = Conversation.objects.filter(owner=owner, board=board).first()
+    if conversation is not None:
+        return conversation
+    try:
+        with transaction.atomic():
+            return Conversation.objects.create(owner=owner, board=board)
+    except IntegrityError:
+        conversation = Conversation.objects.filter(owner=owner, board=board).first()
+        if conversation is None:
+            raise
+        return conversation
+
+
+def send_to_messenger(*, conversation: Conversation, author, body: str,
+                      enforce_rate_limit: bool = True) -> Message:
+    """A message from the conversation's owner to 神的使者.
+
+    Steps:
+    1. Check the body.
+    2. Lock the conversation and check that `author` is its owner now (a seat handed over a
+       moment ago no longer belongs to the previous player).
+    3. Rate limit, store, and count it as unread for the staff.
+    """
+    body = clean_body(body)
+    html = render_markdown(body)
+    with transaction.atomic():
+        conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
+        _refuse_if(rules._writer_refusal(author))
+        if author.pk != conversation.owner_id:
+            raise PostingRefused(_("This conversation does not exist."), code="not_found")
+        if enforce_rate_limit:
+            check_rate_limit(author)
+        message = Message.objects.create(conversation=conversation, sender=author,
+                                         from_messenger=False, body=body, html=html)
+        Conversation.objects.filter(pk=conversation.pk).update(
+            staff_unread=F("staff_unread") + 1, last_message_at=message.created_at)
+    return message
+
+
+def send_as_messenger(*, conversation: Conversation, body: str, written_by=None) -> Message:
+    """A message from 神的使者 to the owner (game results, or a staff member's answer).
+
+    `written_by` is the staff member who wrote it, recorded for the GM only. Sending counts
+    as answering: the staff's unread counter of the conversation goes back to zero.
+    """
+    body = clean_body(body)
+    html = render_markdown(body)
+    messenger = _messenger()
+    with transaction.atomic():
+        conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
+        message = Message.objects.create(conversation=conversation, sender=messenger,
+                                         from_messenger=True, written_by=written_by,
+                                         body=body, html=html)
+        Conversation.objects.filter(pk=conversation.pk).update(
+            owner_unread=F("owner_unread") + 1, staff_unread=0,
+            last_message_at=message.created_at)
+    return message
+
+
+def answer_as_messenger(*, conversation: Conversation, staff, body: str) -> Message:
+    """A staff member answers the owner in the name of 神的使者."""
+    if staff is None or not staff.is_authenticated or not staff.is_staff or not staff.is_active:
+        raise PostingRefused(_("Only staff may answer as the messenger."), code="forbidden")
+    return send_as_messenger(conversation=conversation, body=body, written_by=staff)
+
+
+def mark_read_by_owner(*, conversation: Conversation) -> None:
+    """The owner has seen every message so far.
+
+    Called before the page reads the messages, so a message arriving in between is shown
+    and still counted unread (never the other way round).
+    """
+    Conversation.objects.filter(pk=conversation.pk, owner_unread__gt=0).update(owner_unread=0)
+    conversation.owner_unread = 0
+
+
+def mark_read_by_staff(*, conversation: Conversation) -> None:
+    Conversation.objects.filter(pk=conversation.pk, staff_unread__gt=0).update(staff_unread=0)
+    conversation.staff_unread = 0
+
+
+def hand_over_conversation(*, conversation: Conversation, new_owner) -> Conversation:
+    """Give a seat's conversation to a substitute; the previous owner loses access at once.
+
+    The substitute inherits the history (they need it to play the seat), and every message
+    from 神的使者 in it counts as unread for them.
+    """
+    if rules.is_messenger(new_owner):
+        raise PostingRefused(_("The messenger has no conversation with itself."))
+    with transaction.atomic():
+        conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
+        if Conversation.objects.filter(owner=new_owner, board_id=conversation.board_id).exclude(
+                pk=conversation.pk).exists():
+            raise PostingRefused(_("The new owner already has a conversation in this context."))
+        conversation.owner = new_owner
+        conversation.owner_unread = conversation.messages.filter(from_messenger=True).count()
+        conversation.save(update_fields=["owner", "owner_unread"])
+    return conversation
+
+
+def unread_for(user) -> int:
+    """Messages waiting for `user`: from 神的使者 to them, plus, for staff, unanswered player
+    messages in every conversation. One query."""
+    if user is None or not user.is_authenticated:
+        return 0
+    if user.is_staff:
+        totals = Conversation.objects.filter(Q(owner=user) | Q(staff_unread__gt=0)).aggregate(
+            own=Sum("owner_unread", filter=Q(owner=user)), staff=Sum("staff_unread"))
+        return (totals["own"] or 0) + (totals["staff"] or 0)
+    total = Conversation.objects.filter(owner=user, owner_unread__gt=0).aggregate(
+        n=Sum("owner_unread"))["n"]
+    return total or 0

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("b/<slug:slug>/", views.board_detail, name="messaging-board"),
+    path("b/<slug:slug>/new/", views.thread_new, name="messaging-thread-new"),
+    path("t/<int:pk>/", views.thread_detail, name="messaging-thread"),
+    path("t/<int:pk>/reply/", views.thread_reply, name="messaging-reply"),
+    path("p/<int:pk>/", views.post_permalink, name="messaging-post"),
+    path("messenger/", views.conversation_home, name="messaging-conversation-home"),
+    path("messenger/all/", views.conversation_list, name="messaging-conversation-list"),
+    path("messenger/<int:pk>/", views.conversation_detail, name="messaging-conversation"),
+]

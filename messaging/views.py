@@ -1,0 +1,235 @@
+"""Forum pages and the conversation with 神的使者. Thin: reads here, writes in services."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from . import rules, services
+from .forms import MessageForm, NewThreadForm, ReplyForm
+from .models import Board, Conversation, Post, Thread
+from .services import PostingRefused
+
+POSTS_PER_PAGE = 50
+THREADS_PER_PAGE = 30
+MESSAGES_PER_PAGE = 50
+LATEST_THREADS = 15
+
+# The HTTP status that fits each kind of refusal (see PostingRefused).
+REFUSAL_STATUS = {"invalid": 400, "forbidden": 403, "not_found": 404, "rate_limited": 429}
+
+
+def _page(paginator: Paginator, number: str | None, *, default_last: bool = False) -> Page:
+    """The requested page; "last" (or nothing, when `default_last`) means the last page,
+    and anything unreadable or out of range falls back to the nearest real page."""
+    if number == "last" or (default_last and not number):
+        return paginator.page(paginator.num_pages)
+    return paginator.get_page(number)
+
+
+def _readable_thread_or_404(user, pk: int) -> Thread:
+    thread = get_object_or_404(Thread.objects.select_related("board", "author__profile"), pk=pk)
+    if not rules.can_read_thread(user, thread):
+        raise Http404
+    return thread
+
+
+def post_page_url(post: Post) -> str:
+    """The URL of the thread page showing `post`, anchored at it (one count query)."""
+    before = Post.objects.filter(thread_id=post.thread_id, number__lt=post.number).count()
+    page = before // POSTS_PER_PAGE + 1
+    return f"{reverse('messaging-thread', args=[post.thread_id])}?page={page}#p{post.number}"
+
+
+# --- lobby, board ----------------------------------------------------------------------------
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    gm = rules.is_gm(user)
+    thread_filter = None if gm else ~Q(threads__kind=Thread.Kind.GM_ONLY)
+    boards = rules.readable_boards(user).annotate(
+        thread_count=Count("threads", filter=thread_filter))
+    latest = (rules.readable_threads(user)
+              .filter(last_post_at__isnull=False)
+              .select_related("board", "last_post__author__profile")
+              .order_by("-last_post_at")[:LATEST_THREADS])
+    return render(request, "messaging/lobby.html", {"boards": boards, "latest": latest})
+
+
+def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    board = get_object_or_404(Board, slug=slug)
+    if not rules.can_read_board(request.user, board):
+        raise Http404
+    threads = (rules.readable_threads(request.user, board.threads.all())
+               .select_related("author__profile", "last_post__author__profile"))
+    page = _page(Paginator(threads, THREADS_PER_PAGE), request.GET.get("page"))
+    can_start = (request.user.is_authenticated
+                 and bool(rules.startable_kinds(request.user, board)))
+    return render(request, "messaging/board.html",
+                  {"board": board, "page": page, "can_start": can_start})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def thread_new(request: HttpRequest, slug: str) -> HttpResponse:
+    board = get_object_or_404(Board, slug=slug)
+    if not rules.can_read_board(request.user, board):
+        raise Http404
+    kinds = rules.startable_kinds(request.user, board)
+    status = 200
+    refusal = None
+    if not kinds:
+        refusal = (rules.start_refusal(request.user, board, Thread.Kind.DISCUSSION)
+                   or rules.start_refusal(request.user, board, Thread.Kind.ANNOUNCEMENT))
+        status = 403
+    # Every kind is accepted by the form so that a refused kind reaches the service and gets
+    # its own message; the menu offers only the kinds this user may start.
+    all_kinds = [(k.value, k.label) for k in Thread.Kind]
+    form = NewThreadForm(request.POST or None, kinds=all_kinds)
+    form.fields["kind"].widget.choices = kinds
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                thread = services.start_thread(
+                    board=board, author=request.user, kind=form.cleaned_data["kind"],
+                    title=form.cleaned_data["title"], body=form.cleaned_data["body"])
+            except PostingRefused as refused:
+                form.add_error(None, refused.message)
+                status = REFUSAL_STATUS[refused.code]
+            else:
+                return redirect(thread)
+        else:
+            status = 400
+    return render(request, "messaging/thread_new.html",
+                  {"board": board, "form": form, "refusal": refusal}, status=status)
+
+
+# --- thread ----------------------------------------------------------------------------------
+
+def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
+                   page_number: str | None, status: int = 200) -> HttpResponse:
+    """The thread page. Its query count does not depend on the number of posts: one count,
+    one page of posts with their authors, profiles and quoted posts joined in."""
+    posts = thread.posts.select_related("author__profile", "quote__author__profile")
+    page = _page(Paginator(posts, POSTS_PER_PAGE), page_number)
+    refusal = None
+    if request.user.is_authenticated:
+        refusal = rules.reply_refusal(request.user, thread)
+    quoting = None
+    quote_id = form["quote"].value()
+    if quote_id and str(quote_id).isdigit():
+        quoting = (thread.posts.select_related("author__profile")
+                   .filter(pk=int(quote_id)).first())
+    return render(request, "messaging/thread.html", {
+        "thread": thread, "board": thread.board, "page": page, "form": form,
+        "reply_refusal": refusal, "quoting": quoting,
+    }, status=status)
+
+
+def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    thread = _readable_thread_or_404(request.user, pk)
+    quote = request.GET.get("quote")
+    form = ReplyForm(initial={"quote": quote} if quote and quote.isdigit() else None)
+    return _render_thread(request, thread, form, page_number=request.GET.get("page"))
+
+
+@login_required
+@require_POST
+def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
+    thread = _readable_thread_or_404(request.user, pk)
+    form = ReplyForm(request.POST)
+    status = 400
+    if form.is_valid():
+        try:
+            quote = None
+            if form.cleaned_data["quote"]:
+                quote = Post.objects.filter(pk=form.cleaned_data["quote"], thread=thread).first()
+                if quote is None:
+                    raise PostingRefused(_("You can only quote a post of the same thread."))
+            post = services.reply(thread=thread, author=request.user,
+                                  body=form.cleaned_data["body"], quote=quote)
+        except PostingRefused as refused:
+            form.add_error(None, refused.message)
+            status = REFUSAL_STATUS[refused.code]
+        else:
+            return redirect(post_page_url(post))
+    return _render_thread(request, thread, form, page_number="last", status=status)
+
+
+def post_permalink(request: HttpRequest, pk: int) -> HttpResponse:
+    post = get_object_or_404(Post.objects.select_related("thread__board"), pk=pk)
+    if not rules.can_read_thread(request.user, post.thread):
+        raise Http404
+    return redirect(post_page_url(post))
+
+
+# --- the conversation with 神的使者 ----------------------------------------------------------
+
+def _render_conversation(request: HttpRequest, conversation: Conversation | None,
+                         form: MessageForm, *, status: int = 200) -> HttpResponse:
+    """Steps: 1. mark the owner's unread messages as read, 2. then read a page of messages
+    (in this order, so a message arriving in between stays unread rather than unseen)."""
+    page = None
+    if conversation is not None:
+        services.mark_read_by_owner(conversation=conversation)
+        messages = conversation.messages.select_related("sender__profile")
+        page = _page(Paginator(messages, MESSAGES_PER_PAGE), request.GET.get("page"),
+                     default_last=True)
+    return render(request, "messaging/conversation.html", {
+        "conversation": conversation, "page": page, "form": form,
+        "messenger_name": settings.MESSENGER_NAME,
+    }, status=status)
+
+
+def _send(request: HttpRequest, conversation_getter) -> HttpResponse:
+    form = MessageForm(request.POST)
+    status = 400
+    conversation = None
+    if form.is_valid():
+        try:
+            conversation = conversation_getter()
+            services.send_to_messenger(conversation=conversation, author=request.user,
+                                       body=form.cleaned_data["body"])
+        except PostingRefused as refused:
+            if refused.code == "not_found":
+                raise Http404 from None
+            form.add_error(None, refused.message)
+            status = REFUSAL_STATUS[refused.code]
+        else:
+            return redirect(conversation)
+    return _render_conversation(request, conversation, form, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def conversation_home(request: HttpRequest) -> HttpResponse:
+    """The user's general conversation with 神的使者 (created when they first write)."""
+    if request.method == "POST":
+        return _send(request, lambda: services.conversation_for(owner=request.user))
+    conversation = Conversation.objects.filter(owner=request.user, board=None).first()
+    return _render_conversation(request, conversation, MessageForm())
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def conversation_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """One of the user's own conversations; any other id is a 404, whoever owns it."""
+    conversation = get_object_or_404(Conversation.objects.select_related("board"),
+                                     pk=pk, owner=request.user)
+    if request.method == "POST":
+        return _send(request, lambda: conversation)
+    return _render_conversation(request, conversation, MessageForm())
+
+
+@login_required
+def conversation_list(request: HttpRequest) -> HttpResponse:
+    conversations = Conversation.objects.filter(owner=request.user).select_related("board")
+    return render(request, "messaging/conversation_list.html",
+                  {"conversations": conversations, "messenger_name": settings.MESSENGER_NAME})
