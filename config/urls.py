@@ -4,12 +4,15 @@ from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 
+from .views import healthz
+
 # The admin's own login form goes through allauth's login, and so through its rate limits.
 admin.site.login = secure_admin_login(admin.site.login)
 admin.site.site_header = "天神控制台"
 admin.site.site_title = "天神控制台"
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
