@@ -181,6 +181,12 @@ def _seat_list(numbers: list[int]) -> str:
     return ", ".join(str(n + 1) for n in numbers) or "none"
 
 
+def _table_text(seat_cards: list[str], virtual_cards: list[str]) -> str:
+    return ("seats " + ", ".join(f"{i + 1} {c}" for i, c in enumerate(seat_cards))
+            + "; virtual players " + ", ".join(f"{v + 1} {c}"
+                                               for v, c in enumerate(virtual_cards)))
+
+
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -384,7 +390,9 @@ class Gold(RuleSet):
         s["public"]["picked"][seat] = True
         text = (f"Seat {seat + 1} picked {card} in secret; it will be shown when the pick "
                 f"phase ends (§3①).")
-        if before:
+        if before == card:
+            text = f"Seat {seat + 1} confirmed its secret pick, {card} (§3①)."
+        elif before:
             text = (f"Seat {seat + 1} changed its secret pick from {before} to {card} before "
                     f"the reveal (§3①, I3).")
         emit(s, events, make_event("picked", seats(seat), because=[text], seat=seat, card=card,
@@ -490,7 +498,7 @@ class Gold(RuleSet):
                 f"{name} covers its {pub['table'][seat]['shown']} with one of its two other "
                 f"cards, face down (§5④ operation 1)."], seat=seat))
             emit(s, events, make_event("swapped_card", seats(seat), because=[
-                f"The card {name} put face down is {card}; only it knows until the card is "
+                f"The card seat {seat + 1} put face down is {card}; only it knows until the card is "
                 f"flipped or judged."], seat=seat, card=card))
         elif kind == A_REPLACE:
             card, v = params["card"], params["virtual"]
@@ -506,7 +514,7 @@ class Gold(RuleSet):
             emit(s, events, make_event("replaced", public(), because=because, seat=seat,
                                        virtual=v, removed=pub["virtual"][v]["shown"]))
             emit(s, events, make_event("replaced_card", seats(seat), because=[
-                f"The card {name} put on virtual player {v + 1} is {card}; only it knows "
+                f"The card seat {seat + 1} put on virtual player {v + 1} is {card}; only it knows "
                 f"until the card is flipped or judged."], seat=seat, virtual=v, card=card))
         else:  # A_FLIP
             if "seat" in params:
@@ -620,7 +628,8 @@ class Gold(RuleSet):
             pub["table"][i] = _new_spot(card)
         pub["picked"] = [True] * players
         shown = [spot["shown"] for spot in pub["table"]]
-        because = ["Every player's pick is shown at the same time (§3①)."]
+        because = ["Every player's pick is shown at the same time (§3①): "
+                   + _table_text(shown, [v["shown"] for v in pub["virtual"]]) + "."]
         if missed:
             because.append(f"Seat(s) {_seat_list(missed)} missed the pick and got a card at "
                            f"random (I3).")
@@ -685,7 +694,8 @@ class Gold(RuleSet):
         result = judge(truth["seats"] + truth["virtual"])
         shares = [result.per_card[c] for c in truth["seats"]]
         paid = []
-        because = ["Every player turns its card face up for the final judgment (§6①, §6②)."]
+        because = ["Every player turns its card face up for the final judgment (§6①, §6②): "
+                   + _table_text(truth["seats"], truth["virtual"]) + "."]
         because += result.because
         for i in range(players):
             pay = shares[i] * (2 if pub["tokens"][i] == DOUBLE_TOKEN else 1)
