@@ -1,0 +1,250 @@
+"""The GM console for the forum and the conversations with 神的使者.
+
+Staff see every conversation here, with the ones waiting for an answer marked, and answer in
+the name of 神的使者 from the conversation's page. Threads and posts are written through the
+site (the services number posts and keep counters), so the admin does not add them.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.text import Truncator
+from django.utils.translation import gettext_lazy as _
+
+from . import services
+from .forms import BodyField
+from .models import Board, Conversation, Message, Post, Thread
+from .rendering import render_markdown
+
+
+def _name(user) -> str:
+    from accounts.models import display_name
+
+    return display_name(user) if user is not None else "—"
+
+
+@admin.register(Board)
+class BoardAdmin(admin.ModelAdmin):
+    list_display = ("title", "slug", "kind", "position", "is_locked", "last_post_at")
+    list_filter = ("kind", "is_locked")
+    list_editable = ("position", "is_locked")
+    search_fields = ("title", "slug", "description")
+    prepopulated_fields = {"slug": ("title",)}
+    readonly_fields = ("created_at", "last_post_at")
+
+
+@admin.register(Thread)
+class ThreadAdmin(admin.ModelAdmin):
+    list_display = ("title", "board", "kind", "author_name", "post_count", "is_locked",
+                    "is_pinned", "last_post_at")
+    list_filter = ("kind", "is_locked", "is_pinned", "board__kind", "board")
+    search_fields = ("title", "key", "author__profile__display_name", "author__email")
+    list_select_related = ("board", "author__profile")
+    readonly_fields = ("author", "created_at", "last_post_at", "last_post", "post_count")
+    fields = ("board", "kind", "title", "key", "is_locked", "is_pinned", "author",
+              "created_at", "last_post_at", "post_count")
+    date_hierarchy = "created_at"
+    actions = ("lock", "unlock")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.display(description=_("author"), ordering="author__profile__display_name")
+    def author_name(self, obj: Thread) -> str:
+        return _name(obj.author)
+
+    @admin.action(description=_("Lock the selected threads"))
+    def lock(self, request, queryset):
+        queryset.update(is_locked=True)
+
+    @admin.action(description=_("Unlock the selected threads"))
+    def unlock(self, request, queryset):
+        queryset.update(is_locked=False)
+
+
+@admin.register(Post)
+class PostAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "board", "author_name", "excerpt", "created_at", "edited_at")
+    list_filter = ("thread__kind", "thread__board")
+    search_fields = ("body", "author__profile__display_name", "author__email", "thread__title")
+    list_select_related = ("thread__board", "author__profile")
+    raw_id_fields = ("thread", "quote", "author")
+    readonly_fields = ("thread", "number", "author", "created_at", "edited_at", "shown")
+    fields = ("thread", "number", "author", "quote", "body", "shown", "created_at", "edited_at")
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.display(description=_("board"), ordering="thread__board__title")
+    def board(self, obj: Post):
+        return obj.thread.board
+
+    @admin.display(description=_("author"), ordering="author__profile__display_name")
+    def author_name(self, obj: Post) -> str:
+        return _name(obj.author)
+
+    @admin.display(description=_("text"))
+    def excerpt(self, obj: Post) -> str:
+        return Truncator(obj.body).chars(60)
+
+    @admin.display(description=_("as shown"))
+    def shown(self, obj: Post) -> str:
+        return mark_safe(obj.html)  # noqa: S308 - sanitized by render_markdown when stored
+
+    def save_model(self, request, obj: Post, form, change):
+        # A moderator's edit is rendered and sanitized exactly like a post written on the site.
+        if "body" in form.changed_data:
+            from django.utils import timezone
+
+            obj.body = services.clean_body(obj.body)
+            obj.html = render_markdown(obj.body)
+            obj.edited_at = timezone.now()
+        super().save_model(request, obj, form, change)
+
+
+class WaitingFilter(admin.SimpleListFilter):
+    title = _("waiting for an answer")
+    parameter_name = "waiting"
+
+    def lookups(self, request, model_admin):
+        return (("yes", _("Yes")), ("no", _("No")))
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(staff_unread__gt=0)
+        if self.value() == "no":
+            return queryset.filter(staff_unread=0)
+        return queryset
+
+
+class MessageInline(admin.TabularInline):
+    model = Message
+    extra = 0
+    can_delete = False
+    fields = ("created_at", "sender_name", "written_by", "shown")
+    readonly_fields = fields
+    ordering = ("created_at", "id")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("sender__profile",
+                                                            "written_by__profile")
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description=_("from"))
+    def sender_name(self, obj: Message) -> str:
+        return _name(obj.sender)
+
+    @admin.display(description=_("text"))
+    def shown(self, obj: Message) -> str:
+        return mark_safe(obj.html)  # noqa: S308 - sanitized by render_markdown when stored
+
+
+class ConversationAdminForm(forms.ModelForm):
+    answer = BodyField(label=_("Answer as the messenger"),
+                       help_text=_("Sent in the name of 神的使者; players never see who wrote it."))
+
+    class Meta:
+        model = Conversation
+        fields = ("owner", "board")
+
+    def clean_answer(self) -> str:
+        answer = self.cleaned_data.get("answer") or ""
+        if not answer.strip():
+            return ""
+        try:
+            return services.clean_body(answer)
+        except services.PostingRefused as refused:
+            raise forms.ValidationError(str(refused.message)) from None
+
+
+@admin.register(Conversation)
+class ConversationAdmin(admin.ModelAdmin):
+    form = ConversationAdminForm
+    list_display = ("owner_name", "context", "waiting", "staff_unread", "owner_unread",
+                    "last_message_at")
+    list_filter = (WaitingFilter, "board__kind", "board")
+    search_fields = ("owner__profile__display_name", "owner__email", "owner__username",
+                     "board__title", "messages__body")
+    list_select_related = ("owner__profile", "board")
+    raw_id_fields = ("owner",)
+    inlines = (MessageInline,)
+    actions = ("mark_read",)
+
+    def get_readonly_fields(self, request, obj=None):
+        # The owner changes only through a handover (services.hand_over_conversation).
+        return ("owner", "board", "created_at", "last_message_at") if obj else ()
+
+    def get_fields(self, request, obj=None):
+        if obj:
+            return ("owner", "board", "created_at", "last_message_at", "answer")
+        return ("owner", "board", "answer")
+
+    @admin.display(description=_("player"), ordering="owner__profile__display_name")
+    def owner_name(self, obj: Conversation) -> str:
+        return _name(obj.owner)
+
+    @admin.display(description=_("context"), ordering="board__title")
+    def context(self, obj: Conversation) -> str:
+        return obj.board.title if obj.board_id else _("general")
+
+    @admin.display(description=_("waiting"), boolean=True, ordering="-staff_unread")
+    def waiting(self, obj: Conversation) -> bool:
+        return obj.staff_unread > 0
+
+    @admin.action(description=_("Mark as read"))
+    def mark_read(self, request, queryset):
+        queryset.update(staff_unread=0)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        # Opening a conversation is reading it: it stops counting as waiting.
+        if request.method == "GET":
+            conversation = self.get_object(request, object_id)
+            if conversation is not None:
+                services.mark_read_by_staff(conversation=conversation)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def save_model(self, request, obj: Conversation, form, change):
+        super().save_model(request, obj, form, change)
+        answer = form.cleaned_data.get("answer")
+        if answer:
+            try:
+                services.answer_as_messenger(conversation=obj, staff=request.user, body=answer)
+            except services.PostingRefused as refused:
+                self.message_user(request, refused.message, messages.ERROR)
+            else:
+                self.message_user(request, format_html(
+                    _("Sent to {} as the messenger."), _name(obj.owner)), messages.SUCCESS)
+
+
+@admin.register(Message)
+class MessageAdmin(admin.ModelAdmin):
+    list_display = ("conversation", "sender_name", "from_messenger", "written_by",
+                    "excerpt", "created_at")
+    list_filter = ("from_messenger", "conversation__board")
+    search_fields = ("body", "sender__profile__display_name", "sender__email",
+                     "conversation__owner__profile__display_name")
+    list_select_related = ("conversation__owner__profile", "conversation__board",
+                           "sender__profile", "written_by")
+    readonly_fields = ("conversation", "sender", "from_messenger", "written_by", "body",
+                       "created_at")
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description=_("from"), ordering="sender__profile__display_name")
+    def sender_name(self, obj: Message) -> str:
+        return _name(obj.sender)
+
+    @admin.display(description=_("text"))
+    def excerpt(self, obj: Message) -> str:
+        return Truncator(obj.body).chars(60)

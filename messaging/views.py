@@ -230,6 +230,11 @@ def conversation_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def conversation_list(request: HttpRequest) -> HttpResponse:
-    conversations = Conversation.objects.filter(owner=request.user).select_related("board")
-    return render(request, "messaging/conversation_list.html",
-                  {"conversations": conversations, "messenger_name": settings.MESSENGER_NAME})
+    """The user's own conversations only: the general one first, then one per game."""
+    conversations = list(Conversation.objects.filter(owner=request.user)
+                         .select_related("board").order_by("-last_message_at", "-id"))
+    general = next((c for c in conversations if c.board_id is None), None)
+    per_game = [c for c in conversations if c.board_id is not None]
+    return render(request, "messaging/conversation_list.html", {
+        "general": general, "conversations": per_game,
+        "messenger_name": settings.MESSENGER_NAME})
