@@ -21,4 +21,3 @@ def test_conformance(players, seed, config):
     play = check_ruleset(rules, seats=players, seed=seed * 100 + players, config=config)
     assert rules.outcome(play.final) is not None, "random play must reach the end"
     assert play.final["public"]["round"] == players
-    assert play.refused > 0, "the garbage steps were exercised"
