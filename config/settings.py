@@ -8,6 +8,7 @@ for the hardened production profile.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import environ
@@ -112,7 +113,9 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
-    _db["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+    # A file (not :memory:) so live-server threads and worker processes share it; one per
+    # test process so concurrent test runs never share one.
+    _db["TEST"] = {"NAME": env_str("SQLITE_TEST_NAME") or str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")}
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 USING_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
@@ -203,6 +206,8 @@ DEFAULT_USER_TIMEZONE = "Asia/Shanghai"
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)
+WHITENOISE_USE_FINDERS = DEBUG or DJANGO_ENV == "test"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -1,10 +1,22 @@
-"""Games. The rules live in games/engine (pure); these models store setups, steps and events."""
+"""Games as the service stores them. The rules live in games/engine (pure Python).
+
+The source of truth for a game is its setup (rule set, seats, config, secret seed) plus the
+ordered list of accepted steps (`Action`); `Game.state` is a cached snapshot of the engine
+state after the last step, and `Event` is the append-only log of what the engine said, each
+with its visibility. `engine.replay(setup, steps)` rebuilds the snapshot from the log.
+
+Writes go through games/services.py only.
+"""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+DEFAULT_PHASE_MINUTES = 24 * 60
 
 
 class Game(models.Model):
@@ -25,12 +37,224 @@ class Game(models.Model):
     gm = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                            on_delete=models.SET_NULL, related_name="games_run",
                            verbose_name=_("game master"))
+    seat_count = models.PositiveSmallIntegerField(_("seats"), default=5)
+    config = models.JSONField(_("rule options"), default=dict, blank=True)
+    # Minutes per phase name ("night", "day", "runoff", ...); missing names take 24 h.
+    durations = models.JSONField(_("phase durations (minutes)"), default=dict, blank=True)
+    change_cutoff_minutes = models.PositiveIntegerField(
+        _("change cut-off (minutes before the deadline)"), default=10)
+    early_end = models.BooleanField(
+        _("end phases early"), default=True,
+        help_text=_("End a phase as soon as every seat that can act has acted."))
+    hold_announcements = models.BooleanField(
+        _("hold announcements for the GM"), default=False,
+        help_text=_("Drafts wait for the GM to add story text and publish them."))
+
+    # Secrets: never shown to players before the end.
+    seed = models.CharField(max_length=64, blank=True, editable=False)
+    salt = models.CharField(max_length=64, blank=True, editable=False)
+    commitment = models.CharField(_("deal commitment (SHA-256)"), max_length=64, blank=True)
+
+    state = models.JSONField(null=True, blank=True, editable=False)
+    steps = models.PositiveIntegerField(default=0, editable=False)
+    phase_name = models.CharField(_("phase"), max_length=32, blank=True)
+    phase_number = models.PositiveIntegerField(_("phase number"), default=0)
+    current_phase = models.ForeignKey("Phase", null=True, blank=True, on_delete=models.SET_NULL,
+                                      related_name="+")
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    # Bumped by every advance: the sweeper claims a game by (id, version), so a claim made
+    # on a stale read can never advance the same phase twice.
+    version = models.PositiveIntegerField(default=0, editable=False)
+    paused_remaining = models.DurationField(null=True, blank=True, editable=False)
+    outcome = models.JSONField(null=True, blank=True, editable=False)
+
     created = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("game")
         verbose_name_plural = _("games")
         ordering = ["-created"]
+        indexes = [
+            # The sweeper's query: running games whose deadline has passed.
+            models.Index(fields=["deadline"], condition=Q(status="running"), name="game_due"),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("game-home", args=[self.pk])
+
+    def minutes_for(self, phase_name: str) -> int:
+        value = self.durations.get(phase_name, DEFAULT_PHASE_MINUTES)
+        return max(1, int(value)) if isinstance(value, int | float) else DEFAULT_PHASE_MINUTES
+
+    @property
+    def is_live(self) -> bool:
+        return self.status in (self.Status.RUNNING, self.Status.PAUSED)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+
+class Seat(models.Model):
+    """A place at the table. `number` is the engine's seat index (0-based; shown from 1)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="seats")
+    conversation = models.OneToOneField("messaging.Conversation", null=True, blank=True,
+                                        on_delete=models.SET_NULL, related_name="seat")
+    alive = models.BooleanField(_("alive"), default=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_unique_number"),
+            models.UniqueConstraint(fields=["game", "user"], condition=Q(user__isnull=False),
+                                    name="seat_one_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.number + 1}"
+
+    @property
+    def label(self) -> int:
+        return self.number + 1
+
+
+class Phase(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases")
+    seq = models.PositiveIntegerField()
+    name = models.CharField(max_length=32)
+    number = models.PositiveIntegerField()
+    started_at = models.DateTimeField()
+    deadline = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    end_reason = models.CharField(max_length=16, blank=True)  # deadline / early / gm
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="phase_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.number}"
+
+
+class Action(models.Model):
+    """One accepted step, in order: the replay log. `actor` is a seat index, "gm" or "clock"."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    phase = models.ForeignKey(Phase, null=True, on_delete=models.SET_NULL, related_name="actions")
+    actor = models.CharField(max_length=16)
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="actions")
+    kind = models.CharField(max_length=32)
+    params = models.JSONField(default=dict)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="action_unique_seq"),
+        ]
+
+    def as_step(self) -> dict:
+        actor: int | str = int(self.actor) if self.actor.isdigit() else self.actor
+        return {"actor": actor, "kind": self.kind, "params": self.params}
+
+
+class Vote(models.Model):
+    """A vote as cast (the engine keeps the count); the constraints are the backstop."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="votes")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="votes")
+    voter = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="votes_cast")
+    target = models.ForeignKey(Seat, null=True, on_delete=models.CASCADE,
+                               related_name="votes_received")
+    proxy = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["phase", "created"]
+        constraints = [
+            models.UniqueConstraint(fields=["phase", "voter", "proxy"],
+                                    name="vote_one_per_voter_per_phase"),
+        ]
+
+
+class Event(models.Model):
+    """What the engine said (and what the GM did), append-only, with who may see it.
+
+    `seq` is the event's index in the engine state's log; GM acts outside the engine have
+    none. Insertion order (`id`) is the log's order.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField(null=True, blank=True)
+    phase = models.ForeignKey(Phase, null=True, on_delete=models.SET_NULL, related_name="events")
+    kind = models.CharField(max_length=40)
+    public = models.BooleanField(default=False)
+    # Seat indexes that may see a non-public event, as ",0,3," so one LIKE finds a seat's.
+    audience = models.CharField(max_length=200, blank=True)
+    data = models.JSONField(default=dict)
+    because = models.JSONField(default=list)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], condition=Q(seq__isnull=False),
+                                    name="event_unique_seq"),
+        ]
+
+    def visible_to_seat(self, number: int) -> bool:
+        return self.public or f",{number}," in self.audience
+
+    def as_engine_event(self) -> dict:
+        seats = [int(s) for s in self.audience.strip(",").split(",") if s]
+        return {"kind": self.kind, "visibility": {"public": self.public, "seats": seats},
+                "because": self.because, "data": self.data, "seq": self.seq}
+
+
+class Announcement(models.Model):
+    """A drafted public announcement (dawn, vote result...). Posted at once or held for the GM."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="announcements")
+    phase = models.ForeignKey(Phase, null=True, on_delete=models.SET_NULL, related_name="+")
+    title = models.CharField(max_length=120)
+    body = models.TextField()
+    story = models.TextField(blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    post = models.ForeignKey("messaging.Post", null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "created"]
+
+
+class ReminderSent(models.Model):
+    """One reminder email per (phase, user, hours-before): the constraint makes it once only."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="reminders")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    hours = models.PositiveSmallIntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["phase", "user", "hours"], name="reminder_once"),
+        ]

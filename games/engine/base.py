@@ -229,6 +229,21 @@ class RuleSet:
             out["me"] = copy.deepcopy(state["private"][viewer])
         return out
 
+    # 5. optional facts the service uses (defaults suit most rule sets)
+    vote_phases: frozenset[str] = frozenset({"day", "runoff"})  # phases with a vote thread
+
+    def living_seats(self, state: State) -> list[int]:
+        """Seats still in the game (public knowledge). Default: read public["alive"]."""
+        alive = state["public"].get("alive")
+        if isinstance(alive, list) and all(isinstance(a, bool) for a in alive):
+            return [i for i, a in enumerate(alive) if a]
+        return list(range(len(state["private"])))
+
+    def commitment_text(self, state: State) -> str | None:
+        """Canonical text of the secret setup (e.g. the deal) to publish a commitment to at
+        the start and reveal at the end; None when the rule set has no secret setup."""
+        return None
+
     # the step dispatcher used by the service and by replay
     def step(self, state: State, step: dict) -> Transition | Refusal:
         if step["actor"] == CLOCK and step["kind"] == "end_phase":

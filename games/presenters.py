@@ -1,0 +1,59 @@
+"""Engine events as sentences for people (announcements, 神的使者's messages, timelines).
+
+The engine speaks in event kinds and data; each rule set may register a presenter that turns
+its events into translated sentences. The generic fallback names the kind and its facts, with
+seat numbers replaced by the players' display names.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from functools import cache
+
+from django.utils.translation import gettext as _
+
+# rule set -> "module" exposing `present(event, names) -> str | None`
+PRESENTERS = {
+    "ninelives": "games.presenters_ninelives",
+    "classic": "games.presenters_classic",
+    "gold": "games.presenters_gold",
+}
+
+SEAT_KEYS = ("seat", "target", "voter", "attacker", "victim", "by", "executed", "loser")
+
+
+@cache
+def _presenter(ruleset: str) -> Callable | None:
+    module = PRESENTERS.get(ruleset)
+    if not module:
+        return None
+    try:
+        return importlib.import_module(module).present
+    except ImportError:
+        return None
+
+
+def seat_name(names: dict[int, str], seat) -> str:
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return names.get(seat, _("seat %(n)d") % {"n": seat + 1})
+    return str(seat)
+
+
+def describe(ruleset: str, event: dict, names: dict[int, str]) -> str:
+    """One readable sentence (Markdown allowed) for `event`."""
+    present = _presenter(ruleset)
+    if present is not None:
+        text = present(event, names)
+        if text:
+            return text
+    data = event.get("data", {})
+    parts = []
+    for key, value in data.items():
+        if key in SEAT_KEYS or key.endswith("_seat"):
+            value = seat_name(names, value)
+        elif isinstance(value, list) and key.endswith("seats"):
+            value = ", ".join(seat_name(names, v) for v in value)
+        parts.append(f"{key}: {value}")
+    kind = event.get("kind", "?").replace("_", " ")
+    return f"**{kind}**" + (" — " + "; ".join(parts) if parts else "")
