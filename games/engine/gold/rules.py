@@ -1,13 +1,14 @@
 """谁偷了我的金币 ("Who Stole My Gold", seed 000): the pure rules engine.
 
-Sections of the seed implemented here (its own numbering):
-    §2 2-6 players; §3 24 cards (8 KILLER, 8 ASSASSIN, 8 THIEF), 80 coins, 4 priority tokens,
-    4 double tokens; (1)① X players and 8-X virtual players; (1)② X rounds, the lead passing
-    to the next seat each round; (2) the deal and the virtual pile; (3) the simultaneous pick
-    and the preliminary judgment; (4) the coin rule; (5) priority tokens and the operations;
-    (6) the final judgment, doubling and the winner.
-The seed numbers its rule blocks (1)-(6) and their clauses ①-⑥; below "§4⑤" means block (4),
-clause ⑤, and "§3" alone means the list of game materials.
+Sections of the seed implemented here:
+    §H2 2-6 players; §H3 24 cards (8 KILLER, 8 ASSASSIN, 8 THIEF), 80 coins, 4 priority
+    tokens, 4 double tokens; §1① X players and 8-X virtual players; §1② X rounds, the lead
+    passing to the next seat each round; §2 the deal and the virtual pile; §3 the
+    simultaneous pick and the preliminary judgment; §4 the coin rule; §5 priority tokens
+    and the operations; §6 the final judgment, doubling and the winner.
+The seed opens with three numbered header lines (name, player count, materials: cited §H1-§H3)
+and then numbers its rule blocks (1)-(6) and their clauses ①-⑥: "§4⑤" means block (4),
+clause ⑤, and "§4" the whole block.
 
 Interpretations, where the seed is silent or ambiguous (docs/rules/gold.md explains each):
     I1 §2②  The virtual pile (8-X of each card) is reshuffled every round and 8-X cards are
@@ -34,8 +35,9 @@ Interpretations, where the seed is silent or ambiguous (docs/rules/gold.md expla
     I11 §6③ The double token doubles the coins the seat wins in that round's final judgment
             (not the 2 bonus coins, which a doubler cannot have).
     I12 §6④ After X rounds, all seats with the most coins share the win.
-    I13 §3  The 80-coin supply cannot run out: no round can pay more than 12 coins in all,
-            and at most 6 rounds are played (see `gold.simulate.max_round_payout`).
+    I13 §H3 The 80-coin supply cannot run out: with X players no round pays more than
+            8-12 coins (bonus and doubling included) and X rounds pay at most 72 in all
+            (exhaustive bound: `gold.simulate.max_round_payout`). The supply is tracked.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ TABLE = 8            # cards on the table each round: X players + (8 - X) virtua
 ROUND_COINS = 4      # §4①
 CROWD = 5            # §4⑤: this many or more sharing the 4 coins get nothing
 BONUS = 2            # §5③ operation 1
-SUPPLY = 80          # §3
+SUPPLY = 80          # §H3
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 
@@ -238,7 +240,7 @@ class Gold(RuleSet):
         """A new game, ready for the first pick.
 
         Raises ValueError for a player count outside 2-6 or a lead that is not a seat.
-        1. Build the state skeleton; the coins start at 0 and the supply at 80 (§3).
+        1. Build the state skeleton; the coins start at 0 and the supply at 80 (§H3).
         2. Take the lead of round 1 from the config, or draw it by lot (§1②, I2).
         3. Start round 1: deal and draw the virtual players' cards (§2).
         """

@@ -127,7 +127,7 @@ def test_a_left_over_coin_with_no_thief_vanishes():
 # whole-table facts the rest of the engine relies on ----------------------------------------
 
 def test_at_most_four_holders_win_coins_on_any_table():
-    # Only 4 priority tokens exist (§3); §5① hands one to every player who would win.
+    # Only 4 priority tokens exist (§H3); §5① hands one to every player who would win.
     for k, a, t in every_table():
         result = judge(table(k, a, t))
         winners = sum(result.counts[c] for c in CARDS if result.per_card[c] > 0)
