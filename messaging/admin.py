@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
+from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 
 from . import services
@@ -121,30 +122,6 @@ class WaitingFilter(admin.SimpleListFilter):
         return queryset
 
 
-class MessageInline(admin.TabularInline):
-    model = Message
-    extra = 0
-    can_delete = False
-    fields = ("created_at", "sender_name", "written_by", "shown")
-    readonly_fields = fields
-    ordering = ("created_at", "id")
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("sender__profile",
-                                                            "written_by__profile")
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    @admin.display(description=_("from"))
-    def sender_name(self, obj: Message) -> str:
-        return _name(obj.sender)
-
-    @admin.display(description=_("text"))
-    def shown(self, obj: Message) -> str:
-        return mark_safe(obj.html)  # noqa: S308 - sanitized by render_markdown when stored
-
-
 class ConversationAdminForm(forms.ModelForm):
     answer = BodyField(label=_("Answer as the messenger"),
                        help_text=_("Sent in the name of 神的使者; players never see who wrote it."))
@@ -173,17 +150,33 @@ class ConversationAdmin(admin.ModelAdmin):
                      "board__title", "messages__body")
     list_select_related = ("owner__profile", "board")
     raw_id_fields = ("owner",)
-    inlines = (MessageInline,)
     actions = ("mark_read",)
 
     def get_readonly_fields(self, request, obj=None):
         # The owner changes only through a handover (services.hand_over_conversation).
-        return ("owner", "board", "created_at", "last_message_at") if obj else ()
+        return ("owner", "board", "created_at", "last_message_at", "history") if obj else ()
 
     def get_fields(self, request, obj=None):
         if obj:
-            return ("owner", "board", "created_at", "last_message_at", "answer")
+            return ("owner", "board", "created_at", "last_message_at", "history", "answer")
         return ("owner", "board", "answer")
+
+    @admin.display(description=_("messages"))
+    def history(self, obj: Conversation) -> str:
+        """The whole conversation, oldest first, naming the staff member behind each answer
+        (GM-only information)."""
+        rows = []
+        for message in obj.messages.select_related("sender__profile", "written_by__profile"):
+            who = _name(message.sender)
+            if message.written_by_id:
+                who = f"{who} ({_name(message.written_by)})"
+            rows.append((localtime(message.created_at).strftime("%Y-%m-%d %H:%M"), who,
+                         mark_safe(message.html)))  # noqa: S308 - sanitized when stored
+        if not rows:
+            return _("No messages yet.")
+        return format_html('<div class="conversation-history">{}</div>', format_html_join(
+            "\n", '<div class="message"><p><strong>{}</strong> · {}</p>{}</div>',
+            ((who, when, html) for when, who, html in rows)))
 
     @admin.display(description=_("player"), ordering="owner__profile__display_name")
     def owner_name(self, obj: Conversation) -> str:
