@@ -1,0 +1,405 @@
+"""猫有n条命: the end of a night (§3, §5.5, §5.8, §8.1 pardons), in one documented order.
+
+The order follows MafiaScum's Natural Action Resolution: an action that changes another
+resolves before it. Nothing a seat does at night takes effect before the night ends (§5.5)
+and a card is held until its loss is announced (§5.8), so every night action sees the hands
+as they were at nightfall, and a seat that loses its last card tonight still acted tonight.
+
+The end of night N, step by step (docs/rules/ninelives.md has the pairwise table):
+    0. Night 1 only: the free agent's camp (its choice, else the GM's default, else drawn at
+       random) and every missing loss order (drawn at random); core cards are fixed (§2, §6).
+    1. Card uses are recorded for the one-card-per-round rule (§3.5.3). An attack whose
+       manifesto the GM rejected and that was not sent again is dropped (§3.5.2).
+    2. Blocks: JAIL (§3.4.3) and the night side of BOMB (§3.4.7) void the target's powers.
+       A block lands unless its user is blocked by a block that lands. In a loop, JAILs land
+       first (a JAIL does nothing but block, while a BOMB is chiefly an attack); a loop of
+       blocks of one kind lands all at once (two JAILs on each other: both seats jailed; two
+       BOMBs on each other: both explode). Every other power of a blocked seat is void.
+    3. PARDON spares the seat executed yesterday (§3.4.4).
+    4. Investigations answer from the hands at nightfall, taints included (§3.1.2, §3.2.2,
+       §3.3.2, §3.3.3, §3.5.1).
+    5. Protections are set: VEST (own seat, against KILLER), WOLFSBANE (own seat, against
+       WEREWOLF), COUNTER_SNIPER (every SNIPER attack), SOULBINDER (against KILLER),
+       WITCH_DOCTOR (against WEREWOLF). A seat's own VEST/WOLFSBANE acts before another seat's
+       SOULBINDER/WITCH_DOCTOR, so a seat that stopped the attack itself is not "saved".
+    6. SAINT is armed for day N; CURSE and BLESS wait for day N's count (§3.4.8-§3.4.10).
+    7. Attacks (KILLER, WEREWOLF, SNIPER, STRIKE, BOMB) are stopped, saved or land.
+    8. Protection failures: a SOULBINDER (WITCH_DOCTOR) on the same seat two nights running,
+       with no KILLER (WEREWOLF) attack on it either night, costs that seat a card.
+    9. Losses are announced in this order: yesterday's execution if not pardoned, then the
+       attacks in the order KILLER, WEREWOLF, SNIPER, STRIKE, BOMB (seat order within a
+       kind), then protection failures. The spent BOMB leaves its user's hand unannounced.
+   10. Deaths, a reorder window for day N if 8 or 16 losses were reached, victory; day N.
+"""
+
+from __future__ import annotations
+
+from ..base import State, draw_random, emit, gm_only, make_event, public, seats
+from .cards import ATTACK_CARDS, FREE_AGENT, camp_of
+from .common import (
+    DAY,
+    NIGHT,
+    alive_seats,
+    check_victory,
+    label,
+    lose_card,
+    open_reorder_window,
+    phase_label,
+)
+from .rules import camp_options
+
+BLOCKS = ("JAIL", "BOMB")
+ATTACK_ORDER = ("KILLER", "WEREWOLF", "SNIPER", "STRIKE", "BOMB")
+# card -> (what it looks for, the taint that also answers yes, section)
+QUESTIONS = {
+    "DEMON": ("DIVINER", None, "§3.1.2"),
+    "SORCERER": ("PROPHET", None, "§3.2.2"),
+    "DIVINER": ("KILLER", "killer", "§3.3.2, §3.5.1"),
+    "PROPHET": ("WEREWOLF", "wolf", "§3.3.3, §3.5.1"),
+}
+# protection card -> (the attack it stops, section)
+GUARDS = {"SOULBINDER": ("KILLER", "§3.3.4"), "WITCH_DOCTOR": ("WEREWOLF", "§3.3.5")}
+SELF_GUARDS = {"VEST": ("KILLER", "§3.4.1"), "WOLFSBANE": ("WEREWOLF", "§3.4.2")}
+SECTIONS = {"KILLER": "§3.1.1", "WEREWOLF": "§3.2.1", "SNIPER": "§3.3.1", "STRIKE": "§3.4.6",
+            "BOMB": "§3.4.7", "JAIL": "§3.4.3"}
+
+
+def describe(seat: int, action: dict) -> str:
+    """'WEREWOLF of seat 2 on seat 4': a card use, for the GM's chains."""
+    target = action.get("target")
+    return f"{action['card']} of {label(seat)}" + (
+        "" if target is None else f" on {label(target)}")
+
+
+def resolve_blocks(blocks: list[tuple[int, int, str]]) -> dict[int, bool]:
+    """Which blocks land: {user seat: landed} for (user, target, card) blocks (step 2).
+
+    1. A block whose user is targeted by no undecided block is decided: it lands unless
+       one of the blocks on its user landed.
+    2. When nothing can be decided (a loop), every undecided JAIL lands at once, or, with no
+       JAIL left, every undecided BOMB; then go back to 1.
+    Each seat uses one card a night, so the blocks form chains ending in at most one loop.
+    """
+    landed: dict[int, bool] = {}
+    pending = {user: (user, target, card) for user, target, card in blocks}
+    while pending:
+        progress = False
+        for user in sorted(pending):
+            incoming = [b for b in blocks if b[1] == user]
+            if all(b[0] in landed for b in incoming):
+                landed[user] = not any(landed[b[0]] for b in incoming)
+                del pending[user]
+                progress = True
+        if not progress:
+            kind = "JAIL" if any(b[2] == "JAIL" for b in pending.values()) else "BOMB"
+            for user in sorted(pending):
+                if pending[user][2] == kind:
+                    landed[user] = True
+                    del pending[user]
+    return landed
+
+
+def settle_first_night(state: State, events: list) -> None:
+    """Step 0: the free agent's camp, then missing loss orders; core cards fixed (§2, §6)."""
+    secret = state["secret"]
+    for seat in alive_seats(state):
+        priv = state["private"][seat]
+        if priv["camp"] != FREE_AGENT:
+            continue
+        options = camp_options(priv["hand"])
+        default = secret["free_agent_default"]
+        if default in options:
+            camp, why = default, "the GM's default choice applies"
+        else:
+            camp = draw_random(state, f"free agent camp/{seat}").choice(options)
+            why = "the GM set no default, so it was drawn at random"
+            emit(state, events, make_event("chance", gm_only(), because=[
+                f"Camp of the free agent at {label(seat)} drawn among {options}."],
+                purpose="free_agent_camp", seat=seat, result=camp))
+        priv["camp"] = camp
+        emit(state, events, make_event("camp_chosen", seats(seat), because=[
+            f"The free agent at {label(seat)} did not choose a camp during night 1, so {why} "
+            f"(§2): it joins the {camp} camp."], seat=seat, camp=camp, by="default"))
+    for seat in alive_seats(state):
+        priv = state["private"][seat]
+        if priv["loss_order"] is None:
+            own = [c for c in priv["hand"] if camp_of(c) == priv["camp"]] or list(priv["hand"])
+            rng = draw_random(state, f"loss order/{seat}")
+            core = rng.choice(own)
+            rest = [c for c in priv["hand"] if c != core]
+            rng.shuffle(rest)
+            priv["loss_order"] = rest + [core]
+            emit(state, events, make_event("chance", gm_only(), because=[
+                f"{label(seat)} sent no loss order in time; one was drawn (§5.3)."],
+                purpose="loss_order", seat=seat, result=list(priv["loss_order"])))
+            emit(state, events, make_event("loss_order_set", seats(seat), because=[
+                "You sent no loss order during night 1, so the GM drew one at random with a "
+                f"card of your camp last (§5.3, §6.2): {priv['loss_order']}."],
+                seat=seat, cards=list(priv["loss_order"]), by="random"))
+        priv["core_card"] = priv["loss_order"][-1]
+
+
+def end_night(state: State, events: list) -> None:
+    """Resolve night N (steps 0-10 of the module docstring) and open day N.
+
+    Precondition: `state` is the caller's own copy and its phase is a night.
+    """
+    pub, secret = state["public"], state["secret"]
+    n = pub["phase"]["number"]
+    night = phase_label(pub["phase"])
+    if pub["reorder"] and pub["reorder"]["phase"] == pub["phase"]:
+        pub["reorder"] = None
+    emit(state, events, make_event("phase_ended", public(), because=[
+        f"{night} is over; its actions take effect now (§5.5)."], phase=dict(pub["phase"])))
+    if n == 1:
+        settle_first_night(state, events)
+
+    # 1. card uses of the night
+    acts: dict[int, dict] = {}
+    for seat in alive_seats(state):
+        priv = state["private"][seat]
+        action = priv["action"]
+        if not action or "card" not in action:
+            continue
+        if action.get("rejected"):
+            emit(state, events, make_event("attack_dropped", seats(seat), because=[
+                f"The GM rejected the manifesto of {describe(seat, action)} and no new one "
+                f"came before the night ended, so the attack did not happen (§3.5.2)."],
+                seat=seat, card=action["card"], target=action["target"]))
+            continue
+        acts[seat] = action
+        priv["uses"].setdefault(str(n), []).append(NIGHT)
+        if action["card"] == "JAIL":
+            priv["last_jail"] = {"night": n, "target": action["target"]}
+
+    # 2. blocks
+    blocks = [(s, a["target"], a["card"]) for s, a in sorted(acts.items())
+              if a["card"] in BLOCKS]
+    landed = resolve_blocks(blocks)
+    blocked_by: dict[int, list[int]] = {}
+    for user, target, _ in blocks:
+        if landed[user]:
+            blocked_by.setdefault(target, []).append(user)
+    eff: dict[int, dict] = {}
+    for seat, action in sorted(acts.items()):
+        works = landed[seat] if action["card"] in BLOCKS else seat not in blocked_by
+        if works:
+            eff[seat] = action
+            continue
+        chain = [f"{describe(b, acts[b])} voided every power of {label(seat)} tonight "
+                 f"({SECTIONS[acts[b]['card']]})." for b in blocked_by.get(seat, [])]
+        emit(state, events, make_event("power_voided", seats(seat), because=[
+            f"Your {action['card']} had no effect during {night}: a JAIL or a BOMB voided "
+            f"your powers (§3.4.3, §3.4.7)."], seat=seat, card=action["card"]))
+        emit(state, events, make_event("action_resolved", gm_only(), because=[
+            f"{describe(seat, action)} was void."] + chain,
+            seat=seat, card=action["card"], target=action.get("target"), result="void"))
+    for user, target, card in blocks:
+        if landed[user] and card == "JAIL":
+            emit(state, events, make_event("action_resolved", gm_only(), because=[
+                f"{describe(user, acts[user])} landed: {label(target)}'s powers are void "
+                f"tonight (§3.4.3)."], seat=user, card=card, target=target, result="blocked"))
+
+    def users(card: str) -> list[int]:
+        return [s for s, a in sorted(eff.items()) if a["card"] == card]
+
+    # 3. pardon
+    pardoners = users("PARDON")
+    pardoned_by = pardoners[0] if pardoners and secret["execution"] else None
+
+    # 4. investigations (hands at nightfall: no loss is announced yet, §5.8)
+    for seat in [s for s, a in sorted(eff.items()) if a["card"] in QUESTIONS]:
+        card, target = eff[seat]["card"], eff[seat]["target"]
+        wanted, taint, section = QUESTIONS[card]
+        hand = state["private"][target]["hand"]
+        tainted = [c for c in hand if taint and c in secret["taints"][taint]]
+        found = wanted in hand or bool(tainted)
+        emit(state, events, make_event("investigation", seats(seat), because=[
+            f"You asked with {card} whether {label(target)} holds {wanted} during {night} "
+            f"({section}): the answer is {'yes' if found else 'no'}."],
+            seat=seat, card=card, target=target, asked=wanted, found=found))
+        truth = (f"it holds {wanted}" if wanted in hand else
+                 f"it holds {tainted} with the {taint} taint, which answers yes (§3.5.1)"
+                 if tainted else f"it holds no {wanted}" + (
+                     f" and no {taint}-tainted card" if taint else ""))
+        emit(state, events, make_event("action_resolved", gm_only(), because=[
+            f"{describe(seat, eff[seat])} asked about {wanted}: {truth}."],
+            seat=seat, card=card, target=target, result="yes" if found else "no"))
+
+    # 5. protections
+    self_guarded = {card: set(users(card)) for card in SELF_GUARDS}
+    counter = users("COUNTER_SNIPER")
+    guards = {card: {eff[s]["target"]: s for s in users(card)} for card in GUARDS}
+
+    # 6. SAINT, CURSE, BLESS
+    for seat in users("SAINT"):
+        secret["saint"] = {"seat": seat, "day": n}
+        emit(state, events, make_event("saint_armed", seats(seat), because=[
+            f"Your SAINT is armed for day {n}: if you are executed that day, each seat that "
+            f"voted for you loses a card (§3.4.10)."], seat=seat, day=n))
+    for card in ("CURSE", "BLESS"):
+        for seat in users(card):
+            secret["count_effects"].append(
+                {"card": card, "seat": seat, "target": eff[seat]["target"], "day": n})
+            emit(state, events, make_event("action_resolved", gm_only(), because=[
+                f"{describe(seat, eff[seat])} will count at day {n}'s vote (§3.4.8, §3.4.9)."],
+                seat=seat, card=card, target=eff[seat]["target"], result="waiting"))
+
+    # 7. attacks
+    losses: list[tuple[int, str, list[str], list[str]]] = []
+    announcements: list[tuple[str, dict, list[str]]] = []
+    attacked = {"KILLER": set(), "WEREWOLF": set()}
+    saved: set[int] = set()
+    for card in ATTACK_ORDER:
+        for seat in users(card):
+            target = eff[seat]["target"]
+            chain = [f"{describe(seat, eff[seat])} attacked ({SECTIONS[card]})."]
+            if card in attacked:
+                attacked[card].add(target)
+            result = "lost"
+            for guard, (stops, section) in SELF_GUARDS.items():
+                if stops == card and target in self_guarded[guard]:
+                    result = "stopped"
+                    chain.append(f"{guard} of {label(target)} stopped it ({section}).")
+            for guard, (stops, section) in GUARDS.items():
+                if stops == card and result == "lost" and target in guards[guard]:
+                    result = "saved"
+                    saved.add(target)
+                    chain.append(f"{guard} of {label(guards[guard][target])} protected "
+                                 f"{label(target)} ({section}): it may talk but not vote "
+                                 f"on day {n}.")
+            if card == "SNIPER" and counter:
+                result = "stopped"
+                chain.append(f"COUNTER_SNIPER of {seat_names(counter)} made every SNIPER "
+                             f"attack fail tonight (§3.4.5).")
+            emit(state, events, make_event(
+                "action_resolved", gm_only(), because=chain + [
+                    "→ " + {"lost": f"{label(target)} loses a card.",
+                            "stopped": "no loss.", "saved": "no loss."}[result]],
+                seat=seat, card=card, target=target, result=result))
+            public_why = attack_public_because(card, target, night)
+            if card in ATTACK_CARDS:
+                text = eff[seat]
+                announcements.append(("manifesto", {
+                    "target": target, "text": text["text"], "story": text["story"]},
+                    [f"An attack on {label(target)} was made during {night}; the GM publishes "
+                     f"its {'story' if text['story'] else 'manifesto'} without naming the "
+                     f"author (§3.5.2)."]))
+            if result == "lost":
+                losses.append((target, card.lower() if card in ("STRIKE", "BOMB") else
+                               "attack", public_why, chain))
+            elif result == "saved":
+                announcements.append(("protected", {"seat": target}, [
+                    f"{label(target)} was attacked during {night} and saved; it may talk "
+                    f"but not vote on day {n} (§3.3.4, §3.3.5)."]))
+            else:
+                announcements.append(("attack_failed", {"seat": target}, [
+                    f"{label(target)} was attacked during {night} and lost no card."]))
+
+    # 8. protection failures
+    history = secret["protect_history"]
+    for guard, (stops, section) in GUARDS.items():
+        for seat in users(guard):
+            target = eff[seat]["target"]
+            hit_now = target in attacked[stops]
+            prev = history.get(guard)
+            if (prev and prev["night"] == n - 1 and prev["target"] == target
+                    and not prev["attacked"] and not hit_now):
+                losses.append((target, "failed_protection", [
+                    f"{label(target)} lost a card to a protection that failed two nights "
+                    f"running (§3.3.4, §3.3.5)."], [
+                    f"{guard} of {label(seat)} protected {label(target)} on nights {n - 1} "
+                    f"and {n}, and no {stops} attacked it on either night ({section})."]))
+            history[guard] = {"seat": seat, "night": n, "target": target, "attacked": hit_now}
+
+    # 9. announcements and losses
+    ex = secret["execution"]
+    if ex:
+        seat = ex["seat"]
+        if pardoned_by is not None and state["public"]["alive"][seat]:
+            pub["pardoned"].append(seat)
+            emit(state, events, make_event("pardoned", public(), because=[
+                f"{label(seat)} was executed on day {ex['day']} and pardoned during {night}; "
+                f"it loses no card (§3.4.4, §8.1)."], seat=seat, day=ex["day"],
+                tally=ex["tally"]))
+            emit(state, events, make_event("action_resolved", gm_only(), because=[
+                f"{describe(pardoned_by, eff[pardoned_by])} spared {label(seat)}, executed "
+                f"on day {ex['day']} (§3.4.4)."], seat=pardoned_by, card="PARDON",
+                target=seat, result="pardoned"))
+            holder = state["private"][pardoned_by]
+            if set(pub["pardoned"]) >= set(range(len(state["private"]))):
+                holder["dead_cards"].append("PARDON")
+        else:
+            emit(state, events, make_event("execution", public(), because=[
+                f"{label(seat)} was executed by the vote of day {ex['day']} and nobody "
+                f"pardoned it (§8.1)."], seat=seat, day=ex["day"], tally=ex["tally"]))
+            losses.insert(0, (seat, "execution", [
+                f"{label(seat)} was executed on day {ex['day']} (§8.1)."], ex["chain"]))
+        secret["execution"] = None
+        pub["pending_execution"] = None
+    elif pardoners:
+        emit(state, events, make_event("action_resolved", gm_only(), because=[
+            f"{describe(pardoners[0], eff[pardoners[0]])} found nobody to pardon."],
+            seat=pardoners[0], card="PARDON", result="nothing"))
+    for kind, data, because in announcements:
+        emit(state, events, make_event(kind, public(), because=because, **data))
+    for seat in users("STRIKE"):
+        state["private"][seat]["dead_cards"].append("STRIKE")
+    for seat in users("BOMB"):
+        spend_bomb(state, events, seat)
+    for target, cause, public_because, chain in losses:
+        lose_card(state, events, target, cause=cause, public_because=public_because,
+                  gm_because=chain)
+
+    # 10. deaths happened in lose_card; windows, victory, day N
+    start_day(state, events, saved)
+
+
+def attack_public_because(card: str, target: int, night: str) -> list[str]:
+    if card == "STRIKE":
+        return [f"{label(target)} was hit by a STRIKE during {night} (§3.4.6)."]
+    if card == "BOMB":
+        return [f"{label(target)} was hit by a BOMB during {night}; the bomber is not named "
+                f"(§3.4.7)."]
+    return [f"{label(target)} was attacked during {night} (§3.5.2)."]
+
+
+def seat_names(numbers: list[int]) -> str:
+    return ", ".join(label(s) for s in numbers)
+
+
+def spend_bomb(state: State, events: list, seat: int) -> None:
+    """The BOMB leaves its user's hand when it goes off, unannounced (§3.4.7)."""
+    priv = state["private"][seat]
+    priv["hand"] = [c for c in priv["hand"] if c != "BOMB"]
+    if priv["loss_order"] is not None:
+        priv["loss_order"] = [c for c in priv["loss_order"] if c != "BOMB"]
+        if priv["core_card"] == "BOMB" and priv["loss_order"]:
+            priv["core_card"] = priv["loss_order"][-1]
+    emit(state, events, make_event("bomb_spent", seats(seat), because=[
+        "Your BOMB went off and is gone from your hand; nobody is told (§3.4.7)."],
+        seat=seat))
+    if not priv["hand"]:
+        from .common import die
+        die(state, events, seat, cause="no_cards",
+            because=[f"{label(seat)} has no card left, so it is dead (§5.8)."])
+
+
+def start_day(state: State, events: list, saved: set[int]) -> None:
+    """Open day N after night N, unless the game is over (§5.6)."""
+    pub = state["public"]
+    n = pub["phase"]["number"]
+    next_phase = {"name": DAY, "number": n}
+    open_reorder_window(state, events, next_phase)
+    if check_victory(state, events):
+        return
+    for priv in state["private"]:
+        priv["action"] = None
+        priv["proxy"] = None
+    pub.update(phase=next_phase, phase_alive=alive_seats(state), votes={}, candidates=[],
+               no_vote=sorted(s for s in saved if pub["alive"][s]))
+    emit(state, events, make_event("phase_started", public(), because=[
+        f"Day {n} begins: every living seat votes for one seat to execute (§8.1)."]
+        + ([f"Saved last night, {seat_names(pub['no_vote'])} may talk but not vote "
+            f"(§3.3.4, §3.3.5)."] if pub["no_vote"] else []),
+        phase=next_phase, no_vote=list(pub["no_vote"])))

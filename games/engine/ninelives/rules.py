@@ -1,0 +1,706 @@
+"""猫有n条命 ("Nine Lives", seed 002): the pure rules engine.
+
+Sections of the seed implemented (its own numbering): §2 seats, camps and the free agent;
+§3 the 19 card kinds, their powers and limits, §3.5 taints, manifestos, one card per round,
+the SAINT substitute, changing targets; §4 through the dealer (`dealing.py`); §5.3-§5.8 the
+phase cycle and losing cards; §6 the loss order, the core card and the two reorder windows;
+§8 votes, runoff and proxy votes; §9.1.5 no vote means out; §10 victory and draws; §11.3 the
+GM may abort. Sign-up and check-in (§5.1, §5.2) and substitutes (§9.3) belong to the service.
+
+Modules: this one holds the phase machine, the steps players and the GM may take, the legal
+actions and the views; `resolution.py` resolves the end of a night, `votes.py` the end of a
+day or a runoff, `common.py` what they share (losses, deaths, windows, victory).
+
+Interpretations where the seed is silent (docs/rules/ninelives.md gives each its reason):
+    I1  §5.3    The loss order may be revised any number of times during night 1; at the end
+                of night 1 missing orders are drawn at random (the core card among the
+                seat's own-camp cards) and the core card is fixed from then on (§6.2).
+    I2  §2      The free agent's camp choice is final once sent; a loss order needs a camp
+                first. The GM may set a default during night 1 (`choose_camp_for`); with
+                neither, the camp is drawn at random among the allowed camps.
+    I3  §3.5.5  A card use may be changed or withdrawn until its phase ends (the service
+                stops accepting changes at the cut-off); day cards too, until the day ends.
+    I4  §3.5.3  A card counts as used for the one-card rule when its phase ends with it
+                submitted, even if a JAIL or a BOMB voided it. A voided card is not spent.
+    I5  §3.5.2  Characters are Unicode code points (whitespace included), never bytes. A
+                story has no minimum. A rejected manifesto voids the attack unless a new text
+                comes before the night ends.
+    I6  targets Attacks and protections may target any living seat, oneself included;
+                investigations, JAIL, STRIKE and BOMB another living seat; CURSE and BLESS
+                any living seat; VEST, WOLFSBANE, COUNTER_SNIPER, SAINT and PARDON none (the
+                PARDON acts on yesterday's executed seat, whoever it is).
+    I7  §3.4.4  PARDON is usable only while an execution is pending and pardonable; it is a
+                dead card once every seat of the game has been pardoned.
+    I8  §8      Votes may go to any living seat, oneself included; a runoff vote to one of
+                the tied seats. A proxy vote may be changed until the count; it is void if
+                the seat votes in person. CURSE and BLESS cannot be used in a runoff (their
+                effect does not reach it, §8.2); STRIKE and BOMB can.
+    I9  §8.1    An execution that can still be pardoned is named (with the lost camp) only at
+                the end of the next night; the executed seat keeps its card until then.
+    I10 §9.1.5  A seat that owed a vote and sent neither a vote nor a proxy is out at the
+                count (it counts as dead, its camp is announced). Seats saved that night and
+                seats whose votes a BOMB voids owe no runoff vote.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict
+
+from ..base import (
+    GM,
+    Choice,
+    Outcome,
+    PhaseInfo,
+    Refusal,
+    RuleSet,
+    State,
+    TextField,
+    Transition,
+    Viewer,
+    draw_random,
+    emit,
+    fresh_state,
+    gm_only,
+    make_event,
+    public,
+)
+from ..base import seats as only
+from .cards import (
+    ATTACK_CARDS,
+    CARDS,
+    DAY_CARDS,
+    FREE_AGENT,
+    NEUTRAL,
+    SEAT_CAMPS,
+    camp_of,
+    deck,
+    hand_size,
+)
+from .common import (
+    DAY,
+    NIGHT,
+    OVER,
+    RUNOFF,
+    alive_seats,
+    check_victory,
+    foul_out,
+    label,
+    phase_label,
+)
+
+MANIFESTO_MIN = 100          # §3.5.2: at least 100 characters
+TEXT_MAX = 20_000
+INVESTIGATIONS = ("DEMON", "SORCERER", "DIVINER", "PROPHET")
+PROTECTIONS = ("SOULBINDER", "WITCH_DOCTOR")
+NO_TARGET = ("VEST", "WOLFSBANE", "COUNTER_SNIPER", "SAINT", "PARDON")
+NOT_SELF = INVESTIGATIONS + ("JAIL", "STRIKE", "BOMB")
+RUNOFF_CARDS = ("STRIKE", "BOMB")   # I8: CURSE and BLESS do not reach a runoff
+
+SEAT_KINDS = {
+    "use_card": {"card", "target", "manifesto", "story"},
+    "withdraw": set(),
+    "pass": set(),
+    "loss_order": {"cards"},
+    "choose_camp": {"camp"},
+    "vote": {"target"},
+    "proxy_vote": {"target"},
+}
+GM_KINDS = {
+    "reject_manifesto": {"seat", "reason"},
+    "choose_camp_for": {"seat", "camp"},
+    "foul_out": {"seat", "reason"},
+    "abort": {"reason"},
+}
+
+
+def is_seat_number(value, players: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
+
+
+# --- setup ---------------------------------------------------------------------------------
+
+def parse_deal(data, players: int) -> dict:
+    """Check a deal in the `Deal.to_json()` shape and return it as plain JSON data.
+
+    Raises ValueError on a malformed deal. When `dealing.py` is present its `validate`
+    runs too (the §4 constraints), so a GM's hand-entered deal is held to the same rules.
+    """
+    if not isinstance(data, dict) or data.get("players") != players:
+        raise ValueError(f"the deal must be a dict for {players} players")
+    seats_data = data.get("seats")
+    if not isinstance(seats_data, list) or len(seats_data) != players:
+        raise ValueError("the deal needs one entry per seat")
+    camps, hands = [], []
+    for entry in seats_data:
+        camp, cards = entry.get("camp"), entry.get("cards")
+        if camp not in SEAT_CAMPS + (FREE_AGENT,):
+            raise ValueError(f"unknown camp {camp!r}")
+        if (not isinstance(cards, list) or len(cards) != hand_size(players)
+                or len(set(cards)) != len(cards)):
+            raise ValueError(f"each hand holds {hand_size(players)} different cards")
+        camps.append(camp)
+        hands.append(list(cards))
+    if sorted(c for h in hands for c in h) != sorted(deck(players)):
+        raise ValueError("the hands must hold exactly the deck (§2, §3.5.4)")
+    if (camps.count(FREE_AGENT) != (1 if players == 6 else 0)
+            or sorted(c for c in camps if c != FREE_AGENT)
+            != sorted(["killer", "wolf", "civilian", "civilian", "civilian"])):
+        raise ValueError("the camps must be 1 killer, 1 wolf, 3 civilians (+1 free agent) (§2)")
+    taints = data.get("taints")
+    if not isinstance(taints, dict) or set(taints) != {"killer", "wolf"}:
+        raise ValueError("taints must name the killer and the wolf cards (§3.5.1)")
+    tainted = [c for k in ("killer", "wolf") for c in taints[k]]
+    if (any(len(taints[k]) != 2 for k in taints) or len(set(tainted)) != 4
+            or any(c not in CARDS or camp_of(c) != NEUTRAL for c in tainted)):
+        raise ValueError("taints are two killer and two wolf neutral cards (§3.5.1)")
+    out = {"players": players,
+           "seats": [{"camp": c, "cards": h} for c, h in zip(camps, hands, strict=True)],
+           "taints": {k: list(taints[k]) for k in ("killer", "wolf")}}
+    try:
+        from . import dealing
+    except ImportError:  # the dealer is being written concurrently
+        return out
+    violations = dealing.validate(dealing.Deal.from_json(out))
+    if violations:
+        raise ValueError(f"the deal breaks §4: {violations}")
+    return out
+
+
+def camp_options(hand: list[str]) -> list[str]:
+    """The camps a free agent holding `hand` may choose (§2, with the dealer's §4 reading)."""
+    try:
+        from .dealing import free_agent_camps
+    except ImportError:  # the dealer is being written concurrently
+        return [c for c in SEAT_CAMPS if any(camp_of(x) == c for x in hand)]
+    return [c for c in SEAT_CAMPS if c in free_agent_camps(list(hand), 6)]
+
+
+def random_deal(state: State, players: int) -> dict:
+    """A uniform valid deal from the dealer, drawn through the recorded generator."""
+    from . import dealing  # lazily: this module imports even before the dealer exists
+    return dealing.deal(players, draw_random(state, "deal")).to_json()
+
+
+# --- the rule set ----------------------------------------------------------------------------
+
+class NineLives(RuleSet):
+    name = "ninelives"
+    min_seats = 5
+    max_seats = 6
+
+    def default_config(self) -> dict:
+        # The cut-off is enforced by the service (the engine knows no clock): §3.5.5.
+        return {"change_cutoff_minutes": 10}
+
+    # 1. setup ----------------------------------------------------------------------------
+
+    def initial_state(self, *, seats: int, config: dict | None = None,
+                      seed: str) -> Transition:
+        """A new game at night 1 (§5.4). `config["deal"]` fixes the deal; else it is drawn.
+
+        1. The deal leaves the config (which every viewer reads) for the secret part.
+        2. Each seat gets its camp and hand privately; the taints stay with the GM.
+        """
+        if seats not in (5, 6):
+            raise ValueError("猫有n条命 is played by 5 or 6 players (§2)")
+        config = dict(config or {})
+        fixed = config.pop("deal", None)
+        cfg = {**self.default_config(), **config, "players": seats,
+               "deal_source": "fixed" if fixed is not None else "random"}
+        state = fresh_state(self.name, seats=seats, config=cfg, seed=seed)
+        events: list = []
+        deal = parse_deal(fixed, seats) if fixed is not None else random_deal(state, seats)
+        if fixed is None:
+            emit(state, events, make_event("chance", gm_only(), because=[
+                "The dealer drew a valid deal at random (§4)."], purpose="deal", deal=deal))
+        state["secret"].update({
+            "deal": deal,
+            "taints": {k: list(v) for k, v in deal["taints"].items()},
+            "execution": None,          # a pardonable execution awaiting the night's end
+            "protect_history": {},      # card -> last effective protection (§3.3.4, §3.3.5)
+            "count_effects": [],        # CURSE/BLESS waiting for the day's count (§3.4.8-9)
+            "saint": None,              # {"seat", "day"}: a SAINT armed for that day
+            "free_agent_default": None,  # the GM's default camp for the free agent (§2)
+        })
+        state["public"].update({
+            "phase": {"name": NIGHT, "number": 1},
+            "phase_alive": list(range(seats)),
+            "alive": [True] * seats,
+            "lost": [[] for _ in range(seats)],
+            "total_lost": 0,
+            "windows_opened": 0,
+            "reorder": None,
+            "votes": {},
+            "candidates": [],
+            "no_vote": [],
+            "pending_execution": None,
+            "pardoned": [],
+            "outcome": None,
+        })
+        for i, entry in enumerate(deal["seats"]):
+            state["private"][i] = {
+                "seat": i,
+                "camp": entry["camp"],
+                "dealt_camp": entry["camp"],
+                "hand": list(entry["cards"]),
+                "loss_order": None,
+                "core_card": None,
+                "dead_cards": [],
+                "uses": {},            # round -> ["night", "day"]: §3.5.3 bookkeeping
+                "action": None,        # this phase's card use, or {"pass": True}
+                "proxy": None,         # this vote's proxy target (§8.3)
+                "last_jail": None,     # {"night", "target"}: §3.4.3
+            }
+            emit(state, events, make_event(
+                "hand_dealt", only(i), because=[
+                    f"The GM dealt {label(i)} its camp and {hand_size(seats)} cards (§2, §4)."],
+                seat=i, camp=entry["camp"], cards=list(entry["cards"])))
+        emit(state, events, make_event(
+            "phase_started", public(), because=[
+                "The game opens at night 1 (§5.4). Send your loss order before night 1 "
+                "ends (§5.3, §6.1); the free agent chooses a camp tonight (§2)."],
+            phase={"name": NIGHT, "number": 1}))
+        return Transition(state, events)
+
+    # 2. what may be done now --------------------------------------------------------------
+
+    def phase(self, state: State) -> PhaseInfo:
+        pub = state["public"]
+        name, number = pub["phase"]["name"], pub["phase"]["number"]
+        if pub["outcome"] is not None:
+            return PhaseInfo(OVER, number, frozenset(), finished=True)
+        awaiting = set()
+        for seat in alive_seats(state):
+            priv = state["private"][seat]
+            if name == NIGHT:
+                if number == 1 and (priv["loss_order"] is None or priv["camp"] == FREE_AGENT):
+                    awaiting.add(seat)
+                action = priv["action"]
+                if (action is None or action.get("rejected")) and self._card_choices(
+                        state, seat):
+                    awaiting.add(seat)
+            elif seat not in pub["no_vote"] and str(seat) not in pub["votes"] \
+                    and priv["proxy"] is None:
+                awaiting.add(seat)
+        return PhaseInfo(name, number, frozenset(awaiting))
+
+    def legal_actions(self, state: State, actor: Viewer) -> list[Choice]:
+        """The steps `actor` may take now, one Choice per concrete card and target.
+
+        Precondition for a seat: reads only config, public and the seat's own private part
+        (the seat's view embeds this list).
+        """
+        players = state["config"]["players"]
+        pub = state["public"]
+        if pub["outcome"] is not None:
+            return []
+        if actor == GM:
+            return self._gm_choices(state)
+        if not is_seat_number(actor, players) or not pub["alive"][actor]:
+            return []
+        seat, priv = actor, state["private"][actor]
+        name, number = pub["phase"]["name"], pub["phase"]["number"]
+        out = self._card_choices(state, seat)
+        if priv["action"] is not None:
+            out.append(Choice("withdraw", {}, label="Withdraw this phase's card use"))
+        if name == NIGHT and not (priv["action"] or {}).get("pass"):
+            out.append(Choice("pass", {}, label="Use no card tonight"))
+        if name == NIGHT and number == 1 and priv["camp"] == FREE_AGENT:
+            for camp in self._camp_options(priv):
+                out.append(Choice("choose_camp", {"camp": camp}, label=f"Join the {camp} camp"))
+        if self._loss_order_open(state, seat) is None:
+            for core in self._core_options(priv):
+                rest = [c for c in (priv["loss_order"] or priv["hand"]) if c != core]
+                out.append(Choice("loss_order", {"cards": rest + [core]},
+                                  label=f"Loss order with {core} as the core card"))
+        if name in (DAY, RUNOFF) and self._vote_refusal(state, seat) is None:
+            for target in self._vote_targets(state):
+                out.append(Choice("vote", {"target": target}, label=f"Vote for {label(target)}"))
+                if priv["proxy"] != target:
+                    out.append(Choice("proxy_vote", {"target": target},
+                                      label=f"Proxy vote for {label(target)}"))
+        return out
+
+    def _card_choices(self, state: State, seat: int) -> list[Choice]:
+        priv = state["private"][seat]
+        players = state["config"]["players"]
+        out = []
+        for card in dict.fromkeys(priv["hand"]):
+            targets = [None] if card in NO_TARGET else list(range(players))
+            for target in targets:
+                if self._use_refusal(state, seat, card, target) is not None:
+                    continue
+                base = {"card": card} if target is None else {"card": card, "target": target}
+                what = f"Use {card}" + ("" if target is None else f" on {label(target)}")
+                if card in ATTACK_CARDS:
+                    out.append(Choice("use_card", base, (TextField(
+                        "manifesto", min_chars=MANIFESTO_MIN, max_chars=TEXT_MAX),),
+                        label=f"{what}, with a manifesto"))
+                    out.append(Choice("use_card", base, (TextField(
+                        "story", min_chars=1, max_chars=TEXT_MAX),),
+                        label=f"{what}, with a story of your own"))
+                else:
+                    out.append(Choice("use_card", base, label=what))
+        return out
+
+    def _gm_choices(self, state: State) -> list[Choice]:
+        pub = state["public"]
+        out = []
+        for seat in alive_seats(state):
+            action = state["private"][seat]["action"]
+            if (pub["phase"]["name"] == NIGHT and action and action.get("card") in ATTACK_CARDS
+                    and not action.get("rejected")):
+                out.append(Choice("reject_manifesto", {"seat": seat}, (TextField(
+                    "reason", required=False, max_chars=TEXT_MAX),),
+                    label=f"Reject the manifesto of {label(seat)}"))
+            if self._camp_for_refusal(state, seat) is None:
+                for camp in self._camp_options(state["private"][seat]):
+                    out.append(Choice("choose_camp_for", {"seat": seat, "camp": camp},
+                                      label=f"Default camp {camp} for {label(seat)}"))
+            out.append(Choice("foul_out", {"seat": seat}, (TextField("reason", min_chars=1),),
+                              label=f"Foul {label(seat)} out (§9.1)"))
+        out.append(Choice("abort", {}, (TextField("reason", min_chars=1),),
+                          label="End the game without a result (§11.3)"))
+        return out
+
+    # --- refusals (each reads only public, config and the acting seat's private part) -----
+
+    def _round_banned(self, priv: dict, number: int) -> bool:
+        """§3.5.3: a card at night and one by day in the last round forbid this round."""
+        return set(priv["uses"].get(str(number - 1), [])) >= {NIGHT, DAY}
+
+    def _use_refusal(self, state: State, seat: int, card, target) -> Refusal | None:
+        pub, priv = state["public"], state["private"][seat]
+        name, number = pub["phase"]["name"], pub["phase"]["number"]
+        players = state["config"]["players"]
+        if not isinstance(card, str) or card not in CARDS:
+            return Refusal("unknown_card", "There is no such card.")
+        if card not in priv["hand"]:
+            return Refusal("not_in_hand", f"You do not hold {card} (§5.5).", {"card": card})
+        if card in priv["dead_cards"]:
+            return Refusal("dead_card", f"Your {card} has no power left.", {"card": card})
+        if self._round_banned(priv, number):
+            return Refusal("banned_round", "You used a card last night and another by day, so "
+                           "you may use none this round (§3.5.3).")
+        if name == DAY and card not in DAY_CARDS:
+            return Refusal("night_only", f"{card} can only be used at night (§3.5.3).")
+        if name == RUNOFF and card not in RUNOFF_CARDS:
+            return Refusal("not_in_runoff", f"{card} cannot be used during a runoff (§8.2).")
+        if name in (DAY, RUNOFF) and DAY in priv["uses"].get(str(number), []):
+            return Refusal("one_day_card", "You already used a card today (§3.5.3).")
+        if card in NO_TARGET:
+            if target is not None:
+                return Refusal("no_target", f"{card} takes no target.")
+        elif not is_seat_number(target, players) or not pub["alive"][target]:
+            return Refusal("bad_target", "Choose a living seat.")
+        elif card in NOT_SELF and target == seat:
+            return Refusal("not_self", f"{card} must target another seat.")
+        if card == "JAIL":
+            last = priv["last_jail"]
+            if last and last["night"] == number - 1 and last["target"] == target:
+                return Refusal("jail_twice", "You cannot jail the same seat two nights "
+                               "running (§3.4.3).", {"target": target})
+        if card == "PARDON" and not (pub["pending_execution"] or {}).get("pardonable"):
+            return Refusal("nothing_to_pardon", "No execution is waiting for a pardon "
+                           "(§3.4.4, §8.1).")
+        return None
+
+    def _text_refusal(self, card: str, manifesto, story) -> Refusal | None:
+        if card not in ATTACK_CARDS:
+            if manifesto is not None or story is not None:
+                return Refusal("no_text", f"{card} takes no manifesto.")
+            return None
+        for text in (manifesto, story):
+            if text is not None and (not isinstance(text, str) or len(text) > TEXT_MAX):
+                return Refusal("bad_text", f"A text must be at most {TEXT_MAX} characters.")
+        if manifesto is not None and story is not None:
+            return Refusal("two_texts", "Send either a manifesto or a story, not both.")
+        if story is not None:
+            if not story:
+                return Refusal("empty_story", "A story cannot be empty.")
+            return None
+        if manifesto is None or len(manifesto) < MANIFESTO_MIN:
+            return Refusal("manifesto_too_short", "An attack needs a manifesto of at least "
+                           f"{MANIFESTO_MIN} characters, or a story of your own (§3.5.2).",
+                           {"min": MANIFESTO_MIN, "got": len(manifesto or "")})
+        return None
+
+    def _loss_order_open(self, state: State, seat: int) -> Refusal | None:
+        pub, priv = state["public"], state["private"][seat]
+        name, number = pub["phase"]["name"], pub["phase"]["number"]
+        if not (name == NIGHT and number == 1) and pub["reorder"] is None:
+            return Refusal("order_closed", "The loss order can be set during night 1 and "
+                           "changed only in the two reorder windows (§6.1, §6.3).")
+        if priv["camp"] == FREE_AGENT:
+            return Refusal("camp_first", "Choose your camp before your loss order: the core "
+                           "card must be of your camp (§2, §6.2).")
+        return None
+
+    def _core_options(self, priv: dict) -> list[str]:
+        """Cards that may be last in the loss order (§6.2)."""
+        if priv["core_card"] is not None:
+            return [priv["core_card"]]
+        own = [c for c in priv["hand"] if camp_of(c) == priv["camp"]]
+        return own or list(priv["hand"])  # no own-camp card: any card may be the core
+
+    def _camp_options(self, priv: dict) -> list[str]:
+        """The camps a free agent may join (§2): the dealer's `free_agent_camps` (a camp of
+        a card it holds, whose §4 limits its hand keeps); without the dealer, any camp of a
+        card it holds."""
+        return camp_options(priv["hand"])
+
+    def _camp_for_refusal(self, state: State, seat) -> Refusal | None:
+        pub = state["public"]
+        if not (pub["phase"]["name"] == NIGHT and pub["phase"]["number"] == 1):
+            return Refusal("camp_closed", "The free agent chooses during night 1 (§2).")
+        if not is_seat_number(seat, state["config"]["players"]) \
+                or state["private"][seat]["camp"] != FREE_AGENT:
+            return Refusal("not_free_agent", "Only an undecided free agent chooses a camp (§2).")
+        return None
+
+    def _vote_refusal(self, state: State, seat: int) -> Refusal | None:
+        pub = state["public"]
+        if pub["phase"]["name"] not in (DAY, RUNOFF):
+            return Refusal("no_vote_now", "Votes are cast by day (§8).")
+        if seat in pub["no_vote"]:
+            return Refusal("may_not_vote", "You may talk but not vote today (§3.3.4, §3.3.5, "
+                           "§3.4.7).")
+        if str(seat) in pub["votes"]:
+            return Refusal("vote_final", "Your vote is cast and cannot change (§8.1, §8.2).")
+        return None
+
+    def _vote_targets(self, state: State) -> list[int]:
+        pub = state["public"]
+        if pub["phase"]["name"] == RUNOFF:
+            return [s for s in pub["candidates"] if pub["alive"][s]]
+        return alive_seats(state)
+
+    # 3. doing it --------------------------------------------------------------------------
+
+    def apply(self, state: State, step) -> Transition | Refusal:
+        """Accept a seat's or the GM's step, or refuse it with a reason (never raises)."""
+        if not isinstance(step, dict) or not isinstance(step.get("params"), dict):
+            return Refusal("bad_step", "A step is a dict with an actor, a kind and params.")
+        actor, kind, params = step.get("actor"), step.get("kind"), step["params"]
+        if state["public"]["outcome"] is not None:
+            return Refusal("game_over", "The game is over.")
+        if actor == GM:
+            allowed, handler = GM_KINDS, self._apply_gm
+        elif is_seat_number(actor, state["config"]["players"]):
+            allowed, handler = SEAT_KINDS, self._apply_seat
+            if not state["public"]["alive"][actor]:
+                return Refusal("dead", "Dead seats take no more actions (§7.2).")
+        else:
+            return Refusal("bad_actor", "Only a seat of this game or the GM may act.")
+        if not isinstance(kind, str) or kind not in allowed:
+            return Refusal("unknown_kind", "That is not an action of this game.")
+        extra = set(params) - allowed[kind]
+        if extra:
+            return Refusal("bad_params", f"Unexpected fields: {', '.join(sorted(map(str, extra)))}.")
+        return handler(state, actor, kind, params)
+
+    def _apply_seat(self, state: State, seat: int, kind: str, params: dict):
+        pub, priv = state["public"], state["private"][seat]
+        name = pub["phase"]["name"]
+        here = phase_label(pub["phase"])
+        if kind == "use_card":
+            card, target = params.get("card"), params.get("target")
+            refusal = self._use_refusal(state, seat, card, target)
+            if refusal is None:
+                refusal = self._text_refusal(card, params.get("manifesto"), params.get("story"))
+            if refusal is not None:
+                return refusal
+            new, events = self._copy(state)
+            action = {"card": card, "target": target, "phase": name}
+            if card in ATTACK_CARDS:
+                story = params.get("story")
+                action.update(text=story if story is not None else params["manifesto"],
+                              story=story is not None, rejected=False)
+            replaced = priv["action"]
+            new["private"][seat]["action"] = action
+            what = f"{card}" + ("" if target is None else f" on {label(target)}")
+            emit(new, events, make_event(
+                "card_chosen", only(seat), because=[
+                    f"{label(seat)} chose to use {what} during {here}; it takes effect when the "
+                    f"phase ends (§5.5) and may be changed until then (§3.5.5)."]
+                + ([f"It replaces the earlier choice {replaced}."] if replaced else []),
+                seat=seat, card=card, target=target,
+                story=action.get("story"), text=action.get("text")))
+            return Transition(new, events)
+        if kind == "withdraw":
+            if priv["action"] is None:
+                return Refusal("nothing_to_withdraw", "You have no card use to withdraw.")
+            if name not in (NIGHT, DAY, RUNOFF):
+                return Refusal("wrong_phase", "Nothing can be withdrawn now.")
+            new, events = self._copy(state)
+            new["private"][seat]["action"] = None
+            emit(new, events, make_event("withdrawn", only(seat), because=[
+                f"{label(seat)} withdrew its choice for {here} (§3.5.5)."], seat=seat))
+            return Transition(new, events)
+        if kind == "pass":
+            if name != NIGHT:
+                return Refusal("wrong_phase", "Passing is for the night; by day, just vote.")
+            if (priv["action"] or {}).get("pass"):
+                return Refusal("already_passed", "You already chose to use no card tonight.")
+            new, events = self._copy(state)
+            new["private"][seat]["action"] = {"pass": True, "phase": name}
+            emit(new, events, make_event("passed", only(seat), because=[
+                f"{label(seat)} will use no card during {here}."], seat=seat))
+            return Transition(new, events)
+        if kind == "loss_order":
+            return self._apply_loss_order(state, seat, params.get("cards"))
+        if kind == "choose_camp":
+            camp = params.get("camp")
+            refusal = self._camp_for_refusal(state, seat)
+            if refusal is not None:
+                return refusal
+            if camp not in self._camp_options(priv):
+                return Refusal("camp_not_held", "You may only join a camp whose cards you hold "
+                               "(§2).", {"camp": str(camp)})
+            new, events = self._copy(state)
+            new["private"][seat]["camp"] = camp
+            emit(new, events, make_event("camp_chosen", only(seat), because=[
+                f"The free agent at {label(seat)} joined the {camp} camp (§2); the choice is "
+                f"final."], seat=seat, camp=camp, by="seat"))
+            return Transition(new, events)
+        # vote / proxy_vote
+        refusal = self._vote_refusal(state, seat)
+        if refusal is not None:
+            return refusal
+        target = params.get("target")
+        if target not in self._vote_targets(state) or not is_seat_number(
+                target, state["config"]["players"]):
+            what = "one of the tied seats" if name == RUNOFF else "a living seat"
+            return Refusal("bad_target", f"Vote for {what} (§8).")
+        new, events = self._copy(state)
+        which = "runoff vote" if name == RUNOFF else "vote"
+        if kind == "vote":
+            new["public"]["votes"][str(seat)] = target
+            emit(new, events, make_event("vote_cast", public(), because=[
+                f"{label(seat)} cast its {which} of {here} for {label(target)}; it cannot be "
+                f"changed (§8.1, §8.2)."], seat=seat, target=target, runoff=name == RUNOFF))
+            if priv["proxy"] is not None:
+                new["private"][seat]["proxy"] = None
+                emit(new, events, make_event("proxy_void", only(seat), because=[
+                    f"{label(seat)} voted in person, so its proxy vote is void (§8.3)."],
+                    seat=seat))
+        else:
+            new["private"][seat]["proxy"] = target
+            emit(new, events, make_event("proxy_vote_received", only(seat), because=[
+                f"The messenger holds {label(seat)}'s proxy {which} for {label(target)}; it "
+                f"counts after all others, can change until then, and is void if "
+                f"{label(seat)} votes in person (§8.3)."], seat=seat, target=target))
+        return Transition(new, events)
+
+    def _apply_loss_order(self, state: State, seat: int, cards) -> Transition | Refusal:
+        priv = state["private"][seat]
+        refusal = self._loss_order_open(state, seat)
+        if refusal is not None:
+            return refusal
+        if (not isinstance(cards, list) or not all(isinstance(c, str) for c in cards)
+                or sorted(cards) != sorted(priv["hand"])):
+            return Refusal("bad_order", "List every card you hold, each once, the first to be "
+                           "lost first (§6.1).")
+        if cards[-1] not in self._core_options(priv):
+            if priv["core_card"] is not None:
+                return Refusal("core_fixed", f"Your core card {priv['core_card']} stays last "
+                               "(§6.2, §6.3).", {"core": priv["core_card"]})
+            return Refusal("core_camp", "The last card (the core card) must be of your own camp "
+                           "(§6.2).")
+        new, events = self._copy(state)
+        new["private"][seat]["loss_order"] = list(cards)
+        emit(new, events, make_event("loss_order_set", only(seat), because=[
+            f"{label(seat)} will lose its cards in this order, {cards[-1]} (the core card) "
+            f"last (§6)."], seat=seat, cards=list(cards), by="seat"))
+        return Transition(new, events)
+
+    def _apply_gm(self, state: State, actor, kind: str, params: dict):
+        players = state["config"]["players"]
+        pub = state["public"]
+        reason = params.get("reason")
+        if reason is not None and (not isinstance(reason, str) or len(reason) > TEXT_MAX):
+            return Refusal("bad_text", "The reason must be a short text.")
+        if kind == "abort":
+            if not reason:
+                return Refusal("reason_needed", "Say why the game ends (§11.3).")
+            new, events = self._copy(state)
+            new["public"]["outcome"] = {"result": "aborted", "winners": [], "summary":
+                                        "The GM ended the game without a result (§11.3)."}
+            new["public"]["phase"] = {"name": OVER, "number": pub["phase"]["number"]}
+            emit(new, events, make_event("game_aborted", public(), because=[
+                f"The GM ended the game without a result (§11.3): {reason}"], reason=reason))
+            return Transition(new, events)
+        seat = params.get("seat")
+        if not is_seat_number(seat, players) or not pub["alive"][seat]:
+            return Refusal("bad_seat", "Name a living seat.")
+        if kind == "reject_manifesto":
+            action = state["private"][seat]["action"]
+            if not (pub["phase"]["name"] == NIGHT and action
+                    and action.get("card") in ATTACK_CARDS and not action.get("rejected")):
+                return Refusal("no_manifesto", "That seat has no pending manifesto to reject.")
+            new, events = self._copy(state)
+            new["private"][seat]["action"]["rejected"] = True
+            emit(new, events, make_event("manifesto_rejected", only(seat), because=[
+                "The GM rejected your manifesto or story (§3.5.2)"
+                + (f": {reason}" if reason else "."),
+                "Send the attack again with an acceptable manifesto before the night ends, or "
+                "it will not happen."], seat=seat, reason=reason))
+            return Transition(new, events)
+        if kind == "choose_camp_for":
+            refusal = self._camp_for_refusal(state, seat)
+            if refusal is not None:
+                return refusal
+            camp = params.get("camp")
+            if camp not in self._camp_options(state["private"][seat]):
+                return Refusal("camp_not_held", "The free agent holds no card of that camp (§2).")
+            new, events = self._copy(state)
+            new["secret"]["free_agent_default"] = camp
+            emit(new, events, make_event("camp_default_set", gm_only(), because=[
+                f"If {label(seat)} does not choose by the end of night 1, it joins the {camp} "
+                f"camp (§2)."], seat=seat, camp=camp))
+            return Transition(new, events)
+        # foul_out
+        if not reason:
+            return Refusal("reason_needed", "Say which foul (§9.1).")
+        new, events = self._copy(state)
+        foul_out(new, events, seat, reason=reason,
+                 because=[f"The GM put {label(seat)} out of the game (§9.1): {reason}"])
+        check_victory(new, events)
+        return Transition(new, events)
+
+    def _copy(self, state: State) -> tuple[State, list]:
+        return copy.deepcopy(state), []
+
+    def end_phase(self, state: State) -> Transition:
+        """Resolve the current phase and open the next one (the clock's step; never refuses)."""
+        from .resolution import end_night
+        from .votes import end_vote
+        new, events = self._copy(state)
+        name = new["public"]["phase"]["name"]
+        if new["public"]["outcome"] is not None:
+            return Transition(new, events)
+        if name == NIGHT:
+            end_night(new, events)
+        else:
+            end_vote(new, events)
+        return Transition(new, events)
+
+    def outcome(self, state: State) -> Outcome | None:
+        result = state["public"]["outcome"]
+        if result is None:
+            return None
+        return Outcome(result["result"], tuple(result["winners"]), result["summary"])
+
+    # 4. reading it ------------------------------------------------------------------------
+
+    def view(self, state: State, viewer: Viewer) -> dict:
+        """The default view, plus the viewer's legal actions (computed from what it may read)."""
+        out = super().view(state, viewer)
+        if viewer == GM:
+            info = self.phase(state)
+            out["awaiting"] = sorted(info.awaiting)
+            out["legal_actions"] = [asdict(c) for c in self.legal_actions(state, GM)]
+        elif is_seat_number(viewer, state["config"]["players"]):
+            out["legal_actions"] = [asdict(c) for c in self.legal_actions(state, viewer)]
+        return out

@@ -1,0 +1,224 @@
+"""猫有n条命: the end of a day vote or of a runoff (§8, §3.4.6-§3.4.10, §9.1.5).
+
+The end of day N (or of its runoff), step by step:
+    1. Day card uses are recorded for the one-card-per-round rule (§3.5.3).
+    2. A BOMB used today voids its target's vote (§3.4.7): it changes the count, so it
+       resolves before it. The bombed seat owes no runoff vote either.
+    3. Proxy votes are published and counted after all others; a proxy of a seat that
+       voted in person is void (§8.3).
+    4. A seat that owed a vote and sent neither vote nor proxy is out (§8.3, §9.1.5).
+    5. The count: one vote per valid voter, then +1 per CURSE and -1 per BLESS aimed at a
+       seat for day N (used last night or today). Not in a runoff (§8.2).
+    6. STRIKE and BOMB used in this phase cost their targets a card (§3.4.6, §3.4.7).
+    7. The result, among seats still alive: a single top seat (with more than 0) is
+       executed; a tie opens a runoff among the tied seats (one left: executed; none: no
+       execution); a tie in the runoff means no execution (§8.2).
+    8. An execution that can be pardoned waits for the end of night N+1 (§8.1). One that
+       cannot — the seat was already pardoned once, or it is an armed SAINT — costs the card
+       at once; an executed SAINT also costs each seat that voted for it a card (§3.4.10).
+    9. Deaths, a reorder window for the next phase, victory; then the runoff or night N+1.
+"""
+
+from __future__ import annotations
+
+from ..base import State, emit, gm_only, make_event, public, seats
+from .common import (
+    DAY,
+    NIGHT,
+    RUNOFF,
+    alive_seats,
+    check_victory,
+    foul_out,
+    label,
+    lose_card,
+    open_reorder_window,
+    phase_label,
+    seat_list,
+)
+from .resolution import spend_bomb
+
+
+def end_vote(state: State, events: list) -> None:
+    """Resolve day N or its runoff (steps 1-9 above) and open the next phase.
+
+    Precondition: `state` is the caller's own copy and its phase is a day or a runoff.
+    """
+    pub, secret = state["public"], state["secret"]
+    n = pub["phase"]["number"]
+    runoff = pub["phase"]["name"] == RUNOFF
+    here = phase_label(pub["phase"])
+    if pub["reorder"] and pub["reorder"]["phase"] == pub["phase"]:
+        pub["reorder"] = None
+    emit(state, events, make_event("phase_ended", public(), because=[
+        f"The vote of {here} is closed (§8)."], phase=dict(pub["phase"])))
+
+    # 1. day card uses
+    acts: dict[int, dict] = {}
+    for seat in alive_seats(state):
+        action = state["private"][seat]["action"]
+        if action and "card" in action:
+            acts[seat] = action
+            uses = state["private"][seat]["uses"].setdefault(str(n), [])
+            if DAY not in uses:
+                uses.append(DAY)
+
+    # 2. bombs void votes
+    bombs = {s: a["target"] for s, a in sorted(acts.items()) if a["card"] == "BOMB"}
+    bombed = set(bombs.values())
+
+    # 3. proxies
+    votes = {int(k): v for k, v in pub["votes"].items()}
+    for seat in alive_seats(state):
+        proxy = state["private"][seat]["proxy"]
+        if proxy is not None and seat not in votes and seat not in pub["no_vote"]:
+            votes[seat] = proxy
+            emit(state, events, make_event("proxy_vote_published", public(), because=[
+                f"The messenger casts {label(seat)}'s proxy vote for {label(proxy)} after "
+                f"all others (§8.3)."], seat=seat, target=proxy, runoff=runoff))
+
+    # 4. missing votes
+    for seat in alive_seats(state):
+        if seat not in pub["no_vote"] and seat not in votes:
+            foul_out(state, events, seat, reason="no vote and no proxy vote", because=[
+                f"{label(seat)} neither voted nor sent a proxy vote in {here} "
+                f"(§8.3, §9.1.5)."])
+
+    # 5. the count
+    counted = {}
+    for voter, target in sorted(votes.items()):
+        if voter in bombed:
+            emit(state, events, make_event("vote_void", public(), because=[
+                f"{label(voter)} was hit by a BOMB today, so its vote does not count "
+                f"(§3.4.7)."], seat=voter))
+        else:
+            counted[voter] = target
+    tally = {s: 0 for s in alive_seats(state)}
+    chain = [f"{label(v)} voted for {label(t)}." for v, t in counted.items()]
+    for target in counted.values():
+        if target in tally:
+            tally[target] += 1
+    adjustments = []
+    if not runoff:
+        effects = [e for e in secret["count_effects"] if e["day"] == n]
+        effects += [{"card": a["card"], "seat": s, "target": a["target"], "day": n}
+                    for s, a in sorted(acts.items()) if a["card"] in ("CURSE", "BLESS")]
+        for e in effects:
+            if e["target"] in tally:
+                delta = 1 if e["card"] == "CURSE" else -1
+                tally[e["target"]] += delta
+                adjustments.append({"target": e["target"], "delta": delta})
+                chain.append(f"{e['card']} of {label(e['seat'])} counts {delta:+d} for "
+                             f"{label(e['target'])} (§3.4.8, §3.4.9).")
+        secret["count_effects"] = [e for e in secret["count_effects"] if e["day"] > n]
+    tally = {s: v for s, v in tally.items() if v != 0}
+    emit(state, events, make_event("count", gm_only(), because=chain or ["Nobody voted."],
+                                   tally={str(k): v for k, v in tally.items()},
+                                   runoff=runoff))
+
+    # 6. STRIKE and BOMB
+    for card in ("STRIKE", "BOMB"):
+        for seat, action in sorted(acts.items()):
+            if action["card"] != card:
+                continue
+            target = action["target"]
+            if card == "STRIKE":
+                state["private"][seat]["dead_cards"].append("STRIKE")
+            else:
+                spend_bomb(state, events, seat)
+            section = "§3.4.6" if card == "STRIKE" else "§3.4.7"
+            lose_card(state, events, target, cause=card.lower(), public_because=[
+                f"{label(target)} was hit by a {card} during {here}"
+                + ("; the bomber is not named" if card == "BOMB" else "") + f" ({section})."],
+                gm_because=[f"{card} of {label(seat)} hit {label(target)} during {here} "
+                            f"({section})."])
+
+    # 7. the result
+    top = max(tally.values(), default=0)
+    leaders = sorted(s for s, v in tally.items() if v == top) if top > 0 else []
+    leaders = [s for s in leaders if pub["alive"][s]]
+    public_tally = {"tally": {str(k): v for k, v in tally.items()}, "adjustments": adjustments}
+    next_phase = {"name": NIGHT, "number": n + 1}
+    candidates: list[int] = []
+    if len(leaders) == 1:
+        execute(state, events, leaders[0], counted, chain, public_tally, here)
+    elif len(leaders) > 1 and not runoff:
+        candidates = leaders
+        next_phase = {"name": RUNOFF, "number": n}
+        emit(state, events, make_event("runoff_started", public(), because=[
+            f"{seat_list(leaders)} tied with the most votes in {here}: a runoff among them "
+            f"follows, without CURSE or BLESS (§8.2)."], candidates=leaders, **public_tally))
+    else:
+        why = ("the runoff tied again" if runoff and len(leaders) > 1
+               else "no seat had a vote to count")
+        emit(state, events, make_event("no_execution", public(), because=[
+            f"Nobody is executed after {here}: {why} (§8.2)."], **public_tally))
+
+    # 9. next phase
+    if not candidates:
+        if secret["saint"] and secret["saint"]["day"] <= n:
+            secret["saint"] = None
+    saved_today = [s for s in pub["no_vote"]]
+    open_reorder_window(state, events, next_phase)
+    if check_victory(state, events):
+        return
+    for priv in state["private"]:
+        priv["action"] = None
+        priv["proxy"] = None
+    pub.update(phase=next_phase, phase_alive=alive_seats(state), votes={},
+               candidates=candidates)
+    if candidates:
+        pub["no_vote"] = sorted(s for s in set(saved_today) | bombed if pub["alive"][s])
+        because = [f"The runoff of day {n}: every living seat votes for one of "
+                   f"{seat_list(candidates)} (§8.2)."]
+        if pub["no_vote"]:
+            because.append(f"{seat_list(pub['no_vote'])} may not vote today.")
+    else:
+        pub["no_vote"] = []
+        because = [f"Night {n + 1} begins: choose one card to use, or none (§5.5)."]
+        if pub["pending_execution"]:
+            because.append("A PARDON may spare the seat executed today (§3.4.4).")
+    emit(state, events, make_event("phase_started", public(), because=because,
+                                   phase=next_phase, no_vote=list(pub["no_vote"]),
+                                   candidates=candidates))
+
+
+def execute(state: State, events: list, seat: int, counted: dict, chain: list[str],
+            public_tally: dict, here: str) -> None:
+    """Step 8: the execution of `seat` by the vote that just closed."""
+    pub, secret = state["public"], state["secret"]
+    n = pub["phase"]["number"]
+    saint = secret["saint"]
+    fires = bool(saint and saint["seat"] == seat and saint["day"] == n)
+    gm_chain = chain + [f"{label(seat)} had the most votes in {here} and is executed (§8.1)."]
+    if not fires and seat not in pub["pardoned"]:
+        secret["execution"] = {"seat": seat, "day": n, "tally": public_tally, "chain": gm_chain}
+        pub["pending_execution"] = {"day": n, "pardonable": True}
+        emit(state, events, make_event("vote_closed", public(), because=[
+            f"The vote of {here} executed a seat. Since a PARDON may still spare it, the seat "
+            f"and the camp of its lost card are announced when night {n + 1} ends (§8.1)."],
+            day=n))
+        emit(state, events, make_event("execution_pending", gm_only(), because=gm_chain,
+                                       seat=seat, day=n))
+        return
+    why = ("it used a SAINT that fired, which no PARDON can undo (§3.4.4)" if fires
+           else "it was pardoned once already (§3.4.4)")
+    emit(state, events, make_event("execution", public(), because=[
+        f"{label(seat)} is executed by the vote of {here}; {why}, so its loss is announced "
+        f"at once (§8.1)."], seat=seat, day=n, **public_tally))
+    lose_card(state, events, seat, cause="execution", public_because=[
+        f"{label(seat)} was executed on day {n} (§8.1)."], gm_because=gm_chain)
+    if not fires:
+        return
+    voters = sorted(v for v, t in counted.items() if t == seat)
+    secret["saint"] = None
+    state["private"][seat]["dead_cards"].append("SAINT")
+    emit(state, events, make_event("saint_fired", public(), because=[
+        f"{label(seat)} had used a SAINT: each seat that voted to execute it loses a card "
+        f"(§3.4.10): {seat_list(voters)}."], seat=seat, voters=voters))
+    emit(state, events, make_event("saint_spent", seats(seat), because=[
+        "Your SAINT fired and is now a dead card (§3.4.10)."], seat=seat))
+    for voter in voters:
+        lose_card(state, events, voter, cause="saint", public_because=[
+            f"{label(voter)} voted to execute the SAINT {label(seat)} (§3.4.10)."],
+            gm_because=gm_chain + [f"SAINT of {label(seat)} fired; {label(voter)} voted for "
+                                   f"it (§3.4.10)."])
