@@ -1,0 +1,412 @@
+"""The night: the bandits' kill, the police check, the ghost's possession, the guardians'
+protection, and the night's resolution at dawn.
+
+Seed sections: 001 §3.3-§3.13 (the night), 003 ghost and poison (possession, death pact,
+poison checked), 003 guardian and dual guardians (protection, dereliction, lapse).
+
+Submissions are stored in `secret["night"]`, one entry per seat, until the clock ends the
+night; the team sees each member's submission through team-visible events. Nothing is
+decided before the night ends, so a member may change its mind until then.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..base import draw_random, public, seats
+from . import roles as R
+from .common import (
+    CAUSE_TEXT,
+    DERELICTION,
+    GUARDED_KILL,
+    KILLED,
+    PACT,
+    POSSESSION,
+    active_guardians,
+    finish_if_over,
+    gm_note,
+    is_alive,
+    kill_seat,
+    living,
+    living_with_role,
+    note,
+    public_label,
+    record_deaths,
+    reveal_label,
+    role_of,
+    seat_list,
+    seat_name,
+    team_visibility,
+)
+
+
+def new_night(seats_count: int) -> dict:
+    """Empty submissions for one night. Per seat: None = silent so far."""
+    return {
+        "kill": [None] * seats_count,     # "defer" or [target, pact-or-None]
+        "check": [None] * seats_count,    # "defer" or target
+        "protect": [None] * seats_count,  # "skip" or target
+        "possess": None,                  # the ghost's target
+        "extra": [None] * seats_count,    # the extra check after checking the poison
+        "extra_due": False,
+    }
+
+
+def enter_night(state: dict, events: list, number: int) -> None:
+    pub = state["public"]
+    pub.update(phase="night", number=number, queue=[], turn=0, done=False, stage=0,
+               candidates=[], votes=[], tied=[], last_words_due=[], last_words_given=[])
+    pub["slot"] += 1
+    state["secret"]["night"] = new_night(len(state["private"]))
+    for s in range(len(state["private"])):
+        state["private"][s]["choice"] = None
+    note(state, events, "night_falls", public(),
+         [f"Night {number} begins: the bandits choose a victim and the police a seat to "
+          "check (seed 001 §3.3-§3.11)."], number=number)
+
+
+# --- what a seat may target -------------------------------------------------------------------
+
+def kill_targets(state: dict) -> list[int]:
+    """Any living seat, a bandit's own teammates included (a self-kill is a known tactic)."""
+    return living(state)
+
+
+def pact_choices(state: dict) -> list[int]:
+    return living_with_role(state, R.BANDIT)
+
+
+def check_targets(state: dict, actor: int, *, extra: bool = False) -> list[int]:
+    """Living seats other than the police themselves. Without the ghost variant a seat the
+    police already checked cannot be checked again; with it, it can (seed 003 minor rule 1:
+    a possessed seat changes side)."""
+    team = set(state["private"][actor].get("team", []))
+    done = {c["seat"] for c in state["private"][actor].get("checks", [])}
+    out = []
+    for s in living(state):
+        if s == actor or s in team:
+            continue
+        if not state["config"]["variant_ghost_poison"] and s in done:
+            continue
+        out.append(s)
+    return out
+
+
+def possess_targets(state: dict, actor: int) -> list[int]:
+    """Living seats outside the bandit team as the ghost knows it."""
+    team = set(state["private"][actor].get("team", []))
+    return [s for s in living(state) if s != actor and s not in team]
+
+
+def protect_targets(state: dict, guardian: int) -> list[int]:
+    """Living seats other than the guardian that it has never protected (seed 003 guardian
+    rules 1 and 3; a guardian cannot know whom the other guardian protected, so the limit is
+    per guardian)."""
+    done = set(state["secret"]["protected"][guardian])
+    return [s for s in living(state) if s != guardian and s not in done]
+
+
+def may_possess(state: dict, actor: int) -> bool:
+    secret = state["secret"]
+    return (state["config"]["variant_ghost_poison"] and actor == secret["ghost"]
+            and is_alive(state, actor) and not secret["possession_used"])
+
+
+# --- resolution ---------------------------------------------------------------------------
+
+def team_choice(state: dict, events: list, proposals: list, purpose: str,
+                what: str) -> tuple[int | None, list[str]]:
+    """The team's pick among its members' proposals, and why.
+
+    1. Only members who proposed a seat express an opinion; silent and deferring members
+       agree with the others (seed 001 §3.6).
+    2. The seat with the most proposals wins.
+    3. A tie between the most-proposed seats is broken by lot (the seed has the GM take the
+       majority; with no majority, the lot is the neutral choice). The draw is recorded.
+    """
+    counts = Counter(p for p in proposals if isinstance(p, int))
+    if not counts:
+        return None, [f"Nobody proposed {what}, so there is none."]
+    top = max(counts.values())
+    tied = sorted(s for s, c in counts.items() if c == top)
+    voters = [s for s, p in enumerate(proposals) if isinstance(p, int)]
+    why = [f"{seat_list(voters).capitalize()} proposed {what}; silent members count as "
+           "agreeing (seed 001 §3.6)."]
+    if len(tied) == 1:
+        why.append(f"{seat_name(tied[0]).capitalize()} had the most proposals ({top}).")
+        return tied[0], why
+    pick = draw_random(state, purpose).choice(tied)
+    gm_note(state, events, "chance", [f"A lot breaks the tie between {seat_list(tied)}."],
+            purpose=purpose, among=tied, drawn=pick)
+    why.append(f"{seat_list(tied)} tied with {top} proposals each; the lot drew "
+               f"{seat_name(pick)}.")
+    return pick, why
+
+
+def report_check(state: dict, events: list, target: int, why: list[str], *,
+                 extra: bool) -> bool:
+    """Tell the living police the exact identity of `target` as it is now, after this
+    night's possession (seed 003 ghost rule 8). Returns True if the target is the poison."""
+    label = public_label(state, target)
+    police = living_with_role(state, R.POLICE)
+    number = state["public"]["number"]
+    for p in police:
+        state["private"][p].setdefault("checks", []).append(
+            {"number": number, "seat": target, "result": label, "extra": extra})
+    note(state, events, "check_result", seats(*police),
+         why + [f"The police learn that {seat_name(target)} is: {R.label_text(label)} "
+                "(seed 001 §3.10)."], seat=target, result=label, extra=extra)
+    if role_of(state, target) != R.POISON:
+        return False
+    note(state, events, "poison_checked", seats(target),
+         ["The police checked the poison, which is told so (seed 003 poison rule 3)."],
+         seat=target)
+    return True
+
+
+def resolve_night(state: dict, events: list) -> None:
+    """End the night. Precondition: phase is "night" and the state is the caller's copy.
+
+    1. The bandits' victim and death pact, the police check: each a team choice.
+    2. Guardians: a submitted protection holds until the end of the next day's vote; no
+       submission is a skip (the second one kills), no legal target a stranded round (the
+       second in a row kills); deaths by dereliction wait for step 6.
+    3. The kill. If the victim is the bandit guardian, the police guardian lapses first (its
+       protection void). A victim with effective protection survives and every guardian
+       protecting it effectively dies instead; an unprotected victim dies, and if it is the
+       poison, the pact bandit dies with it.
+    4. The possession, after the kill (seed 003 ghost paragraph 2), if the ghost and its
+       target are still alive: a civilian turns bandit; police, guardians: no effect (the
+       police are told one of theirs was possessed); the poison: the ghost and the poison die.
+    5. The check, reported as the target's identity after step 4 (seed 003 ghost rule 8).
+    6. Dereliction deaths.
+    7. Dawn: the deaths are announced with what each reveals; victory is checked.
+    8. Next: the extra check if the police checked the poison, else the day.
+    """
+    from .day import begin_day  # the day follows the night; imported here to avoid a cycle
+
+    secret, pub = state["secret"], state["public"]
+    night = secret["night"]
+    gm_why: list[str] = []
+    deaths_before = len(secret["deaths"])
+
+    # 1. team choices
+    kill_props = [p[0] if isinstance(p, list) else p for p in night["kill"]]
+    victim, why = team_choice(state, events, kill_props, "kill_tie", "a victim")
+    gm_why += why
+    pact = None
+    if victim is not None and state["config"]["variant_ghost_poison"]:
+        pacts = [p[1] if isinstance(p, list) and p[0] == victim else None
+                 for p in night["kill"]]
+        pact, why = team_choice(state, events, pacts, "pact_tie", "a bandit for the death pact")
+        gm_why += why
+    check, check_why = team_choice(state, events, night["check"], "check_tie", "a seat to check")
+
+    # 2. guardians
+    protecting = [None] * len(state["private"])
+    derelict = []
+    for g in active_guardians(state):
+        sub = night["protect"][g]
+        mine = state["private"][g]
+        if isinstance(sub, int):
+            protecting[g] = sub
+            secret["protected"][g].append(sub)
+            mine["protected"] = list(secret["protected"][g])
+            secret["stranded"][g] = 0
+            gm_why.append(f"The guardian in {seat_name(g)} protects {seat_name(sub)} this round.")
+        elif not protect_targets(state, g):
+            secret["stranded"][g] += 1
+            mine["stranded"] = secret["stranded"][g]
+            gm_why.append(f"The guardian in {seat_name(g)} had nobody left to protect "
+                          f"({secret['stranded'][g]} round(s) in a row).")
+            if secret["stranded"][g] >= 2:
+                derelict.append((g, "it had nobody left to protect for two rounds in a row "
+                                    "(seed 003 guardian rule 5)"))
+        else:
+            secret["skips"][g] += 1
+            mine["skips"] = secret["skips"][g]
+            if secret["skips"][g] >= 2:
+                derelict.append((g, "it skipped its protection a second time "
+                                    "(seed 003 guardian rule 2)"))
+            else:
+                note(state, events, "protection_skipped", seats(g),
+                     ["The guardian protected nobody this round; a second skip in the game "
+                      "is death by dereliction (seed 003 guardian rule 2)."], seat=g)
+    secret["protecting"] = protecting
+
+    # 3. the kill
+    pair = None
+    if victim is not None and is_alive(state, victim):
+        if role_of(state, victim) == R.BANDIT_GUARDIAN:
+            lapse_police_guardian(state, events)
+        target_role = role_of(state, victim)
+        savers = [g for g in active_guardians(state) if secret["protecting"][g] == victim
+                  and R.protection_works(role_of(state, g), target_role,
+                                         target_lapsed=victim in secret["lapsed"])]
+        if savers:
+            for g in savers:
+                kill_seat(state, g, GUARDED_KILL)
+            gm_why.append(f"{seat_list(savers)} protected {seat_name(victim)}, so died in its "
+                          "place (seed 003 guardian).")
+        else:
+            kill_seat(state, victim, KILLED)
+            gm_why.append(f"{seat_name(victim).capitalize()} {CAUSE_TEXT[KILLED]}.")
+            if target_role == R.POISON and pact is not None and is_alive(state, pact):
+                kill_seat(state, pact, PACT)
+                pair = [victim, pact]
+                gm_why.append(f"The victim was the poison: {seat_name(pact)}, named in the "
+                              "death pact, dies with it (seed 003 poison rule 1).")
+
+    # 4. the possession
+    hide_all = possess(state, events, gm_why)
+
+    # 5. the check
+    if check is not None:
+        if report_check(state, events, check, check_why, extra=False):
+            night["extra_due"] = True
+
+    # 6. dereliction
+    for g, reason in derelict:
+        if is_alive(state, g):
+            kill_seat(state, g, DERELICTION)
+            gm_why.append(f"The guardian in {seat_name(g)} died of dereliction: {reason}.")
+
+    gm_note(state, events, "night_resolved", gm_why or ["Nothing happened tonight."],
+            victim=victim, pact=pact, check=check, possess=night["possess"],
+            protecting=protecting)
+
+    # 7. dawn
+    new = secret["deaths"][deaths_before:]
+    dead = sorted(d["seat"] for d in new)
+    announce_dawn(state, events, new, pair=pair, hide_all=hide_all)
+    pub["night_deaths"] = dead
+    if finish_if_over(state, events):
+        return
+
+    # 8. next
+    if night["extra_due"] and living_with_role(state, R.POLICE):
+        pub.update(phase="extra_check", queue=[], turn=0, done=False)
+        pub["slot"] += 1
+        note(state, events, "extra_check", team_visibility(state, R.POLICE),
+             ["The police checked the poison and may check one more seat before the day "
+              "(seed 003 poison rule 4)."])
+        return
+    begin_day(state, events)
+
+
+def resolve_extra_check(state: dict, events: list) -> None:
+    """End the extra check: the police's choice is reported (no further extra check, even
+    on the poison again), then the day begins."""
+    from .day import begin_day
+
+    night = state["secret"]["night"]
+    target, why = team_choice(state, events, night["extra"], "extra_check_tie", "a seat to check")
+    if target is not None and is_alive(state, target):
+        report_check(state, events, target, why, extra=True)
+    begin_day(state, events)
+
+
+def lapse_police_guardian(state: dict, events: list) -> None:
+    """The bandits killed the bandit guardian: from this round the living police guardian
+    plays as a civilian and this round's protection is void; only it is told (seed 003 dual
+    §6). A police guardian already dead is not told."""
+    secret = state["secret"]
+    for g in living_with_role(state, R.POLICE_GUARDIAN):
+        if g in secret["lapsed"]:
+            continue
+        secret["lapsed"].append(g)
+        secret["protecting"][g] = None
+        state["private"][g]["lapsed"] = True
+        note(state, events, "guardian_lapsed", seats(g),
+             ["The bandits killed the bandit guardian, so from this round the police guardian "
+              "plays as a civilian and its protection is void (seed 003 dual guardians §6)."],
+             seat=g)
+
+
+def possess(state: dict, events: list, gm_why: list[str]) -> bool:
+    """Step 4 of `resolve_night`. Returns True if the ghost possessed the poison (every
+    identity of the night then stays hidden, seed 003 minor rule 3)."""
+    secret = state["secret"]
+    target = secret["night"]["possess"]
+    ghost = secret["ghost"]
+    if target is None:
+        return False
+    bandits_vis = team_visibility(state, R.BANDIT)
+    if not is_alive(state, ghost) or not is_alive(state, target):
+        who = "the ghost" if not is_alive(state, ghost) else seat_name(target)
+        note(state, events, "possession_void", bandits_vis,
+             [f"The possession did not happen: {who} died first tonight; the ghost keeps "
+              "its one possession (the kill comes first, seed 003 ghost paragraph 2)."])
+        return False
+    secret["possession_used"] = True
+    state["private"][ghost]["possession_used"] = True
+    state["private"][ghost]["possession_pending"] = None
+    role = role_of(state, target)
+    if role == R.CIVILIAN:
+        secret["roles"][target] = R.BANDIT
+        secret["possessed"].append(target)
+        team = sorted(set(state["private"][ghost]["team"]) | {target})
+        for s in team:
+            state["private"][s]["team"] = list(team)
+        mine = state["private"][target]
+        mine.update(role=R.BANDIT, possessed=True, team=list(team), ghost_seat=ghost)
+        note(state, events, "possessed", team_visibility(state, R.BANDIT),
+             [f"The ghost possessed {seat_name(target)}, a civilian, who turns bandit and "
+              "joins the team (seed 003 ghost rule 1); the GM introduces them (rule 7)."],
+             seat=target, team=team)
+        gm_why.append(f"The ghost possessed {seat_name(target)}, a civilian, now a bandit.")
+        return False
+    if role == R.POISON:
+        kill_seat(state, ghost, POSSESSION)
+        kill_seat(state, target, POSSESSION)
+        gm_why.append(f"The ghost possessed {seat_name(target)}, the poison: both die "
+                      "(seed 003 ghost rule 3).")
+        return True
+    if role == R.POLICE:
+        note(state, events, "possession_on_police", team_visibility(state, R.POLICE),
+             ["A ghost possessed one of the police, without effect; the GM does not say "
+              "whom (seed 003 ghost rule 2)."])
+    note(state, events, "possession_void", bandits_vis,
+         [f"The possession of {seat_name(target)} had no effect, and the ghost has used its "
+          "one possession (seed 003 ghost rule 2)."], seat=target)
+    gm_why.append(f"The ghost possessed {seat_name(target)} ({R.label_text(role)}): no effect.")
+    return False
+
+
+def announce_dawn(state: dict, events: list, new_deaths: list[dict], *, pair: list | None,
+                  hide_all: bool) -> None:
+    """Announce the night's deaths (seed 001 §3.13) with what each may reveal."""
+    pub = state["public"]
+    dead = sorted(d["seat"] for d in new_deaths)
+    due = record_deaths(state, dead)
+    cause = {d["seat"]: d["cause"] for d in new_deaths}
+    entries = []
+    why = ["At dawn the GM announces who died in the night (seed 001 §3.13)."]
+    for s in dead:
+        label = None if hide_all else reveal_label(state, s, cause[s])
+        pub["revealed"][s] = label
+        entries.append({"seat": s, "label": label, "last_words": s in due})
+    pair_note = None
+    if hide_all:
+        why.append("The ghost possessed the poison, so no identity of tonight's dead is "
+                   "revealed (seed 003 minor rule 3).")
+    elif pair:
+        bandit = pair[1]
+        kind = R.label_text(public_label(state, bandit))
+        pair_note = f"one of {seat_list(pair)} was the poison, the other a {kind}"
+        why.append(f"The bandits killed the poison: {pair_note}, and the GM does not say "
+                   "which is which (seed 003 minor rule 3, ghost rule 6).")
+    if not dead:
+        why.append("Nobody died.")
+    for e in entries:
+        if e["label"] and not hide_all:
+            why.append(f"{seat_name(e['seat']).capitalize()} died: "
+                       f"{R.label_text(e['label'])}.")
+    if due:
+        why.append(f"{seat_list(due)} leave last words: the first "
+                   f"{pub['last_words_limit']} deaths do (seed 001 §3.19).")
+    note(state, events, "dawn", public(), why, number=pub["number"], deaths=entries,
+         pair=pair_note)
+    pub["last_words_due"] = due
+
+

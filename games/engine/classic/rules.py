@@ -1,0 +1,644 @@
+"""Classic 杀人游戏 (seed 001) with its 2.0 variants (seed 003): the rule set.
+
+Sections implemented:
+- seed 001 §1 (players and teams), §2 (sides), §3 (the flow of a night and a day: the kill
+  with the bandits' majority, the police check, dawn, last words for the first N deaths,
+  speeches closed with 过, the vote in order), §4 (victory; §4.5 ties);
+- seed 003, each a per-game option: ghost bandit and poison (possession, death pact,
+  repeated checks, the poison's extra check, what announcements hide, victory A-D), the
+  single guardian, the dual guardians.
+
+Every interpretation where the seeds are silent is listed, with its section, in
+docs/rules/classic.md; the main ones:
+- a tie between the bandits' (or the police's) most-proposed seats is broken by lot; no
+  proposal at all means no kill (no check) that night;
+- every death reveals the dead seat's identity unless seed 003 says it stays hidden;
+- the speeches start after the lowest-numbered seat that died in the night (seat 1 if
+  nobody died); a self-vote is not allowed; a day with no vote at all, or a third tie,
+  eliminates nobody;
+- two different results at once (e.g. the last bandit and the last police die together)
+  are a draw (seed 003 5D generalised).
+
+Phases (`public["phase"]`): night -> [extra_check] -> [last_words] -> speech -> vote ->
+[tie_speech -> tie_vote (up to twice)] -> [last_words] -> night ... -> over. Players act
+with `apply`; only the clock's `end_phase` moves from one phase (or one speaker's or
+voter's slot) to the next.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from ..base import (
+    CLOCK,
+    GM,
+    Choice,
+    Outcome,
+    PhaseInfo,
+    Refusal,
+    RuleSet,
+    State,
+    TextField,
+    Transition,
+    draw_random,
+    fresh_state,
+    public,
+    visible_to,
+)
+from ..base import seats as to_seats
+from . import day, night
+from . import roles as R
+from .common import (
+    active_guardians,
+    gm_note,
+    is_alive,
+    living_with_role,
+    note,
+    role_of,
+    seat_list,
+    seat_name,
+    team_visibility,
+)
+
+TEXT_MAX = 20_000
+SPEECH = TextField("text", min_chars=1, max_chars=TEXT_MAX)
+LAST_WORDS = TextField("text", min_chars=1, max_chars=TEXT_MAX)
+TEAM_MESSAGE = TextField("text", min_chars=1, max_chars=TEXT_MAX)
+TEXT_KINDS = {"speak": SPEECH, "last_words": LAST_WORDS, "team_message": TEAM_MESSAGE}
+
+ALL_CIVILIANS_DEAD = ("seed", R.DRAW, R.BANDIT_WIN)
+FIXED_CARDS = (*R.ROLES, R.GHOST)
+
+
+def _refuse(code: str, reason: str, **params) -> Refusal:
+    return Refusal(code, reason, params)
+
+
+def clone(data):
+    """A deep copy of plain JSON data (the state's documented layout), much faster than
+    `copy.deepcopy` through the C JSON codec."""
+    return json.loads(json.dumps(data))
+
+
+def copy_state(state: State) -> State:
+    """A copy of `state` the caller may change. Log events are never changed once written,
+    so the new log is a new list holding the same event dicts."""
+    new = clone({k: v for k, v in state.items() if k != "log"})
+    new["log"] = list(state["log"])
+    return new
+
+
+def _first(*results: Refusal | None) -> Refusal | None:
+    """The first refusal among checks (a Refusal is falsy, so `or` cannot chain them)."""
+    for r in results:
+        if r is not None:
+            return r
+    return None
+
+
+def _is_seat(state: State, value) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool)
+            and 0 <= value < len(state["private"]))
+
+
+def seed_rule(config: dict) -> str:
+    """The result when every civilian is dead: the seed's own rule unless the game chose.
+    Seed 001 §4.3 makes it a draw; seed 003 (5B) a bandit win, so any 2.0 variant defaults
+    to it."""
+    rule = config["all_civilians_dead"]
+    if rule != "seed":
+        return rule
+    any_variant = (config["variant_ghost_poison"] or config["guardian"]
+                   or config["dual_guardians"])
+    return R.BANDIT_WIN if any_variant else R.DRAW
+
+
+class Classic(RuleSet):
+    name = "classic"
+    min_seats = 11
+    max_seats = 16
+
+    # --- 1. setup ------------------------------------------------------------------------
+
+    def default_config(self) -> dict:
+        return {
+            "variant_ghost_poison": False,   # seed 003: ghost bandit and poison
+            "guardian": False,               # seed 003: one guardian, free stance
+            "dual_guardians": False,         # seed 003: a police and a bandit guardian
+            "all_civilians_dead": "seed",    # "draw", "bandit", or each seed's own rule
+            "fixed_roles": None,             # the GM's deal, one card per seat (else by lot)
+        }
+
+    def validate_config(self, seats_count: int, config: dict | None) -> dict:
+        """The full config for a game, or ValueError with a reason the GM can read."""
+        if not isinstance(seats_count, int) or isinstance(seats_count, bool) or not (
+                self.min_seats <= seats_count <= self.max_seats):
+            raise ValueError("Classic is played by 11 to 16 players (seed 001 §1).")
+        if config is None:
+            config = {}
+        if not isinstance(config, dict):
+            raise ValueError("The config must be a dict of options.")
+        defaults = self.default_config()
+        unknown = sorted(set(config) - set(defaults))
+        if unknown:
+            raise ValueError(f"Unknown option(s) for Classic: {', '.join(map(str, unknown))}.")
+        cfg = {**defaults, **copy.deepcopy(config)}
+        for key in ("variant_ghost_poison", "guardian", "dual_guardians"):
+            if not isinstance(cfg[key], bool):
+                raise ValueError(f"The option {key} must be true or false.")
+        if cfg["guardian"] and cfg["dual_guardians"]:
+            raise ValueError("Choose either the single guardian or the dual guardians, not "
+                             "both: dual guardians replace the single one (seed 003).")
+        if cfg["all_civilians_dead"] not in ALL_CIVILIANS_DEAD:
+            raise ValueError("all_civilians_dead must be one of: seed, draw, bandit.")
+        fixed = cfg["fixed_roles"]
+        if fixed is not None:
+            if not isinstance(fixed, list) or len(fixed) != seats_count or any(
+                    card not in FIXED_CARDS for card in fixed):
+                raise ValueError(f"fixed_roles must list one card per seat ({seats_count}), "
+                                 f"each one of: {', '.join(FIXED_CARDS)}.")
+            want = self.composition(seats_count, cfg)
+            have = {card: fixed.count(card) for card in set(fixed)}
+            if have != want:
+                raise ValueError(f"fixed_roles must hold exactly {want} for this game.")
+        return cfg
+
+    def composition(self, seats_count: int, cfg: dict) -> dict[str, int]:
+        return R.composition(seats_count, ghost_poison=cfg["variant_ghost_poison"],
+                             guardian=cfg["guardian"], dual_guardians=cfg["dual_guardians"])
+
+    def initial_state(self, *, seats: int, config: dict | None = None,
+                      seed: str) -> Transition:
+        """Deal the roles and open night 1.
+
+        1. Validate the config (ValueError on an invalid game).
+        2. Deal: the GM's fixed deal, or a shuffled deck by lot (seed 001 §3.1); with the
+           ghost variant, the ghost is drawn among the bandits after the deal (seed 003).
+        3. Tell each seat its role, and the police and the bandits their teammates (and the
+           bandits who their ghost is).
+        4. Night 1 begins.
+        """
+        cfg = self.validate_config(seats, config)
+        state = fresh_state(self.name, seats=seats, config=cfg, seed=seed)
+        n = seats
+        comp = self.composition(seats, cfg)
+        state["public"] = {
+            "phase": "setup", "number": 0, "slot": 0, "seats": n, "alive": [True] * n,
+            "revealed": [None] * n, "death_order": [], "last_words_limit": R.team_size(n),
+            "composition": comp, "all_civilians_dead": seed_rule(cfg),
+            "order": [], "queue": [], "turn": 0, "done": False, "stage": 0,
+            "candidates": [], "votes": [], "tied": [], "night_deaths": [],
+            "last_words_due": [], "last_words_given": [], "last_words_then": None,
+            "outcome": None, "final_roles": None,
+        }
+        state["secret"].update(
+            roles=[], ghost=None, possessed=[], lapsed=[], possession_used=False,
+            protected=[[] for _ in range(n)], skips=[0] * n, stranded=[0] * n,
+            protecting=[None] * n, deaths=[], night=night.new_night(n))
+        events: list[dict] = []
+
+        # 2. the deal
+        if cfg["fixed_roles"] is not None:
+            cards = list(cfg["fixed_roles"])
+            ghost = cards.index(R.GHOST) if R.GHOST in cards else None
+            roles = [R.BANDIT if c == R.GHOST else c for c in cards]
+            gm_note(state, events, "deal", ["The GM dealt the roles by hand (fixed_roles)."],
+                    roles=cards)
+        else:
+            deck = [role for role, k in comp.items() for _ in range(k)]
+            deck = [R.BANDIT if c == R.GHOST else c for c in deck]
+            draw_random(state, "deal").shuffle(deck)
+            roles = deck
+            gm_note(state, events, "chance", ["The roles are dealt by lot (seed 001 §3.1)."],
+                    purpose="deal", drawn=roles)
+            ghost = None
+            if cfg["variant_ghost_poison"]:
+                bandits = [s for s, r in enumerate(roles) if r == R.BANDIT]
+                ghost = draw_random(state, "ghost").choice(bandits)
+                gm_note(state, events, "chance",
+                        ["The ghost is drawn among the bandits once their list is fixed "
+                         "(seed 003, ghost bandit)."], purpose="ghost", drawn=ghost)
+        state["secret"]["roles"] = roles
+        state["secret"]["ghost"] = ghost
+
+        # 3. what each seat knows
+        police = [s for s, r in enumerate(roles) if r == R.POLICE]
+        bandits = [s for s, r in enumerate(roles) if r == R.BANDIT]
+        for s, role in enumerate(roles):
+            mine = {"seat": s, "role": role, "choice": None}
+            if role == R.POLICE:
+                mine.update(team=police, checks=[])
+            elif role == R.BANDIT:
+                mine.update(team=bandits)
+                if cfg["variant_ghost_poison"]:
+                    mine["ghost_seat"] = ghost
+                if s == ghost:
+                    mine.update(ghost=True, possession_used=False, possession_pending=None)
+            elif role in R.GUARDIANS:
+                mine.update(protected=[], skips=0, stranded=0)
+                if role == R.POLICE_GUARDIAN:
+                    mine["lapsed"] = False
+            state["private"][s] = mine
+            what = R.label_text(R.GHOST if s == ghost else role)
+            note(state, events, "role", to_seats(s), [f"You drew the card: {what}."],
+                 seat=s, role=R.GHOST if s == ghost else role)
+        note(state, events, "teammates", to_seats(*police),
+             [f"The police are {seat_list(police)}; they see each other (seed 001 §3.9)."],
+             team=police)
+        why = [f"The bandits are {seat_list(bandits)}; they see each other (seed 001 §3.5)."]
+        if ghost is not None:
+            why.append(f"Their ghost is {seat_name(ghost)} (seed 003, ghost bandit).")
+        note(state, events, "teammates", to_seats(*bandits), why, team=bandits, ghost=ghost)
+
+        # 4. night 1
+        night.enter_night(state, events, 1)
+        return Transition(state, events)
+
+    def view(self, state: State, viewer) -> dict:
+        """The default view (config, public, own private part, visible log), copied through
+        `clone` for speed. The GM also sees every private part and the secret part."""
+        out = {
+            "ruleset": state["ruleset"],
+            "viewer": viewer,
+            "config": clone(state["config"]),
+            "public": clone(state["public"]),
+            "log": clone([e for e in state["log"] if visible_to(e["visibility"], viewer)]),
+        }
+        if viewer == GM:
+            out["private"] = clone(state["private"])
+            out["secret"] = clone(state["secret"])
+        elif _is_seat(state, viewer):
+            out["me"] = clone(state["private"][viewer])
+        return out
+
+    # --- 2. what may be done now -----------------------------------------------------------
+
+    def phase(self, state: State) -> PhaseInfo:
+        pub = state["public"]
+        if pub["phase"] == "over":
+            return PhaseInfo("over", pub["number"], frozenset(), finished=True)
+        return PhaseInfo(pub["phase"], pub["number"], frozenset(self._awaiting(state)))
+
+    def _awaiting(self, state: State) -> list[int]:
+        """Seats that still owe a move. At night a silent member is awaited although its
+        silence would count as agreeing: the night ends early only once everyone answered."""
+        pub, secret = state["public"], state["secret"]
+        ph = pub["phase"]
+        if ph == "night":
+            nt = secret["night"]
+            out = [s for s in living_with_role(state, R.BANDIT) if nt["kill"][s] is None]
+            out += [s for s in living_with_role(state, R.POLICE) if nt["check"][s] is None]
+            out += [g for g in active_guardians(state) if nt["protect"][g] is None
+                    and night.protect_targets(state, g)]
+            return sorted(out)
+        if ph == "extra_check":
+            nt = secret["night"]
+            return [s for s in living_with_role(state, R.POLICE) if nt["extra"][s] is None]
+        if ph == "last_words":
+            return [s for s in pub["last_words_due"] if s not in pub["last_words_given"]]
+        if ph in ("speech", "tie_speech", "vote", "tie_vote"):
+            if not pub["done"] and pub["turn"] < len(pub["queue"]):
+                return [pub["queue"][pub["turn"]]]
+        return []
+
+    def legal_actions(self, state: State, actor) -> list[Choice]:
+        """Every action `actor` may take now. Built from the same checks `apply` runs, so an
+        offered choice is always accepted."""
+        if not _is_seat(state, actor) or state["public"]["phase"] == "over":
+            return []
+        out = []
+        for kind, params in self._candidates(state, actor):
+            if self._check(state, actor, kind, params) is None:
+                field = TEXT_KINDS.get(kind)
+                out.append(Choice(kind, params, (field,) if field else (),
+                                  label=self._label(kind, params)))
+        return out
+
+    def _candidates(self, state: State, actor: int):
+        """Plausible (kind, params) pairs for `actor` in this phase, before the checks."""
+        ph = state["public"]["phase"]
+        if not is_alive(state, actor) and ph != "last_words":
+            return
+        role = role_of(state, actor)
+        if ph == "night":
+            if role == R.BANDIT:
+                pacts = night.pact_choices(state) if state["config"][
+                    "variant_ghost_poison"] else [None]
+                for t in night.kill_targets(state):
+                    for p in pacts:
+                        yield "kill", ({"target": t, "pact": p} if p is not None
+                                       else {"target": t})
+                for t in night.possess_targets(state, actor):
+                    yield "possess", {"target": t}
+                yield "cancel_possession", {}
+            if role == R.POLICE:
+                for t in night.check_targets(state, actor):
+                    yield "check", {"target": t}
+            if role in R.GUARDIANS:
+                for t in night.protect_targets(state, actor):
+                    yield "protect", {"target": t}
+                yield "skip_protection", {}
+            yield "defer", {}
+            yield "team_message", {}
+        elif ph == "extra_check":
+            for t in night.check_targets(state, actor, extra=True):
+                yield "check", {"target": t}
+            yield "defer", {}
+            yield "team_message", {}
+        elif ph == "last_words":
+            yield "last_words", {}
+        elif ph in ("speech", "tie_speech"):
+            yield "speak", {}
+        elif ph in ("vote", "tie_vote"):
+            for t in state["public"]["candidates"]:
+                yield "vote", {"target": t}
+            yield "abstain", {}
+
+    @staticmethod
+    def _label(kind: str, params: dict) -> str:
+        target = params.get("target")
+        words = {
+            "kill": "kill {t}", "possess": "possess {t}", "check": "check {t}",
+            "protect": "protect {t}", "vote": "vote for {t}", "defer": "go with my team",
+            "cancel_possession": "cancel the possession", "skip_protection": "protect nobody",
+            "team_message": "message my team", "last_words": "leave last words",
+            "speak": "speak (closing with 过)", "abstain": "abstain",
+        }[kind]
+        text = words.format(t=seat_name(target) if isinstance(target, int) else "")
+        if params.get("pact") is not None:
+            text += f" (death pact: {seat_name(params['pact'])})"
+        return text
+
+    # --- 3. doing it ----------------------------------------------------------------------
+
+    def apply(self, state: State, step: dict) -> Transition | Refusal:
+        """Accept a seat's action or refuse it. Never raises and never mutates `state`."""
+        checked = self._check_step(state, step)
+        if isinstance(checked, Refusal):
+            return checked
+        new = copy_state(state)
+        events: list[dict] = []
+        self._do(new, step["actor"], step["kind"], step["params"], events)
+        return Transition(new, events)
+
+    def apply_in_place(self, state: State, step: dict) -> list[dict] | Refusal:
+        """`apply` on a state the caller owns, without the copy (the simulation's fast path).
+        A refused step leaves the state untouched: every check runs before any change."""
+        checked = self._check_step(state, step)
+        if isinstance(checked, Refusal):
+            return checked
+        events: list[dict] = []
+        self._do(state, step["actor"], step["kind"], step["params"], events)
+        return events
+
+    def _check_step(self, state: State, step) -> Refusal | None:
+        """1. The step's shape; 2. the actor; 3. the kind; 4. the kind's own checks; 5. any
+        free text."""
+        if not isinstance(step, dict) or not isinstance(step.get("params"), dict) \
+                or not isinstance(step.get("kind"), str):
+            return _refuse("bad_step", "That is not a well-formed action.")
+        actor, kind, params = step.get("actor"), step["kind"], step["params"]
+        if state["public"]["phase"] == "over":
+            return _refuse("game_over", "The game is over.")
+        if actor == GM:
+            return _refuse("gm_has_no_moves", "The GM has no moves of its own in this game; "
+                                              "the rules run the night and the day.")
+        if actor == CLOCK:
+            return _refuse("clock_step", "Only the clock ends a phase, through end_phase.")
+        if not _is_seat(state, actor):
+            return _refuse("bad_actor", "That seat is not in this game.")
+        if kind not in self.KINDS:
+            return _refuse("unknown_action", f"There is no action called {kind[:40]!r}.")
+        field = TEXT_KINDS.get(kind)
+        plain = dict(params)
+        if field is not None:
+            text = plain.pop(field.name, None)
+            if not isinstance(text, str):
+                return _refuse("bad_text", "Write some text.")
+            if not (field.min_chars <= len(text.strip()) and len(text) <= field.max_chars):
+                return _refuse("bad_text_length",
+                               f"The text must hold {field.min_chars} to {field.max_chars} "
+                               "characters.", min=field.min_chars, max=field.max_chars)
+        return self._check(state, actor, kind, plain)
+
+    KINDS = ("kill", "defer", "team_message", "possess", "cancel_possession", "check",
+             "protect", "skip_protection", "last_words", "speak", "vote", "abstain")
+
+    def _check(self, state: State, actor: int, kind: str, params: dict) -> Refusal | None:
+        """Whether `actor` may take `kind` with `params` (text already checked) now."""
+        pub, secret = state["public"], state["secret"]
+        ph = pub["phase"]
+        role = role_of(state, actor)
+        alive = is_alive(state, actor)
+        nt = secret["night"]
+        variant = state["config"]["variant_ghost_poison"]
+
+        def keys(*names):
+            if set(params) != set(names):
+                return _refuse("bad_params", f"This action takes: {', '.join(names) or 'nothing'}.")
+            return None
+
+        def target_in(options, what):
+            t = params.get("target")
+            if not _is_seat(state, t) or t not in options:
+                return _refuse("bad_target", f"You cannot {what} that seat now.")
+            return None
+
+        if kind == "last_words":
+            if ph != "last_words" or actor not in pub["last_words_due"]:
+                return _refuse("not_your_turn", "You have no last words to leave now.")
+            if actor in pub["last_words_given"]:
+                return _refuse("already_done", "You already left your last words.")
+            return keys()
+        if not alive:
+            return _refuse("dead", "You are dead; the dead take no part in the game.")
+
+        if kind in ("speak",):
+            if ph not in ("speech", "tie_speech") or pub["done"] or \
+                    pub["queue"][pub["turn"]] != actor:
+                return _refuse("not_your_turn", "It is not your turn to speak.")
+            return keys()
+        if kind in ("vote", "abstain"):
+            if ph not in ("vote", "tie_vote") or pub["done"] or \
+                    pub["queue"][pub["turn"]] != actor:
+                return _refuse("not_your_turn", "It is not your turn to vote.")
+            if kind == "abstain":
+                return keys()
+            bad = keys("target")
+            if bad:
+                return bad
+            if params["target"] == actor:
+                return _refuse("self_vote", "You cannot vote for yourself.")
+            return target_in(pub["candidates"], "vote for")
+
+        if ph not in ("night", "extra_check"):
+            return _refuse("wrong_phase", "That is a night action; it is day now.")
+        team_role = role if role in (R.BANDIT, R.POLICE) else None
+        if kind == "team_message":
+            if team_role is None or (ph == "extra_check" and role != R.POLICE):
+                return _refuse("no_team", "You have no team to talk to now.")
+            return keys()
+        if kind == "defer":
+            if ph == "extra_check":
+                if role != R.POLICE:
+                    return _refuse("not_police", "Only the police check.")
+                current = nt["extra"][actor]
+            elif team_role is None:
+                return _refuse("no_team", "Only a team member can go with the team's choice.")
+            else:
+                current = nt["kill" if role == R.BANDIT else "check"][actor]
+            if current == "defer":
+                return _refuse("already_done", "You already said you go with your team.")
+            return keys()
+        if kind == "check":
+            if role != R.POLICE:
+                return _refuse("not_police", "Only the police check.")
+            return _first(keys("target"), target_in(
+                night.check_targets(state, actor, extra=ph == "extra_check"), "check"))
+        if ph != "night":
+            return _refuse("wrong_phase", "Only the police's extra check happens now.")
+        if kind == "kill":
+            if role != R.BANDIT:
+                return _refuse("not_bandit", "Only the bandits kill.")
+            if variant:
+                bad = keys("target", "pact")
+                if bad:
+                    return _refuse("bad_params", "Name the victim and, in the death pact, the "
+                                                 "bandit who dies with the poison if the victim "
+                                                 "is the poison (seed 003 minor rule 2).")
+                if not _is_seat(state, params["pact"]) or \
+                        params["pact"] not in night.pact_choices(state):
+                    return _refuse("bad_pact", "The death pact must name a living bandit.")
+            else:
+                bad = keys("target")
+                if bad:
+                    return bad
+            return target_in(night.kill_targets(state), "kill")
+        if kind == "possess":
+            if not night.may_possess(state, actor):
+                return _refuse("cannot_possess", "Only the living ghost may possess, once per "
+                                                 "game (seed 003 ghost bandit).")
+            return _first(keys("target"),
+                          target_in(night.possess_targets(state, actor), "possess"))
+        if kind == "cancel_possession":
+            if not night.may_possess(state, actor) or nt["possess"] is None:
+                return _refuse("nothing_to_cancel", "You have no possession to cancel.")
+            return keys()
+        if kind in ("protect", "skip_protection"):
+            if role not in R.GUARDIANS or actor in secret["lapsed"]:
+                return _refuse("not_guardian", "Only a guardian protects.")
+            if kind == "skip_protection":
+                if nt["protect"][actor] == "skip":
+                    return _refuse("already_done", "You already chose to protect nobody.")
+                if not night.protect_targets(state, actor):
+                    return _refuse("nobody_to_protect", "There is nobody left you may protect.")
+                return keys()
+            return _first(keys("target"),
+                          target_in(night.protect_targets(state, actor), "protect"))
+        return _refuse("unknown_action", f"There is no action called {kind[:40]!r}.")
+
+    def _do(self, state: State, actor: int, kind: str, params: dict, events: list) -> None:
+        """Record an accepted action. Precondition: `_check_step` accepted it."""
+        pub, secret = state["public"], state["secret"]
+        nt = secret["night"]
+        mine = state["private"][actor]
+        me = seat_name(actor).capitalize()
+        if kind == "kill":
+            t, p = params["target"], params.get("pact")
+            nt["kill"][actor] = [t, p]
+            mine["choice"] = {"kill": t, "pact": p}
+            why = [f"{me} proposes to kill {seat_name(t)}."]
+            if p is not None:
+                why.append(f"If the victim is the poison, {seat_name(p)} dies with it "
+                           "(the death pact, seed 003 minor rule 2).")
+            note(state, events, "kill_proposed", team_visibility(state, R.BANDIT), why,
+                 seat=actor, target=t, pact=p)
+        elif kind == "defer":
+            key = "extra" if pub["phase"] == "extra_check" else (
+                "kill" if role_of(state, actor) == R.BANDIT else "check")
+            nt[key][actor] = "defer"
+            mine["choice"] = {"defer": True}
+            note(state, events, "deferred", team_visibility(state, role_of(state, actor)),
+                 [f"{me} goes with the team's choice; silence counts as agreeing "
+                  "(seed 001 §3.6)."], seat=actor)
+        elif kind == "team_message":
+            note(state, events, "team_message", team_visibility(state, role_of(state, actor)),
+                 [f"{me} writes to the team (the GM reads the team's talk)."],
+                 seat=actor, text=params["text"])
+        elif kind == "possess":
+            nt["possess"] = params["target"]
+            mine["possession_pending"] = params["target"]
+            note(state, events, "possession_submitted", team_visibility(state, R.BANDIT),
+                 [f"The ghost in {seat_name(actor)} will possess {seat_name(params['target'])} "
+                  "after tonight's kill (seed 003 ghost bandit)."],
+                 seat=actor, target=params["target"])
+        elif kind == "cancel_possession":
+            nt["possess"] = None
+            mine["possession_pending"] = None
+            note(state, events, "possession_cancelled", team_visibility(state, R.BANDIT),
+                 [f"The ghost in {seat_name(actor)} withdrew tonight's possession."], seat=actor)
+        elif kind == "check":
+            key = "extra" if pub["phase"] == "extra_check" else "check"
+            nt[key][actor] = params["target"]
+            mine["choice"] = {"check": params["target"]}
+            note(state, events, "check_proposed", team_visibility(state, R.POLICE),
+                 [f"{me} proposes to check {seat_name(params['target'])}."],
+                 seat=actor, target=params["target"])
+        elif kind == "protect":
+            nt["protect"][actor] = params["target"]
+            mine["choice"] = {"protect": params["target"]}
+            note(state, events, "protection_submitted", to_seats(actor),
+                 [f"You protect {seat_name(params['target'])} this round, against the night's "
+                  "kill and the day's vote (seed 003 guardian)."], target=params["target"])
+        elif kind == "skip_protection":
+            nt["protect"][actor] = "skip"
+            mine["choice"] = {"protect": None}
+            note(state, events, "protection_skip_chosen", to_seats(actor),
+                 ["You protect nobody this round; a guardian may do so once, the second time "
+                  "is death by dereliction (seed 003 guardian rule 2)."])
+        elif kind == "last_words":
+            pub["last_words_given"].append(actor)
+            note(state, events, "last_words", public(),
+                 [f"{me} leaves last words (seed 001 §3.14)."], seat=actor, text=params["text"])
+        elif kind == "speak":
+            pub["done"] = True
+            note(state, events, "speech", public(),
+                 [f"{me} speaks and closes with 过 (seed 001 §3.15)."],
+                 seat=actor, stage=pub["stage"], text=params["text"])
+        elif kind in ("vote", "abstain"):
+            target = params.get("target")
+            pub["votes"].append([actor, target])
+            pub["done"] = True
+            why = (f"{me} votes for {seat_name(target)}." if target is not None
+                   else f"{me} abstains.")
+            note(state, events, "vote", public(), [why + " Votes are cast in the open, in "
+                                                   "order (seed 001 §3.16)."],
+                 voter=actor, target=target, stage=pub["stage"])
+
+    def end_phase(self, state: State) -> Transition:
+        new = copy_state(state)
+        events: list[dict] = []
+        self.end_phase_in_place(new, events)
+        return Transition(new, events)
+
+    def end_phase_in_place(self, state: State, events: list) -> None:
+        """The clock closes the current phase or slot (see the module docstring)."""
+        ph = state["public"]["phase"]
+        if ph == "night":
+            night.resolve_night(state, events)
+        elif ph == "extra_check":
+            night.resolve_extra_check(state, events)
+        elif ph == "last_words":
+            day.end_last_words(state, events)
+        elif ph in ("speech", "tie_speech"):
+            day.end_speech_slot(state, events)
+        elif ph in ("vote", "tie_vote"):
+            day.end_vote_slot(state, events)
+        # "over": nothing left to end
+
+    def outcome(self, state: State) -> Outcome | None:
+        found = state["public"]["outcome"]
+        if not found:
+            return None
+        return Outcome(found["result"], tuple(found["winners"]), found["summary"])
