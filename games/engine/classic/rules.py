@@ -466,7 +466,7 @@ class Classic(RuleSet):
             if kind == "abstain":
                 return keys()
             bad = keys("target")
-            if bad:
+            if bad is not None:
                 return bad
             if params["target"] == actor:
                 return _refuse("self_vote", "You cannot vote for yourself.")
@@ -503,7 +503,7 @@ class Classic(RuleSet):
                 return _refuse("not_bandit", "Only the bandits kill.")
             if variant:
                 bad = keys("target", "pact")
-                if bad:
+                if bad is not None:
                     return _refuse("bad_params", "Name the victim and, in the death pact, the "
                                                  "bandit who dies with the poison if the victim "
                                                  "is the poison (seed 003 minor rule 2).")
@@ -512,7 +512,7 @@ class Classic(RuleSet):
                     return _refuse("bad_pact", "The death pact must name a living bandit.")
             else:
                 bad = keys("target")
-                if bad:
+                if bad is not None:
                     return bad
             return target_in(night.kill_targets(state), "kill")
         if kind == "possess":
