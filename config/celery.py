@@ -9,3 +9,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("killing_games")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@app.on_after_configure.connect
+def _schedule(sender, **kwargs):
+    from django.conf import settings
+
+    # The sweeper advances every game whose deadline has passed and sends reminders
+    # (games/tasks.py). It is idempotent, so a duplicate beat or a redelivered message
+    # changes nothing twice.
+    sender.add_periodic_task(settings.SWEEP_INTERVAL_SECONDS, sender.signature("games.sweep"),
+                             name="sweep due games")

@@ -13,7 +13,8 @@ from functools import cache
 
 from django.utils.translation import gettext as _
 
-# rule set -> "module" exposing `present(event, names) -> str | None`
+# rule set -> "module" exposing `present(event, names) -> str | None` and optionally
+# `label(choice, names) -> str | None` for the action form
 PRESENTERS = {
     "ninelives": "games.presenters_ninelives",
     "classic": "games.presenters_classic",
@@ -24,14 +25,35 @@ SEAT_KEYS = ("seat", "target", "voter", "attacker", "victim", "by", "executed", 
 
 
 @cache
-def _presenter(ruleset: str) -> Callable | None:
+def _module(ruleset: str):
     module = PRESENTERS.get(ruleset)
     if not module:
         return None
     try:
-        return importlib.import_module(module).present
+        return importlib.import_module(module)
     except ImportError:
         return None
+
+
+def _presenter(ruleset: str) -> Callable | None:
+    return getattr(_module(ruleset), "present", None)
+
+
+def choice_label(ruleset: str, choice, names: dict[int, str]) -> str:
+    """How the action form offers `choice` (a games.engine.base.Choice)."""
+    label = getattr(_module(ruleset), "label", None)
+    if label is not None:
+        text = label(choice, names)
+        if text:
+            return text
+    parts = [choice.kind.replace("_", " ")]
+    for key, value in choice.params.items():
+        if key in SEAT_KEYS:
+            value = seat_name(names, value)
+        elif isinstance(value, list):
+            value = " → ".join(str(v) for v in value)
+        parts.append(f"{key}: {value}")
+    return " · ".join(str(p) for p in parts)
 
 
 def seat_name(names: dict[int, str], seat) -> str:

@@ -9,3 +9,26 @@ from celery import shared_task
 def ping(value):
     """Proof of life for the worker: echoes `value` with the worker's process id."""
     return {"pong": value, "pid": os.getpid()}
+
+
+@shared_task(name="games.sweep", ignore_result=True)
+def sweep():
+    """Advance every game whose deadline has passed, then send due reminders.
+
+    Beat runs it every SWEEP_INTERVAL_SECONDS. Safe to run twice at once (two beats by
+    mistake, a redelivered message): advance_phase re-checks everything under the game lock.
+    """
+    from . import reminders, services
+
+    advanced = services.sweep()
+    sent = reminders.send_due_reminders()
+    return {"advanced": advanced, "reminders": sent}
+
+
+@shared_task(name="games.send_email", ignore_result=True, autoretry_for=(OSError,),
+             retry_backoff=True, max_retries=5)
+def send_email(*, to: str, subject: str, body: str):
+    from django.conf import settings
+    from django.core.mail import send_mail
+
+    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [to])

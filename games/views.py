@@ -1,0 +1,206 @@
+"""Game pages. Thin: they read through `services.view_for` and write through services."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from messaging import services as forum
+from messaging.models import Message, Thread
+
+from . import services
+from .engine.base import Choice
+from .models import Game, Vote
+from .presenters import choice_label, describe, seat_name
+
+
+def game_list(request):
+    games = Game.objects.exclude(status=Game.Status.DRAFT).select_related("board")
+    page = Paginator(games, 30).get_page(request.GET.get("page"))
+    return render(request, "games/list.html", {"page": page})
+
+
+def _game(pk) -> Game:
+    game = get_object_or_404(Game.objects.select_related("board", "current_phase"), pk=pk)
+    if game.status == Game.Status.DRAFT:
+        raise Http404
+    return game
+
+
+def game_home(request, pk):
+    game = _game(pk)
+    view, seat = services.view_for(game, request.user)
+    names = services.seat_names(game)
+    events = services.events_visible_to(game, request.user).filter(public=True).order_by("-id")
+    timeline = [(e, describe(game.ruleset, e.as_engine_event(), names))
+                for e in events[:100]]
+    return render(request, "games/home.html", {
+        "game": game, "seat": seat, "view": view,
+        "seats": game.seats.select_related("user__profile"),
+        "public_view": _public_rows(game, view, names), "timeline": timeline,
+        "announcements": game.announcements.exclude(published_at=None).order_by("-created")[:20],
+    })
+
+
+def _public_rows(game: Game, view: dict | None, names):
+    """Per-seat public facts for the table on the game's home page."""
+    if not view:
+        return []
+    seats_info = view.get("public", {}).get("seats")
+    rows = []
+    for number, name in sorted(names.items()):
+        info = seats_info[number] if isinstance(seats_info, list) and number < len(
+            seats_info) else {}
+        rows.append({"number": number + 1, "name": name, "info": info})
+    return rows
+
+
+def _choices(game: Game, seat_number: int | None) -> list[Choice]:
+    if seat_number is None or not game.state or game.status != Game.Status.RUNNING:
+        return []
+    return services.ruleset_of(game).legal_actions(game.state, seat_number)
+
+
+def choice_value(choice: Choice) -> str:
+    return json.dumps({"kind": choice.kind, "params": choice.params}, sort_keys=True,
+                      ensure_ascii=False)
+
+
+@login_required
+def act(request, pk):
+    """The seat's conversation with 神的使者 in this game, with the action form."""
+    game = _game(pk)
+    seat = services.seat_of(game, request.user)
+    if seat is None:
+        raise Http404
+    if request.method == "POST":
+        return _submit(request, game, seat)
+    view, _seat = services.view_for(game, request.user)
+    names = services.seat_names(game)
+    choices = _choices(game, seat.number)
+    options = [(choice_value(c), choice_label(game.ruleset, c, names)) for c in choices
+               if c.kind not in services.VOTE_KINDS or c.kind == "proxy_vote"]
+    text_fields = {}
+    for c in choices:
+        for f in c.text_fields:
+            text_fields.setdefault(f.name, f)
+    conversation = seat.conversation
+    if conversation is not None:
+        forum.mark_read_by_owner(conversation=conversation)
+    chat = Message.objects.filter(conversation=conversation).select_related(
+        "sender__profile").order_by("-created_at") if conversation else Message.objects.none()
+    page = Paginator(chat, 50).get_page(request.GET.get("page"))
+    return render(request, "games/act.html", {
+        "game": game, "seat": seat, "view": view, "options": options,
+        "text_fields": text_fields.values(), "page": page,
+        "me": json.dumps(view.get("me", {}), ensure_ascii=False, indent=1) if view else "",
+    })
+
+
+def _submit(request, game: Game, seat):
+    raw = request.POST.get("choice", "")
+    if request.POST.get("free_text", "").strip() and not raw:
+        return _free_text(request, game, seat)
+    try:
+        chosen = json.loads(raw)
+        kind, params = chosen["kind"], chosen["params"]
+        if not isinstance(kind, str) or not isinstance(params, dict):
+            raise ValueError
+    except (ValueError, KeyError, TypeError):
+        messages.error(request, _("Choose one of the offered actions."))
+        return redirect("game-act", pk=game.pk)
+    for key, value in request.POST.items():
+        if key.startswith("text_") and value.strip():
+            params[key[5:]] = value
+    expected = request.POST.get("phase")
+    try:
+        services.submit_action(game_id=game.pk, user=request.user, kind=kind, params=params,
+                               expected_phase=int(expected) if expected and expected.isdigit()
+                               else None)
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Received. 神的使者 has confirmed it below."))
+    return redirect("game-act", pk=game.pk)
+
+
+def _free_text(request, game: Game, seat):
+    try:
+        forum.send_to_messenger(conversation=seat.conversation, author=request.user,
+                                body=request.POST["free_text"])
+    except forum.PostingRefused as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Your message was sent to 神的使者."))
+    return redirect("game-act", pk=game.pk)
+
+
+@require_POST
+@login_required
+def vote(request, pk):
+    """A vote from the vote thread's form; back to the thread with a readable result."""
+    game = _game(pk)
+    thread_id = request.POST.get("thread")
+    back = redirect("messaging-thread", pk=thread_id) if (thread_id or "").isdigit() \
+        else redirect("game-home", pk=game.pk)
+    target = request.POST.get("target", "")
+    kind = request.POST.get("kind", "vote")
+    if kind not in services.VOTE_KINDS or not target.lstrip("-").isdigit():
+        messages.error(request, _("Choose whom to vote for."))
+        return back
+    expected = request.POST.get("phase", "")
+    try:
+        services.submit_action(game_id=game.pk, user=request.user, kind=kind,
+                               params={"target": int(target)},
+                               expected_phase=int(expected) if expected.isdigit() else None)
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Your vote was counted."))
+    return back
+
+
+def vote_panel_context(request, thread: Thread) -> dict | None:
+    """What the vote box above a vote thread shows (None: not a game's vote thread)."""
+    game = getattr(thread.board, "game", None)
+    if game is None or not thread.key.startswith("vote-"):
+        return None
+    phase_seq = int(thread.key.split("-", 1)[1])
+    phase = game.phases.filter(seq=phase_seq).first()
+    names = services.seat_names(game)
+    view, seat = services.view_for(game, request.user)
+    is_current = game.current_phase_id == getattr(phase, "pk", None) and \
+        game.status == Game.Status.RUNNING
+    options = []
+    if is_current and seat is not None:
+        options = [(c.kind, c.params.get("target"), choice_label(game.ruleset, c, names))
+                   for c in _choices(game, seat.number) if c.kind in ("vote", "runoff_vote")]
+    votes = Vote.objects.filter(phase=phase, proxy=False).select_related(
+        "voter", "target").order_by("created") if phase else []
+    history = [(v.created, seat_name(names, v.voter.number),
+                seat_name(names, v.target.number) if v.target else "—") for v in votes]
+    tally: dict[str, int] = {}
+    for _when, _voter, target in history:
+        tally[target] = tally.get(target, 0) + 1
+    return {"game": game, "phase": phase, "is_current": is_current, "options": options,
+            "history": history, "tally": sorted(tally.items(), key=lambda kv: -kv[1]),
+            "seat": seat, "thread": thread}
+
+
+def commitment(request, pk):
+    """The deal commitment, and after the end the revealed deal to check it against."""
+    game = _game(pk)
+    text = services.ruleset_of(game).commitment_text(game.state) if (
+        game.is_over and game.state) else None
+    recomputed = services.commitment_of(text, game.salt) if text is not None else None
+    return render(request, "games/commitment.html", {
+        "game": game, "deal_text": text, "recomputed": recomputed,
+        "matches": recomputed == game.commitment if recomputed else None})
+
