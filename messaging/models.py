@@ -171,8 +171,10 @@ class Conversation(models.Model):
         ]
 
     def __str__(self) -> str:
+        from accounts.models import display_name
+
         context = self.board.title if self.board_id else _("general")
-        return f"{self.owner} · {context}"
+        return f"{display_name(self.owner)} · {context}"
 
     def get_absolute_url(self) -> str:
         if self.board_id is None:

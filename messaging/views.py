@@ -54,8 +54,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     user = request.user
     gm = rules.is_gm(user)
     thread_filter = None if gm else ~Q(threads__kind=Thread.Kind.GM_ONLY)
+    # The lobby first (lowest position), then the newest games.
     boards = rules.readable_boards(user).annotate(
-        thread_count=Count("threads", filter=thread_filter))
+        thread_count=Count("threads", filter=thread_filter)).order_by("position", "-id")
     latest = (rules.readable_threads(user)
               .filter(last_post_at__isnull=False)
               .select_related("board", "last_post__author__profile")
