@@ -307,3 +307,13 @@ def test_thread_page_query_count_does_not_grow_with_the_thread(
         large_count = _queries_for(client, f"{large.get_absolute_url()}?page={page}")
         assert large_count == small_count
     assert small_count <= 8  # session, user, profile, thread, count, unread, posts
+
+
+def test_new_thread_page_on_a_locked_board_explains_the_refusal(client, lobby, alice):
+    lobby.is_locked = True
+    lobby.save()
+    client.force_login(alice)
+    response = client.get(reverse("messaging-thread-new", args=[lobby.slug]))
+    assert response.status_code == 403
+    assert "This board is locked." in response.content.decode()
+    assert 'id="new-thread"' not in client.get(lobby.get_absolute_url()).content.decode()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from messaging.rendering import render_markdown
 
@@ -101,3 +103,22 @@ def test_http_image_is_kept_without_leaking_the_referrer():
     html = render_markdown("![猫](https://example.com/cat.png)")
     assert 'src="https://example.com/cat.png"' in html
     assert 'referrerpolicy="no-referrer"' in html
+
+
+_PIECES = st.sampled_from([
+    "<script>", "</script>", "<img src=x onerror=alert(1)>", "<a href='javascript:x'>",
+    "[a](javascript:alert(1))", "[b](data:text/html,x)", "![c](vbscript:x)", "<svg onload=x>",
+    "**", "*", "`", "```", "\n", "> ", "- ", "1. ", "|", "---", "[", "]", "(", ")", "<", ">",
+    '"', "'", "&", "&#106;", "javascript:", "on", "=", " ", "文字", "https://example.com",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=30).map("".join))
+def test_no_mix_of_markdown_and_markup_yields_active_content(text):
+    html = render_markdown(text)
+    assert not _tags(html) & {"script", "svg", "iframe", "style", "object", "embed"}
+    assert not any(a.startswith("on") for a in _attributes(html))
+    real_tags = " ".join(re.findall(r"<[a-zA-Z][^>]*>", html))
+    for url in re.findall(r'(?:href|src)="([^"]*)"', real_tags):
+        assert url.startswith(("http://", "https://", "mailto:", "/", "#")) or ":" not in url
