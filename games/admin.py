@@ -1,11 +1,249 @@
-from django.contrib import admin
+"""The 天神 console: every GM power as an admin page or button, all through services."""
 
-from .models import Game
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from accounts.models import display_name
+
+from . import services
+from .engine import registry
+from .engine.base import GM
+from .models import Action, Announcement, Event, Game, Phase, ReminderSent, Seat, Vote
+from .presenters import describe
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ["number", "user", "alive", "conversation"]
+    readonly_fields = ["number", "alive", "conversation"]
+    raw_id_fields = ["user"]
+    can_delete = False
+
+
+class StartForm(forms.Form):
+    def __init__(self, *args, game: Game, **kwargs):
+        super().__init__(*args, **kwargs)
+        users = get_user_model().objects.filter(is_active=True, profile__isnull=False).order_by(
+            "profile__display_name")
+        for i in range(game.seat_count):
+            self.fields[f"seat_{i}"] = forms.ModelChoiceField(
+                users, label=_("Seat %(n)d") % {"n": i + 1})
+        self.fields["seed"] = forms.CharField(
+            required=False, max_length=64,
+            help_text=gettext_lazy("Leave empty for a fresh secret seed."))
+
+    def users(self):
+        return [self.cleaned_data[f"seat_{i}"] for i in range(len(self.fields) - 1)]
+
+
+class StepForm(forms.Form):
+    kind = forms.CharField(max_length=40)
+    params = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), initial="{}",
+                             help_text=gettext_lazy('JSON, e.g. {"seat": 2, "card": "SNIPER"}'))
+
+    def clean_params(self):
+        try:
+            value = json.loads(self.cleaned_data["params"] or "{}")
+        except ValueError:
+            raise forms.ValidationError(_("Not valid JSON.")) from None
+        if not isinstance(value, dict):
+            raise forms.ValidationError(_("Give a JSON object."))
+        return value
 
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ["name", "ruleset", "status", "gm", "created"]
-    list_filter = ["ruleset", "status"]
+    list_display = ["name", "ruleset", "status", "phase_display", "deadline", "seat_count",
+                    "gm", "created"]
+    list_filter = ["status", "ruleset"]
     search_fields = ["name"]
     raw_id_fields = ["board", "gm"]
+    readonly_fields = ["status", "phase_name", "phase_number", "deadline", "commitment",
+                       "started_at", "finished_at", "console_link"]
+    fields = ["name", "ruleset", "seat_count", "gm", "config", "durations",
+              "change_cutoff_minutes", "early_end", "hold_announcements", "board",
+              "console_link", "status", "phase_name", "phase_number", "deadline",
+              "commitment", "started_at", "finished_at"]
+    inlines = [SeatInline]
+
+    @admin.display(description=gettext_lazy("phase"))
+    def phase_display(self, game):
+        return f"{game.phase_name} {game.phase_number}" if game.phase_name else "—"
+
+    @admin.display(description=gettext_lazy("console"))
+    def console_link(self, game):
+        if not game.pk:
+            return "—"
+        return format_html('<a href="{}">{}</a>', reverse("admin:games_game_console",
+                                                          args=[game.pk]), _("Open the console"))
+
+    def save_model(self, request, obj, form, change):
+        if obj.ruleset not in registry.RULESETS:
+            messages.error(request, _("Unknown rule set."))
+        super().save_model(request, obj, form, change)
+        if not change:
+            services.ensure_board(obj)
+
+    def get_urls(self):
+        urls = [
+            path("<int:pk>/console/", self.admin_site.admin_view(self.console),
+                 name="games_game_console"),
+            path("<int:pk>/console/<str:command>/", self.admin_site.admin_view(self.command),
+                 name="games_game_command"),
+        ]
+        return urls + super().get_urls()
+
+    # -- the console page --
+    def console(self, request, pk):
+        game = get_object_or_404(Game, pk=pk)
+        names = services.seat_names(game)
+        engine = services.ruleset_of(game) if game.ruleset in registry.RULESETS else None
+        gm_view = engine.view(game.state, GM) if engine and game.state else None
+        awaiting = sorted(engine.phase(game.state).awaiting) if gm_view else []
+        pending = Action.objects.filter(game=game, phase=game.current_phase).exclude(
+            actor="clock").order_by("seq") if game.current_phase_id else []
+        preview = [(e, describe(game.ruleset, e, names)) for e in services.preview_end_phase(game)]
+        context = {
+            **self.admin_site.each_context(request), "title": _("Console: %(name)s") % {
+                "name": game.name}, "game": game, "opts": self.model._meta,
+            "names": names, "awaiting": [(n + 1, names.get(n)) for n in awaiting],
+            "acted": [(n + 1, name) for n, name in sorted(names.items()) if n not in awaiting],
+            "pending": pending, "preview": preview,
+            "gm_view": json.dumps(gm_view, ensure_ascii=False, indent=1) if gm_view else "",
+            "drafts": game.announcements.filter(published_at=None),
+            "start_form": StartForm(game=game) if game.status in ("draft", "signup") else None,
+            "step_form": StepForm(),
+            "gm_choices": engine.legal_actions(game.state, GM) if gm_view else [],
+            "events": Event.objects.filter(game=game).order_by("-id")[:200],
+        }
+        return TemplateResponse(request, "admin/games/console.html", context)
+
+    def command(self, request, pk, command):
+        game = get_object_or_404(Game, pk=pk)
+        back = redirect("admin:games_game_console", pk=game.pk)
+        if request.method != "POST":
+            return back
+        user, post = request.user, request.POST
+        try:
+            if command == "start":
+                form = StartForm(post, game=game)
+                if not form.is_valid():
+                    messages.error(request, _("Choose a player for every seat."))
+                    return back
+                services.start_game(game_id=game.pk, users=form.users(),
+                                    seed=form.cleaned_data["seed"] or None)
+            elif command == "pause":
+                services.pause_game(game_id=game.pk, gm=user)
+            elif command == "resume":
+                services.resume_game(game_id=game.pk, gm=user)
+            elif command == "extend":
+                minutes = post.get("minutes", "")
+                services.extend_deadline(game_id=game.pk, gm=user,
+                                         minutes=int(minutes) if minutes.isdigit() else -1)
+            elif command == "end_phase":
+                services.end_phase_now(game_id=game.pk, gm=user)
+            elif command == "step":
+                form = StepForm(post)
+                if not form.is_valid():
+                    messages.error(request, "; ".join(
+                        str(e) for errs in form.errors.values() for e in errs))
+                    return back
+                services.gm_step(game_id=game.pk, gm=user, kind=form.cleaned_data["kind"],
+                                 params=form.cleaned_data["params"])
+            elif command == "publish":
+                ann = get_object_or_404(Announcement, pk=post.get("announcement", 0), game=game)
+                services.publish_announcement(announcement_id=ann.pk,
+                                              story=post.get("story", ""), gm=user)
+            elif command == "abort":
+                services.abort_game(game_id=game.pk, gm=user, reason=post.get("reason", ""))
+            else:
+                messages.error(request, _("Unknown command."))
+                return back
+        except services.GameError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Done."))
+        return back
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["game", "number", "user", "alive"]
+    list_filter = ["alive", "game__status"]
+    search_fields = ["game__name", "user__profile__display_name", "user__email"]
+    raw_id_fields = ["game", "user", "conversation"]
+
+
+@admin.register(Phase)
+class PhaseAdmin(admin.ModelAdmin):
+    list_display = ["game", "seq", "name", "number", "started_at", "deadline", "ended_at",
+                    "end_reason"]
+    list_filter = ["name", "end_reason"]
+    search_fields = ["game__name"]
+    raw_id_fields = ["game"]
+
+
+@admin.register(Action)
+class ActionAdmin(admin.ModelAdmin):
+    list_display = ["game", "seq", "phase", "actor", "kind", "short_params", "user", "created"]
+    list_filter = ["kind", "actor"]
+    search_fields = ["game__name", "kind"]
+    raw_id_fields = ["game", "phase", "seat", "user"]
+
+    @admin.display(description=gettext_lazy("params"))
+    def short_params(self, action):
+        return json.dumps(action.params, ensure_ascii=False)[:80]
+
+    def has_change_permission(self, request, obj=None):
+        return False  # the replay log is append-only
+
+
+@admin.register(Vote)
+class VoteAdmin(admin.ModelAdmin):
+    list_display = ["game", "phase", "voter", "target", "proxy", "created"]
+    list_filter = ["proxy"]
+    search_fields = ["game__name"]
+    raw_id_fields = ["game", "phase", "voter", "target"]
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ["game", "seq", "phase", "kind", "public", "audience", "created"]
+    list_filter = ["public", "kind"]
+    search_fields = ["game__name", "kind"]
+    raw_id_fields = ["game", "phase"]
+
+    def has_change_permission(self, request, obj=None):
+        return False  # append-only
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(admin.ModelAdmin):
+    list_display = ["game", "title", "published_at", "created"]
+    list_filter = ["published_at"]
+    search_fields = ["game__name", "title", "body"]
+    raw_id_fields = ["game", "phase", "post"]
+
+
+@admin.register(ReminderSent)
+class ReminderSentAdmin(admin.ModelAdmin):
+    list_display = ["phase", "user", "hours", "created"]
+    list_filter = ["hours"]
+    search_fields = ["user__email"]
+    raw_id_fields = ["phase", "user"]
+
+
+def _name(user) -> str:
+    return display_name(user)

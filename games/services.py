@@ -81,17 +81,27 @@ def create_game(*, name: str, ruleset: str, gm, seat_count: int, config: dict | 
         raise GameError(_("This rule set is played by %(lo)d to %(hi)d players.")
                         % {"lo": engine.min_seats, "hi": engine.max_seats})
     with transaction.atomic():
-        board = forum.create_board(slug=f"game-{uuid.uuid4().hex[:12]}", title=name)
         game = Game.objects.create(
-            name=name, ruleset=ruleset, gm=gm, seat_count=seat_count, board=board,
+            name=name, ruleset=ruleset, gm=gm, seat_count=seat_count,
             config=config or engine.default_config(), durations=durations or {},
             early_end=early_end, hold_announcements=hold_announcements,
             change_cutoff_minutes=change_cutoff_minutes)
-        forum.start_thread(board=board, author=messenger_user(), kind=Thread.Kind.ANNOUNCEMENT,
-                           title=_("Announcements: %(name)s") % {"name": name},
+        ensure_board(game)
+    return game
+
+
+def ensure_board(game: Game) -> Board:
+    """The game's board and its announcement thread (created once; the admin's add form
+    calls this too)."""
+    if game.board is None:
+        game.board = forum.create_board(slug=f"game-{uuid.uuid4().hex[:12]}", title=game.name)
+        game.save(update_fields=["board"])
+        forum.start_thread(board=game.board, author=messenger_user(),
+                           kind=Thread.Kind.ANNOUNCEMENT,
+                           title=_("Announcements: %(name)s") % {"name": game.name},
                            body=_("Announcements of the game will be posted here."),
                            key="announcements", pinned=True, enforce_rate_limit=False)
-    return game
+    return game.board
 
 
 def commitment_of(text: str, salt: str) -> str:
