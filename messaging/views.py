@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import rules, services
+from . import hooks, rules, services
 from .forms import MessageForm, NewThreadForm, ReplyForm
 from .models import Board, Conversation, Post, Thread
 from .services import PostingRefused
@@ -131,6 +131,7 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
     return render(request, "messaging/thread.html", {
         "thread": thread, "board": thread.board, "page": page, "form": form,
         "reply_refusal": refusal, "quoting": quoting,
+        "panels": hooks.render_thread_panels(request, thread),
     }, status=status)
 
 

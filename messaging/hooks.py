@@ -1,0 +1,45 @@
+"""Ways for other apps to add to the forum without messaging importing them.
+
+Thread panels: a callable `panel(request, thread)` returning None (nothing to add) or a pair
+`(template_name, context)`; the thread page renders each such template above the posts. The
+games app uses one to put the vote form over a day's vote thread:
+
+    # games/apps.py, in GamesConfig.ready()
+    from messaging.hooks import register_thread_panel
+    register_thread_panel(vote_panel)   # vote_panel(request, thread) -> (template, ctx) | None
+
+Posting checks (who may post where) are registered in `messaging.rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+
+ThreadPanel = Callable[..., "tuple[str, dict] | None"]
+_thread_panels: list[ThreadPanel] = []
+
+
+def register_thread_panel(panel: ThreadPanel) -> ThreadPanel:
+    """Show `panel` on every thread page (usable as a decorator; registering twice is a no-op)."""
+    if panel not in _thread_panels:
+        _thread_panels.append(panel)
+    return panel
+
+
+def unregister_thread_panel(panel: ThreadPanel) -> None:
+    if panel in _thread_panels:
+        _thread_panels.remove(panel)
+
+
+def render_thread_panels(request, thread) -> list[SafeString]:
+    """The HTML of every registered panel that has something to show for `thread`."""
+    rendered = []
+    for panel in list(_thread_panels):
+        result = panel(request, thread)
+        if result is not None:
+            template_name, context = result
+            rendered.append(render_to_string(template_name, context, request=request))
+    return rendered
