@@ -93,13 +93,3 @@ def make_thread_with_posts(db):
 
     return make
 
-
-@pytest.fixture(autouse=True)
-def _tz_tags_everywhere(settings):
-    """Work-around until templates/base.html loads `tz` itself: it uses
-    {% get_current_timezone %} without {% load tz %}. Harmless once that is fixed."""
-    import copy
-
-    templates = copy.deepcopy(settings.TEMPLATES)
-    templates[0]["OPTIONS"].setdefault("builtins", []).append("django.templatetags.tz")
-    settings.TEMPLATES = templates
