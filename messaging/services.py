@@ -104,10 +104,13 @@ def create_board(*, slug: str, title: str, kind: str = Board.Kind.GAME, descript
                                 description=description, position=position)
 
 
+LOBBY_SLUG = "lobby"
+
+
 def lobby_board() -> Board:
     """The site-wide lobby, created on first use."""
     board, _created = Board.objects.get_or_create(
-        slug="lobby", defaults={"kind": Board.Kind.LOBBY, "title": "大厅", "position": -100,
+        slug=LOBBY_SLUG, defaults={"kind": Board.Kind.LOBBY, "title": "大厅", "position": -100,
                                 "description": ""})
     return board
 

@@ -34,6 +34,13 @@ def _page(paginator: Paginator, number: str | None, *, default_last: bool = Fals
     return paginator.get_page(number)
 
 
+def _board_or_404(slug: str) -> Board:
+    # The site-wide lobby always exists: created on first visit on a fresh install.
+    if slug == services.LOBBY_SLUG:
+        return services.lobby_board()
+    return get_object_or_404(Board, slug=slug)
+
+
 def _readable_thread_or_404(user, pk: int) -> Thread:
     thread = get_object_or_404(Thread.objects.select_related("board", "author__profile"), pk=pk)
     if not rules.can_read_thread(user, thread):
@@ -53,6 +60,7 @@ def post_page_url(post: Post) -> str:
 def lobby(request: HttpRequest) -> HttpResponse:
     user = request.user
     gm = rules.is_gm(user)
+    services.lobby_board()
     thread_filter = None if gm else ~Q(threads__kind=Thread.Kind.GM_ONLY)
     # The lobby first (lowest position), then the newest games.
     boards = rules.readable_boards(user).annotate(
@@ -65,7 +73,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    board = get_object_or_404(Board, slug=slug)
+    board = _board_or_404(slug)
     if not rules.can_read_board(request.user, board):
         raise Http404
     threads = (rules.readable_threads(request.user, board.threads.all())
@@ -80,7 +88,7 @@ def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def thread_new(request: HttpRequest, slug: str) -> HttpResponse:
-    board = get_object_or_404(Board, slug=slug)
+    board = _board_or_404(slug)
     if not rules.can_read_board(request.user, board):
         raise Http404
     kinds = rules.startable_kinds(request.user, board)

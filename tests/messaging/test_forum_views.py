@@ -317,3 +317,15 @@ def test_new_thread_page_on_a_locked_board_explains_the_refusal(client, lobby, a
     assert response.status_code == 403
     assert "This board is locked." in response.content.decode()
     assert 'id="new-thread"' not in client.get(lobby.get_absolute_url()).content.decode()
+
+
+def test_lobby_board_exists_on_a_fresh_install(client, alice):
+    from messaging.models import Board
+
+    assert not Board.objects.exists()
+    assert client.get(reverse("lobby")).status_code == 200
+    client.force_login(alice)
+    response = client.post(reverse("messaging-thread-new", args=["lobby"]),
+                           {"kind": "discussion", "title": "第一个", "body": "沙发"})
+    assert response.status_code == 302
+    assert Board.objects.get().kind == Board.Kind.LOBBY
