@@ -73,7 +73,8 @@ class PostAdmin(admin.ModelAdmin):
     search_fields = ("body", "author__profile__display_name", "author__email", "thread__title")
     list_select_related = ("thread__board", "author__profile")
     raw_id_fields = ("thread", "quote", "author")
-    readonly_fields = ("thread", "number", "author", "created_at", "edited_at", "shown")
+    readonly_fields = ("thread", "number", "author", "quote", "created_at", "edited_at",
+                       "shown")
     fields = ("thread", "number", "author", "quote", "body", "shown", "created_at", "edited_at")
     date_hierarchy = "created_at"
 
@@ -105,6 +106,17 @@ class PostAdmin(admin.ModelAdmin):
             obj.html = render_markdown(obj.body)
             obj.edited_at = timezone.now()
         super().save_model(request, obj, form, change)
+
+    def delete_model(self, request, obj: Post):
+        thread = obj.thread
+        super().delete_model(request, obj)
+        services.recount_thread(thread=thread)
+
+    def delete_queryset(self, request, queryset):
+        threads = list(Thread.objects.filter(posts__in=queryset).distinct())
+        super().delete_queryset(request, queryset)
+        for thread in threads:
+            services.recount_thread(thread=thread)
 
 
 class WaitingFilter(admin.SimpleListFilter):

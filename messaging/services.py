@@ -190,6 +190,15 @@ def reply(*, thread: Thread, author, body: str, quote: Post | None = None,
     return post
 
 
+def recount_thread(*, thread: Thread) -> None:
+    """Bring `thread`'s post count and last post back in line after posts were deleted
+    (numbers are not reused: `last_number` never goes down)."""
+    last = thread.posts.order_by("-number").first()
+    Thread.objects.filter(pk=thread.pk).update(
+        post_count=thread.posts.count(), last_post=last,
+        last_post_at=last.created_at if last else thread.created_at)
+
+
 def set_thread_locked(*, thread: Thread, locked: bool) -> None:
     Thread.objects.filter(pk=thread.pk).update(is_locked=locked)
     thread.is_locked = locked

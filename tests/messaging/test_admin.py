@@ -106,3 +106,19 @@ def test_editing_a_post_in_the_admin_renders_it_safely(staff_client, discussion)
     post.refresh_from_db()
     assert "<strong>已编辑</strong>" in post.html and "<script>" not in post.html
     assert post.edited_at is not None
+
+
+def test_deleting_posts_in_the_admin_keeps_the_thread_counters_right(staff_client, discussion,
+                                                                      bob):
+    second = services.reply(thread=discussion, author=bob, body="二")
+    third = services.reply(thread=discussion, author=bob, body="三")
+    staff_client.post(reverse("admin:messaging_post_delete", args=[third.pk]), {"post": "yes"})
+    discussion.refresh_from_db()
+    assert discussion.post_count == 2 and discussion.last_post == second
+    response = staff_client.post(reverse("admin:messaging_post_changelist"), {
+        "action": "delete_selected", "_selected_action": [second.pk], "post": "yes"})
+    assert response.status_code == 302
+    discussion.refresh_from_db()
+    assert discussion.post_count == 1 and discussion.last_post.number == 1
+    # A new reply still gets a fresh number, never a reused one.
+    assert services.reply(thread=discussion, author=bob, body="四").number == 4
