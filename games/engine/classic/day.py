@@ -194,8 +194,8 @@ def tally(state: dict, events: list) -> None:
     pub = state["public"]
     stage, cands = pub["stage"], pub["candidates"]
     counts = Counter(t for _, t in pub["votes"] if t is not None)
-    tally_data = {str(c + 1): counts.get(c, 0) for c in cands if counts.get(c, 0)}
-    why = [f"Votes per seat: {tally_data or 'none'}."]
+    per_seat = ", ".join(f"{seat_name(c)}: {counts[c]}" for c in cands if counts.get(c))
+    why = [f"Votes per seat: {per_seat or 'none'}."]
     if not counts and stage == 0:
         note(state, events, "vote_result", public(),
              why + ["Nobody received a vote, so nobody is eliminated today."],

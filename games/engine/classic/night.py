@@ -273,9 +273,11 @@ def resolve_night(state: dict, events: list) -> None:
 
     gm_note(state, events, "night_resolved", gm_why or ["Nothing happened tonight."],
             victim=victim, pact=pact, check=check, possess=night["possess"],
-            protecting=protecting)
+            protecting=[[g, t] for g, t in enumerate(protecting) if t is not None])
 
-    # 7. dawn
+    # 7. dawn (tonight's choices are spent: clear each seat's note of its own)
+    for mine in state["private"]:
+        mine["choice"] = None
     new = secret["deaths"][deaths_before:]
     dead = sorted(d["seat"] for d in new)
     announce_dawn(state, events, new, pair=pair, hide_all=hide_all)
@@ -303,6 +305,8 @@ def resolve_extra_check(state: dict, events: list) -> None:
     target, why = team_choice(state, events, night["extra"], "extra_check_tie", "a seat to check")
     if target is not None and is_alive(state, target):
         report_check(state, events, target, why, extra=True)
+    for mine in state["private"]:
+        mine["choice"] = None
     begin_day(state, events)
 
 
@@ -403,7 +407,7 @@ def announce_dawn(state: dict, events: list, new_deaths: list[dict], *, pair: li
             why.append(f"{seat_name(e['seat']).capitalize()} died: "
                        f"{R.label_text(e['label'])}.")
     if due:
-        why.append(f"{seat_list(due)} leave last words: the first "
+        why.append(f"{seat_list(due).capitalize()} leave last words: the first "
                    f"{pub['last_words_limit']} deaths do (seed 001 §3.19).")
     note(state, events, "dawn", public(), why, number=pub["number"], deaths=entries,
          pair=pair_note)
