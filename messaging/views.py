@@ -136,6 +136,8 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
     if quote_id and str(quote_id).isdigit():
         quoting = (thread.posts.select_related("author__profile")
                    .filter(pk=int(quote_id)).first())
+        if quoting is None and not form.is_bound:
+            form = ReplyForm()  # a ?quote= of another thread's post is ignored
     return render(request, "messaging/thread.html", {
         "thread": thread, "board": thread.board, "page": page, "form": form,
         "reply_refusal": refusal, "quoting": quoting,
@@ -204,6 +206,8 @@ def _send(request: HttpRequest, conversation_getter) -> HttpResponse:
     conversation = None
     if form.is_valid():
         try:
+            # Check the text first so that a refused first message creates no conversation.
+            services.clean_body(form.cleaned_data["body"])
             conversation = conversation_getter()
             services.send_to_messenger(conversation=conversation, author=request.user,
                                        body=form.cleaned_data["body"])

@@ -105,7 +105,7 @@ def test_empty_or_overlong_message_gets_400_and_nothing_is_stored(client, alice,
     response = client.post(HOME, {"body": body})
     assert response.status_code == 400
     assert 'role="alert"' in response.content.decode()
-    assert not Message.objects.exists()
+    assert not Message.objects.exists() and not Conversation.objects.exists()
 
 
 def test_staff_answer_arrives_from_the_messenger_without_naming_the_staff(
