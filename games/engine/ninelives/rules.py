@@ -727,7 +727,8 @@ class NineLives(RuleSet):
         if viewer == GM:
             info = self.phase(state)
             out["awaiting"] = sorted(info.awaiting)
-            out["legal_actions"] = [asdict(c) for c in self.legal_actions(state, GM)]
+            out["legal_actions"] = fast_copy([asdict(c) for c in self.legal_actions(state, GM)])
         elif is_seat_number(viewer, state["config"]["players"]):
-            out["legal_actions"] = [asdict(c) for c in self.legal_actions(state, viewer)]
+            out["legal_actions"] = fast_copy(
+                [asdict(c) for c in self.legal_actions(state, viewer)])
         return out
