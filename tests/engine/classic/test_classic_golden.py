@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import os
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -266,9 +267,15 @@ GAMES = {"classic_12": classic_12, "ghost_poison": ghost_poison,
          "dual_guardians_lapse": dual_guardians_lapse}
 
 
+@cache
+def played(name: str) -> Script:
+    """Each scripted game is played once per test run; tests only read it."""
+    return GAMES[name]()
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_golden_playthrough_matches(name):
-    game = GAMES[name]()
+    game = played(name)
     text = game.text()
     path = GOLDEN_DIR / f"{name}.txt"
     if os.environ.get("UPDATE_GOLDEN") == "1":
@@ -283,28 +290,28 @@ def test_golden_playthrough_matches(name):
 
 
 def test_the_classic_golden_game_has_a_three_stage_tie_and_a_police_win():
-    g = classic_12()
+    g = played("classic_12")
     stages = [e["data"] for e in g.state["log"] if e["kind"] == "vote_result"]
     assert [(r["stage"], r["eliminated"]) for r in stages[:3]] == [(0, []), (1, []), (2, [])]
     assert g.outcome().result == "police"
 
 
 def test_the_ghost_golden_game_possesses_the_poison():
-    g = ghost_poison()
+    g = played("ghost_poison")
     causes = {d["seat"]: d["cause"] for d in g.state["secret"]["deaths"]}
     assert causes[5] == causes[3] == "possession"
     assert g.outcome() is not None
 
 
 def test_the_guardian_golden_game_ends_the_guardian_by_dereliction():
-    g = guardian_dereliction()
+    g = played("guardian_dereliction")
     causes = {d["seat"]: d["cause"] for d in g.state["secret"]["deaths"]}
     assert causes[6] == "dereliction"
     assert g.outcome() is not None
 
 
 def test_the_dual_guardian_golden_game_lapses_the_police_guardian():
-    g = dual_guardians_lapse()
+    g = played("dual_guardians_lapse")
     causes = {d["seat"]: d["cause"] for d in g.state["secret"]["deaths"]}
     assert causes[7] == "killed" and g.state["secret"]["lapsed"] == [6]
     assert g.outcome() is not None
