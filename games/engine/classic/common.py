@@ -23,6 +23,11 @@ def seat_list(numbers) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def leave(seats_: list) -> str:
+    """The verb agreeing with a list of seats: "seat 3 leaves", "seat 3 and seat 5 leave"."""
+    return "leaves" if len(seats_) == 1 else "leave"
+
+
 def note(state: dict, events: list, kind: str, visibility: dict, because: list[str],
          **data) -> dict:
     return emit(state, events, make_event(kind, visibility, because=because, **data))

@@ -28,6 +28,7 @@ from .common import (
     finish_if_over,
     is_alive,
     kill_seat,
+    leave,
     living,
     n_seats,
     note,
@@ -267,7 +268,7 @@ def after_verdict(state: dict, events: list, dead: list[int]) -> None:
                        + (" (a guardian dying for the seat voted out, seed 003)"
                           if causes[s] == GUARDED_VOTE else "") + ".")
         if due:
-            why.append(f"{seat_list(due).capitalize()} leave last words: the first "
+            why.append(f"{seat_list(due).capitalize()} {leave(due)} last words: the first "
                        f"{pub['last_words_limit']} deaths do (seed 001 §3.19).")
         note(state, events, "verdict", public(), why, deaths=entries)
         if finish_if_over(state, events):

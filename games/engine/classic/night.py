@@ -27,6 +27,7 @@ from .common import (
     gm_note,
     is_alive,
     kill_seat,
+    leave,
     living,
     living_with_role,
     note,
@@ -138,7 +139,7 @@ def team_choice(state: dict, events: list, proposals: list, purpose: str,
     pick = draw_random(state, purpose).choice(tied)
     gm_note(state, events, "chance", [f"A lot breaks the tie between {seat_list(tied)}."],
             purpose=purpose, among=tied, drawn=pick)
-    why.append(f"{seat_list(tied)} tied with {top} proposals each; the lot drew "
+    why.append(f"{seat_list(tied).capitalize()} tied with {top} proposal(s) each; the lot drew "
                f"{seat_name(pick)}.")
     return pick, why
 
@@ -407,7 +408,7 @@ def announce_dawn(state: dict, events: list, new_deaths: list[dict], *, pair: li
             why.append(f"{seat_name(e['seat']).capitalize()} died: "
                        f"{R.label_text(e['label'])}.")
     if due:
-        why.append(f"{seat_list(due).capitalize()} leave last words: the first "
+        why.append(f"{seat_list(due).capitalize()} {leave(due)} last words: the first "
                    f"{pub['last_words_limit']} deaths do (seed 001 §3.19).")
     note(state, events, "dawn", public(), why, number=pub["number"], deaths=entries,
          pair=pair_note)
