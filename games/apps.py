@@ -7,8 +7,10 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         from messaging.hooks import register_thread_panel
+        from messaging.rules import register_posting_check
 
         register_thread_panel(vote_panel)
+        register_posting_check(game_board_check)
 
 
 def vote_panel(request, thread):
@@ -19,3 +21,29 @@ def vote_panel(request, thread):
 
     context = vote_panel_context(request, thread)
     return ("games/vote_panel.html", context) if context else None
+
+
+def game_board_check(*, user, board, thread, kind, body):
+    """While a game runs, only its players (and the GM) post on its board; dead players may
+    not open analysis threads (seed 002 §7.2)."""
+    from django.utils.translation import gettext as _
+
+    from .models import Game
+
+    game = Game.objects.filter(board=board).only("id", "status").first()
+    if game is None or game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
+        return None
+    if user.is_staff or user.get_username() == _messenger_username():
+        return None
+    seat = game.seats.filter(user=user).only("alive").first()
+    if seat is None:
+        return _("Only the players of this game may post on its board while it runs.")
+    if not seat.alive and thread is None and kind == "analysis":
+        return _("Dead players may not open analysis threads; reply briefly instead.")
+    return None
+
+
+def _messenger_username():
+    from django.conf import settings
+
+    return settings.MESSENGER_USERNAME

@@ -106,3 +106,31 @@ def test_voting_through_the_vote_thread(client, game):
     assert Vote.objects.filter(voter=voter).count() == 1
     page = client.get(reverse("messaging-thread", args=[thread.pk])).content.decode()
     assert 'id="vote-tally"' in page and voter.user.profile.display_name in page
+
+
+def test_only_players_and_the_gm_post_on_a_running_games_board(game, gm, make_user):
+    from messaging import services as forum
+    from messaging.services import PostingRefused
+
+    outsider = make_user("路人乙")
+    with pytest.raises(PostingRefused):
+        forum.start_thread(board=game.board, author=outsider, kind="discussion", title="x",
+                           body="hello")
+    player = game.seats.first().user
+    thread = forum.start_thread(board=game.board, author=player, kind="discussion",
+                                title="讨论", body="我先说")
+    forum.reply(thread=thread, author=gm, body="天神在此")
+    assert thread.posts.count() == 2
+
+
+def test_a_dead_player_cannot_open_an_analysis_thread(game):
+    from messaging import services as forum
+    from messaging.services import PostingRefused
+
+    wolf = seat_user(game, "wolf")
+    victim = next(s for s in game.seats.all() if s.user != wolf)
+    services.submit_action(game_id=game.pk, user=wolf, kind="kill",
+                           params={"target": victim.number})
+    with pytest.raises(PostingRefused, match="analysis"):
+        forum.start_thread(board=game.board, author=victim.user, kind="analysis",
+                           title="我的分析", body="……")
