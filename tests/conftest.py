@@ -76,9 +76,12 @@ def browser():
     """A headless Debian Chromium driven by Playwright (no downloaded browsers here)."""
     path = chromium_path()
     _need(path is not None, "needs Chromium (apt-get install chromium); .ci/run installs it")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's loop runs in this thread
     from playwright.sync_api import sync_playwright
 
+    # Playwright's event loop runs in this thread, so Django would see the test's own ORM calls
+    # as "async"; allowed for the test process only, and removed afterwards.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, headless=True, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -87,6 +90,8 @@ def browser():
             yield b
         finally:
             b.close()
+            if previous is None:
+                os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ ROOT = settings.BASE_DIR
 
 def run_manage(*args, **env):
     full_env = {k: v for k, v in os.environ.items()
-                if k not in ("DEBUG", "DJANGO_ENV", "SECRET_KEY", "ALLOWED_HOSTS")}
+                if k not in ("DEBUG", "DJANGO_ENV", "SECRET_KEY", "ALLOWED_HOSTS",
+                             "DJANGO_ALLOW_ASYNC_UNSAFE")}
     full_env.update(env)
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=full_env,
                           capture_output=True, text=True, timeout=120)
