@@ -407,11 +407,16 @@ def announce_dawn(state: dict, events: list, new_deaths: list[dict], *, pair: li
         if e["label"] and not hide_all:
             why.append(f"{seat_name(e['seat']).capitalize()} died: "
                        f"{R.label_text(e['label'])}.")
+    derelict = [] if hide_all else [s for s in dead if cause[s] == DERELICTION]
+    if derelict:
+        why.append(f"{seat_list(derelict).capitalize()} died of dereliction: a guardian that "
+                   "skipped twice, or had nobody to protect for two rounds (seed 003 guardian "
+                   "rules 2 and 5).")
     if due:
         why.append(f"{seat_list(due).capitalize()} {leave(due)} last words: the first "
                    f"{pub['last_words_limit']} deaths do (seed 001 §3.19).")
     note(state, events, "dawn", public(), why, number=pub["number"], deaths=entries,
-         pair=pair_note)
+         pair=pair_note, dereliction=derelict)
     pub["last_words_due"] = due
 
 

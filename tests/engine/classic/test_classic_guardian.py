@@ -85,7 +85,9 @@ def test_a_second_skip_is_death_by_dereliction():
     t.night()                                   # the second skip
     assert t.dead() == [6]
     assert t.state["secret"]["deaths"][-1]["cause"] == "dereliction"
-    assert t.last("dawn", SPECTATOR)["data"]["deaths"][0]["label"] == "guardian"
+    dawn = t.last("dawn", SPECTATOR)
+    assert dawn["data"]["deaths"][0]["label"] == "guardian"
+    assert dawn["data"]["dereliction"] == [6]
 
 
 def test_a_guardian_with_nobody_left_to_protect_dies_after_two_such_rounds():

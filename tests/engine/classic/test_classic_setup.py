@@ -128,3 +128,31 @@ def test_the_gm_sees_everything_and_has_no_moves():
 
 def test_registry_name_and_seat_limits():
     assert (Classic.name, Classic.min_seats, Classic.max_seats) == ("classic", 11, 16)
+
+
+def test_malformed_steps_are_refused_with_a_reason_never_raised():
+    t = Table("PPPBBBCCCCCC")
+    bad_steps = [
+        None, [], {"actor": 3}, {"actor": 3, "kind": "kill", "params": None},
+        {"actor": True, "kind": "kill", "params": {"target": 7}},
+        {"actor": 3, "kind": "kill", "params": {"target": 7.0}},
+        {"actor": 3, "kind": "kill", "params": {"target": True}},
+        {"actor": 3, "kind": "kill", "params": {"target": 7, "extra": 1}},
+        {"actor": 3, "kind": "team_message", "params": {"text": 5}},
+        {"actor": 3, "kind": "team_message", "params": {"text": "   "}},
+        {"actor": 3, "kind": "team_message", "params": {"text": "x" * 20_001}},
+        {"actor": "clock", "kind": "end_phase", "params": {}},
+    ]
+    for step in bad_steps:
+        before = t.state
+        result = RULES.apply(t.state, step)
+        assert result.__class__.__name__ == "Refusal", step
+        assert result.code and result.reason
+        assert t.state is before
+
+
+def test_the_gm_reads_the_teams_private_talk():
+    t = Table("PPPBBBCCCCCC")
+    t.act(3, "team_message", text="kill 7")
+    assert [e["data"]["text"] for e in t.log_of(GM) if e["kind"] == "team_message"] == [
+        "kill 7"]
