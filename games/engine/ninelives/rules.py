@@ -11,7 +11,8 @@ Modules: this one holds the phase machine, the steps players and the GM may take
 actions and the views; `resolution.py` resolves the end of a night, `votes.py` the end of a
 day or a runoff, `common.py` what they share (losses, deaths, windows, victory).
 
-Interpretations where the seed is silent (docs/rules/ninelives.md gives each its reason):
+Interpretations where the seed is silent (numbered as in docs/rules/ninelives.md, which
+lists all of them; those of the resolutions are in the docstrings of their modules):
     I1  §5.3    The loss order may be revised any number of times during night 1; at the end
                 of night 1 missing orders are drawn at random (the core card among the
                 seat's own-camp cards) and the core card is fixed from then on (§6.2).

@@ -211,7 +211,8 @@ def execute(state: State, events: list, seat: int, counted: dict, chain: list[st
         return
     voters = sorted(v for v, t in counted.items() if t == seat)
     secret["saint"] = None
-    state["private"][seat]["dead_cards"].append("SAINT")
+    if "SAINT" in state["private"][seat]["hand"]:  # the execution may have taken it
+        state["private"][seat]["dead_cards"].append("SAINT")
     emit(state, events, make_event("saint_fired", public(), because=[
         f"{label(seat)} had used a SAINT: each seat that voted to execute it loses a card "
         f"(§3.4.10): {seat_list(voters)}."], seat=seat, voters=voters))
