@@ -2,7 +2,7 @@
 
 Random legal play to the end, garbage steps refused, JSON round trips, exact replay and no
 leaks from any seat's or the spectator's view. The default run is short; set
-NINELIVES_GAMES=5000 (games per player count) for the long run.
+NINELIVES_GAMES=1500 (games per player count) for the long run.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from games.engine.registry import get
 
 from .deals import FIVE, SIX
 
-GAMES = int(os.environ.get("NINELIVES_GAMES", "60"))
+GAMES = int(os.environ.get("NINELIVES_GAMES", "40"))
 RULES = get("ninelives")
 
 
