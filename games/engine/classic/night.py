@@ -172,10 +172,10 @@ def resolve_night(state: dict, events: list) -> None:
     2. Guardians: a submitted protection holds until the end of the next day's vote; no
        submission is a skip (the second one kills), no legal target a stranded round (the
        second in a row kills); deaths by dereliction wait for step 6.
-    3. The kill. If the victim is the bandit guardian, the police guardian lapses first (its
-       protection void). A victim with effective protection survives and every guardian
-       protecting it effectively dies instead; an unprotected victim dies, and if it is the
-       poison, the pact bandit dies with it.
+    3. The kill. A victim with effective protection survives and every guardian protecting
+       it effectively dies instead; an unprotected victim dies. If it is the poison, the pact
+       bandit dies with it; if it is the bandit guardian, the police guardian lapses (its
+       protection of the round void).
     4. The possession, after the kill (seed 003 ghost paragraph 2), if the ghost and its
        target are still alive: a civilian turns bandit; police, guardians: no effect (the
        police are told one of theirs was possessed); the poison: the ghost and the poison die.
@@ -238,8 +238,6 @@ def resolve_night(state: dict, events: list) -> None:
     # 3. the kill
     pair = None
     if victim is not None and is_alive(state, victim):
-        if role_of(state, victim) == R.BANDIT_GUARDIAN:
-            lapse_police_guardian(state, events)
         target_role = role_of(state, victim)
         savers = [g for g in active_guardians(state) if secret["protecting"][g] == victim
                   and R.protection_works(role_of(state, g), target_role,
@@ -252,6 +250,10 @@ def resolve_night(state: dict, events: list) -> None:
         else:
             kill_seat(state, victim, KILLED)
             gm_why.append(f"{seat_name(victim).capitalize()} {CAUSE_TEXT[KILLED]}.")
+            if target_role == R.BANDIT_GUARDIAN:
+                lapse_police_guardian(state, events)
+                gm_why.append("The victim was the bandit guardian: the police guardian "
+                              "lapses (seed 003 dual §6).")
             if target_role == R.POISON and pact is not None and is_alive(state, pact):
                 kill_seat(state, pact, PACT)
                 pair = [victim, pact]
