@@ -18,7 +18,7 @@ SHORT = {R.POLICE: "P", R.BANDIT: "B", R.CIVILIAN: "C", R.POISON: "X", R.GUARDIA
 # Event data fields that hold seat numbers (0-based in the data, 1-based when shown).
 SEAT_KEYS = {"seat", "target", "pact", "voter", "team", "order", "candidates", "tied",
              "eliminated", "winners", "seats", "ghost", "victim", "check", "possess",
-             "among", "protecting"}
+             "among", "protecting", "dereliction"}
 
 
 def n1(seat) -> str:
