@@ -156,6 +156,7 @@ CELERY_TIMEZONE = "UTC"
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 20, minimum=1)
+SWEEP_GRACE_SECONDS = env_int("SWEEP_GRACE_SECONDS", 3, minimum=0)
 
 # --- email ---------------------------------------------------------------------------------
 EMAIL_URL = env_str("EMAIL_URL", "consolemail://")

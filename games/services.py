@@ -19,6 +19,7 @@ import logging
 import secrets
 import uuid
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
@@ -207,7 +208,7 @@ def advance_phase(*, game_id: int, reason: str = "deadline", expected_version: i
             return False
         if expected_version is not None and game.version != expected_version:
             return False
-        if reason == "deadline" and (game.deadline is None or game.deadline > now):
+        if reason == "deadline" and (game.deadline is None or game.deadline > now - grace()):
             return False
         if reason == "early" and ruleset_of(game).phase(game.state).awaiting:
             return False
@@ -261,13 +262,23 @@ def _announce_end(game: Game, phase: Phase | None, outcome, names) -> None:
     _announce(game, phase, _("Game over"), "\n\n".join(lines), events=[], force_publish=True)
 
 
+def grace() -> dt.timedelta:
+    """How long after a deadline the clock waits before ending the phase.
+
+    A vote or action is judged by when it ARRIVED (taken before waiting for the game lock);
+    the grace lets one that arrived just before the deadline, and is still waiting for the
+    lock, be counted before the phase ends.
+    """
+    return dt.timedelta(seconds=settings.SWEEP_GRACE_SECONDS)
+
+
 def sweep(*, now: dt.datetime | None = None, limit: int = 100) -> int:
     """Advance every running game whose deadline has passed; return how many advanced.
 
     One indexed query when nothing is due, whatever the number of games.
     """
     now = _now(now)
-    due = list(Game.objects.filter(status=Game.Status.RUNNING, deadline__lte=now)
+    due = list(Game.objects.filter(status=Game.Status.RUNNING, deadline__lte=now - grace())
                .order_by("deadline").values_list("id", "version")[:limit])
     advanced = 0
     for game_id, version in due:

@@ -7,7 +7,7 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -150,20 +150,26 @@ def vote(request, pk):
     thread_id = request.POST.get("thread")
     back = redirect("messaging-thread", pk=thread_id) if (thread_id or "").isdigit() \
         else redirect("game-home", pk=game.pk)
+    wants_json = "application/json" in request.headers.get("Accept", "")
     target = request.POST.get("target", "")
     kind = request.POST.get("kind", "vote")
     if kind not in services.VOTE_KINDS or not target.lstrip("-").isdigit():
-        messages.error(request, _("Choose whom to vote for."))
-        return back
+        return _vote_result(request, back, wants_json, False, _("Choose whom to vote for."))
     expected = request.POST.get("phase", "")
     try:
         services.submit_action(game_id=game.pk, user=request.user, kind=kind,
                                params={"target": int(target)},
                                expected_phase=int(expected) if expected.isdigit() else None)
     except services.GameError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, _("Your vote was counted."))
+        return _vote_result(request, back, wants_json, False, exc.message)
+    return _vote_result(request, back, wants_json, True, _("Your vote was counted."))
+
+
+def _vote_result(request, back, wants_json: bool, ok: bool, message):
+    """A redirect with a flash message for browsers; JSON for scripts (Accept: JSON)."""
+    if wants_json:
+        return JsonResponse({"ok": ok, "message": str(message)}, status=200 if ok else 409)
+    (messages.success if ok else messages.error)(request, message)
     return back
 
 

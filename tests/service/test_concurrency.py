@@ -83,7 +83,8 @@ def test_votes_racing_the_deadline_are_never_lost_nor_late(need_postgres, game):
     early = deadline - dt.timedelta(seconds=1)
     late = deadline + dt.timedelta(seconds=1)
     fns = [vote(s, early if i % 2 == 0 else late) for i, s in enumerate(voters)]
-    fns.append(lambda: services.sweep(now=late))
+    after_grace = late + services.grace()
+    fns.append(lambda: services.sweep(now=after_grace))
     results = run_together(fns)
     game.refresh_from_db()
     accepted = [voters[i].number for i, r in enumerate(results[:-1]) if r == "ok"]
@@ -95,7 +96,7 @@ def test_votes_racing_the_deadline_are_never_lost_nor_late(need_postgres, game):
                   .values_list("seat__number", flat=True))
     assert sorted(logged) == sorted(accepted)
     # A sweeper that found the row locked by a voter skipped it; the next tick finishes.
-    services.sweep(now=late)
-    services.sweep(now=late)
+    services.sweep(now=after_grace)
+    services.sweep(now=after_grace)
     assert Game.objects.get(pk=game.pk).version == 2  # night (early) + day (sweeper), once each
     assert Action.objects.filter(game=game, phase=day, actor="clock").count() == 1

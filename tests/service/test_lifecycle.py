@@ -147,9 +147,11 @@ def test_a_dead_seat_cannot_vote(game):
                                params={"target": 0})
 
 
-def test_the_sweeper_advances_a_due_game_once(game):
+def test_the_sweeper_advances_a_due_game_once_after_the_grace(game, settings):
     assert services.sweep(now=game.deadline - dt.timedelta(seconds=1)) == 0
-    later = game.deadline + dt.timedelta(seconds=1)
+    # an action that arrived just before the deadline may still be waiting for the lock
+    assert services.sweep(now=game.deadline + dt.timedelta(seconds=1)) == 0
+    later = game.deadline + dt.timedelta(seconds=settings.SWEEP_GRACE_SECONDS + 1)
     assert services.sweep(now=later) == 1
     assert services.sweep(now=later) == 0
     game.refresh_from_db()
@@ -158,8 +160,8 @@ def test_the_sweeper_advances_a_due_game_once(game):
     assert Action.objects.filter(game=game, actor="clock").count() == 1
 
 
-def test_a_stale_claim_does_not_advance(game):
-    later = game.deadline + dt.timedelta(seconds=1)
+def test_a_stale_claim_does_not_advance(game, settings):
+    later = game.deadline + dt.timedelta(seconds=settings.SWEEP_GRACE_SECONDS + 1)
     assert services.advance_phase(game_id=game.pk, expected_version=game.version, now=later)
     # a second sweeper that read the same (id, version) before the first committed
     assert not services.advance_phase(game_id=game.pk, expected_version=0,
