@@ -5,6 +5,7 @@ no view leaks. Seeded and short; heavier sampling lives in `simulate_classic`.""
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
@@ -48,3 +49,13 @@ def test_conformance_with_sixteen_players():
     config = {"variant_ghost_poison": True, "dual_guardians": True}
     play = check_ruleset(rules, seats=16, seed=16, config=config, leak_every=40)
     assert rules.outcome(play.final) is not None
+
+
+def test_every_event_explains_itself_with_seats_numbered_from_one():
+    rules = Classic()
+    config = {"variant_ghost_poison": True, "guardian": True}
+    play = check_ruleset(rules, seats=11, seed=77, config=config, leak_every=10_000)
+    assert play.final["log"]
+    for event in play.final["log"]:
+        assert event["because"] and all(isinstance(b, str) and b for b in event["because"])
+        assert not any(re.search(r"\bseat 0\b", b, re.I) for b in event["because"]), event
