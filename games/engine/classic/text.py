@@ -116,9 +116,14 @@ def render_private(me: dict) -> str:
         parts.append("lapsed (plays as a civilian)")
     choice = me.get("choice")
     if choice:
-        parts.append("tonight " + ", ".join(
-            f"{k} {n1(v) if isinstance(v, int) and not isinstance(v, bool) else v}"
-            for k, v in choice.items() if v is not None) or "tonight —")
+        items = []
+        for k, v in choice.items():
+            if k == "pact" and v is None:
+                continue
+            shown = ("nobody" if v is None else n1(v)
+                     if isinstance(v, int) and not isinstance(v, bool) else v)
+            items.append(f"{k} {shown}")
+        parts.append("tonight " + ", ".join(items))
     return " · ".join(parts)
 
 
