@@ -118,6 +118,9 @@ class Classic(RuleSet):
     name = "classic"
     min_seats = 11
     max_seats = 16
+    # Each voter has its own slot (its own phase), so a thread per vote phase would open
+    # one thread per voter; the votes are public events instead.
+    vote_phases: frozenset[str] = frozenset()
 
     # --- 1. setup ------------------------------------------------------------------------
 
@@ -221,6 +224,7 @@ class Classic(RuleSet):
                          "(seed 003, ghost bandit)."], purpose="ghost", drawn=ghost)
         state["secret"]["roles"] = roles
         state["secret"]["ghost"] = ghost
+        state["secret"]["deal"] = [R.GHOST if s == ghost else r for s, r in enumerate(roles)]
 
         # 3. what each seat knows
         police = [s for s, r in enumerate(roles) if r == R.POLICE]
@@ -271,6 +275,12 @@ class Classic(RuleSet):
         elif _is_seat(state, viewer):
             out["me"] = clone(state["private"][viewer])
         return out
+
+    def commitment_text(self, state: State) -> str:
+        """The deal as dealt (the ghost named), one line per seat from seat 1: the service
+        publishes a commitment to it at the start and reveals it at the end."""
+        return "\n".join(f"seat {s + 1}: {card}"
+                         for s, card in enumerate(state["secret"]["deal"]))
 
     # --- 2. what may be done now -----------------------------------------------------------
 

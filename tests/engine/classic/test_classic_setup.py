@@ -156,3 +156,18 @@ def test_the_gm_reads_the_teams_private_talk():
     t.act(3, "team_message", text="kill 7")
     assert [e["data"]["text"] for e in t.log_of(GM) if e["kind"] == "team_message"] == [
         "kill 7"]
+
+
+def test_the_deal_commitment_text_names_every_card_as_dealt():
+    t = Table("PPPBGBXCCCCC")
+    t.night(possess=7)                          # possession changes roles, not the deal
+    text = RULES.commitment_text(t.state)
+    assert text.splitlines()[4] == "seat 5: ghost"
+    assert text.splitlines()[7] == "seat 8: civilian" and t.role(7) == "bandit"
+    assert len(text.splitlines()) == 12
+
+
+def test_living_seats_follow_the_public_deaths():
+    t = Table("PPPBBBCCCCCC")
+    t.night(kill=8)
+    assert RULES.living_seats(t.state) == [s for s in range(12) if s != 8]
