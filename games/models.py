@@ -163,6 +163,9 @@ class Action(models.Model):
     params = models.JSONField(default=dict)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                              on_delete=models.SET_NULL, related_name="+")
+    # When the request arrived (what the deadline is judged by); `created` is when the row
+    # was written, possibly later, after waiting for the game lock.
+    received_at = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

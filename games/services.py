@@ -328,7 +328,7 @@ def submit_action(*, game_id: int, user, kind: str, params: dict | None = None,
             raise GameError(_("Changes are closed %(n)d minutes before the deadline.")
                             % {"n": game.change_cutoff_minutes})
         step = action(seat.number, kind, **params)
-        t = _apply(game, step, user=user, seat=seat)
+        t = _apply(game, step, user=user, seat=seat, received_at=now)
         if kind in VOTE_KINDS:
             _store_vote(game, seat, kind, params)
         names = seat_names(game)
@@ -349,7 +349,8 @@ def _is_change(game: Game, seat: Seat, kind: str) -> bool:
                                  kind=kind).exists()
 
 
-def _apply(game: Game, step: dict, *, user, seat: Seat | None) -> Transition:
+def _apply(game: Game, step: dict, *, user, seat: Seat | None,
+           received_at: dt.datetime | None = None) -> Transition:
     """Precondition: the caller holds the game lock."""
     try:
         result = ruleset_of(game).apply(game.state, step)
@@ -358,17 +359,19 @@ def _apply(game: Game, step: dict, *, user, seat: Seat | None) -> Transition:
         raise GameError(_("The rules could not process this request; nothing was recorded."))
     if isinstance(result, Refusal):
         raise GameError(_(result.reason))
-    _record_step(game, step, result, user=user, seat=seat)
+    _record_step(game, step, result, user=user, seat=seat, received_at=received_at)
     _store_events(game, result.events, game.current_phase)
     _sync_alive(game, ruleset_of(game))
     return result
 
 
-def _record_step(game: Game, step: dict, t: Transition, *, user, seat: Seat | None) -> None:
+def _record_step(game: Game, step: dict, t: Transition, *, user, seat: Seat | None,
+                 received_at: dt.datetime | None = None) -> None:
     game.steps += 1
     Action.objects.create(game=game, seq=game.steps, phase=game.current_phase,
                           actor=str(step["actor"]), seat=seat, kind=step["kind"],
-                          params=step["params"], user=user if user and user.pk else None)
+                          params=step["params"], user=user if user and user.pk else None,
+                          received_at=received_at or timezone.now())
     game.state = t.state
 
 
