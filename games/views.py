@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -87,6 +88,13 @@ def act(request, pk):
     choices = _choices(game, seat.number)
     options = [(choice_value(c), choice_label(game.ruleset, c, names)) for c in choices
                if c.kind not in services.VOTE_KINDS or c.kind == "proxy_vote"]
+    # A list parameter (a loss order) is offered with an editable field: the player may give
+    # the list in any order they like; the rules check it.
+    list_fields = {}
+    for c in choices:
+        for key, value in c.params.items():
+            if isinstance(value, list):
+                list_fields.setdefault(key, ", ".join(str(v) for v in value))
     text_fields = {}
     for c in choices:
         for f in c.text_fields:
@@ -99,7 +107,7 @@ def act(request, pk):
     page = Paginator(chat, 50).get_page(request.GET.get("page"))
     return render(request, "games/act.html", {
         "game": game, "seat": seat, "view": view, "options": options,
-        "text_fields": text_fields.values(), "page": page,
+        "text_fields": text_fields.values(), "page": page, "list_fields": list_fields.items(),
         "me": json.dumps(view.get("me", {}), ensure_ascii=False, indent=1) if view else "",
     })
 
@@ -119,6 +127,9 @@ def _submit(request, game: Game, seat):
     for key, value in request.POST.items():
         if key.startswith("text_") and value.strip():
             params[key[5:]] = value
+        elif key.startswith("list_") and key[5:] in params and isinstance(params[key[5:]], list) \
+                and value.strip():
+            params[key[5:]] = [v.strip() for v in re.split(r"[,，、\s]+", value) if v.strip()]
     expected = request.POST.get("phase")
     try:
         services.submit_action(game_id=game.pk, user=request.user, kind=kind, params=params,
