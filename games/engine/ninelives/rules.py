@@ -34,7 +34,8 @@ lists all of them; those of the resolutions are in the docstrings of their modul
                 dead card once every seat of the game has been pardoned.
     I8  §8      Votes may go to any living seat, oneself included; a runoff vote to one of
                 the tied seats. A proxy vote may be changed until the count; it is void if
-                the seat votes in person. CURSE and BLESS cannot be used in a runoff (their
+                the seat votes in person; a day's proxy does not carry into its runoff.
+                CURSE and BLESS cannot be used in a runoff (their
                 effect does not reach it, §8.2); STRIKE and BOMB can.
     I9  §8.1    An execution that can still be pardoned is named (with the lost camp) only at
                 the end of the next night; the executed seat keeps its card until then.
