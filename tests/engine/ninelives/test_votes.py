@@ -159,3 +159,13 @@ def test_the_count_is_gm_only_while_a_pardon_is_possible():
     assert visible_to(count["visibility"], GM)
     night = g.night()
     assert g.find("execution", night)[0]["data"]["tally"]["tally"] == {"0": 3, "1": 2}
+
+
+def test_a_day_proxy_does_not_carry_into_the_runoff():
+    g = day_one()
+    g.do(4, "proxy_vote", target=2)
+    g.day({0: 1, 1: 0, 2: 0, 3: 1})  # 0 and 1 tie; seat 5's proxy went to seat 3
+    assert g.phase() == ("runoff", 1) and 4 in RULES.phase(g.state).awaiting
+    assert g.priv(4)["proxy"] is None
+    events = g.day({0: 1, 1: 0, 2: 0, 3: 0})
+    assert g.find("foul_out", events, seat=4)
