@@ -146,6 +146,24 @@ def rules_for(players: int) -> DealRules:
     )
 
 
+def small_rules(seat_camps: tuple[str, ...], hand_size: int, cards: dict[str, int], *,
+                own_cap: int = 2, other_cap: int = 1, neutral_cap: int = 3,
+                taints: int = 2) -> DealRules:
+    """Rules for a reduced deck (tests, examples): the §4 constraints that concern the given
+    cards, `cards` mapping card names to copies (in the order the counter should take them)."""
+    names = set(cards)
+    return DealRules(
+        players=len(seat_camps), hand_size=hand_size,
+        cards=tuple((c, CARDS[c][0], n) for c, n in cards.items()),
+        seat_camps=tuple(seat_camps),
+        required=tuple(r for r in REQUIRED if r[2] in names),
+        forbidden=tuple(r for r in FORBIDDEN if r[2] in names),
+        apart=tuple(r for r in APART if r[1] in names and r[2] in names),
+        single=tuple(c for c in SINGLE if c in names),
+        own_cap=own_cap, other_cap=other_cap, neutral_cap=neutral_cap, taints=taints,
+    )
+
+
 # --- deals and violations -----------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -356,7 +374,7 @@ def _check_hand(seat: int, camp: str, hand: tuple[str, ...], rules: DealRules) -
 
 def _check_taints(deal: Deal, rules: DealRules) -> list[Violation]:
     out = []
-    if sorted(deal.taints) != sorted(TAINTS):
+    if set(deal.taints) != set(TAINTS):
         return [Violation("3.5.1", None, "The taints must name the killer-tainted and the "
                                          "wolf-tainted neutral cards (§3.5.1).")]
     neutral = set(rules.neutral_cards)
@@ -365,22 +383,25 @@ def _check_taints(deal: Deal, rules: DealRules) -> list[Violation]:
         for card in hand:
             holder.setdefault(card, seat)
     chosen = [c for kind in TAINTS for c in deal.taints[kind]]
+    well_formed = True
     for kind in TAINTS:
         cards = deal.taints[kind]
         if len(cards) != rules.taints or len(set(cards)) != len(cards):
             out.append(Violation("3.5.1", None, f"{rules.taints} different neutral cards carry "
                                                 f"the {kind} taint (§3.5.1)."))
+            well_formed = False
             continue
         if not all(c in neutral for c in cards):
             out.append(Violation("3.5.1", None, f"Only neutral cards of the deck can carry a "
                                                 f"taint, not {', '.join(cards)} (§3.5.1)."))
+            well_formed = False
             continue
         seats = [holder.get(c) for c in cards]
         for seat in sorted({s for s in seats if s is not None and seats.count(s) > 1}):
             out.append(Violation("4.4.11", seat, f"{_seat_name(seat)} holds both {kind}-tainted"
                                                  f" cards; they go to different players "
                                                  f"(§4.4.11)."))
-    if len(set(chosen)) != len(chosen) and not out:
+    if well_formed and len(set(chosen)) != len(chosen):
         out.append(Violation("3.5.1", None, "A neutral card carries at most one taint "
                                             "(§3.5.1)."))
     return out
