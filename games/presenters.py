@@ -79,3 +79,15 @@ def describe(ruleset: str, event: dict, names: dict[int, str]) -> str:
         parts.append(f"{key}: {value}")
     kind = event.get("kind", "?").replace("_", " ")
     return f"**{kind}**" + (" — " + "; ".join(parts) if parts else "")
+
+
+def refusal_text(ruleset: str, refusal) -> str:
+    """A refusal (games.engine.base.Refusal) in the reader's language: the rule set's
+    `refusal(refusal) -> str | None` if it has one, else the engine's English sentence run
+    through the catalogue."""
+    translate = getattr(_module(ruleset), "refusal", None)
+    if translate is not None:
+        text = translate(refusal)
+        if text:
+            return text
+    return _(refusal.reason)

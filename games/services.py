@@ -32,7 +32,7 @@ from messaging.models import Board, Thread
 from .engine import registry
 from .engine.base import CLOCK, GM, Refusal, RuleSet, Transition, action, end_phase, new_seed
 from .models import Action, Announcement, Event, Game, Phase, Seat, Vote
-from .presenters import describe
+from .presenters import describe, refusal_text
 
 log = logging.getLogger(__name__)
 
@@ -358,7 +358,7 @@ def _apply(game: Game, step: dict, *, user, seat: Seat | None,
         log.exception("engine raised on %s", step)
         raise GameError(_("The rules could not process this request; nothing was recorded."))
     if isinstance(result, Refusal):
-        raise GameError(_(result.reason))
+        raise GameError(refusal_text(game.ruleset, result), code=result.code)
     _record_step(game, step, result, user=user, seat=seat, received_at=received_at)
     _store_events(game, result.events, game.current_phase)
     _sync_alive(game, ruleset_of(game))

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import select_template
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -105,7 +106,9 @@ def act(request, pk):
     chat = Message.objects.filter(conversation=conversation).select_related(
         "sender__profile").order_by("-created_at") if conversation else Message.objects.none()
     page = Paginator(chat, 50).get_page(request.GET.get("page"))
+    panel = select_template([f"games/panels/{game.ruleset}.html", "games/panels/default.html"])
     return render(request, "games/act.html", {
+        "panel_template": panel, "names": names,
         "game": game, "seat": seat, "view": view, "options": options,
         "text_fields": text_fields.values(), "page": page, "list_fields": list_fields.items(),
         "me": json.dumps(view.get("me", {}), ensure_ascii=False, indent=1) if view else "",
