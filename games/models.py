@@ -87,9 +87,12 @@ class Game(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("game-home", args=[self.pk])
 
-    def minutes_for(self, phase_name: str) -> int:
+    def minutes_for(self, phase_name: str) -> float:
+        """Minutes for a phase: fractions allowed (0.1 = 6 s for demos and tests)."""
         value = self.durations.get(phase_name, DEFAULT_PHASE_MINUTES)
-        return max(1, int(value)) if isinstance(value, int | float) else DEFAULT_PHASE_MINUTES
+        if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+            return DEFAULT_PHASE_MINUTES
+        return min(max(0.05, float(value)), 30 * 24 * 60)
 
     @property
     def is_live(self) -> bool:

@@ -99,3 +99,38 @@ def artifacts_dir():
     path = settings.VAR_DIR / "artifacts"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture
+def celery_worker_and_beat(transactional_db, tmp_path):
+    """A real Celery worker with an embedded beat, on the configured broker, using the test
+    database (so it sees what the live server commits). Beat sweeps every second."""
+    import subprocess
+    import sys
+
+    from django.db import connection
+
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        url = f"sqlite:///{db['NAME']}"
+    else:
+        url = (f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:"
+               f"{db['PORT'] or 5432}/{db['NAME']}")
+    env = dict(os.environ, DATABASE_URL=url, SWEEP_INTERVAL_SECONDS="1",
+               SWEEP_GRACE_SECONDS="1", EMAIL_URL="consolemail://")
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    log = open(tmp_path / "celery.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--beat", "--pool=solo",
+         "--without-gossip", "--without-mingle", "--loglevel=INFO",
+         f"--schedule={tmp_path / 'beat-schedule'}"],
+        cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
