@@ -109,12 +109,11 @@ def greedy_deal(rules: DealRules, rng: random.Random) -> tuple[Deal | None, str]
 
     Steps (our reading of the post that follows the rules in seed 002):
     1. camps by lot; the killer and the wolf seats get their §4.1/§4.2 cards;
-    2. shuffle the rest into a pile; deal in rounds, seat 1 first, each seat taking one card
-       per round until its hand is full (the killer and the wolf skip the rounds they
-       already hold cards for);
+    2. shuffle the rest into a pile; deal in rounds, seat 1 first, one card per seat and
+       round (the killer and the wolf sit out the first two rounds);
     3. a seat takes the first card in the pile it may take; skipped cards stay where they are;
     4. when it may take none, the first card of the pile is swapped into another seat's hand
-       for a card that seat may give up and the stuck seat may take; no such swap: stuck;
+       for a card that seat may give up and the stuck seat may take (`_swap`); none: stuck;
     5. taints: shuffle the neutral cards, mark them in turn, skipping a card whose holder
        already has one of that taint;
     6. finally `validate`: a deal breaking a rule that cannot be checked card by card (the
@@ -129,11 +128,12 @@ def greedy_deal(rules: DealRules, rng: random.Random) -> tuple[Deal | None, str]
             if c == camp:
                 hands[seat].append(card)
                 pile.remove(card)
+    fixed = [len(hand) for hand in hands]
     rng.shuffle(pile)
-    for _ in range(rules.hand_size):
+    for round_ in range(rules.hand_size):
         for seat, camp in enumerate(camps):
-            if len(hands[seat]) >= rules.hand_size or not pile:
-                continue
+            if round_ < fixed[seat]:
+                continue           # the killer and the wolf sit out the first two rounds
             for k, card in enumerate(pile):
                 if may_take(hands[seat], camp, card, rules):
                     hands[seat].append(pile.pop(k))
@@ -154,17 +154,22 @@ def greedy_deal(rules: DealRules, rng: random.Random) -> tuple[Deal | None, str]
 
 def _swap(hands: list[list[str]], camps: list[str], seat: int, pile: list[str],
           rules: DealRules) -> bool:
+    """Step 4 of `greedy_deal`: the first card of the pile goes to another seat in exchange
+    for a card that seat may give up (not one of its §4.1/§4.2 cards) and the stuck seat may
+    take. Seats are tried in order, their cards in the order they were dealt."""
     first = pile[0]
     for other, hand in enumerate(hands):
         if other == seat:
             continue
-        for card in list(hand):
-            rest = [c for c in hand]
+        fixed = {card for _, c, card in rules.required if c == camps[other]}
+        for card in hand:
+            if card in fixed:
+                continue
+            rest = list(hand)
             rest.remove(card)
             if (may_take(rest, camps[other], first, rules)
                     and may_take(hands[seat], camps[seat], card, rules)):
-                rest.append(first)
-                hands[other] = rest
+                hands[other] = rest + [first]
                 hands[seat].append(card)
                 pile.pop(0)
                 return True
