@@ -87,8 +87,12 @@ def act(request, pk):
     view, _seat = services.view_for(game, request.user)
     names = services.seat_names(game)
     choices = _choices(game, seat.number)
+    # Votes are cast in the box above the phase's vote thread; a phase without a vote thread
+    # (a rule set whose voters each have their own short phase) offers them here instead.
+    thread_votes = game.phase_name in services.ruleset_of(game).vote_phases
     options = [(choice_value(c), choice_label(game.ruleset, c, names)) for c in choices
-               if c.kind not in services.VOTE_KINDS or c.kind == "proxy_vote"]
+               if c.kind not in services.VOTE_KINDS or c.kind == "proxy_vote"
+               or not thread_votes]
     # A list parameter (a loss order) is offered with an editable field: the player may give
     # the list in any order they like; the rules check it.
     list_fields = {}
