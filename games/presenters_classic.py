@@ -1,0 +1,523 @@
+"""Classic 杀人游戏 (`classic`) for people: events as sentences, choices as form labels,
+refusals as sentences a player can read.
+
+The machinery (games/presenters.py) calls three functions:
+    present(event, names) -> str | None   an engine event, or the confirmation of a step
+                                          (then `kind` is the step's kind, `data` its params)
+    label(choice, names) -> str | None    how the action form offers a `Choice`
+    refusal(refusal) -> str | None        a `Refusal` as a sentence for the player
+`names` maps a seat index to its player's display name. Every sentence is an English msgid
+translated through the catalogue (Chinese by default; the fragment is
+locale/zh_Hans/LC_MESSAGES/classic.po). Returning None falls back to the generic text.
+
+What a sentence may say is decided by the event's visibility, which the engine sets (a team's
+proposals reach the team, a check result the police, a protection its guardian). The
+sentences here only restate the event's own data, so they cannot add a secret the event did
+not already carry: a death whose identity the engine withholds (label None) is written as
+"identity not revealed", never guessed.
+
+Seats are numbered from 1 in every sentence ("3号阿狗" in Chinese).
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+ROLE_CONTEXT = "classic role"
+PHASE_CONTEXT = "classic phase"
+
+# The poison pair note in a dawn event names its two seats in English ("seat 3 and seat 7").
+PAIR_SEATS = re.compile(r"seat (\d+)")
+
+
+# --- small pieces --------------------------------------------------------------------------
+
+def role_text(label: str | None) -> str:
+    """A card or an announced identity in the reader's language; None = withheld.
+
+    The same codes, translated with the same context, are what the 'my hand' panel shows
+    (templates/games/panels/classic.html), so a role reads the same everywhere.
+    """
+    labels = {
+        "police": pgettext(ROLE_CONTEXT, "police"),
+        "bandit": pgettext(ROLE_CONTEXT, "bandit"),
+        "civilian": pgettext(ROLE_CONTEXT, "civilian"),
+        "poison": pgettext(ROLE_CONTEXT, "poison"),
+        "guardian": pgettext(ROLE_CONTEXT, "guardian"),
+        "police_guardian": pgettext(ROLE_CONTEXT, "police guardian"),
+        "bandit_guardian": pgettext(ROLE_CONTEXT, "bandit guardian"),
+        "possessed_bandit": pgettext(ROLE_CONTEXT, "possessed bandit"),
+        "ghost": pgettext(ROLE_CONTEXT, "ghost bandit"),
+    }
+    if label is None:
+        return _("identity not revealed")
+    return labels.get(label, str(label))
+
+
+def who(names: dict[int, str], seat) -> str:
+    """A seat as its number and its player's name ("3号阿狗")."""
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        return str(seat)
+    name = names.get(seat)
+    if not name:
+        return _("seat %(n)d") % {"n": seat + 1}
+    return _("%(name)s (seat %(n)d)") % {"name": name, "n": seat + 1}
+
+
+def seat_list(seats, names: dict[int, str]) -> str:
+    shown = [who(names, s) for s in seats or []]
+    return pgettext("list separator", ", ").join(shown) if shown else _("nobody")
+
+
+def quote(text) -> str:
+    """A player's own words as a Markdown quote (rendered safely by the forum)."""
+    lines = str(text or "").strip().splitlines() or [""]
+    return "\n".join("> " + line for line in lines)
+
+
+def deaths_text(deaths: list[dict], names: dict[int, str]) -> str:
+    """The dead of one announcement: each seat with what the announcement reveals."""
+    parts = []
+    for entry in deaths:
+        text = _("%(seat)s: %(role)s") % {"seat": who(names, entry["seat"]),
+                                          "role": role_text(entry.get("label"))}
+        if entry.get("last_words"):
+            text += _(" (leaves last words)")
+        parts.append(text)
+    return pgettext("list separator", ", ").join(parts)
+
+
+# --- engine events -------------------------------------------------------------------------
+
+def _role(data, names, event) -> str:
+    role = data["role"]
+    duties = {
+        "police": _("Each night the police choose one seat to check together and learn its "
+                    "exact identity."),
+        "bandit": _("Each night the bandits choose one victim together; a silent bandit "
+                    "counts as agreeing."),
+        "ghost": _("You are one of the bandits. Once per game, at night, you may possess a "
+                   "seat outside your team; it happens after the kill."),
+        "civilian": _("You have no night action: find the bandits by speaking and voting."),
+        "poison": _("You are on the police side but do not check. If the bandits kill you, "
+                    "the bandit named in their death pact dies with you; if the ghost "
+                    "possesses you, the ghost dies with you."),
+        "guardian": _("Your stance is your own. Each night protect one seat (never yourself, "
+                      "never the same seat twice): if it is killed or voted out this round, "
+                      "you die in its place. You may skip once; the second skip is death by "
+                      "dereliction."),
+        "police_guardian": _("Each night protect one seat (never yourself, never the same "
+                             "seat twice). Your protection works for the police side and "
+                             "civilians: you die in their place. You may skip once."),
+        "bandit_guardian": _("Each night protect one seat (never yourself, never the same "
+                             "seat twice). Your protection works for the bandits and "
+                             "civilians: you die in their place. You may skip once."),
+    }
+    text = _("Your card: **%(role)s**.") % {"role": role_text(role)}
+    if role in duties:
+        text += " " + duties[role]
+    return text
+
+
+def _teammates(data, names, event) -> str:
+    team = seat_list(data["team"], names)
+    if "ghost" not in data:  # the police's list carries no ghost
+        return _("The police are %(seats)s; you see each other.") % {"seats": team}
+    text = _("The bandits are %(seats)s; you see each other.") % {"seats": team}
+    if data["ghost"] is not None:
+        text += " " + _("Your ghost bandit is %(seat)s.") % {"seat": who(names, data["ghost"])}
+    return text
+
+
+def _night_falls(data, names, event) -> str:
+    return _("Night %(n)d falls: the bandits choose a victim and the police a seat to "
+             "check.") % {"n": data["number"]}
+
+
+def _kill_proposed(data, names, event) -> str:
+    text = _("%(seat)s proposes to kill %(target)s.") % {
+        "seat": who(names, data["seat"]), "target": who(names, data["target"])}
+    if data.get("pact") is not None:
+        text += " " + _("Death pact: if the victim is the poison, %(pact)s dies with it.") % {
+            "pact": who(names, data["pact"])}
+    return text
+
+
+def _deferred(data, names, event) -> str:
+    return _("%(seat)s goes with the team's choice.") % {"seat": who(names, data["seat"])}
+
+
+def _team_message(data, names, event) -> str:
+    return (_("%(seat)s to the team:") % {"seat": who(names, data["seat"])}
+            + "\n\n" + quote(data["text"]))
+
+
+def _possession_submitted(data, names, event) -> str:
+    return _("The ghost %(seat)s will possess %(target)s after tonight's kill.") % {
+        "seat": who(names, data["seat"]), "target": who(names, data["target"])}
+
+
+def _possession_cancelled(data, names, event) -> str:
+    return _("The ghost %(seat)s withdrew tonight's possession.") % {
+        "seat": who(names, data["seat"])}
+
+
+def _check_proposed(data, names, event) -> str:
+    return _("%(seat)s proposes to check %(target)s.") % {
+        "seat": who(names, data["seat"]), "target": who(names, data["target"])}
+
+
+def _protection_submitted(data, names, event) -> str:
+    return _("You protect %(target)s this round, against tonight's kill and the next "
+             "day's vote.") % {"target": who(names, data["target"])}
+
+
+def _protection_skip_chosen(data, names, event) -> str:
+    return _("You protect nobody this round. A guardian may do so once; the second time is "
+             "death by dereliction.")
+
+
+def _protection_skipped(data, names, event) -> str:
+    return _("You protected nobody this round. That was your one skip: the next one is death "
+             "by dereliction.")
+
+
+def _check_result(data, names, event) -> str:
+    words = (_("Extra check: %(seat)s is **%(role)s**.") if data.get("extra")
+             else _("Check: %(seat)s is **%(role)s**."))
+    return words % {"seat": who(names, data["seat"]), "role": role_text(data["result"])}
+
+
+def _poison_checked(data, names, event) -> str:
+    return _("The police have checked you: they know you are the poison.")
+
+
+def _possessed(data, names, event) -> str:
+    return _("The ghost possessed %(seat)s, a civilian, who is now a bandit. The bandits are "
+             "now %(team)s.") % {"seat": who(names, data["seat"]),
+                                 "team": seat_list(data["team"], names)}
+
+
+def _possession_void(data, names, event) -> str:
+    if data.get("seat") is None:
+        return _("The possession did not happen: the ghost or its target died first tonight. "
+                 "The ghost keeps its possession.")
+    return _("The possession of %(seat)s had no effect; the ghost has used its one "
+             "possession.") % {"seat": who(names, data["seat"])}
+
+
+def _possession_on_police(data, names, event) -> str:
+    return _("A ghost possessed one of the police, without effect. The GM does not say whom.")
+
+
+def _extra_check(data, names, event) -> str:
+    return _("You checked the poison: the police may check one more seat before the day.")
+
+
+def _guardian_lapsed(data, names, event) -> str:
+    return _("The bandits killed the bandit guardian. From now on you play as a civilian, and "
+             "your protection of this round is void.")
+
+
+def _dawn(data, names, event) -> str:
+    """1. Who died and what each reveals; 2. the poison pair, whose two identities stay
+    mixed; 3. deaths by dereliction; 4. who leaves last words."""
+    deaths = data.get("deaths") or []
+    if deaths:
+        lines = [_("Dawn of day %(n)d. Died in the night: %(deaths)s.") % {
+            "n": data["number"], "deaths": deaths_text(deaths, names)}]
+    else:
+        lines = [_("Dawn of day %(n)d. Nobody died in the night.") % {"n": data["number"]}]
+    pair = data.get("pair")
+    if pair:
+        seats = [int(n) - 1 for n in PAIR_SEATS.findall(pair)]
+        other = "possessed_bandit" if "possessed bandit" in pair else "bandit"
+        lines.append(_("One of %(seats)s was the poison and the other a %(role)s; which is "
+                       "which is not revealed.") % {"seats": seat_list(seats, names),
+                                                    "role": role_text(other)})
+    if data.get("dereliction"):
+        lines.append(_("%(seats)s died of dereliction: a guardian who skipped twice or had "
+                       "nobody left to protect.") % {
+            "seats": seat_list(data["dereliction"], names)})
+    return "\n\n".join(lines)
+
+
+def _last_words(data, names, event) -> str:
+    if "seat" not in data:  # the confirmation of one's own last words
+        return _("my last words")
+    return (_("Last words of %(seat)s:") % {"seat": who(names, data["seat"])}
+            + "\n\n" + quote(data["text"]))
+
+
+def _last_words_skipped(data, names, event) -> str:
+    return _("%(seats)s left no last words.") % {"seats": seat_list(data["seats"], names)}
+
+
+def _speeches_open(data, names, event) -> str:
+    order = seat_list(data["order"], names)
+    stage = data.get("stage", 0)
+    if stage == 1:
+        return _("The vote tied: the tied seats speak again, in this order: %(order)s.") % {
+            "order": order}
+    if stage == 2:
+        return _("The vote tied again: the others speak, in this order: %(order)s.") % {
+            "order": order}
+    return _("Speeches, in this order: %(order)s. Each speaker closes with 过.") % {
+        "order": order}
+
+
+def _speech(data, names, event) -> str:
+    return (_("%(seat)s speaks:") % {"seat": who(names, data["seat"])}
+            + "\n\n" + quote(data["text"]) + "\n\n" + _("(过)"))
+
+
+def _speech_skipped(data, names, event) -> str:
+    return _("%(seat)s said nothing in time; the turn passes.") % {
+        "seat": who(names, data["seat"])}
+
+
+def _vote_opens(data, names, event) -> str:
+    order = seat_list(data["order"], names)
+    if data.get("stage", 0):
+        return _("The vote among %(candidates)s, in this order: %(order)s.") % {
+            "candidates": seat_list(data["candidates"], names), "order": order}
+    return _("The vote, in this order: %(order)s. One vote or abstention each; votes are "
+             "public.") % {"order": order}
+
+
+def _vote(data, names, event) -> str:
+    if "voter" not in data:  # the confirmation of one's own vote
+        return _("a vote for %(target)s") % {"target": who(names, data.get("target"))}
+    if data.get("target") is None:
+        return _("%(voter)s abstains.") % {"voter": who(names, data["voter"])}
+    return _("%(voter)s votes for %(target)s.") % {
+        "voter": who(names, data["voter"]), "target": who(names, data["target"])}
+
+
+def _abstained(data, names, event) -> str:
+    return _("%(voter)s did not vote in time, which counts as abstaining.") % {
+        "voter": who(names, data["voter"])}
+
+
+def _vote_result(data, names, event) -> str:
+    """The five outcomes of a tally (games/engine/classic/day.py `tally`)."""
+    eliminated, tied = data.get("eliminated") or [], data.get("tied") or []
+    if eliminated and tied:
+        return _("%(seats)s tie at the top: a guardian and the seat it protects, so both "
+                 "die.") % {"seats": seat_list(tied, names)}
+    if eliminated:
+        return _("%(seat)s has the most votes.") % {"seat": who(names, eliminated[0])}
+    if tied and data.get("stage", 0) >= 2:
+        return _("%(seats)s tie a third time: nobody is eliminated today.") % {
+            "seats": seat_list(tied, names)}
+    if tied:
+        return _("%(seats)s tie at the top.") % {"seats": seat_list(tied, names)}
+    return _("Nobody received a vote: nobody is eliminated today.")
+
+
+def _verdict(data, names, event) -> str:
+    return _("Died: %(deaths)s.") % {"deaths": deaths_text(data["deaths"], names)}
+
+
+def _game_over(data, names, event) -> str:
+    result = {"police": _("The police and the civilians win."),
+              "bandit": _("The bandits win."),
+              "draw": _("The game is a draw.")}.get(data["result"], str(data["result"]))
+    cards = pgettext("list separator", ", ").join(
+        _("%(seat)s: %(role)s") % {"seat": who(names, s), "role": role_text(r)}
+        for s, r in enumerate(data.get("roles") or []))
+    return "\n\n".join([
+        _("Game over. %(result)s") % {"result": result},
+        _("Winners: %(seats)s.") % {"seats": seat_list(data.get("winners"), names)},
+        _("Every card: %(cards)s.") % {"cards": cards}])
+
+
+def _gm_note(data, names, event) -> str | None:
+    """GM-only notes (the deal, lots, the night's resolution) for the console: the engine's
+    own explanation, in English like every `because` chain."""
+    because = event.get("because") or []
+    if not because:
+        return None
+    return f"**{event['kind']}** — " + " ".join(because)
+
+
+# --- confirmations of a seat's own step (data = the step's params) --------------------------
+
+def _kill(data, names, event) -> str:
+    text = _("a proposal to kill %(target)s") % {"target": who(names, data.get("target"))}
+    if data.get("pact") is not None:
+        text += _(", death pact: %(pact)s") % {"pact": who(names, data["pact"])}
+    return text
+
+
+EVENTS = {
+    "role": _role,
+    "teammates": _teammates,
+    "night_falls": _night_falls,
+    "kill_proposed": _kill_proposed,
+    "deferred": _deferred,
+    "team_message": lambda d, n, e: (_team_message(d, n, e) if "seat" in d
+                                     else _("a message to my team")),
+    "possession_submitted": _possession_submitted,
+    "possession_cancelled": _possession_cancelled,
+    "check_proposed": _check_proposed,
+    "protection_submitted": _protection_submitted,
+    "protection_skip_chosen": _protection_skip_chosen,
+    "protection_skipped": _protection_skipped,
+    "check_result": _check_result,
+    "poison_checked": _poison_checked,
+    "possessed": _possessed,
+    "possession_void": _possession_void,
+    "possession_on_police": _possession_on_police,
+    "extra_check": _extra_check,
+    "guardian_lapsed": _guardian_lapsed,
+    "dawn": _dawn,
+    "last_words": _last_words,
+    "last_words_skipped": _last_words_skipped,
+    "speeches_open": _speeches_open,
+    "speech": _speech,
+    "speech_skipped": _speech_skipped,
+    "vote_opens": _vote_opens,
+    "vote": _vote,
+    "abstained": _abstained,
+    "vote_result": _vote_result,
+    "verdict": _verdict,
+    "game_over": _game_over,
+    "deal": _gm_note,
+    "chance": _gm_note,
+    "night_resolved": _gm_note,
+    # confirmations only (the engine's own events for these have other kinds)
+    "kill": _kill,
+    "defer": lambda d, n, e: _("going with my team's choice"),
+    "possess": lambda d, n, e: _("a possession of %(target)s") % {
+        "target": who(n, d.get("target"))},
+    "cancel_possession": lambda d, n, e: _("cancelling tonight's possession"),
+    "check": lambda d, n, e: _("a check of %(target)s") % {"target": who(n, d.get("target"))},
+    "protect": lambda d, n, e: _("protecting %(target)s") % {"target": who(n, d.get("target"))},
+    "skip_protection": lambda d, n, e: _("protecting nobody this round"),
+    "speak": lambda d, n, e: _("my speech (过)"),
+    "abstain": lambda d, n, e: _("an abstention"),
+}
+
+
+def present(event: dict, names: dict[int, str]) -> str | None:
+    """One sentence (Markdown) for an engine event or a step's confirmation; None for an
+    unknown kind. A malformed event also gives None (the generic text): this runs inside
+    the transaction that stores a player's step, and a presentation slip must not undo it."""
+    handler = EVENTS.get(event.get("kind"))
+    if handler is None:
+        return None
+    try:
+        return handler(event.get("data") or {}, names, event)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+
+
+# --- the action form -----------------------------------------------------------------------
+
+def label(choice, names: dict[int, str]) -> str | None:
+    """How the action form offers a Choice (games.engine.base.Choice)."""
+    params = choice.params
+    target = who(names, params.get("target"))
+    if choice.kind == "kill":
+        if params.get("pact") is not None:
+            return _("Kill %(target)s — death pact: %(pact)s") % {
+                "target": target, "pact": who(names, params["pact"])}
+        return _("Kill %(target)s") % {"target": target}
+    labels = {
+        "defer": _("Go with my team's choice (no proposal of my own)"),
+        "team_message": _("Write to my team (write the text below)"),
+        "cancel_possession": _("Cancel tonight's possession"),
+        "skip_protection": _("Protect nobody this round"),
+        "last_words": _("Leave my last words (write them below)"),
+        "speak": _("Speak (write below; sending it closes your speech: 过)"),
+        "abstain": _("Abstain"),
+    }
+    if choice.kind in labels:
+        return labels[choice.kind]
+    with_target = {
+        "possess": _("Possess %(target)s (once per game)"),
+        "check": _("Check %(target)s"),
+        "protect": _("Protect %(target)s"),
+        "vote": _("Vote for %(target)s"),
+    }
+    if choice.kind in with_target:
+        return with_target[choice.kind] % {"target": target}
+    return None
+
+
+# --- refusals ------------------------------------------------------------------------------
+
+def _reasons() -> dict[str, str]:
+    """Every fixed refusal sentence of the Classic engine (games/engine/classic/rules.py),
+    translated. Written out so the catalogue tools extract them."""
+    return {
+        "That is not a well-formed action.": _("That is not a well-formed action."),
+        "The game is over.": _("The game is over."),
+        "The GM has no moves of its own in this game; the rules run the night and the day.":
+            _("The GM has no moves of its own in this game; the rules run the night and the "
+              "day."),
+        "Only the clock ends a phase, through end_phase.":
+            _("Only the clock ends a phase."),
+        "That seat is not in this game.": _("That seat is not in this game."),
+        "Write some text.": _("Write some text."),
+        "You have no last words to leave now.": _("You have no last words to leave now."),
+        "You already left your last words.": _("You already left your last words."),
+        "You are dead; the dead take no part in the game.":
+            _("You are dead; the dead take no part in the game."),
+        "It is not your turn to speak.": _("It is not your turn to speak."),
+        "It is not your turn to vote.": _("It is not your turn to vote."),
+        "You cannot vote for yourself.": _("You cannot vote for yourself."),
+        "You cannot vote for that seat now.": _("You cannot vote for that seat now."),
+        "You cannot kill that seat now.": _("You cannot kill that seat now."),
+        "You cannot check that seat now.": _("You cannot check that seat now."),
+        "You cannot possess that seat now.": _("You cannot possess that seat now."),
+        "You cannot protect that seat now.": _("You cannot protect that seat now."),
+        "That is a night action; it is day now.": _("That is a night action; it is day now."),
+        "You have no team to talk to now.": _("You have no team to talk to now."),
+        "Only a team member can go with the team's choice.":
+            _("Only a team member can go with the team's choice."),
+        "You already said you go with your team.": _("You already said you go with your team."),
+        "Only the police check.": _("Only the police check."),
+        "Only the police's extra check happens now.":
+            _("Only the police's extra check happens now."),
+        "Only the bandits kill.": _("Only the bandits kill."),
+        "Name the victim and, in the death pact, the bandit who dies with the poison if the "
+        "victim is the poison (seed 003 minor rule 2).":
+            _("Name the victim and, in the death pact, the bandit who dies with it if the "
+              "victim is the poison."),
+        "The death pact must name a living bandit.":
+            _("The death pact must name a living bandit."),
+        "Only the living ghost may possess, once per game (seed 003 ghost bandit).":
+            _("Only the living ghost may possess, once per game."),
+        "You have no possession to cancel.": _("You have no possession to cancel."),
+        "Only a guardian protects.": _("Only a guardian protects."),
+        "You already chose to protect nobody.": _("You already chose to protect nobody."),
+        "There is nobody left you may protect.": _("There is nobody left you may protect."),
+    }
+
+
+def refusal(refusal) -> str | None:
+    """A Refusal as a sentence in the reader's language.
+
+    1. A fixed engine sentence: its translation.
+    2. A sentence with numbers or names in it: rebuilt from the code and params.
+    3. Anything else (a reason added to the engine later): None, so the machinery shows the
+       engine's English sentence rather than nothing.
+    """
+    fixed = _reasons().get(refusal.reason)
+    if fixed is not None:
+        return fixed
+    params = refusal.params or {}
+    if refusal.code == "bad_text_length" and {"min", "max"} <= set(params):
+        return _("The text must hold %(min)d to %(max)d characters.") % {
+            "min": params["min"], "max": params["max"]}
+    if refusal.code == "unknown_action":
+        return _("There is no such action in this game.")
+    if refusal.code == "bad_params":
+        return _("That action was sent with the wrong details; choose it again from the "
+                 "form.")
+    return None
