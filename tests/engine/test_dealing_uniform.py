@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import pathlib
 import random
 from collections import Counter
 
@@ -125,6 +126,15 @@ def test_the_count_does_not_depend_on_the_order_of_the_kinds(players):
     assert reordered.cards != rules.cards
     assert dealing.count(reordered) == dealing.count_deals(players)
     assert dealing.count_deals(players) > 0
+
+
+def test_the_documented_counts_are_the_computed_ones():
+    doc = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "rules"
+           / "ninelives-dealing.md").read_text(encoding="utf-8")
+    for players in (5, 6):
+        rules = dealing.rules_for(players)
+        assert f"**{dealing.count_deals(players):,}**" in doc
+        assert f"{dealing.count_deals(players) // dealing.camp_assignments(rules):,}" in doc
 
 
 @pytest.mark.parametrize("players", [5, 6])
