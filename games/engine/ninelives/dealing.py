@@ -39,7 +39,7 @@ from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 
 from .cards import (
     CARDS,
@@ -96,8 +96,13 @@ class DealRules:
     def deck(self) -> Counter:
         return Counter({card: n for card, _, n in self.cards})
 
+    @cached_property
+    def _camps(self) -> dict[str, str]:
+        return {card: camp for card, camp, _ in self.cards}
+
     def camp_of(self, card: str) -> str:
-        return next(camp for c, camp, _ in self.cards if c == card)
+        """The camp of a card of this deck (KeyError for another card)."""
+        return self._camps[card]
 
     @property
     def neutral_cards(self) -> tuple[str, ...]:
