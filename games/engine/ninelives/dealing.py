@@ -52,8 +52,6 @@ from .cards import (
     hand_size,
 )
 
-# The camps a card can belong to, in the order of the counters kept per seat below.
-CARD_CAMPS = (KILLER_CAMP, WOLF_CAMP, CIVILIAN_CAMP, NEUTRAL)
 PLAYER_CAMPS = (KILLER_CAMP, WOLF_CAMP, CIVILIAN_CAMP)
 TAINTS = (KILLER_CAMP, WOLF_CAMP)
 
