@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games.engine.gold.rules import CARDS, judge
+from games.engine.gold.rules import CARDS, Gold, judge
 from games.models import Game
 
 T0 = dt.datetime(2025, 3, 1, 12, 0, tzinfo=dt.UTC)
@@ -68,16 +68,32 @@ def after_deadline(game: Game) -> dt.datetime:
     return game.deadline + services.grace() + dt.timedelta(seconds=1)
 
 
-def picks_where(game: Game, wanted) -> tuple[str, ...]:
-    """The first combination of picks (seat order) whose preliminary shares satisfy
-    `wanted(shares)`, judged with the engine's own coin rule on the public virtual cards."""
-    virtual = [v["shown"] for v in fresh(game).state["public"]["virtual"]]
-    n = game.seat_count
-    for picks in itertools.product(CARDS, repeat=n):
+def picks_for(virtual: list[str], players: int, wanted) -> tuple[str, ...] | None:
+    """The first combination of picks (in seat order) whose preliminary shares satisfy
+    `wanted(shares)`, judged by the engine's own coin rule; None if there is none."""
+    for picks in itertools.product(CARDS, repeat=players):
         result = judge(list(picks) + virtual)
         if wanted([result.per_card[c] for c in picks]):
             return picks
-    raise LookupError("no such combination of picks on this table")
+    return None
+
+
+def seed_where(players: int, wanted) -> tuple[str, tuple[str, ...]]:
+    """A seed whose first-round virtual cards allow picks satisfying `wanted(shares)`, and
+    those picks. The table is read from the engine (what `start_game` will deal)."""
+    for n in range(200):
+        seed = f"gold-web-{n}"
+        state = Gold().initial_state(seats=players, config={"lead": 0}, seed=seed).state
+        picks = picks_for([v["shown"] for v in state["public"]["virtual"]], players, wanted)
+        if picks:
+            return seed, picks
+    raise LookupError("no seed gives such a table")
+
+
+def pick_all(game: Game, picks, now: dt.datetime | None = None) -> Game:
+    for number, card in enumerate(picks):
+        act(game, number, "pick", card=card, now=now)
+    return fresh(game)
 
 
 @pytest.fixture
