@@ -24,10 +24,26 @@ from __future__ import annotations
 import re
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import pgettext, pgettext_lazy
 
-ROLE_CONTEXT = "classic role"
-PHASE_CONTEXT = "classic phase"
+# The 'my hand' panel translates role and phase codes as they come in the view
+# ({% translate code context "classic role" %}). Most codes are also the English words used
+# here; these are the others, written out so that makemessages keeps their entries.
+PANEL_CODES = (
+    pgettext_lazy("classic role", "ghost"),
+    pgettext_lazy("classic role", "police_guardian"),
+    pgettext_lazy("classic role", "bandit_guardian"),
+    pgettext_lazy("classic role", "possessed_bandit"),
+    pgettext_lazy("classic phase", "setup"),
+    pgettext_lazy("classic phase", "night"),
+    pgettext_lazy("classic phase", "extra_check"),
+    pgettext_lazy("classic phase", "last_words"),
+    pgettext_lazy("classic phase", "speech"),
+    pgettext_lazy("classic phase", "tie_speech"),
+    pgettext_lazy("classic phase", "vote"),
+    pgettext_lazy("classic phase", "tie_vote"),
+    pgettext_lazy("classic phase", "over"),
+)
 
 # The poison pair note in a dawn event names its two seats in English ("seat 3 and seat 7").
 PAIR_SEATS = re.compile(r"seat (\d+)")
@@ -42,15 +58,15 @@ def role_text(label: str | None) -> str:
     (templates/games/panels/classic.html), so a role reads the same everywhere.
     """
     labels = {
-        "police": pgettext(ROLE_CONTEXT, "police"),
-        "bandit": pgettext(ROLE_CONTEXT, "bandit"),
-        "civilian": pgettext(ROLE_CONTEXT, "civilian"),
-        "poison": pgettext(ROLE_CONTEXT, "poison"),
-        "guardian": pgettext(ROLE_CONTEXT, "guardian"),
-        "police_guardian": pgettext(ROLE_CONTEXT, "police guardian"),
-        "bandit_guardian": pgettext(ROLE_CONTEXT, "bandit guardian"),
-        "possessed_bandit": pgettext(ROLE_CONTEXT, "possessed bandit"),
-        "ghost": pgettext(ROLE_CONTEXT, "ghost bandit"),
+        "police": pgettext("classic role", "police"),
+        "bandit": pgettext("classic role", "bandit"),
+        "civilian": pgettext("classic role", "civilian"),
+        "poison": pgettext("classic role", "poison"),
+        "guardian": pgettext("classic role", "guardian"),
+        "police_guardian": pgettext("classic role", "police guardian"),
+        "bandit_guardian": pgettext("classic role", "bandit guardian"),
+        "possessed_bandit": pgettext("classic role", "possessed bandit"),
+        "ghost": pgettext("classic role", "ghost bandit"),
     }
     if label is None:
         return _("identity not revealed")
@@ -63,13 +79,15 @@ def who(names: dict[int, str], seat) -> str:
         return str(seat)
     name = names.get(seat)
     if not name:
-        return _("seat %(n)d") % {"n": seat + 1}
+        return pgettext("classic", "seat %(n)d") % {"n": seat + 1}
     return _("%(name)s (seat %(n)d)") % {"name": name, "n": seat + 1}
 
 
 def seat_list(seats, names: dict[int, str]) -> str:
     shown = [who(names, s) for s in seats or []]
-    return pgettext("list separator", ", ").join(shown) if shown else _("nobody")
+    if not shown:
+        return pgettext("classic", "nobody")
+    return pgettext("list separator", ", ").join(shown)
 
 
 def quote(text) -> str:
@@ -434,7 +452,7 @@ def label(choice, names: dict[int, str]) -> str | None:
         "skip_protection": _("Protect nobody this round"),
         "last_words": _("Leave my last words (write them below)"),
         "speak": _("Speak (write below; sending it closes your speech: 过)"),
-        "abstain": _("Abstain"),
+        "abstain": pgettext("classic", "Abstain"),
     }
     if choice.kind in labels:
         return labels[choice.kind]
@@ -455,15 +473,16 @@ def _reasons() -> dict[str, str]:
     """Every fixed refusal sentence of the Classic engine (games/engine/classic/rules.py),
     translated. Written out so the catalogue tools extract them."""
     return {
-        "That is not a well-formed action.": _("That is not a well-formed action."),
-        "The game is over.": _("The game is over."),
+        "That is not a well-formed action.":
+            pgettext("classic", "That is not a well-formed action."),
+        "The game is over.": pgettext("classic", "The game is over."),
         "The GM has no moves of its own in this game; the rules run the night and the day.":
             _("The GM has no moves of its own in this game; the rules run the night and the "
               "day."),
         "Only the clock ends a phase, through end_phase.":
-            _("Only the clock ends a phase."),
-        "That seat is not in this game.": _("That seat is not in this game."),
-        "Write some text.": _("Write some text."),
+            pgettext("classic", "Only the clock ends a phase."),
+        "That seat is not in this game.": pgettext("classic", "That seat is not in this game."),
+        "Write some text.": pgettext("classic", "Write some text."),
         "You have no last words to leave now.": _("You have no last words to leave now."),
         "You already left your last words.": _("You already left your last words."),
         "You are dead; the dead take no part in the game.":
