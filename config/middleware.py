@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 
 from django.db import DatabaseError, InterfaceError, OperationalError
-from django.template.loader import render_to_string
 from django.http import HttpResponse
+from django.template.loader import render_to_string
 
 log = logging.getLogger(__name__)
 

@@ -177,6 +177,9 @@ class Action(models.Model):
             models.UniqueConstraint(fields=["game", "seq"], name="action_unique_seq"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.actor}: {self.kind}"
+
     def as_step(self) -> dict:
         actor: int | str = int(self.actor) if self.actor.isdigit() else self.actor
         return {"actor": actor, "kind": self.kind, "params": self.params}
@@ -199,6 +202,9 @@ class Vote(models.Model):
             models.UniqueConstraint(fields=["phase", "voter", "proxy"],
                                     name="vote_one_per_voter_per_phase"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.voter} -> {self.target}"
 
 
 class Event(models.Model):
@@ -226,6 +232,9 @@ class Event(models.Model):
                                     name="event_unique_seq"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.seq}"
+
     def visible_to_seat(self, number: int) -> bool:
         return self.public or f",{number}," in self.audience
 
@@ -251,6 +260,9 @@ class Announcement(models.Model):
     class Meta:
         ordering = ["game", "created"]
 
+    def __str__(self) -> str:
+        return self.title
+
 
 class ReminderSent(models.Model):
     """One reminder email per (phase, user, hours-before): the constraint makes it once only."""
@@ -264,3 +276,6 @@ class ReminderSent(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["phase", "user", "hours"], name="reminder_once"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.hours}h"

@@ -356,7 +356,8 @@ def _apply(game: Game, step: dict, *, user, seat: Seat | None,
         result = ruleset_of(game).apply(game.state, step)
     except Exception:
         log.exception("engine raised on %s", step)
-        raise GameError(_("The rules could not process this request; nothing was recorded."))
+        raise GameError(
+            _("The rules could not process this request; nothing was recorded.")) from None
     if isinstance(result, Refusal):
         raise GameError(refusal_text(game.ruleset, result), code=result.code)
     _record_step(game, step, result, user=user, seat=seat, received_at=received_at)
@@ -388,7 +389,8 @@ def _store_vote(game: Game, seat: Seat, kind: str, params: dict) -> None:
         with transaction.atomic():
             Vote.objects.create(game=game, phase=game.current_phase, voter=seat, target=target)
     except IntegrityError:
-        raise GameError(_("You have already voted in this phase; a vote cannot be changed."))
+        raise GameError(
+            _("You have already voted in this phase; a vote cannot be changed.")) from None
 
 
 def _store_events(game: Game, events: list[dict], phase: Phase | None) -> None:

@@ -40,7 +40,7 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
     from django.db import connection
-    
+
     call_command("migrate", verbosity=0)
     from django.contrib.auth import get_user_model
 

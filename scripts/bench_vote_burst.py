@@ -52,8 +52,12 @@ def main() -> None:
 
     django.setup()
     from django.conf import settings
-    from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, BACKEND_SESSION_KEY
-    from django.contrib.auth import get_user_model
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
     from django.middleware.csrf import _get_new_csrf_string
@@ -91,7 +95,7 @@ def main() -> None:
         Phase.objects.filter(pk=game.current_phase_id).update(deadline=deadline)
 
     requests = []
-    for g, game in enumerate(games):
+    for game in games:
         seats = list(game.seats.filter(alive=True).order_by("number"))
         for seat in seats:
             store = SessionStore()

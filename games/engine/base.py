@@ -160,7 +160,7 @@ class Outcome:
 def new_seed(rng: random.Random | None = None) -> str:
     """A fresh secret seed (hex). Pass a seeded `rng` in tests for reproducible games."""
     rng = rng or random.SystemRandom()
-    return "%032x" % rng.getrandbits(128)
+    return f"{rng.getrandbits(128):032x}"
 
 
 def draw_random(state: State, purpose: str) -> random.Random:

@@ -20,8 +20,19 @@ import random
 import string
 from dataclasses import dataclass, field
 
-from .base import (GM, SPECTATOR, Choice, Refusal, RuleSet, State, Transition, action,
-                   end_phase, replay, visible_to)
+from .base import (
+    GM,
+    SPECTATOR,
+    Choice,
+    Refusal,
+    RuleSet,
+    State,
+    Transition,
+    action,
+    end_phase,
+    replay,
+    visible_to,
+)
 
 
 @dataclass

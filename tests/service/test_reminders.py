@@ -44,7 +44,7 @@ def test_only_the_seat_that_owes_a_move_is_reminded_once(long_game,
         assert reminders.send_due_reminders(now=at) == 1
         assert reminders.send_due_reminders(now=at + dt.timedelta(minutes=1)) == 0
     assert [m.to for m in mail.outbox] == [[wolf.email]]
-    assert "/games/%d/act/" % long_game.pk in mail.outbox[0].body
+    assert f"/games/{long_game.pk}/act/" in mail.outbox[0].body
     assert "Asia/Shanghai" in mail.outbox[0].body
 
 

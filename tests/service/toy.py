@@ -8,8 +8,20 @@ from __future__ import annotations
 
 import copy
 
-from games.engine.base import (Choice, Outcome, PhaseInfo, Refusal, RuleSet, Transition,
-                               draw_random, emit, fresh_state, make_event, public, seats)
+from games.engine.base import (
+    Choice,
+    Outcome,
+    PhaseInfo,
+    Refusal,
+    RuleSet,
+    Transition,
+    draw_random,
+    emit,
+    fresh_state,
+    make_event,
+    public,
+    seats,
+)
 
 
 class Toy(RuleSet):
