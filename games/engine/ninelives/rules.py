@@ -702,6 +702,17 @@ class NineLives(RuleSet):
             end_vote(new, events)
         return Transition(new, events)
 
+    def commitment_text(self, state: State) -> str:
+        """The canonical text of the deal kept in the GM-only part of the state (the dealer's
+        `canonical`): the service publishes a salted SHA-256 commitment to it when the game
+        starts and reveals it when the game ends (§4; docs/rules/ninelives-dealing.md).
+
+        Precondition: `state` was made by `initial_state` (the deal is in `secret["deal"]`,
+        which no step ever changes, so the text is the same at every point of the game).
+        """
+        from . import dealing  # lazily, as elsewhere in this module
+        return dealing.canonical(dealing.Deal.from_json(state["secret"]["deal"]))
+
     def outcome(self, state: State) -> Outcome | None:
         result = state["public"]["outcome"]
         if result is None:
