@@ -91,3 +91,12 @@ def refusal_text(ruleset: str, refusal) -> str:
         if text:
             return text
     return _(refusal.reason)
+
+
+def seat_facts(ruleset: str, view: dict, number: int) -> str:
+    """Public facts about one seat for the game's home page (e.g. camps of lost cards), read
+    from the viewer's view only; empty when the rule set has nothing to add."""
+    facts = getattr(_module(ruleset), "seat_facts", None)
+    if facts is None or not view:
+        return ""
+    return facts(view, number) or ""

@@ -20,7 +20,7 @@ from messaging.models import Message, Thread
 from . import services
 from .engine.base import Choice
 from .models import Game, Vote
-from .presenters import choice_label, describe, seat_name
+from .presenters import choice_label, describe, seat_facts, seat_name
 
 
 def game_list(request):
@@ -53,15 +53,9 @@ def game_home(request, pk):
 
 def _public_rows(game: Game, view: dict | None, names):
     """Per-seat public facts for the table on the game's home page."""
-    if not view:
-        return []
-    seats_info = view.get("public", {}).get("seats")
-    rows = []
-    for number, name in sorted(names.items()):
-        info = seats_info[number] if isinstance(seats_info, list) and number < len(
-            seats_info) else {}
-        rows.append({"number": number + 1, "name": name, "info": info})
-    return rows
+    return [{"number": number + 1, "name": name,
+             "facts": seat_facts(game.ruleset, view, number) if view else ""}
+            for number, name in sorted(names.items())]
 
 
 def _choices(game: Game, seat_number: int | None) -> list[Choice]:
