@@ -154,3 +154,21 @@ def test_admin_login_goes_through_the_rate_limited_sign_in(client):
     response = client.get("/admin/login/")
     assert response.status_code == 302
     assert reverse("account_login") in response["Location"]
+
+
+def test_password_reset_sends_a_working_link(client, make_user):
+    from tests.conftest import PASSWORD
+
+    make_user("阿狗", email="dog@example.com")
+    client.post(reverse("account_reset_password"), {"email": "dog@example.com"})
+    assert len(mail.outbox) == 1
+    link = re.search(r"https?://\S+/accounts/password/reset/key/\S+", mail.outbox[0].body).group(0)
+    path = "/" + link.split("://", 1)[1].split("/", 1)[1]
+    response = client.get(path, follow=True)
+    form_url = response.redirect_chain[-1][0] if response.redirect_chain else path
+    new = "brand-new-password-55"
+    client.post(form_url, {"password1": new, "password2": new})
+    client.logout()
+    assert client.login(username="u1", password=new) or client.post(
+        reverse("account_login"), {"login": "dog@example.com", "password": new}).status_code == 302
+    assert not client.login(username="u1", password=PASSWORD)

@@ -1,0 +1,39 @@
+"""The GM enters a 猫有n条命 deal by hand: the service validates it and names the broken rule."""
+
+import random
+
+import pytest
+
+from games import services
+from games.engine.ninelives.dealing import deal as draw_deal
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_valid_hand_entered_deal_is_used(gm, players):
+    fixed = draw_deal(5, random.Random(7)).to_json()
+    g = services.create_game(name="手工发牌", ruleset="ninelives", gm=gm, seat_count=5,
+                             config={"players": 5, "deal": fixed})
+    game = services.start_game(game_id=g.pk, users=players)
+    hands = [sorted(s["cards"]) for s in fixed["seats"]]
+    assert [sorted(p["hand"]) for p in game.state["private"]] == hands
+    assert "deal" not in game.state["config"]  # moved to the GM-only part
+
+
+def test_a_broken_hand_entered_deal_is_refused_naming_the_rule(gm, players):
+    fixed = draw_deal(5, random.Random(7)).to_json()
+    # give one seat both SNIPER and COUNTER_SNIPER (§4.4.1) by swapping cards between seats
+    seats = fixed["seats"]
+    holder = next(s for s in seats if "SNIPER" in s["cards"])
+    other = next(s for s in seats if "COUNTER_SNIPER" in s["cards"])
+    if holder is not other:
+        give = next(c for c in holder["cards"] if c != "SNIPER")
+        holder["cards"][holder["cards"].index(give)] = "COUNTER_SNIPER"
+        other["cards"][other["cards"].index("COUNTER_SNIPER")] = give
+    g = services.create_game(name="坏牌", ruleset="ninelives", gm=gm, seat_count=5,
+                             config={"players": 5, "deal": fixed})
+    with pytest.raises(services.GameError, match="4.4.1"):
+        services.start_game(game_id=g.pk, users=players)
+    g.refresh_from_db()
+    assert g.status == Game.Status.DRAFT and not g.seats.exists()
