@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games.engine.gold.rules import CARD_NAMES_ZH, CARDS
 
-from .conftest import act, fresh, pick_all, seed_where, user_of
+from .helpers import act, fresh, pick_all, seed_where, user_of
 
 pytestmark = pytest.mark.django_db
 

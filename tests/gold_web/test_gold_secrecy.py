@@ -26,11 +26,19 @@ from django.urls import reverse
 from games import services
 from games.engine import registry
 from games.engine.gold.rules import CARDS
-from games.models import Event, Game
-from games.presenters import describe
+from games.models import Game
 from messaging.models import Message, Thread
 
-from .conftest import T0, act, after_deadline, fresh, pick_all, seed_where
+from .helpers import (
+    T0,
+    act,
+    after_deadline,
+    assert_hides_others,
+    cover_cells,
+    fresh,
+    pick_all,
+    seed_where,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -149,54 +157,11 @@ def test_a_card_laid_on_a_virtual_player_is_invisible_to_everyone_else(
     assert_only_the_owner_can_tell(scenario, tuple(others), gold_players, outsider)
 
 
-def cover_cells(html: str) -> dict[str, str]:
-    """The panel's face-down column, by row (`seat-0`, `virtual-2`...)."""
-    rows = re.findall(r'<tr data-(seat|virtual)="(\d+)"[^>]*>(.*?)</tr>', html, re.S)
-    cells = {}
-    for kind, index, body in rows:
-        cover = re.search(r'<td class="cover">(.*?)</td>', body, re.S)
-        shown = re.search(r'<td class="shown">(.*?)</td>', body, re.S)
-        cells[f"{kind}-{index}"] = (shown.group(1), cover.group(1))
-    return cells
-
-
 def check_pages_of_every_seat(game: Game, names) -> int:
-    """Open every seat's pages; return how many hidden cards were checked.
-
-    For each seat i:
-    1. in its panel, a place holding a face-down card that is neither i's own nor turned up
-       shows "?" and no card; during the pick, no other seat's pick is shown;
-    2. no page of i contains the sentence of an event addressed only to other seats.
-    """
-    truth = game.state
-    pub = truth["public"]
-    hidden_checked = 0
-    private = [e for e in Event.objects.filter(game=game, public=False).exclude(audience="")]
-    for seat in game.seats.all():
-        i = seat.number
-        pages = pages_raw(game, seat.user)
-        cells = cover_cells(pages["act"])
-        mine = truth["private"][i].get("face_down") or {}
-        places = [("seat", j, spot) for j, spot in enumerate(pub["table"])]
-        places += [("virtual", v, spot) for v, spot in enumerate(pub["virtual"])]
-        for kind, j, spot in places:
-            shown, cover = cells[f"{kind}-{j}"]
-            if kind == "seat" and spot is None and j != i:
-                assert not any(c in shown for c in CARDS), "a pick shows before the reveal"
-            if not spot or not spot["covered"] or spot["cover"] is not None:
-                continue
-            if mine.get(kind) == j:
-                assert mine["card"] in cover
-                continue
-            hidden_checked += 1
-            assert "?" in cover and not any(c in cover for c in CARDS), (i, kind, j, cover)
-        for e in private:
-            if f",{i}," in e.audience:
-                continue
-            text = describe("gold", e.as_engine_event(), names)
-            for page, html in pages.items():
-                assert text not in html, f"seat {i + 1} sees '{text}' on {page}"
-    return hidden_checked
+    """Open every seat's pages and check each (see `assert_hides_others`); return how many
+    hidden cards were checked."""
+    return sum(assert_hides_others(html, game, seat.number, names)
+               for seat in game.seats.all() for html in pages_raw(game, seat.user).values())
 
 
 def pages_raw(game: Game, user) -> dict[str, str]:

@@ -21,7 +21,7 @@ from games.models import Action, Event, Game, Phase
 from games.presenters import describe, refusal_text
 from messaging.models import Message, Thread
 
-from .conftest import DURATIONS, T0, act, after_deadline, fresh, pick_all, seed_where, user_of
+from .helpers import DURATIONS, T0, act, after_deadline, fresh, pick_all, seed_where, user_of
 
 pytestmark = pytest.mark.django_db
 
