@@ -136,7 +136,7 @@ def _role(data, names, event) -> str:
     }
     text = _("Your card: **%(role)s**.") % {"role": role_text(role)}
     if role in duties:
-        text += " " + duties[role]
+        text += "\n\n" + duties[role]
     return text
 
 
@@ -146,7 +146,7 @@ def _teammates(data, names, event) -> str:
         return _("The police are %(seats)s; you see each other.") % {"seats": team}
     text = _("The bandits are %(seats)s; you see each other.") % {"seats": team}
     if data["ghost"] is not None:
-        text += " " + _("Your ghost bandit is %(seat)s.") % {"seat": who(names, data["ghost"])}
+        text += "\n\n" + _("Your ghost bandit is %(seat)s.") % {"seat": who(names, data["ghost"])}
     return text
 
 
