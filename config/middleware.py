@@ -27,3 +27,26 @@ class DatabaseUnavailableMiddleware:
             response["Retry-After"] = "30"
             return response
         return None
+
+
+class ContentSecurityPolicyMiddleware:
+    """Send the CSP_DIRECTIVES setting as a header on every response.
+
+    The policy allows scripts from our own origin only, so an injected `<script>` or `on*=`
+    attribute would not run even if it got past the Markdown sanitizer (static/js/site.js is
+    the only script; no template has an inline one, tests/test_security.py checks it). A
+    response that already carries the header (a view with its own policy) keeps it.
+    """
+
+    def __init__(self, get_response):
+        from django.conf import settings
+
+        self.get_response = get_response
+        self.policy = "; ".join(f"{directive} {' '.join(sources)}".strip()
+                                for directive, sources in settings.CSP_DIRECTIVES.items())
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if self.policy and "Content-Security-Policy" not in response:
+            response["Content-Security-Policy"] = self.policy
+        return response
