@@ -46,14 +46,19 @@ def place(target: dict, names: dict[int, str]) -> str:
     return virtual_name(target["virtual"])
 
 
+def joined(items) -> str:
+    """A list of facts, with the reader's separator ("; " in English, "；" in Chinese)."""
+    return _("; ").join(items)
+
+
 def seat_list(seats, names: dict[int, str]) -> str:
     return "、".join(seat_name(names, s) for s in seats) or _("nobody")
 
 
 def table_text(seat_cards: list, virtual_cards: list, names: dict[int, str]) -> str:
     """Every card on the table: the players' in seat order, then the virtual players'."""
-    players = "; ".join(f"{seat_name(names, i)} {card(c)}" for i, c in enumerate(seat_cards))
-    virtual = "; ".join(f"{virtual_name(v)} {card(c)}" for v, c in enumerate(virtual_cards))
+    players = joined(f"{seat_name(names, i)} {card(c)}" for i, c in enumerate(seat_cards))
+    virtual = joined(f"{virtual_name(v)} {card(c)}" for v, c in enumerate(virtual_cards))
     return _("players: %(players)s — virtual players: %(virtual)s") % {
         "players": players, "virtual": virtual}
 
@@ -93,7 +98,7 @@ def judgment_text(judgment: dict) -> str:
 
 
 def coins_text(coins: list, names: dict[int, str]) -> str:
-    return "; ".join(f"{seat_name(names, i)} {c}" for i, c in enumerate(coins))
+    return joined(f"{seat_name(names, i)} {c}" for i, c in enumerate(coins))
 
 
 # --- events ------------------------------------------------------------------------------
@@ -124,7 +129,7 @@ def _setup(d, names):
 
 
 def _round_started(d, names):
-    cards = "; ".join(f"{virtual_name(v)} {card(c)}" for v, c in enumerate(d["virtual"]))
+    cards = joined(f"{virtual_name(v)} {card(c)}" for v, c in enumerate(d["virtual"]))
     return _("Round %(round)d begins; %(lead)s leads. The virtual players show: "
              "%(cards)s. Every player picks one of its three cards in secret.") % {
         "round": d["round"], "lead": seat_name(names, d["lead"]), "cards": cards}
@@ -214,14 +219,15 @@ def _flipped(d, names):
 def _final(d, names):
     lines = [_("Final judgment of round %(round)d: %(table)s.") % {
         "round": d["round"], "table": table_text(d["seats"], d["virtual"], names)},
-        counts_text(d["judgment"]["counts"]) + ". " + judgment_text(d["judgment"])]
+        _("The table shows %(counts)s.") % {"counts": counts_text(d["judgment"]["counts"])},
+        judgment_text(d["judgment"])]
     doubled = [i for i, t in enumerate(d["tokens"]) if t == "double"]
     for i in doubled:
         lines.append(_("%(seat)s holds a ×2 token: %(share)d becomes %(paid)d.") % {
             "seat": seat_name(names, i), "share": d["shares"][i], "paid": d["paid"][i]})
     paid = [(i, p) for i, p in enumerate(d["paid"]) if p]
     if paid:
-        lines.append(_("Coins won: %(list)s.") % {"list": "; ".join(
+        lines.append(_("Coins won: %(list)s.") % {"list": joined(
             f"{seat_name(names, i)} +{p}" for i, p in paid)})
     else:
         lines.append(_("No player wins coins this round."))
