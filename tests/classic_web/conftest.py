@@ -199,3 +199,33 @@ def reveals(text: str, seat: int, role: str) -> bool:
     ("6号大黄是**匪**", "6号大黄：匪")?"""
     pattern = re.escape(seat_text(seat)) + r"[是：:\s*（(]{1,4}" + re.escape(ROLE_ZH[role])
     return re.search(pattern, text) is not None
+
+
+def role_of(seat: int) -> str:
+    return CARDS[DEAL[seat]]
+
+
+def known(seat: int, *, checks=(), revealed=()) -> set[tuple[int, str]]:
+    """What `seat` may know in the plain game: its card, its team, the police's checks, and
+    the identities death announcements revealed."""
+    out = {(seat, role_of(seat)), *revealed}
+    if seat in POLICE:
+        out |= {(s, "police") for s in POLICE} | set(checks)
+    if seat in BANDITS:
+        out |= {(s, "bandit") for s in BANDITS}
+    return out
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html)
+
+
+def assert_hides(html: str, allowed: set[tuple[int, str]]) -> None:
+    """No identity outside `allowed`, marked or written, and no raw engine state."""
+    shown = identities(html)
+    assert shown <= allowed, shown - allowed
+    text = text_of(html)
+    for seat in range(11):
+        if (seat, role_of(seat)) not in allowed:
+            assert not reveals(text, seat, role_of(seat)), (seat, role_of(seat))
+    assert '"secret"' not in html and '"roles"' not in html and '"private"' not in html
