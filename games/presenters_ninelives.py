@@ -1,0 +1,904 @@
+"""猫有n条命 (`ninelives`) for people: events as sentences, choices as form labels, refusals as
+sentences a player can read, and the public facts of a seat for the game's home page.
+
+The machinery (games/presenters.py) calls:
+    present(event, names) -> str | None   an engine event, or the confirmation of a step
+                                          (then `kind` is the step's kind, `data` its params)
+    label(choice, names) -> str | None    how the action form offers a `Choice`
+    refusal(refusal) -> str | None        a `Refusal` as a sentence for the player
+and the game's home page may call
+    seat_facts(view, number) -> str       what everyone knows about one seat ("已丢：中立、杀手 · 存活")
+`names` maps a seat index to its player's display name. Sentences are English msgids
+translated through the catalogue (the fragment is locale/zh_Hans/LC_MESSAGES/ninelives.po);
+short msgids (under 45 characters), which another rule set could translate differently,
+carry the context "ninelives". Card and camp names come from the engine's card table
+(games/engine/ninelives/cards.py): Chinese when the active language is Chinese, the
+glossary's code names otherwise.
+Returning None falls back to the generic text.
+
+What a sentence may say is decided by the event's visibility, which the engine sets, and the
+sentences here only restate the event's own data:
+1. a public `card_lost` names the seat, the camp of the lost card and the cause, never the
+   card (§5.8); the card itself is only in the seat's own `own_card_lost`;
+2. private results (hand, investigations, own losses, voided powers, the free agent's camp,
+   the loss order) are written to the seat ("you", "your");
+3. GM-only events (`loss_explained`, `action_resolved`, `count`, `chance`, ...) add the
+   engine's `because` chain, which names every card and seat involved.
+
+Seats are numbered from 1 in every sentence ("座位3 阿狗" in Chinese).
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.translation import get_language, pgettext
+from django.utils.translation import gettext as _
+
+from .engine.ninelives.cards import CAMP_NAMES_ZH, CARDS
+
+CARD_IN_TEXT = re.compile(r"\b(" + "|".join(sorted(CARDS, key=len, reverse=True)) + r")\b")
+GM_FOUL_NO_VOTE = "no vote and no proxy vote"  # the engine's reason for §9.1.5
+
+
+# --- small pieces --------------------------------------------------------------------------
+
+def chinese() -> bool:
+    """Whether the active language is Chinese (then cards and camps use the Chinese names)."""
+    return (get_language() or "").lower().startswith("zh")
+
+
+def card_name(code) -> str:
+    """A card in the reader's language: 狙击手 in Chinese, SNIPER (the glossary) otherwise."""
+    entry = CARDS.get(code) if isinstance(code, str) else None
+    if entry is None:
+        return str(code)
+    return entry[2] if chinese() else code
+
+
+def camp_name(camp) -> str:
+    """A camp in the reader's language: 平民 / civilian, 自选立场者 / free agent."""
+    if chinese():
+        return CAMP_NAMES_ZH.get(camp, str(camp))
+    return {"free_agent": "free agent"}.get(camp, str(camp))
+
+
+def card_camp(code) -> str:
+    """The camp a card belongs to, in the reader's language."""
+    entry = CARDS.get(code) if isinstance(code, str) else None
+    return camp_name(entry[0]) if entry else ""
+
+
+def listing(items) -> str:
+    """Items joined the reader's way ("A、B" in Chinese, "A, B" in English)."""
+    return pgettext("ninelives", ", ").join(items)
+
+
+def cards_text(codes) -> str:
+    return listing(card_name(c) for c in codes or []) or pgettext("ninelives", "none")
+
+
+def order_text(codes) -> str:
+    """A loss order, first lost first: "A → B → C"."""
+    return " → ".join(card_name(c) for c in codes or [])
+
+
+def who(names: dict[int, str], seat) -> str:
+    """A seat as its number and its player's name: "座位3 阿狗" / "seat 3 阿狗"."""
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        return str(seat)
+    name = names.get(seat)
+    if not name:
+        return pgettext("ninelives", "seat %(n)d") % {"n": seat + 1}
+    return pgettext("ninelives", "seat %(n)d %(name)s") % {"n": seat + 1, "name": name}
+
+
+def name_of(names: dict[int, str], seat) -> str:
+    """A seat by its player's name only (votes: "投票给 阿狗"); the number when unnamed."""
+    if isinstance(seat, int) and not isinstance(seat, bool) and names.get(seat):
+        return names[seat]
+    return who(names, seat)
+
+
+def seats_text(seats, names: dict[int, str]) -> str:
+    return listing(who(names, s) for s in seats or []) or pgettext("ninelives", "nobody")
+
+
+def phase_text(phase: dict) -> str:
+    """"第2夜" / "night 2", "第2天" / "day 2", "第2天的决选" / "the runoff of day 2"."""
+    n = phase.get("number", 0)
+    texts = {
+        "night": pgettext("ninelives", "night %(n)d"),
+        "day": pgettext("ninelives", "day %(n)d"),
+        "runoff": pgettext("ninelives", "the runoff of day %(n)d"),
+    }
+    return texts.get(phase.get("name"), str(phase.get("name"))) % {"n": n}
+
+
+def cause_text(cause) -> str:
+    """Why a card was lost, as the public may know it (§5.8: the cause, never the card)."""
+    texts = {
+        "attack": pgettext("ninelives", "attacked at night"),
+        "strike": pgettext("ninelives", "hit by %(card)s") % {"card": card_name("STRIKE")},
+        "bomb": pgettext("ninelives", "hit by %(card)s") % {"card": card_name("BOMB")},
+        "execution": pgettext("ninelives", "executed by the vote"),
+        "saint": pgettext("ninelives", "voted to execute a %(card)s") % {
+            "card": card_name("SAINT")},
+        "failed_protection": pgettext("ninelives", "a protection failed two nights running"),
+    }
+    return texts.get(cause, str(cause))
+
+
+def tally_parts(data: dict) -> tuple[dict, list]:
+    """(tally, adjustments) of a vote result. The engine gives them flat ({"tally": {...},
+    "adjustments": [...]}) or, for an execution announced after a night, nested one level
+    deeper in "tally"; both read the same here."""
+    tally = data.get("tally") or {}
+    adjustments = data.get("adjustments") or []
+    if isinstance(tally.get("tally"), dict):
+        adjustments = tally.get("adjustments") or adjustments
+        tally = tally["tally"]
+    return tally, adjustments
+
+
+def tally_text(data: dict, names: dict[int, str]) -> str:
+    """"座位1 阿猫 3票、座位2 阿狗 1票（诅咒/庇佑：座位2 阿狗 +1）": the count, most votes first."""
+    tally, adjustments = tally_parts(data)
+    rows = sorted(((int(s), v) for s, v in tally.items()), key=lambda sv: (-sv[1], sv[0]))
+    text = listing(pgettext("ninelives", "%(seat)s: %(votes)d") % {
+        "seat": who(names, s), "votes": v} for s, v in rows) or pgettext(
+        "ninelives", "no votes")
+    if adjustments:
+        text += " " + pgettext("ninelives", "(%(curse)s and %(bless)s included: %(list)s)") % {
+            "curse": card_name("CURSE"), "bless": card_name("BLESS"),
+            "list": listing(f"{who(names, a['target'])} {a['delta']:+d}" for a in adjustments)}
+    return text
+
+
+def quote(text) -> str:
+    """A player's own words as a Markdown quote (the forum renders it safely)."""
+    lines = str(text or "").strip().splitlines() or [""]
+    return "\n".join("> " + line for line in lines)
+
+
+def with_chain(text: str, event: dict) -> str:
+    """A GM-only sentence followed by the engine's chain of causes (English, for the GM)."""
+    chain = [str(b) for b in event.get("because") or []]
+    if not chain:
+        return text
+    return text + "\n\n" + "\n".join(f"- {b}" for b in chain)
+
+
+# --- public events -------------------------------------------------------------------------
+
+def _phase_started(d, names, event):
+    phase = d["phase"]
+    n = phase["number"]
+    if phase["name"] == "night":
+        text = _("Night %(n)d begins: each living seat may use one card, or none.") % {"n": n}
+        if n == 1:
+            text += " " + _("Send your loss order before the night ends (a card of your camp "
+                            "last); the free agent chooses its camp tonight.")
+        return text
+    if phase["name"] == "runoff":
+        text = _("The runoff of day %(n)d: every living seat votes for one of %(seats)s.") % {
+            "n": n, "seats": seats_text(d.get("candidates"), names)}
+        if d.get("no_vote"):
+            text += " " + pgettext("ninelives", "%(seats)s may not vote in it.") % {
+                "seats": seats_text(d["no_vote"], names)}
+        return text
+    text = _("Day %(n)d begins: every living seat votes for one seat to execute.") % {"n": n}
+    if d.get("no_vote"):
+        text += " " + _("Saved last night, %(seats)s may talk but not vote today.") % {
+            "seats": seats_text(d["no_vote"], names)}
+    return text
+
+
+def _phase_ended(d, names, event):
+    phase = d["phase"]
+    if phase["name"] == "night":
+        return _("Night %(n)d is over; its card uses take effect now.") % {
+            "n": phase["number"]}
+    return pgettext("ninelives", "The vote of %(phase)s is closed.") % {"phase": phase_text(phase)}
+
+
+def _vote_cast(d, names, event):
+    if d.get("runoff"):
+        return _("%(voter)s votes for %(target)s in the runoff.") % {
+            "voter": who(names, d["seat"]), "target": who(names, d["target"])}
+    return pgettext("ninelives", "%(voter)s votes for %(target)s.") % {
+        "voter": who(names, d["seat"]), "target": who(names, d["target"])}
+
+
+def _proxy_vote_published(d, names, event):
+    return _("神的使者 casts the proxy vote of %(voter)s for %(target)s.") % {
+        "voter": who(names, d["seat"]), "target": who(names, d["target"])}
+
+
+def _vote_void(d, names, event):
+    return _("%(seat)s was hit by %(card)s today: its vote does not count.") % {
+        "seat": who(names, d["seat"]), "card": card_name("BOMB")}
+
+
+def _runoff_started(d, names, event):
+    return _("%(seats)s are tied with the most votes: a runoff among them follows, without "
+             "%(curse)s or %(bless)s. The count: %(tally)s.") % {
+        "seats": seats_text(d["candidates"], names), "tally": tally_text(d, names),
+        "curse": card_name("CURSE"), "bless": card_name("BLESS")}
+
+
+def _vote_closed(d, names, event):
+    return _("The vote of day %(day)d executed a seat. A %(card)s may still spare it, so the "
+             "seat and the camp of its lost card are announced when night %(next)d ends.") % {
+        "day": d["day"], "next": d["day"] + 1, "card": card_name("PARDON")}
+
+
+def _no_execution(d, names, event):
+    return pgettext("ninelives", "Nobody is executed. The count: %(tally)s.") % {
+        "tally": tally_text(d, names)}
+
+
+def _execution(d, names, event):
+    return _("%(seat)s is executed by the vote of day %(day)d (the count: %(tally)s) and loses "
+             "a card.") % {"seat": who(names, d["seat"]), "day": d["day"],
+                           "tally": tally_text(d, names)}
+
+
+def _pardoned(d, names, event):
+    return _("%(seat)s was executed by the vote of day %(day)d (the count: %(tally)s), but a "
+             "%(card)s spared it: it loses no card.") % {
+        "seat": who(names, d["seat"]), "day": d["day"], "tally": tally_text(d, names),
+        "card": card_name("PARDON")}
+
+
+def _saint_fired(d, names, event):
+    return _("%(seat)s had used a %(card)s: every seat that voted to execute it loses a card: "
+             "%(voters)s.") % {"seat": who(names, d["seat"]), "card": card_name("SAINT"),
+                               "voters": seats_text(d["voters"], names)}
+
+
+def _manifesto(d, names, event):
+    if d.get("story"):
+        head = _("An attack on %(seat)s was made tonight. The attacker's story, published "
+                 "without its author:") % {"seat": who(names, d["target"])}
+    else:
+        head = _("An attack on %(seat)s was made tonight. Its manifesto, published without "
+                 "its author:") % {"seat": who(names, d["target"])}
+    return head + "\n\n" + quote(d.get("text"))
+
+
+def _protected(d, names, event):
+    return _("%(seat)s was attacked and saved: it lost no card, and may talk but not vote "
+             "today.") % {"seat": who(names, d["seat"])}
+
+
+def _attack_failed(d, names, event):
+    return pgettext("ninelives", "%(seat)s was attacked and lost no card.") % {
+        "seat": who(names, d["seat"])}
+
+
+def _card_lost(d, names, event):
+    # §5.8: the camp of the lost card and the cause, never the card itself.
+    return _("%(seat)s lost a card of the %(camp)s camp (%(cause)s).") % {
+        "seat": who(names, d["seat"]), "camp": camp_name(d["camp"]),
+        "cause": cause_text(d.get("cause"))}
+
+
+def _seat_died(d, names, event):
+    if d.get("cause") == "foul_out":
+        return _("%(seat)s is out of the game and counts as dead; it was of the %(camp)s "
+                 "camp.") % {"seat": who(names, d["seat"]), "camp": camp_name(d["camp"])}
+    return _("%(seat)s has no card left and is dead; it was of the %(camp)s camp.") % {
+        "seat": who(names, d["seat"]), "camp": camp_name(d["camp"])}
+
+
+def _foul_reason(reason) -> str:
+    if reason == GM_FOUL_NO_VOTE:
+        return pgettext("ninelives", "it neither voted nor sent a proxy vote")
+    return str(reason or "")
+
+
+def _foul_out(d, names, event):
+    return _("%(seat)s is out of the game for a foul: %(reason)s.") % {
+        "seat": who(names, d["seat"]), "reason": _foul_reason(d.get("reason"))}
+
+
+def _reorder_window(d, names, event):
+    return _("%(total)d cards have been lost in all: every living seat may send a new loss "
+             "order until the end of %(phase)s. The core card stays last; silence keeps the "
+             "old order.") % {"total": d["total_lost"], "phase": phase_text(d["until"])}
+
+
+def _result_text(result) -> str:
+    texts = {
+        "civilian": pgettext("ninelives", "the civilians win"),
+        "killer": pgettext("ninelives", "the killer wins"),
+        "wolf": pgettext("ninelives", "the wolf wins"),
+        "draw": pgettext("ninelives", "a draw"),
+        "aborted": pgettext("ninelives", "ended without a result"),
+    }
+    return texts.get(result, str(result))
+
+
+def _game_over(d, names, event):
+    """The result, the winners, then the whole reveal: every seat's camp and remaining hand,
+    and the four tainted cards (§3.5.1: secret until the end)."""
+    parts = [_("The game is over: %(result)s. Winners: %(winners)s.") % {
+        "result": _result_text(d["result"]), "winners": seats_text(d["winners"], names)}]
+    reveal = d.get("reveal") or {}
+    camps, hands = reveal.get("camps") or [], reveal.get("hands") or []
+    rows = ["- " + _("%(seat)s: %(camp)s camp; cards left: %(cards)s") % {
+        "seat": who(names, seat), "camp": camp_name(camp),
+        "cards": cards_text(hands[seat] if seat < len(hands) else [])}
+        for seat, camp in enumerate(camps)]
+    if rows:
+        parts.append("\n".join(rows))
+    taints = reveal.get("taints") or {}
+    if taints:
+        parts.append(_("Secret taints: %(killer)s answered as the killer camp, %(wolf)s as the "
+                       "wolf camp.") % {"killer": cards_text(taints.get("killer")),
+                                        "wolf": cards_text(taints.get("wolf"))})
+    return "\n\n".join(parts)
+
+
+def _game_aborted(d, names, event):
+    return _("The GM ended the game without a result: %(reason)s") % {
+        "reason": d.get("reason") or ""}
+
+
+# --- private events (written to the seat) ---------------------------------------------------
+
+def _hand_dealt(d, names, event):
+    text = _("Your camp: **%(camp)s**. Your hand: %(cards)s.") % {
+        "camp": camp_name(d["camp"]), "cards": cards_text(d["cards"])}
+    if d["camp"] == "free_agent":
+        text += " " + _("You are the free agent: choose a camp tonight, among the camps your "
+                        "cards allow; then send your loss order.")
+    else:
+        text += " " + _("Send your loss order tonight: every card once, the first to be lost "
+                        "first, and a card of your camp last (your core card).")
+    return text
+
+
+def _use_text(card, target, names) -> str:
+    """"使用 狙击手 → 座位3 阿狗" / "使用 防弹衣": a card use, as labels and confirmations show it."""
+    if target is None:
+        return pgettext("ninelives", "Use %(card)s") % {"card": card_name(card)}
+    return pgettext("ninelives", "Use %(card)s → %(target)s") % {
+        "card": card_name(card), "target": who(names, target)}
+
+
+def _card_chosen(d, names, event):
+    text = _("You chose: %(use)s. It takes effect when the phase ends and may be changed or "
+             "withdrawn until then.") % {"use": _use_text(d["card"], d.get("target"), names)}
+    if d.get("text") is not None:
+        if d.get("story"):
+            text += " " + pgettext("ninelives", "(with your own story)")
+        else:
+            text += " " + pgettext("ninelives", "(with a manifesto of %(n)d characters)") % {
+                "n": len(d["text"])}
+    return text
+
+
+def _withdrawn(d, names, event):
+    return pgettext("ninelives", "You withdrew this phase's card use.")
+
+
+def _passed(d, names, event):
+    return pgettext("ninelives", "You will use no card tonight.")
+
+
+def _loss_order_set(d, names, event):
+    cards = d["cards"]
+    if d.get("by") == "random":
+        return _("You sent no loss order during night 1, so one was drawn at random, with a "
+                 "card of your camp last: %(order)s.") % {"order": order_text(cards)}
+    return _("Your loss order: %(order)s. Your core card %(core)s is lost last.") % {
+        "order": order_text(cards), "core": card_name(cards[-1])}
+
+
+def _camp_chosen(d, names, event):
+    if d.get("by") == "default":
+        return _("You chose no camp during night 1, so you joined the %(camp)s camp (the GM's "
+                 "default, or drawn at random).") % {"camp": camp_name(d["camp"])}
+    return _("You joined the %(camp)s camp; the choice is final.") % {
+        "camp": camp_name(d["camp"])}
+
+
+def _proxy_vote_received(d, names, event):
+    return _("神的使者 holds your proxy vote for %(target)s: it counts after all other votes, "
+             "can be changed until the count, and is void if you vote in person.") % {
+        "target": who(names, d["target"])}
+
+
+def _proxy_void(d, names, event):
+    return _("You voted in person, so your proxy vote is void.")
+
+
+def _investigation(d, names, event):
+    answer = "**%s**" % (pgettext("ninelives", "yes") if d["found"]
+                         else pgettext("ninelives", "no"))
+    return _("Your %(card)s asked whether %(target)s holds %(asked)s: the answer is "
+             "%(answer)s.") % {"card": card_name(d["card"]), "target": who(names, d["target"]),
+                               "asked": card_name(d["asked"]), "answer": answer}
+
+
+def _power_voided(d, names, event):
+    return _("Your %(card)s had no effect tonight: a %(jail)s or a %(bomb)s voided your "
+             "powers.") % {"card": card_name(d["card"]), "jail": card_name("JAIL"),
+                           "bomb": card_name("BOMB")}
+
+
+def _attack_dropped(d, names, event):
+    return _("The GM rejected the manifesto of your %(card)s on %(target)s and no new one came "
+             "before the night ended, so the attack did not happen.") % {
+        "card": card_name(d["card"]), "target": who(names, d["target"])}
+
+
+def _manifesto_rejected(d, names, event):
+    text = pgettext("ninelives", "The GM rejected your manifesto.")
+    if d.get("reason"):
+        text += " " + pgettext("ninelives", "Reason: %(reason)s") % {"reason": d["reason"]}
+    return text + " " + _("Send the attack again with an acceptable text before the night "
+                          "ends, or it will not happen.")
+
+
+def _own_card_lost(d, names, event):
+    return _("You lost your %(card)s (%(camp)s camp), the first card of your loss order: "
+             "%(cause)s.") % {"card": card_name(d["card"]), "camp": camp_name(d["camp"]),
+                              "cause": cause_text(d.get("cause"))}
+
+
+def _saint_armed(d, names, event):
+    return _("Your %(card)s is armed for day %(day)d: if you are executed that day, every seat "
+             "that voted for you loses a card.") % {"card": card_name("SAINT"), "day": d["day"]}
+
+
+def _saint_spent(d, names, event):
+    return pgettext("ninelives", "Your %(card)s fired and is now a dead card.") % {
+        "card": card_name("SAINT")}
+
+
+def _bomb_spent(d, names, event):
+    return _("Your %(card)s went off and is gone from your hand; nobody is told who used "
+             "it.") % {"card": card_name("BOMB")}
+
+
+# --- GM-only events (with the chain of causes) ----------------------------------------------
+
+def _chance(d, names, event):
+    purpose = d.get("purpose")
+    if purpose == "deal":
+        text = pgettext("ninelives", "The dealer drew a valid deal at random.")
+    elif purpose == "loss_order":
+        text = _("%(seat)s sent no loss order; one was drawn: %(order)s.") % {
+            "seat": who(names, d["seat"]), "order": order_text(d["result"])}
+    elif purpose == "free_agent_camp":
+        text = _("The camp of the free agent %(seat)s was drawn: %(camp)s.") % {
+            "seat": who(names, d["seat"]), "camp": camp_name(d["result"])}
+    else:
+        text = pgettext("ninelives", "A random draw: %(purpose)s.") % {"purpose": purpose}
+    return with_chain(text, event)
+
+
+RESOLVED = {
+    "void": lambda: pgettext("ninelives", "void"),
+    "blocked": lambda: pgettext("ninelives", "landed: the target's powers are void tonight"),
+    "yes": lambda: pgettext("ninelives", "answered yes"),
+    "no": lambda: pgettext("ninelives", "answered no"),
+    "waiting": lambda: pgettext("ninelives", "counts at the day's vote"),
+    "lost": lambda: pgettext("ninelives", "the target loses a card"),
+    "stopped": lambda: pgettext("ninelives", "stopped, no loss"),
+    "saved": lambda: pgettext("ninelives", "saved, no loss"),
+    "pardoned": lambda: pgettext("ninelives", "the executed seat is spared"),
+    "nothing": lambda: pgettext("ninelives", "nobody to pardon"),
+}
+
+
+def _action_resolved(d, names, event):
+    result = RESOLVED.get(d.get("result"))
+    return with_chain(pgettext("ninelives", "%(use)s of %(seat)s: %(result)s.") % {
+        "use": _use_text(d["card"], d.get("target"), names), "seat": who(names, d["seat"]),
+        "result": result() if result else d.get("result")}, event)
+
+
+def _loss_explained(d, names, event):
+    if d.get("card") is None:
+        text = _("%(seat)s had no card left to lose (%(cause)s).") % {
+            "seat": who(names, d["seat"]), "cause": cause_text(d.get("cause"))}
+    else:
+        text = _("%(seat)s loses %(card)s (%(camp)s camp): %(cause)s.") % {
+            "seat": who(names, d["seat"]), "card": card_name(d["card"]),
+            "camp": camp_name(d.get("camp") or CARDS[d["card"]][0]),
+            "cause": cause_text(d.get("cause"))}
+    return with_chain(text, event)
+
+
+def _count(d, names, event):
+    if d.get("runoff"):
+        text = pgettext("ninelives", "The count of the runoff: %(tally)s.")
+    else:
+        text = pgettext("ninelives", "The count of the day vote: %(tally)s.")
+    return with_chain(text % {"tally": tally_text(d, names)}, event)
+
+
+def _execution_pending(d, names, event):
+    return with_chain(_("%(seat)s is executed by the vote of day %(day)d; it is announced when "
+                        "the next night ends, unless a %(card)s spares it.") % {
+        "seat": who(names, d["seat"]), "day": d["day"], "card": card_name("PARDON")}, event)
+
+
+def _camp_default_set(d, names, event):
+    return _("If %(seat)s chooses no camp by the end of night 1, it joins the %(camp)s camp.") % {
+        "seat": who(names, d["seat"]), "camp": camp_name(d["camp"])}
+
+
+def _foul_out_cards(d, names, event):
+    return pgettext("ninelives", "%(seat)s still held: %(cards)s.") % {
+        "seat": who(names, d["seat"]), "cards": cards_text(d["cards"])}
+
+
+EVENTS = {
+    # public
+    "phase_started": _phase_started, "phase_ended": _phase_ended, "vote_cast": _vote_cast,
+    "proxy_vote_published": _proxy_vote_published, "vote_void": _vote_void,
+    "runoff_started": _runoff_started, "vote_closed": _vote_closed,
+    "no_execution": _no_execution, "execution": _execution, "pardoned": _pardoned,
+    "saint_fired": _saint_fired, "manifesto": _manifesto, "protected": _protected,
+    "attack_failed": _attack_failed, "card_lost": _card_lost, "seat_died": _seat_died,
+    "foul_out": _foul_out, "reorder_window": _reorder_window, "game_over": _game_over,
+    "game_aborted": _game_aborted,
+    # to one seat
+    "hand_dealt": _hand_dealt, "card_chosen": _card_chosen, "withdrawn": _withdrawn,
+    "passed": _passed, "loss_order_set": _loss_order_set, "camp_chosen": _camp_chosen,
+    "proxy_vote_received": _proxy_vote_received, "proxy_void": _proxy_void,
+    "investigation": _investigation, "power_voided": _power_voided,
+    "attack_dropped": _attack_dropped, "manifesto_rejected": _manifesto_rejected,
+    "own_card_lost": _own_card_lost, "saint_armed": _saint_armed, "saint_spent": _saint_spent,
+    "bomb_spent": _bomb_spent,
+    # GM only
+    "chance": _chance, "action_resolved": _action_resolved, "loss_explained": _loss_explained,
+    "count": _count, "execution_pending": _execution_pending,
+    "camp_default_set": _camp_default_set, "foul_out_cards": _foul_out_cards,
+}
+
+
+# --- steps: the confirmation of what a player sent, and the form's labels ------------------
+
+def _use_step(d, names, text_fields=()):
+    text = _use_text(d["card"], d.get("target"), names)
+    if "story" in d or "story" in text_fields:
+        text += " " + pgettext("ninelives", "(with a story of your own)")
+    elif "manifesto" in d or "manifesto" in text_fields:
+        text += " " + _("(with a manifesto of at least 100 characters)")
+    return text
+
+
+def _withdraw_step(d, names, text_fields=()):
+    return pgettext("ninelives", "Withdraw this phase's card use")
+
+
+def _pass_step(d, names, text_fields=()):
+    return pgettext("ninelives", "Use no card tonight")
+
+
+def _loss_order_step(d, names, text_fields=()):
+    cards = d["cards"]
+    return _("Loss order: %(order)s (core card %(core)s last)") % {
+        "order": order_text(cards), "core": card_name(cards[-1])}
+
+
+def _choose_camp_step(d, names, text_fields=()):
+    return pgettext("ninelives", "Join the %(camp)s camp (final)") % {"camp": camp_name(d["camp"])}
+
+
+def _vote_step(d, names, text_fields=()):
+    return pgettext("ninelives", "Vote for %(name)s") % {"name": name_of(names, d["target"])}
+
+
+def _proxy_vote_step(d, names, text_fields=()):
+    return pgettext("ninelives", "Proxy vote through 神的使者 for %(name)s") % {
+        "name": name_of(names, d["target"])}
+
+
+def _reject_step(d, names, text_fields=()):
+    return pgettext("ninelives", "Reject the manifesto of %(seat)s") % {
+        "seat": who(names, d["seat"])}
+
+
+def _camp_for_step(d, names, text_fields=()):
+    return _("Default camp of the free agent %(seat)s: %(camp)s") % {
+        "seat": who(names, d["seat"]), "camp": camp_name(d["camp"])}
+
+
+def _foul_step(d, names, text_fields=()):
+    return pgettext("ninelives", "Put %(seat)s out of the game for a foul") % {
+        "seat": who(names, d["seat"])}
+
+
+def _abort_step(d, names, text_fields=()):
+    return pgettext("ninelives", "End the game without a result")
+
+
+STEPS = {
+    "use_card": _use_step, "withdraw": _withdraw_step, "pass": _pass_step,
+    "loss_order": _loss_order_step, "choose_camp": _choose_camp_step, "vote": _vote_step,
+    "proxy_vote": _proxy_vote_step, "reject_manifesto": _reject_step,
+    "choose_camp_for": _camp_for_step, "abort": _abort_step,
+}
+# A GM's `foul_out` step and the public `foul_out` event share a kind: the event wins in
+# `present`; the form's label uses the step's wording.
+LABELS = dict(STEPS, foul_out=_foul_step)
+
+ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
+def present(event: dict, names: dict[int, str]) -> str | None:
+    """One sentence (Markdown) for an engine event or a step's confirmation.
+
+    A malformed or unknown event returns None, so the generic text is used instead of a
+    crash (the timeline also shows the GM's own log entries).
+    """
+    kind = event.get("kind")
+    data = event.get("data") or {}
+    try:
+        if kind in EVENTS:
+            return EVENTS[kind](data, names, event)
+        if kind in STEPS:
+            return STEPS[kind](data, names)
+    except ERRORS:
+        return None
+    return None
+
+
+def label(choice, names: dict[int, str]) -> str | None:
+    """How the action form offers `choice`: "使用 狙击手 → 座位3 阿狗（附杀人宣言…）",
+    "丢牌顺序：A → B → … （底牌 E 最后丢）", "投票给 阿狗"."""
+    writer = LABELS.get(choice.kind)
+    if writer is None:
+        return None
+    try:
+        return writer(choice.params, names, tuple(f.name for f in choice.text_fields))
+    except ERRORS:
+        return None
+
+
+# --- refusals ----------------------------------------------------------------------------
+
+def _refused_card(refused) -> str:
+    """The card a refusal is about: from its params, else named in the engine's reason."""
+    card = refused.params.get("card")
+    if not card:
+        found = CARD_IN_TEXT.search(refused.reason or "")
+        card = found.group(1) if found else None
+    return card_name(card) if card else pgettext("ninelives", "this card")
+
+
+def _refusals(refused) -> dict:
+    """Every refusal code of the engine, as a sentence; `refused` fills the placeholders."""
+    params = refused.params or {}
+    card = _refused_card(refused)
+    tied = "tied" in (refused.reason or "")
+    return {
+        # malformed requests (a hand-made form, a stale page)
+        "bad_step": pgettext("ninelives", "That request is not a well-formed action."),
+        "bad_actor": pgettext("ninelives", "Only a seat of this game or the GM may act."),
+        "unknown_kind": pgettext("ninelives", "That is not an action of this game."),
+        "bad_params": pgettext("ninelives", "That action has fields it does not take."),
+        "game_over": pgettext("ninelives", "The game is over."),
+        "dead": pgettext("ninelives", "Dead seats take no more actions."),
+        # card uses
+        "unknown_card": pgettext("ninelives", "There is no such card."),
+        "not_in_hand": pgettext("ninelives", "You do not hold %(card)s.") % {"card": card},
+        "dead_card": pgettext("ninelives", "Your %(card)s has no power left.") % {"card": card},
+        "banned_round": _("You used a card last night and another by day, so you may use no "
+                          "card this round."),
+        "night_only": pgettext("ninelives", "%(card)s can only be used at night.") % {"card": card},
+        "not_in_runoff": pgettext("ninelives", "%(card)s cannot be used during a runoff.") % {
+            "card": card},
+        "one_day_card": pgettext("ninelives", "You already used a card today."),
+        "no_target": pgettext("ninelives", "%(card)s takes no target.") % {"card": card},
+        "bad_target": (pgettext("ninelives", "Vote for one of the tied seats.") if tied
+                       else pgettext("ninelives", "Choose a living seat.")),
+        "not_self": pgettext("ninelives", "%(card)s must target another seat.") % {"card": card},
+        "jail_twice": _("You cannot jail the same seat two nights running."),
+        "nothing_to_pardon": pgettext("ninelives", "No execution is waiting for a pardon."),
+        "no_text": pgettext("ninelives", "%(card)s takes no manifesto.") % {"card": card},
+        "bad_text": pgettext("ninelives", "That text is too long."),
+        "two_texts": _("Send either a manifesto or a story, not both."),
+        "empty_story": pgettext("ninelives", "A story cannot be empty."),
+        "manifesto_too_short": _("An attack needs a manifesto of at least %(min)d characters "
+                                 "(yours has %(got)d), or a story of your own.") % {
+            "min": params.get("min", 100), "got": params.get("got", 0)},
+        "nothing_to_withdraw": pgettext("ninelives", "You have no card use to withdraw."),
+        "wrong_phase": pgettext("ninelives", "That cannot be done in this phase."),
+        "already_passed": pgettext("ninelives", "You already chose to use no card tonight."),
+        # loss order and camp
+        "order_closed": _("The loss order can be set during night 1 and changed only in the two "
+                          "reorder windows."),
+        "bad_order": _("List every card you hold, each once, the first to be lost first."),
+        "core_camp": _("The last card (your core card) must be of your own camp."),
+        "core_fixed": pgettext("ninelives", "Your core card %(core)s stays last.") % {
+            "core": card_name(params["core"]) if params.get("core") else card},
+        "camp_first": _("Choose your camp before your loss order: the core card must be of "
+                        "your camp."),
+        "camp_closed": _("The free agent chooses a camp during night 1 only."),
+        "not_free_agent": pgettext("ninelives", "Only an undecided free agent chooses a camp."),
+        "camp_not_held": _("You may only join a camp whose cards you hold."),
+        # votes
+        "no_vote_now": pgettext("ninelives", "Votes are cast by day."),
+        "may_not_vote": pgettext("ninelives", "You may talk but not vote today."),
+        "vote_final": pgettext("ninelives", "Your vote is cast and cannot change."),
+        # the GM's steps
+        "bad_seat": pgettext("ninelives", "Name a living seat."),
+        "no_manifesto": _("That seat has no pending manifesto to reject."),
+        "reason_needed": pgettext("ninelives", "Say why."),
+    }
+
+
+def refusal(refused) -> str | None:
+    """A refusal in the reader's language; an unknown code falls back to the engine's
+    English reason (through the catalogue)."""
+    try:
+        text = _refusals(refused).get(refused.code)
+    except ERRORS:
+        text = None
+    return text or _(refused.reason)
+
+
+# --- the game's home page -----------------------------------------------------------------
+
+def seat_facts(view: dict | None, number: int) -> str:
+    """What everyone knows about seat `number` (0-based), from any viewer's view:
+    "已丢：中立、杀手 · 存活", "已丢：平民、平民 · 已死（平民阵营）", "出局（杀手阵营）".
+
+    Reads only the view's public part and public log events (the same for every viewer).
+    1. The camps of its lost cards, in order (§5.8).
+    2. Alive, dead with its camp (§7.2), or out for a foul (§9.1).
+    3. Today's public marks: may not vote, pardoned once; after the end, its camp.
+    """
+    if not view:
+        return ""
+    pub = view.get("public") or {}
+    try:
+        lost = pub.get("lost", [])[number]
+        alive = pub.get("alive", [])[number]
+    except (IndexError, TypeError):
+        return ""
+    parts = [pgettext("ninelives", "lost: %(camps)s") % {
+        "camps": listing(camp_name(c) for c in lost)}
+             if lost else pgettext("ninelives", "no card lost")]
+    death = next((e["data"] for e in view.get("log") or []
+                  if e.get("kind") == "seat_died" and e.get("visibility", {}).get("public")
+                  and e.get("data", {}).get("seat") == number), None)
+    if alive:
+        parts.append(pgettext("ninelives", "alive"))
+        if number in (pub.get("no_vote") or []):
+            parts.append(pgettext("ninelives", "may not vote now"))
+    elif death and death.get("cause") == "foul_out":
+        parts.append(pgettext("ninelives", "out for a foul (%(camp)s camp)") % {
+            "camp": camp_name(death["camp"])})
+    elif death:
+        parts.append(pgettext("ninelives", "dead (%(camp)s camp)") % {
+            "camp": camp_name(death["camp"])})
+    else:
+        parts.append(pgettext("ninelives", "dead"))
+    if number in (pub.get("pardoned") or []):
+        parts.append(pgettext("ninelives", "pardoned once"))
+    reveal = pub.get("reveal") or {}
+    camps = reveal.get("camps") or []
+    if alive and number < len(camps):
+        parts.append(pgettext("ninelives", "%(camp)s camp") % {"camp": camp_name(camps[number])})
+    return " · ".join(parts)
+
+
+# --- the seat's "my hand" panel (templates/games/panels/ninelives.html) -------------------
+
+# Events the panel lists as the seat's results: its private ones that are results rather
+# than echoes of what it just sent (those are in the conversation), and the public ones that
+# concern it (a save, a voided vote) or every seat (a reorder window).
+PRIVATE_RESULTS = ("hand_dealt", "camp_chosen", "loss_order_set", "investigation",
+                   "power_voided", "attack_dropped", "manifesto_rejected", "own_card_lost",
+                   "saint_armed", "saint_spent", "bomb_spent", "proxy_void")
+PUBLIC_ABOUT_ME = ("protected", "attack_failed", "vote_void", "seat_died")
+PUBLIC_FOR_ALL = ("reorder_window",)
+
+
+def card_label(code: str) -> str:
+    """A card as the hand shows it: "狙击手 SNIPER" in Chinese, "SNIPER" otherwise."""
+    name = card_name(code)
+    return code if name == code else f"{name} {code}"
+
+
+def _results(view: dict, seat: int, names: dict[int, str]) -> list[dict]:
+    """The seat's results, newest first, each with the phase it happened in.
+
+    1. Walk the view's log in order, remembering the phase the last `phase_started` opened.
+    2. Keep the seat's own result events and the public events about it (see above).
+    3. Each becomes {"phase", "kind", "text"} with `present`'s sentence (Markdown).
+    """
+    out, phase = [], {"name": "night", "number": 1}
+    for event in view.get("log") or []:
+        kind, data = event.get("kind"), event.get("data") or {}
+        vis = event.get("visibility") or {}
+        if kind == "phase_started":
+            phase = data.get("phase") or phase
+            continue
+        mine = (not vis.get("public") and seat in (vis.get("seats") or [])
+                and kind in PRIVATE_RESULTS)
+        about_me = vis.get("public") and kind in PUBLIC_ABOUT_ME and data.get("seat") == seat
+        if not (mine or about_me or (vis.get("public") and kind in PUBLIC_FOR_ALL)):
+            continue
+        text = present(event, names)
+        if text:
+            out.append({"phase": phase_text(phase), "kind": kind, "text": text})
+    out.reverse()
+    return out
+
+
+def _pending_text(me: dict, names: dict[int, str]) -> str:
+    """This phase's card use as the seat sent it (I3: it may change until the phase ends)."""
+    action = me.get("action")
+    if not action:
+        return pgettext("ninelives", "No card chosen in this phase yet.")
+    if action.get("pass"):
+        return pgettext("ninelives", "No card tonight.")
+    text = _use_text(action["card"], action.get("target"), names)
+    if action.get("rejected"):
+        text += " " + _("— the GM rejected its manifesto: send the attack again before the "
+                        "night ends, or it will not happen.")
+    return text
+
+
+def panel(view: dict | None, names: dict[int, str]) -> dict:
+    """Everything the seat's panel shows, from the seat's own view only.
+
+    Precondition: `view` is the engine's view for one seat (it has "me"); otherwise the
+    panel is empty. Returns plain data and translated texts for the template.
+    """
+    if not view or not isinstance(view.get("me"), dict):
+        return {}
+    me, pub = view["me"], view.get("public") or {}
+    seat = me.get("seat")
+    phase = pub.get("phase") or {}
+    name, number = phase.get("name"), phase.get("number", 0)
+    hand = me.get("hand") or []
+    dead_cards = me.get("dead_cards") or []
+    order = me.get("loss_order") or []
+    alive = bool((pub.get("alive") or [])[seat]) if isinstance(seat, int) else False
+    playing = alive and name in ("night", "day", "runoff")
+    free_agent = me.get("dealt_camp") == "free_agent"
+    options = [a["params"]["camp"] for a in view.get("legal_actions") or []
+               if a.get("kind") == "choose_camp"]
+    uses = me.get("uses") or {}
+    banned = playing and {"night", "day"} <= set(uses.get(str(number - 1), []))
+    day_card_used = name in ("day", "runoff") and "day" in uses.get(str(number), [])
+    reorder = pub.get("reorder")
+    proxy = me.get("proxy")
+    return {
+        "seat": seat,
+        "alive": alive,
+        "camp": me.get("camp"),
+        "camp_name": camp_name(me.get("camp")),
+        "free_agent": free_agent,
+        "undecided": free_agent and me.get("camp") == "free_agent",
+        "camp_options": [camp_name(c) for c in options],
+        "hand": [{"code": c, "label": card_label(c), "camp": CARDS[c][0] if c in CARDS else "",
+                  "camp_name": card_camp(c), "dead": c in dead_cards} for c in hand],
+        "loss_order": [{"code": c, "label": card_label(c)} for c in order],
+        "order_set": me.get("loss_order") is not None,
+        "core": card_label(me["core_card"]) if me.get("core_card") else (
+            card_label(order[-1]) if order else ""),
+        "core_fixed": bool(me.get("core_card")),
+        "dead_cards": [card_label(c) for c in dead_cards],
+        "playing": playing,
+        "pending": _pending_text(me, names) if playing else "",
+        "proxy": (pgettext("ninelives", "Vote for %(name)s") % {"name": name_of(names, proxy)}
+                  if proxy is not None else ""),
+        "banned": banned,
+        "day_card_used": day_card_used,
+        "reorder": (_("Open until the end of %(phase)s: you may send a new loss order (your "
+                      "core card stays last; silence keeps the old order).") % {
+            "phase": phase_text(reorder["phase"])} if reorder and alive else ""),
+        "results": _results(view, seat, names),
+    }
