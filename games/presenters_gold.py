@@ -1,9 +1,10 @@
 """谁偷了我的金币 (`gold`) for people: events as sentences, choices as form labels, refusals.
 
-The machinery (games/presenters.py) calls three functions:
+The machinery (games/presenters.py) calls four functions:
     present(event, names) -> str | None   an engine event (or the confirmation of a step)
     label(choice, names) -> str | None    how the action form offers a `Choice`
     refusal(refusal) -> str | None        a `Refusal` as a sentence for the player
+    seat_facts(view, number) -> str       one seat's public facts, for the game's home page
 `names` maps a seat index to its player's display name. Every sentence is an English msgid
 translated through the catalogue (Chinese by default; the fragment is
 locale/zh_Hans/LC_MESSAGES/gold.po). Returning None falls back to the generic text.
@@ -312,6 +313,36 @@ def label(choice, names: dict[int, str]) -> str | None:
     if shown:
         text += " " + _("(it shows %(card)s)") % {"card": card(shown.group(1))}
     return text
+
+
+# --- the game's home page ---------------------------------------------------------------
+
+def seat_facts(view: dict, number: int) -> str:
+    """One seat's public facts for the home page's table of seats.
+
+    Reads only `view["public"]`, never the viewer's own part, so every visitor reads the
+    same line: coins, then (before the reveal) whether the seat has picked, or (after it) its
+    shown card, a face-down card as "?" until it is turned up, and its token.
+    """
+    pub = view.get("public") or {}
+    try:
+        parts = [_("%(n)d gold coins") % {"n": pub["coins"][number]}]
+        spot = pub["table"][number]
+        if pub["phase"] == "pick" and spot is None:
+            parts.append(_("has picked") if pub["picked"][number] else _("still picking"))
+        elif spot is not None:
+            parts.append(_("shows %(card)s") % {"card": card(spot["shown"])})
+            if spot["covered"]:
+                parts.append(_("face-down card: %(card)s") % {
+                    "card": card(spot["cover"]) if spot["cover"] else "?"})
+        token = pub["tokens"][number]
+        if token == "priority":
+            parts.append(_("priority token"))
+        elif token == "double":
+            parts.append(_("×2 token"))
+    except (KeyError, IndexError, TypeError):
+        return ""
+    return " · ".join(parts)
 
 
 # --- refusals ----------------------------------------------------------------------------

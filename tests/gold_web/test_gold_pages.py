@@ -68,3 +68,35 @@ def test_after_the_game_the_panel_lists_every_round(client, start_gold):
     rows = re.findall(r"<tr><td>(\d+)</td>", results[results.index('id="gold-results"'):])
     assert rows == ["1", "2"]
     assert "id=\"action-form\"" not in results
+
+
+def seat_rows(html: str) -> list[str]:
+    table = html[html.index('<table id="seats"'):]
+    table = table[:table.index("</table>")]
+    return [re.sub(r"\s+", " ", row) for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]]
+
+
+def test_the_home_page_lists_each_seats_public_facts(client, start_gold, make_user, chinese):
+    game = start_gold()
+    act(game, 1, "pick", card="THIEF")
+    client.force_login(make_user("路人"))
+    home = reverse("game-home", args=[game.pk])
+    rows = seat_rows(unescape(client.get(home).content.decode()))
+    assert ["尚未选择" in rows[0], "已选择" in rows[1], "尚未选择" in rows[2]] == [True] * 3
+    assert not any(name in row for row in rows for name in CARD_NAMES_ZH.values())
+
+    game = pick_all(game, ["KILLER", "THIEF", "ASSASSIN"])
+    pub = game.state["public"]
+    if game.phase_name == "priority":  # let every priority holder keep its token
+        while fresh(game).phase_name == "priority":
+            act(game, fresh(game).state["public"]["turn"], "take_bonus")
+        pub = fresh(game).state["public"]
+    swapper = pub["turn"]
+    act(game, swapper, "swap", card=fresh(game).state["private"][swapper]["hand"][0])
+    rows = seat_rows(unescape(client.get(home).content.decode()))
+    for number, row in enumerate(rows):
+        coins = fresh(game).state["public"]["coins"][number]
+        assert f"{coins} 枚金币" in row
+        shown = ["KILLER", "THIEF", "ASSASSIN"][number]
+        assert f"亮出{CARD_NAMES_ZH[shown]}" in row
+        assert ("背面朝上的牌：?" in row) == (number == swapper)
