@@ -104,6 +104,8 @@ if DATABASE_URL:
         raise SettingError("DATABASE_URL must be postgres://... or sqlite:///...")
     _db["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 60, minimum=0)
     _db["CONN_HEALTH_CHECKS"] = True
+    if env_str("TEST_DATABASE_NAME"):  # lets concurrent test runs use separate databases
+        _db["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 else:
     _db = {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "db.sqlite3"}
 if _db["ENGINE"] == "django.db.backends.sqlite3":
