@@ -1,0 +1,101 @@
+"""Helpers of the 猫有n条命 web tests: the Chinese catalogue with the ninelives fragment merged
+in, and the msgids the presentation uses (code and template), read the way Django's
+makemessages would."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FRAGMENT = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "ninelives.po"
+DJANGO_PO = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
+PRESENTER = ROOT / "games" / "presenters_ninelives.py"
+PANEL = ROOT / "templates" / "games" / "panels" / "ninelives.html"
+ENGINE = ROOT / "games" / "engine" / "ninelives"
+
+
+def python_msgids(path: Path = PRESENTER) -> set[tuple[str | None, str]]:
+    """(context, msgid) of every `_("...")` and `pgettext("ctx", "...")` call of a module."""
+    ids = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", None)
+        args = node.args
+        if not all(isinstance(a, ast.Constant) for a in args):
+            continue
+        if name == "_" and len(args) == 1:
+            ids.add((None, args[0].value))
+        elif name == "pgettext" and len(args) == 2:
+            ids.add((args[0].value, args[1].value))
+    return ids
+
+
+def template_msgids(path: Path = PANEL) -> set[tuple[str | None, str]]:
+    """(context, msgid) of every constant translation in a template."""
+    from django.utils.translation.template import templatize
+
+    text = templatize(path.read_text())
+    ids = set()
+    for m in re.finditer(r"pgettext\(u?('(?:[^'\\]|\\.)*'), u?('(?:[^'\\]|\\.)*')\)", text):
+        ids.add((ast.literal_eval(m.group(1)), ast.literal_eval(m.group(2))))
+    for m in re.finditer(r"(?<!p)gettext\(u?('(?:[^'\\]|\\.)*')\)", text):
+        ids.add((None, ast.literal_eval(m.group(1))))
+    return ids
+
+
+def refusal_codes() -> set[str]:
+    """The code of every Refusal the engine can return (every module of the rule set)."""
+    codes = set()
+    for path in ENGINE.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Refusal"
+                    and node.args and isinstance(node.args[0], ast.Constant)):
+                codes.add(node.args[0].value)
+    return codes
+
+
+def read_catalog(path: Path):
+    from babel.messages.pofile import read_po
+
+    with open(path, "rb") as f:
+        return read_po(f, locale="zh_Hans")
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"%\(\w+\)[sd]", text))
+
+
+def build_chinese_catalog(directory: Path) -> Path:
+    """django.po with the ninelives fragment merged in (contexts kept), compiled under
+    `directory`; returns the directory to use as LOCALE_PATHS."""
+    from babel.messages.mofile import write_mo
+
+    catalog = read_catalog(DJANGO_PO)
+    for message in read_catalog(FRAGMENT):
+        if not message.id:
+            continue
+        existing = catalog.get(message.id, context=message.context)
+        if existing is None:
+            catalog.add(message.id, message.string, context=message.context)
+        else:
+            existing.string = message.string
+    out = directory / "zh_Hans" / "LC_MESSAGES"
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "django.mo", "wb") as f:
+        write_mo(f, catalog)
+    return directory
+
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def is_chinese_sentence(text: str) -> bool:
+    """Mostly Chinese: CJK characters, and no English word of 4+ letters other than card
+    codes (SNIPER...) and the seat's own names."""
+    if not CJK.search(text):
+        return False
+    words = re.findall(r"\b[a-z]{4,}\b", text)
+    return not words
