@@ -15,7 +15,6 @@ from games.models import Game
 from messaging.models import Message, Thread
 from tests.engine.ninelives.deals import FIVE, SIX
 
-T0 = dt.datetime(2025, 6, 1, 12, 0, tzinfo=dt.UTC)
 DURATIONS = {"night": 24 * 60, "day": 24 * 60, "runoff": 12 * 60}
 NAMES = ["阿猫", "阿狗", "小白", "老黑", "花花", "大黄"]
 MANIFESTO = "夜色如墨，屋顶上的猫数着自己剩下的命，风从巷口吹来。" * 5  # 130 characters
@@ -33,9 +32,10 @@ def nl_gm(make_user):
 
 @pytest.fixture
 def start_ninelives(nl_players, nl_gm):
-    """start_ninelives(deal=FIVE, now=T0) -> a running game dealt `deal` (seat i = NAMES[i])."""
+    """start_ninelives(deal=FIVE) -> a running game dealt `deal` (seat i = NAMES[i]), started
+    now: pages post through the real clock, so the deadlines must lie ahead of it."""
 
-    def start(*, deal: dict = FIVE, now: dt.datetime | None = T0) -> Game:
+    def start(*, deal: dict = FIVE, now: dt.datetime | None = None) -> Game:
         players = deal["players"]
         g = services.create_game(name="九命局", ruleset="ninelives", gm=nl_gm,
                                  seat_count=players, config={"players": players, "deal": deal},
@@ -101,5 +101,5 @@ def default_orders(deal: dict) -> dict[int, list[str]]:
     return orders
 
 
-__all__ = ["FIVE", "SIX", "T0", "MANIFESTO", "fresh", "user_of", "act", "conversation",
+__all__ = ["FIVE", "SIX", "MANIFESTO", "fresh", "user_of", "act", "conversation",
            "announcements", "default_orders"]
