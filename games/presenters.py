@@ -100,3 +100,16 @@ def seat_facts(ruleset: str, view: dict, number: int) -> str:
     if facts is None or not view:
         return ""
     return facts(view, number) or ""
+
+
+def announce_at_once(ruleset: str) -> frozenset[str]:
+    """Kinds of public events a player's step produces that go to the announcement thread at
+    once (e.g. a flip in 谁偷了我的金币). Others wait for the end of the phase or stay on the
+    game's timeline (a vote is shown in the vote thread instead)."""
+    return frozenset(getattr(_module(ruleset), "ANNOUNCE_AT_ONCE", ()))
+
+
+def phase_title(ruleset: str, name: str) -> str | None:
+    """The rule set's own name for a phase, if its presenter gives one."""
+    label = getattr(_module(ruleset), "phase_label", None)
+    return label(name) if label is not None else None

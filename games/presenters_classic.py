@@ -540,3 +540,55 @@ def refusal(refusal) -> str | None:
         return _("That action was sent with the wrong details; choose it again from the "
                  "form.")
     return None
+
+
+# --- the game's home page and titles ------------------------------------------------------
+
+# Public events of a player's own step that go to the announcement thread at once (the
+# machinery reads this if it supports it): the day's words and its open, ordered votes are
+# what the players discuss, so they should not wait for the end of a slot.
+ANNOUNCE_AT_ONCE = frozenset({"last_words", "speech", "vote"})
+
+PHASES = ("setup", "night", "extra_check", "last_words", "speech", "tie_speech", "vote",
+          "tie_vote", "over")
+
+
+def phase_label(name: str) -> str | None:
+    """A phase's name in the reader's language (announcement titles); None if unknown."""
+    if name not in PHASES:
+        return None
+    return pgettext("classic phase", name)
+
+
+def seat_facts(view: dict, number: int) -> str:
+    """One seat's public facts for the home page's table of seats.
+
+    Reads only `view["public"]`, never the viewer's own part, so every visitor reads the same
+    line: 1. once the game is over, the seat's card and whether it won; 2. otherwise, for a
+    dead seat, the order of its death and what its announcement revealed; 3. whose speech
+    or vote slot it is now; 4. the last words still due.
+    """
+    pub = view.get("public") or {}
+    try:
+        if pub.get("final_roles"):
+            parts = [role_text(pub["final_roles"][number])]
+            if number in (pub.get("outcome") or {}).get("winners", []):
+                parts.append(_("winner"))
+            return " · ".join(parts)
+        parts = []
+        if not pub["alive"][number]:
+            parts.append(_("dead (death %(n)d): %(role)s") % {
+                "n": pub["death_order"].index(number) + 1,
+                "role": role_text(pub["revealed"][number])})
+        queue, turn = pub.get("queue") or [], pub.get("turn", 0)
+        if turn < len(queue) and queue[turn] == number and not pub.get("done"):
+            if pub["phase"] in ("speech", "tie_speech"):
+                parts.append(_("speaking now"))
+            elif pub["phase"] in ("vote", "tie_vote"):
+                parts.append(_("voting now"))
+        if number in (pub.get("last_words_due") or []) and number not in (
+                pub.get("last_words_given") or []):
+            parts.append(_("last words due"))
+        return " · ".join(parts)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return ""

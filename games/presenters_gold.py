@@ -359,3 +359,6 @@ def refusal(refused) -> str | None:
         return text.format(**refused.params)
     except (KeyError, IndexError, ValueError):
         return text
+
+# A player's visible move is announced at once in the announcement thread (services).
+ANNOUNCE_AT_ONCE = frozenset({"swapped", "replaced", "flipped", "bonus", "double", "kept"})

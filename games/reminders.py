@@ -78,7 +78,7 @@ def _remind(game: Game, seat: Seat, now: dt.datetime) -> int:
             "game": game.name, "hours": nearest}
         body = _("The %(phase)s of %(game)s ends at %(deadline)s (%(zone)s). You have not "
                  "acted or voted yet.\n\nAct here: %(link)s\n") % {
-            "phase": phase_label(game.phase_name), "game": game.name, "deadline": local,
+            "phase": phase_label(game.phase_name, game.ruleset), "game": game.name, "deadline": local,
             "zone": timezone.get_current_timezone_name(), "link": link}
     from .tasks import send_email
 

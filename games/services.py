@@ -32,7 +32,7 @@ from messaging.models import Board, Thread
 from .engine import registry
 from .engine.base import CLOCK, GM, Refusal, RuleSet, Transition, action, end_phase, new_seed
 from .models import Action, Announcement, Event, Game, Phase, Seat, Vote
-from .presenters import describe, refusal_text
+from .presenters import announce_at_once, describe, phase_title, refusal_text
 
 log = logging.getLogger(__name__)
 
@@ -179,17 +179,19 @@ def _open_vote_thread(game: Game, phase: Phase) -> None:
     key = f"vote-{phase.seq}"
     if game.board is None or Thread.objects.filter(board=game.board, key=key).exists():
         return
-    title = _("Vote: %(phase)s %(n)d") % {"phase": phase_label(phase.name), "n": phase.number}
+    title = _("Vote: %(phase)s %(n)d") % {"phase": phase_label(phase.name, game.ruleset),
+                                          "n": phase.number}
     forum.start_thread(board=game.board, author=messenger_user(), kind=Thread.Kind.VOTE,
                        title=title, body=_("Vote with the form above. A vote cannot be "
                                            "changed once cast."), key=key, pinned=True,
                        enforce_rate_limit=False)
 
 
-def phase_label(name: str) -> str:
+def phase_label(name: str, ruleset: str | None = None) -> str:
     labels = {"night": _("Night"), "day": _("Day"), "runoff": _("Runoff vote"),
               "setup": _("Setup")}
-    return labels.get(name, name.replace("_", " ").capitalize())
+    own = phase_title(ruleset, name) if ruleset else None
+    return own or labels.get(name, name.replace("_", " ").capitalize())
 
 
 def advance_phase(*, game_id: int, reason: str = "deadline", expected_version: int | None = None,
@@ -238,7 +240,7 @@ def _advance(game: Game, *, reason: str, now: dt.datetime, by=None) -> None:
         game.outcome = {"result": outcome.result, "winners": list(outcome.winners),
                         "summary": outcome.summary}
     _store_events(game, t.events, phase)
-    title = (_("%(phase)s %(n)d ends") % {"phase": phase_label(closing.name),
+    title = (_("%(phase)s %(n)d ends") % {"phase": phase_label(closing.name, game.ruleset),
                                           "n": closing.number}) if closing else _("Announcement")
     _announce(game, phase, title, "", events=t.events)
     _deliver_private(game, t.events, names)
@@ -334,6 +336,12 @@ def submit_action(*, game_id: int, user, kind: str, params: dict | None = None,
         names = seat_names(game)
         _deliver_private(game, t.events, names)
         _confirm(game, seat, step)
+        at_once = announce_at_once(game.ruleset)
+        shown = [e for e in t.events if e["visibility"]["public"] and e["kind"] in at_once]
+        if shown:
+            _announce(game, game.current_phase, _("%(phase)s %(n)d") % {
+                "phase": phase_label(game.phase_name, game.ruleset), "n": game.phase_number},
+                "", events=shown)
         early = game.early_end and not ruleset_of(game).phase(game.state).awaiting
         if early and ruleset_of(game).outcome(game.state) is None:
             _advance(game, reason="early", now=now, by=None)

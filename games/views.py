@@ -45,6 +45,7 @@ def game_home(request, pk):
                 for e in events[:100]]
     return render(request, "games/home.html", {
         "game": game, "seat": seat, "view": view,
+        "phase_title": services.phase_label(game.phase_name, game.ruleset),
         "seats": game.seats.select_related("user__profile"),
         "public_view": _public_rows(game, view, names), "timeline": timeline,
         "announcements": game.announcements.exclude(published_at=None).order_by("-created")[:20],
@@ -107,6 +108,7 @@ def act(request, pk):
     panel = select_template([f"games/panels/{game.ruleset}.html", "games/panels/default.html"])
     return render(request, "games/act.html", {
         "panel_template": panel, "names": names,
+        "phase_title": services.phase_label(game.phase_name, game.ruleset),
         "game": game, "seat": seat, "view": view, "options": options,
         "text_fields": text_fields.values(), "page": page, "list_fields": list_fields.items(),
         "me": json.dumps(view.get("me", {}), ensure_ascii=False, indent=1) if view else "",
