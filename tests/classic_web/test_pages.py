@@ -56,6 +56,7 @@ def test_the_home_page_shows_only_public_identities_to_seats_and_visitors(client
         html = page(client, game, seat, name="game-home")
         assert_hides(html, {(2, "civilian")})
         assert "3号小白：民" in text_of(html)  # the dawn's public reveal is in the timeline
+        assert "出局（第1个死者）：民" in text_of(html)  # and in the table of seats
 
 
 def test_the_police_panel_lists_its_checks_with_the_result(client, game):

@@ -240,3 +240,35 @@ def test_every_role_and_phase_code_the_panel_shows_has_a_translation():
         assert CJK.search(catalogue.get(("classic role", code), "")), code
     for code in phases:
         assert CJK.search(catalogue.get(("classic phase", code), "")), code
+
+
+# --- the home page's seat facts and phase titles ---------------------------------------------
+
+def test_seat_facts_read_only_the_public_part(plays):
+    rules = Classic()
+    for play in plays:
+        for state in play.states[::11]:
+            public_only = {"public": state["public"]}
+            for viewer in (0, "spectator"):
+                view = rules.view(state, viewer)
+                for seat in range(12):
+                    assert P.seat_facts(view, seat) == P.seat_facts(public_only, seat)
+
+
+def test_seat_facts_name_the_dead_with_what_was_revealed_and_the_current_slot():
+    public = {"phase": "vote", "alive": [True, False, True, False], "death_order": [3, 1],
+              "revealed": [None, "bandit", None, None], "queue": [0, 2], "turn": 1,
+              "done": False, "last_words_due": [], "last_words_given": [],
+              "final_roles": None, "outcome": None}
+    facts = [P.seat_facts({"public": public}, s) for s in range(4)]
+    assert facts == ["", "出局（第2个死者）：匪", "正在投票", "出局（第1个死者）：身份不公布"]
+    over = dict(public, final_roles=["police", "bandit", "ghost", "civilian"],
+                outcome={"result": "police", "winners": [0, 3]})
+    assert [P.seat_facts({"public": over}, s) for s in range(4)] == [
+        "警 · 获胜", "匪", "鬼匪", "民 · 获胜"]
+
+
+def test_phase_titles_are_translated_and_unknown_phases_left_to_the_machinery():
+    assert [P.phase_label(p) for p in ("night", "tie_vote", "last_words")] == [
+        "夜晚", "平票投票", "遗言"]
+    assert P.phase_label("day") is None
