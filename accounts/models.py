@@ -27,6 +27,13 @@ class Profile(models.Model):
     reminder_hours = models.CharField(
         _("reminder hours before a deadline"), max_length=32, default="6,1",
         help_text=_("Comma-separated hours, e.g. 6,1. Empty for no reminders."))
+    # Email notifications (per kind); reminders follow `reminder_hours`.
+    email_results = models.BooleanField(_("email my private results"), default=True)
+    email_announcements = models.BooleanField(_("email announcements of my games"),
+                                              default=False)
+    email_replies = models.BooleanField(_("email replies to my posts"), default=False)
+    # The secret of the user's private iCalendar feed; a new one revokes the old URL.
+    calendar_token = models.CharField(max_length=40, blank=True, db_index=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -61,6 +61,15 @@ class Game(models.Model):
     phase_number = models.PositiveIntegerField(_("phase number"), default=0)
     current_phase = models.ForeignKey("Phase", null=True, blank=True, on_delete=models.SET_NULL,
                                       related_name="+")
+    # Community settings (seed 002 §5.2, §5.7, §7.2, §9.1): hours and limits per game.
+    starts_at = models.DateTimeField(_("announced start"), null=True, blank=True)
+    checkin_hours = models.PositiveIntegerField(_("check-in window (hours)"), default=24)
+    handover_hours = models.PositiveIntegerField(_("handover window (hours)"), default=12)
+    min_posts_48h = models.PositiveIntegerField(_("minimum posts in 48 hours"), default=5)
+    ghost_reply_max_chars = models.PositiveIntegerField(
+        _("longest reply of a dead player (characters)"), default=200)
+    signup_thread = models.ForeignKey("messaging.Thread", null=True, blank=True,
+                                      on_delete=models.SET_NULL, related_name="+")
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
     # Bumped by every advance: the sweeper claims a game by (id, version), so a claim made
     # on a stale read can never advance the same phase twice.
@@ -114,6 +123,7 @@ class Seat(models.Model):
                                         on_delete=models.SET_NULL, related_name="seat")
     alive = models.BooleanField(_("alive"), default=True)
     joined_at = models.DateTimeField(auto_now_add=True)
+    checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")
@@ -279,3 +289,15 @@ class ReminderSent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.hours}h"
+
+
+from .community_models import (  # noqa: E402,F401  (models of the games app, in their own file)
+    ActivityWarning,
+    Award,
+    AwardVote,
+    LeaveRequest,
+    MovedThread,
+    Nomination,
+    Signup,
+    Substitution,
+)
