@@ -796,7 +796,8 @@ def seat_facts(view: dict | None, number: int) -> str:
 
 # Events the panel lists as the seat's results: its private ones that are results rather
 # than echoes of what it just sent (those are in the conversation), and the public ones that
-# concern it (a save, a voided vote) or every seat (a reorder window).
+# concern it (a save, a voided vote) or every seat (a reorder window), told to the seat in
+# the second person (the panel repeats no public sentence word for word).
 PRIVATE_RESULTS = ("hand_dealt", "camp_chosen", "loss_order_set", "investigation",
                    "power_voided", "attack_dropped", "manifesto_rejected", "own_card_lost",
                    "saint_armed", "saint_spent", "bomb_spent", "proxy_void")
@@ -815,7 +816,8 @@ def _results(view: dict, seat: int, names: dict[int, str]) -> list[dict]:
 
     1. Walk the view's log in order, remembering the phase the last `phase_started` opened.
     2. Keep the seat's own result events and the public events about it (see above).
-    3. Each becomes {"phase", "kind", "text"} with `present`'s sentence (Markdown).
+    3. Each becomes {"phase", "kind", "text"}: `present`'s sentence (Markdown) for a private
+       event, the second-person one of `_to_me` for a public event.
     """
     out, phase = [], {"name": "night", "number": 1}
     for event in view.get("log") or []:
@@ -829,11 +831,36 @@ def _results(view: dict, seat: int, names: dict[int, str]) -> list[dict]:
         about_me = vis.get("public") and kind in PUBLIC_ABOUT_ME and data.get("seat") == seat
         if not (mine or about_me or (vis.get("public") and kind in PUBLIC_FOR_ALL)):
             continue
-        text = present(event, names)
+        text = _to_me(event) if vis.get("public") else present(event, names)
         if text:
             out.append({"phase": phase_text(phase), "kind": kind, "text": text})
     out.reverse()
     return out
+
+
+def _to_me(event: dict) -> str | None:
+    """A public event about the seat (or every seat), told to the seat in the second person,
+    as its own result (the public sentence is in the announcements)."""
+    kind, d = event["kind"], event.get("data") or {}
+    try:
+        if kind == "protected":
+            return _("You were attacked and saved: you lost no card, and may talk but not "
+                     "vote today.")
+        if kind == "attack_failed":
+            return pgettext("ninelives", "You were attacked and lost no card.")
+        if kind == "vote_void":
+            return _("A %(card)s hit you today: your vote does not count.") % {
+                "card": card_name("BOMB")}
+        if kind == "seat_died":
+            if d.get("cause") == "foul_out":
+                return pgettext("ninelives", "You are out of the game, and count as dead.")
+            return pgettext("ninelives", "You have no card left: you are dead.")
+        if kind == "reorder_window":
+            return _("A reorder window opened: you may send a new loss order until the end "
+                     "of %(phase)s.") % {"phase": phase_text(d["until"])}
+    except ERRORS:
+        return None
+    return None
 
 
 def _pending_text(me: dict, names: dict[int, str]) -> str:

@@ -104,7 +104,8 @@ def test_day_1_pages_show_own_results_and_pending_choices_only(start_ninelives, 
     assert all("查验" not in pages[s] for s in (0, 1, 3, 4))
     assert "你丢了反狙击手（中立阵营）" in pages[4]
     assert all("你丢了" not in pages[s] for s in (0, 1, 2, 3))
-    assert "遭到攻击但被保护" in results_of(pages[2])  # the save, among 小白's results
+    assert "你遭到攻击但被保护" in results_of(pages[2])  # the save, told to 小白
+    assert "座位3 小白 遭到攻击" not in results_of(pages[2]), "no public sentence repeated"
     assert "你丢了反狙击手（中立阵营）" in results_of(pages[4])
     assert '<p id="pending">本阶段： 使用 诅咒 → 座位1 阿猫</p>' in pages[3]
     assert "诅咒 → 座位1" not in pages[0] + pages[1] + pages[2] + pages[4]
