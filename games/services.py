@@ -32,6 +32,7 @@ from messaging.models import Board, Thread
 from .engine import registry
 from .engine.base import CLOCK, GM, Refusal, RuleSet, Transition, action, end_phase, new_seed
 from .models import Action, Announcement, Event, Game, Phase, Seat, Vote
+from .notifications import notify_announcement, notify_private_result
 from .presenters import announce_at_once, describe, phase_title, refusal_text
 
 log = logging.getLogger(__name__)
@@ -440,6 +441,7 @@ def _deliver_private(game: Game, events: list[dict], names: dict[int, str]) -> N
         with translation.override(lang):
             body = "\n\n".join(describe(game.ruleset, e, names) for e in seat_events)
         forum.send_as_messenger(conversation=seat.conversation, body=body[:19_000])
+        notify_private_result(game, seat, body)
 
 
 def _confirm(game: Game, seat: Seat, step: dict) -> None:
@@ -486,6 +488,7 @@ def publish_announcement(*, announcement_id: int, story: str = "", gm=None) -> A
                                    enforce_rate_limit=False)
         ann.published_at = timezone.now()
         ann.save()
+        notify_announcement(game, ann)
         if gm is not None:
             _log_gm(game, gm, "publish_announcement", {"announcement": ann.pk})
     return ann

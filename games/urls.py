@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
@@ -8,4 +8,5 @@ urlpatterns = [
     path("games/<int:pk>/act/", views.act, name="game-act"),
     path("games/<int:pk>/vote/", views.vote, name="game-vote"),
     path("games/<int:pk>/commitment/", views.commitment, name="game-commitment"),
+    path("", include("games.community_urls")),
 ]

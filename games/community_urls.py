@@ -1,0 +1,3 @@
+"""URLs of the community pages (review, awards, calendar...)."""
+
+urlpatterns: list = []
