@@ -17,6 +17,7 @@ from games.presenters import choice_label, describe, refusal_text
 
 from .helpers import (
     FRAGMENT,
+    engine_event_kinds,
     is_chinese_sentence,
     placeholders,
     python_msgids,
@@ -52,6 +53,7 @@ def all_events(games):
 
 def test_every_documented_event_kind_has_a_presenter():
     assert set(P.EVENTS) == DOCUMENTED
+    assert engine_event_kinds() <= DOCUMENTED, engine_event_kinds() - DOCUMENTED
 
 
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])
