@@ -6,8 +6,10 @@ The machinery (games/presenters.py) calls:
                                           (then `kind` is the step's kind, `data` its params)
     label(choice, names) -> str | None    how the action form offers a `Choice`
     refusal(refusal) -> str | None        a `Refusal` as a sentence for the player
-and the game's home page may call
+and, optionally,
     seat_facts(view, number) -> str       what everyone knows about one seat ("已丢：中立、杀手 · 存活")
+    phase_label(name) -> str | None       a phase's name ("夜", "白天", "生死投票")
+    ANNOUNCE_AT_ONCE                      public kinds a step announces at once (none here)
 `names` maps a seat index to its player's display name. Sentences are English msgids
 translated through the catalogue (the fragment is locale/zh_Hans/LC_MESSAGES/ninelives.po);
 short msgids (under 45 characters), which another rule set could translate differently,
@@ -744,6 +746,25 @@ def refusal(refused) -> str | None:
     except ERRORS:
         text = None
     return text or _(refused.reason)
+
+
+# --- what the machinery asks besides sentences -----------------------------------------------
+
+# Public events of a player's step that go to the announcement thread at once: none. The only
+# one is `vote_cast`, which the vote thread shows; everything else is announced when the
+# phase ends (§5.5: nothing a seat does takes effect before).
+ANNOUNCE_AT_ONCE: frozenset[str] = frozenset()
+
+
+def phase_label(name: str) -> str | None:
+    """A phase's name in the reader's language (announcement and vote-thread titles)."""
+    names = {
+        "night": pgettext("ninelives", "Night"),
+        "day": pgettext("ninelives", "Day"),
+        "runoff": pgettext("ninelives", "Runoff vote"),
+        "over": pgettext("ninelives", "Game over"),
+    }
+    return names.get(name)
 
 
 # --- the game's home page -----------------------------------------------------------------

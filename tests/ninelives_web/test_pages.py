@@ -152,3 +152,6 @@ def test_the_home_page_facts_read_from_the_public_view(start_ninelives, client):
         assert P.seat_facts(view, 4) == "已丢：中立 · 存活"
         assert P.seat_facts(view, 2) == "未丢牌 · 存活 · 目前不能投票"
         assert P.seat_facts(view, 0) == "未丢牌 · 存活"
+    client.logout()
+    home = unescape(client.get(reverse("game-home", args=[game.pk])).content.decode())
+    assert "已丢：中立 · 存活" in home and "未丢牌 · 存活 · 目前不能投票" in home

@@ -284,3 +284,15 @@ def test_visibility_is_the_engines(games):
                 others = [s for s in range(len(state["private"])) if s != seat]
                 assert visible_to(event["visibility"], seat)
                 assert not any(visible_to(event["visibility"], s) for s in others)
+
+
+def test_phase_names_for_titles_and_nothing_announced_at_once(chinese):
+    from games.presenters import announce_at_once, phase_title
+
+    with translation.override("zh-hans"):
+        assert [phase_title("ninelives", n) for n in ("night", "day", "runoff")] == [
+            "夜", "白天", "生死投票"]
+        assert phase_title("ninelives", "setup") is None
+    with translation.override("en"):
+        assert phase_title("ninelives", "runoff") == "Runoff vote"
+    assert announce_at_once("ninelives") == frozenset()
