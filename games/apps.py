@@ -12,6 +12,12 @@ class GamesConfig(AppConfig):
         register_thread_panel(vote_panel)
         register_posting_check(game_board_check)
 
+        from django.db.models.signals import post_save
+
+        from messaging.models import Post
+
+        post_save.connect(_ghost_thread, sender=Post, dispatch_uid="games-ghost-thread")
+
 
 def vote_panel(request, thread):
     """The vote box above a game's vote thread (messaging never imports games)."""
@@ -24,8 +30,8 @@ def vote_panel(request, thread):
 
 
 def game_board_check(*, user, board, thread, kind, body):
-    """While a game runs, only its players (and the GM) post on its board; dead players may
-    not open analysis threads (seed 002 §7.2)."""
+    """While a game runs, only its players (and the GM) post on its board; the dead reply
+    briefly only (seed 002 §7.2; their new threads are moved to the GM board)."""
     from django.utils.translation import gettext as _
 
     from .models import Game
@@ -38,9 +44,19 @@ def game_board_check(*, user, board, thread, kind, body):
     seat = game.seats.filter(user=user).only("alive").first()
     if seat is None:
         return _("Only the players of this game may post on its board while it runs.")
-    if not seat.alive and thread is None and kind == "analysis":
-        return _("Dead players may not open analysis threads; reply briefly instead.")
+    if not seat.alive and thread is not None:
+        from .community import ghost_reply_refusal
+
+        return ghost_reply_refusal(Game.objects.get(pk=game.pk), user, body)
     return None
+
+
+def _ghost_thread(sender, instance, created, **kwargs):
+    """A dead player's new thread (its first post just written) goes to the GM board."""
+    if created and instance.number == 1:
+        from .community import move_ghost_thread
+
+        move_ghost_thread(instance.thread)
 
 
 def _messenger_username():

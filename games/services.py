@@ -247,6 +247,9 @@ def _advance(game: Game, *, reason: str, now: dt.datetime, by=None) -> None:
     _deliver_private(game, t.events, names)
     if outcome is not None:
         _announce_end(game, phase, outcome, names)
+        from .community import restore_ghost_threads
+
+        restore_ghost_threads(game)
     game.version += 1
     game.save()
 

@@ -32,3 +32,11 @@ def send_email(*, to: str, subject: str, body: str):
     from django.core.mail import send_mail
 
     send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [to])
+
+
+@shared_task(name="games.community", ignore_result=True)
+def community():
+    """Expire handover windows and warn inactive seats (every few minutes; idempotent)."""
+    from .community import sweep_community
+
+    return sweep_community()

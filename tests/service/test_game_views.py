@@ -123,14 +123,22 @@ def test_only_players_and_the_gm_post_on_a_running_games_board(game, gm, make_us
     assert thread.posts.count() == 2
 
 
-def test_a_dead_player_cannot_open_an_analysis_thread(game):
+def test_a_dead_players_thread_goes_to_the_gm_board_and_long_replies_are_refused(game):
     from messaging import services as forum
     from messaging.services import PostingRefused
 
     wolf = seat_user(game, "wolf")
     victim = next(s for s in game.seats.all() if s.user != wolf)
+    living = next(s for s in game.seats.all() if s.user != wolf and s != victim)
     services.submit_action(game_id=game.pk, user=wolf, kind="kill",
                            params={"target": victim.number})
-    with pytest.raises(PostingRefused, match="analysis"):
-        forum.start_thread(board=game.board, author=victim.user, kind="analysis",
-                           title="我的分析", body="……")
+    thread = forum.start_thread(board=game.board, author=victim.user, kind="analysis",
+                                title="我的分析", body="……")
+    thread.refresh_from_db()
+    assert thread.board.kind == "gm"
+    open_thread = forum.start_thread(board=game.board, author=living.user, kind="discussion",
+                                     title="讨论", body="活人说话")
+    forum.reply(thread=open_thread, author=victim.user, body="短评")
+    with pytest.raises(PostingRefused, match="briefly"):
+        forum.reply(thread=open_thread, author=victim.user, body="长" * 201)
+    assert open_thread.posts.count() == 2

@@ -1,0 +1,441 @@
+"""Everything the 天神 of seed 002 did by hand around the rules (§5.1-5.3, §5.7, §7, §9):
+sign-ups, the fair draw, check-in, substitutes and handovers, leave requests, activity
+warnings and ghost posts. Services in the same style as games/services.py: keyword-only,
+under the game lock, refusals as GameError, emails on commit.
+
+Interpretations (also in docs/community.md):
+- §5.1: players are picked by the GM, or by a draw the service performs and publishes with
+  its seed (anyone can recompute it); player sign-ups not picked become substitutes.
+- §5.2/§9.1.4: check-in is a button on the game page, open from the start for
+  `checkin_hours` (24 h); a seat not checked in by then is warned and a replacement starts.
+- §9.3: a replacement opens a handover window of `handover_hours` (12 h) and extends the
+  current phase by as much (§5.7); every waiting substitute is asked at once; the first to
+  accept takes the seat; with several open replacements, the first substitute takes the seat
+  whose player has been silent longest. If nobody accepts in time the seat plays on without
+  (the slot is "wasted"). The GM can cancel while it is open.
+- §7.2: a dead player's new thread is moved to the game's GM board at once and restored when
+  the game ends; a dead player's reply is limited to `ghost_reply_max_chars` characters.
+- §9.1.5/§9.1.6/§7.1: missing votes are the rule set's business (Nine Lives counts a seat
+  with neither vote nor proxy as out at the count); few posts in 48 h and a day without an
+  analysis thread produce a warning to the player (message + email) and list the seat on the
+  GM console for a one-click foul-out.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import random
+import secrets
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import display_name, messenger_user
+from messaging import services as forum
+from messaging.models import Board, Message, Post, Thread
+
+from . import services
+from .community_models import (ActivityWarning, LeaveRequest, MovedThread, Signup,
+                               Substitution)
+from .models import Game, Phase, Seat
+from .services import GameError, _lock, _log_gm, _now
+
+
+# --- sign-ups (§5.1) ---------------------------------------------------------------------
+
+def open_signups(*, game_id: int, gm, starts_at: dt.datetime | None = None,
+                 note: str = "") -> Game:
+    """Announce a draft game in the lobby with its sign-up thread."""
+    with transaction.atomic():
+        game = services._gm_game(game_id, gm)
+        if game.status != Game.Status.DRAFT:
+            raise GameError(_("Only a game in draft can open its sign-ups."))
+        game.status = Game.Status.SIGNUP
+        game.starts_at = starts_at
+        when = timezone.localtime(starts_at).strftime("%Y-%m-%d %H:%M %Z") if starts_at else "—"
+        body = _("Sign-ups are open for **%(name)s** (%(seats)d seats). Sign up as a player or "
+                 "a substitute on the game's page. Start: %(when)s.") % {
+            "name": game.name, "seats": game.seat_count, "when": when}
+        if note:
+            body += "\n\n" + note
+        game.signup_thread = forum.start_thread(
+            board=forum.lobby_board(), author=messenger_user(), kind=Thread.Kind.ANNOUNCEMENT,
+            title=_("Sign-ups: %(name)s") % {"name": game.name}, body=body,
+            enforce_rate_limit=False)
+        game.save(update_fields=["status", "starts_at", "signup_thread"])
+        _log_gm(game, gm, "open_signups", {})
+    return game
+
+
+def sign_up(*, game_id: int, user, role: str = Signup.Role.PLAYER) -> Signup:
+    if role not in Signup.Role.values:
+        raise GameError(_("Sign up as a player or as a substitute."))
+    if user is None or not user.is_authenticated:
+        raise GameError(_("Sign in to sign up."), code="forbidden")
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game is None:
+            raise GameError(_("This game does not exist."), code="not_found")
+        running = game.status in (Game.Status.RUNNING, Game.Status.PAUSED)
+        if game.status != Game.Status.SIGNUP and not (running and role == Signup.Role.SUBSTITUTE):
+            raise GameError(_("Sign-ups for this game are closed."))
+        if game.seats.filter(user=user).exists():
+            raise GameError(_("You already hold a seat in this game."))
+        signup = Signup.objects.filter(game=game, user=user).first()
+        if signup is not None and signup.withdrawn_at is None:
+            raise GameError(_("You have already signed up for this game."))
+        if signup is not None:
+            signup.role, signup.withdrawn_at, signup.chosen = role, None, False
+            signup.save(update_fields=["role", "withdrawn_at", "chosen"])
+            return signup
+        return Signup.objects.create(game=game, user=user, role=role)
+
+
+def withdraw_signup(*, game_id: int, user) -> None:
+    with transaction.atomic():
+        game = _lock(game_id)
+        signup = Signup.objects.filter(game=game, user=user, withdrawn_at=None).first()
+        if signup is None:
+            raise GameError(_("You have not signed up for this game."))
+        if game.status != Game.Status.SIGNUP and signup.role == Signup.Role.PLAYER:
+            raise GameError(_("The players are already chosen."))
+        signup.withdrawn_at = timezone.now()
+        signup.save(update_fields=["withdrawn_at"])
+
+
+def draw_players(*, game_id: int, gm, seed: str | None = None) -> list:
+    """Pick the players among the player sign-ups by a published, recomputable draw.
+
+    The draw: sort the candidates by user id, seed `random.Random` with the SHA-256 of the
+    published seed, and take `random.sample(candidates, seat_count)` in that order (the seat
+    order). Everyone can recompute it from the announcement.
+    """
+    with transaction.atomic():
+        game = services._gm_game(game_id, gm)
+        if game.status != Game.Status.SIGNUP:
+            raise GameError(_("The draw happens during sign-ups."))
+        candidates = list(Signup.objects.filter(game=game, role=Signup.Role.PLAYER,
+                                                withdrawn_at=None).order_by("user_id"))
+        if len(candidates) < game.seat_count:
+            raise GameError(_("Only %(n)d player sign-ups for %(seats)d seats.")
+                            % {"n": len(candidates), "seats": game.seat_count})
+        seed = seed or secrets.token_hex(8)
+        rng = random.Random(int.from_bytes(hashlib.sha256(seed.encode()).digest(), "big"))
+        picked = rng.sample(candidates, game.seat_count)
+        Signup.objects.filter(game=game).update(chosen=False)
+        for s in picked:
+            s.chosen = True
+            s.save(update_fields=["chosen"])
+        names = ", ".join(display_name(s.user) for s in picked)
+        body = _("The players of **%(name)s** were drawn by lot (seed `%(seed)s`, among the "
+                 "sign-ups sorted by user id): %(names)s. The other sign-ups are "
+                 "substitutes.") % {"name": game.name, "seed": seed, "names": names}
+        if game.signup_thread is not None:
+            forum.reply(thread=game.signup_thread, author=messenger_user(), body=body,
+                        enforce_rate_limit=False)
+        _log_gm(game, gm, "draw_players", {"seed": seed})
+    return [s.user for s in picked]
+
+
+def pick_players(*, game_id: int, gm, users: list) -> None:
+    """The GM picks the players by hand (in seat order)."""
+    with transaction.atomic():
+        game = services._gm_game(game_id, gm)
+        if game.status != Game.Status.SIGNUP:
+            raise GameError(_("Players are picked during sign-ups."))
+        Signup.objects.filter(game=game).update(chosen=False)
+        for user in users:
+            Signup.objects.update_or_create(game=game, user=user,
+                                            defaults={"chosen": True, "withdrawn_at": None,
+                                                      "role": Signup.Role.PLAYER})
+        _log_gm(game, gm, "pick_players", {"users": [u.pk for u in users]})
+
+
+def start_from_signups(*, game_id: int, gm, now: dt.datetime | None = None) -> Game:
+    """Deal to the chosen players (in the order they were drawn or picked) and open check-in."""
+    chosen = list(Signup.objects.filter(game_id=game_id, chosen=True, withdrawn_at=None)
+                  .select_related("user").order_by("pk"))
+    game = services.start_game(game_id=game_id, users=[s.user for s in chosen], now=now)
+    Signup.objects.filter(game=game, chosen=False, withdrawn_at=None).update(
+        role=Signup.Role.SUBSTITUTE)
+    return game
+
+
+# --- check-in (§5.2, §9.1.4) ---------------------------------------------------------------
+
+def check_in(*, game_id: int, user, now: dt.datetime | None = None) -> Seat:
+    now = _now(now)
+    with transaction.atomic():
+        game = _lock(game_id)
+        seat = services.seat_of(game, user) if game else None
+        if seat is None:
+            raise GameError(_("You do not hold a seat in this game."), code="forbidden")
+        if seat.checked_in_at is not None:
+            raise GameError(_("You have already checked in."))
+        if game.started_at and now > game.started_at + dt.timedelta(hours=game.checkin_hours):
+            raise GameError(_("The check-in window has closed."))
+        seat.checked_in_at = now
+        seat.save(update_fields=["checked_in_at"])
+    return seat
+
+
+# --- substitutes and handovers (§5.7, §9.2, §9.3) ------------------------------------------
+
+def waiting_substitutes(game: Game):
+    seated = game.seats.exclude(user=None).values_list("user_id", flat=True)
+    return (Signup.objects.filter(game=game, role=Signup.Role.SUBSTITUTE, withdrawn_at=None)
+            .exclude(user_id__in=seated).select_related("user"))
+
+
+def start_substitution(*, game_id: int, gm=None, seat_number: int, reason: str = "",
+                       now: dt.datetime | None = None) -> Substitution:
+    """Open a handover for a seat: extend the phase, ask every waiting substitute."""
+    now = _now(now)
+    with transaction.atomic():
+        game = services._gm_game(game_id, gm) if gm is not None else _lock(game_id)
+        if not game.is_live:
+            raise GameError(_("This game is not running."))
+        seat = game.seats.filter(number=seat_number).first()
+        if seat is None:
+            raise GameError(_("No such seat."))
+        if Substitution.objects.filter(seat=seat, status=Substitution.Status.OPEN).exists():
+            raise GameError(_("A replacement for this seat is already open."))
+        hours = dt.timedelta(hours=game.handover_hours)
+        sub = Substitution.objects.create(game=game, seat=seat, outgoing=seat.user,
+                                          reason=reason[:200], ends_at=now + hours)
+        if game.deadline is not None:  # §5.7: the phase is extended by the handover window
+            game.deadline += hours
+            Phase.objects.filter(pk=game.current_phase_id).update(deadline=game.deadline)
+            game.save(update_fields=["deadline"])
+        _log_gm(game, gm, "start_substitution", {"seat": seat_number, "reason": reason})
+        link = settings.SITE_URL + f"/games/{game.pk}/"
+        for signup in waiting_substitutes(game):
+            conversation = forum.conversation_for(owner=signup.user, board=None)
+            forum.send_as_messenger(conversation=conversation, body=_(
+                "A seat in **%(game)s** needs a substitute. Can you take it over now? "
+                "The first to accept on the game's page plays it: %(link)s") % {
+                "game": game.name, "link": link})
+            _email(signup.user, _("[%(game)s] A seat needs a substitute") % {"game": game.name},
+                   _("A seat in %(game)s needs a substitute; accept here: %(link)s") % {
+                       "game": game.name, "link": link})
+    return sub
+
+
+def accept_substitution(*, game_id: int, user, now: dt.datetime | None = None) -> Seat:
+    """The first waiting substitute to accept takes the open seat whose player has been
+    silent longest; they inherit the seat's conversation (and so everything it was told)."""
+    now = _now(now)
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game is None:
+            raise GameError(_("This game does not exist."), code="not_found")
+        if not waiting_substitutes(game).filter(user=user).exists():
+            raise GameError(_("You are not a waiting substitute of this game."),
+                            code="forbidden")
+        open_subs = list(Substitution.objects.filter(
+            game=game, status=Substitution.Status.OPEN, ends_at__gt=now).select_related("seat"))
+        if not open_subs:
+            raise GameError(_("No seat is waiting for a substitute (someone was faster)."))
+        open_subs.sort(key=lambda s: last_activity(game, s.outgoing) or dt.datetime.min.replace(
+            tzinfo=dt.UTC))
+        sub = open_subs[0]
+        seat = sub.seat
+        if seat.conversation is not None:
+            forum.hand_over_conversation(conversation=seat.conversation, new_owner=user)
+        seat.user = user
+        seat.checked_in_at = now
+        seat.save(update_fields=["user", "checked_in_at"])
+        sub.incoming, sub.status, sub.closed_at = user, Substitution.Status.ACCEPTED, now
+        sub.save(update_fields=["incoming", "status", "closed_at"])
+        Signup.objects.filter(game=game, user=user).update(chosen=True)
+        ActivityWarning.objects.filter(seat=seat, resolved_at=None).update(resolved_at=now)
+        services._announce(game, game.current_phase, _("Substitute"), _(
+            "%(new)s takes over seat %(n)d.") % {"new": display_name(user), "n": seat.label},
+            events=[], force_publish=True)
+    return seat
+
+
+def cancel_substitution(*, substitution_id: int, gm, now: dt.datetime | None = None) -> None:
+    """The original player came back before anyone accepted (§9.3)."""
+    now = _now(now)
+    with transaction.atomic():
+        sub = Substitution.objects.select_related("game").get(pk=substitution_id)
+        services._gm_game(sub.game_id, gm)
+        sub = Substitution.objects.select_for_update().get(pk=substitution_id)
+        if sub.status != Substitution.Status.OPEN:
+            raise GameError(_("This replacement is no longer open."))
+        sub.status, sub.closed_at = Substitution.Status.CANCELLED, now
+        sub.save(update_fields=["status", "closed_at"])
+        _log_gm(sub.game, gm, "cancel_substitution", {"seat": sub.seat.number})
+
+
+def expire_substitutions(*, now: dt.datetime | None = None) -> int:
+    """Open handovers whose window passed: the seat plays on without (a wasted slot)."""
+    now = _now(now)
+    return Substitution.objects.filter(status=Substitution.Status.OPEN, ends_at__lte=now).update(
+        status=Substitution.Status.WASTED, closed_at=now)
+
+
+def request_leave(*, game_id: int, user, message: str) -> LeaveRequest:
+    """A player announces an absence (§9.2); the GM sees it in the console and the
+    conversation, and decides to extend or replace."""
+    message = (message or "").strip()
+    if not message or len(message) > 2000:
+        raise GameError(_("Say when and how long you will be away (up to 2,000 characters)."))
+    with transaction.atomic():
+        game = _lock(game_id)
+        seat = services.seat_of(game, user) if game else None
+        if seat is None:
+            raise GameError(_("You do not hold a seat in this game."), code="forbidden")
+        leave = LeaveRequest.objects.create(game=game, seat=seat, user=user, message=message)
+        if seat.conversation is not None:
+            forum.send_to_messenger(conversation=seat.conversation, author=user,
+                                    body=_("Leave request: %(m)s") % {"m": message},
+                                    enforce_rate_limit=False)
+    return leave
+
+
+def last_activity(game: Game, user) -> dt.datetime | None:
+    """The user's last post on the game's board or message to 神的使者 in it."""
+    if user is None:
+        return None
+    post = Post.objects.filter(thread__board=game.board, author=user).aggregate(
+        t=Max("created_at"))["t"]
+    message = Message.objects.filter(conversation__board=game.board, sender=user).aggregate(
+        t=Max("created_at"))["t"]
+    return max([t for t in (post, message) if t is not None], default=None)
+
+
+# --- activity rules (§7.1, §9.1.4, §9.1.6) -------------------------------------------------
+
+def check_activity(*, game: Game, now: dt.datetime | None = None) -> list[ActivityWarning]:
+    """Warn the seats that break an activity rule now (once per seat, phase and reason)."""
+    now = _now(now)
+    if game.status != Game.Status.RUNNING or game.started_at is None:
+        return []
+    made = []
+    window = dt.timedelta(hours=48)
+    checkin_closed = now > game.started_at + dt.timedelta(hours=game.checkin_hours)
+    for seat in game.seats.filter(alive=True).exclude(user=None).select_related("user"):
+        reasons = []
+        if checkin_closed and seat.checked_in_at is None:
+            reasons.append((ActivityWarning.Reason.NO_CHECK_IN, ""))
+        if now - game.started_at >= window:
+            n = Post.objects.filter(thread__board=game.board, author=seat.user,
+                                    created_at__gte=now - window).count()
+            if n < game.min_posts_48h:
+                reasons.append((ActivityWarning.Reason.FEW_POSTS,
+                                _("%(n)d posts in the last 48 hours") % {"n": n}))
+        phase = game.current_phase
+        if phase is not None and phase.name == "day" and phase.deadline and \
+                now >= phase.deadline - dt.timedelta(hours=6) and not Thread.objects.filter(
+                    board=game.board, author=seat.user, kind=Thread.Kind.ANALYSIS,
+                    created_at__gte=phase.started_at).exists():
+            reasons.append((ActivityWarning.Reason.NO_ANALYSIS, ""))
+        for reason, detail in reasons:
+            made += _warn(game, seat, reason, detail)
+    return made
+
+
+def _warn(game: Game, seat: Seat, reason: str, detail: str) -> list[ActivityWarning]:
+    try:
+        with transaction.atomic():
+            warning = ActivityWarning.objects.create(game=game, seat=seat,
+                                                     phase=game.current_phase, reason=reason,
+                                                     detail=detail)
+    except IntegrityError:
+        return []
+    text = _("Warning from 神的使者: %(why)s. %(detail)s Please act before the deadline, or "
+             "the GM may rule you out of the game (§9.1).") % {
+        "why": ActivityWarning.Reason(reason).label, "detail": detail}
+    if seat.conversation is not None:
+        forum.send_as_messenger(conversation=seat.conversation, body=text)
+    _email(seat.user, _("[%(game)s] Activity warning") % {"game": game.name}, text)
+    if reason == ActivityWarning.Reason.NO_CHECK_IN and not Substitution.objects.filter(
+            seat=seat, status=Substitution.Status.OPEN).exists():
+        start_substitution(game_id=game.pk, seat_number=seat.number,
+                           reason=str(ActivityWarning.Reason(reason).label))
+    return [warning]
+
+
+def sweep_community(*, now: dt.datetime | None = None) -> int:
+    """The periodic part: expire handovers, warn inactive seats. Returns warnings made."""
+    now = _now(now)
+    expire_substitutions(now=now)
+    made = 0
+    for game in Game.objects.filter(status=Game.Status.RUNNING).select_related("current_phase"):
+        made += len(check_activity(game=game, now=now))
+    return made
+
+
+# --- ghost posts (§7.2) -------------------------------------------------------------------
+
+def gm_board(game: Game) -> Board:
+    board, _created = Board.objects.get_or_create(
+        slug=f"gm-{game.board.slug}"[:60],
+        defaults={"kind": Board.Kind.GM, "title": _("GM board: %(name)s") % {"name": game.name}})
+    return board
+
+
+def dead_seat(game: Game, user) -> Seat | None:
+    return game.seats.filter(user=user, alive=False).first() if user else None
+
+
+def move_ghost_thread(thread: Thread) -> MovedThread | None:
+    """A dead player's new thread goes to the GM board until the game ends."""
+    game = Game.objects.filter(board=thread.board_id).first()
+    if game is None or game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
+        return None
+    seat = dead_seat(game, thread.author)
+    if seat is None:
+        return None
+    from_board = thread.board
+    forum.move_thread(thread=thread, board=gm_board(game))
+    moved = MovedThread.objects.create(thread=thread, game=game, from_board=from_board)
+    if seat.conversation is not None:
+        forum.send_as_messenger(conversation=seat.conversation, body=_(
+            "Your thread \u201c%(title)s\u201d was moved to the GM board: the dead may only "
+            "reply briefly until the game ends (§7.2). It comes back after the game.") % {
+            "title": thread.title})
+    return moved
+
+
+def restore_ghost_threads(game: Game) -> int:
+    n = 0
+    for moved in MovedThread.objects.filter(game=game, restored_at=None).select_related(
+            "thread", "from_board"):
+        forum.move_thread(thread=moved.thread, board=moved.from_board)
+        moved.restored_at = timezone.now()
+        moved.save(update_fields=["restored_at"])
+        n += 1
+    return n
+
+
+def ghost_reply_refusal(game: Game, user, body: str) -> str | None:
+    if dead_seat(game, user) is None:
+        return None
+    if len(body) > game.ghost_reply_max_chars:
+        return _("The dead may only reply briefly: at most %(n)d characters (§7.2).") % {
+            "n": game.ghost_reply_max_chars}
+    return None
+
+
+def _email(user, subject: str, body: str) -> None:
+    if user is None or not user.email:
+        return
+    from .tasks import send_email
+
+    transaction.on_commit(lambda: send_email.delay(to=user.email, subject=subject, body=body))
+
+
+def open_warnings(game: Game):
+    return ActivityWarning.objects.filter(game=game, resolved_at=None).select_related(
+        "seat__user__profile").order_by("seat__number")
+
+
+def players_of(game: Game) -> Q:
+    return Q(seats__game=game)
