@@ -1,14 +1,131 @@
-"""Email notifications, per the user's settings (accounts.Profile email_* fields).
+"""Email notifications, per the user's settings (accounts.Profile `email_*` fields).
 
-Called by services inside their transaction; emails go out on commit through Celery.
+Three kinds, each switched on or off by its reader on the profile page:
+- `email_results`: the private results 神的使者 sends a seat (called by services);
+- `email_announcements`: every announcement published in a game where the user holds a seat
+  (called by services);
+- `email_replies`: a reply in a thread the user started, or a post quoting theirs
+  (games/signals.py, on every new forum post).
+
+Precondition of every function here: called inside the writer's transaction. Emails are
+queued with `transaction.on_commit`, so a rolled-back step sends nothing, and each is written
+in its reader's language (`Profile.language`). Users without an email address, inactive
+accounts and the 神的使者 account itself are never written to.
 """
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.db import transaction
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from accounts.models import display_name
+
+# An email carries the text it is about, but not a whole thread's worth of it.
+MAX_EXCERPT = 2_000
+
+
+def _profile(user):
+    return getattr(user, "profile", None) if user is not None else None
+
+
+def wants(user, setting: str) -> bool:
+    """Whether `user` can be written to and has switched `setting` (an email_* field) on."""
+    if user is None or not user.is_active or not user.email:
+        return False
+    if user.get_username() == settings.MESSENGER_USERNAME:
+        return False
+    profile = _profile(user)
+    return bool(profile is not None and getattr(profile, setting, False))
+
+
+def language_of(user) -> str:
+    profile = _profile(user)
+    return getattr(profile, "language", None) or settings.LANGUAGE_CODE
+
+
+def excerpt(text: str) -> str:
+    text = (text or "").strip()
+    return text if len(text) <= MAX_EXCERPT else text[:MAX_EXCERPT].rstrip() + " …"
+
+
+def queue_email(*, to: str, subject: str, body: str) -> None:
+    """Send one email through Celery once the current transaction commits."""
+    from .tasks import send_email
+
+    # Bind the values now: the lambda runs after the caller's variables have moved on.
+    transaction.on_commit(
+        lambda to=to, subject=subject, body=body: send_email.delay(to=to, subject=subject,
+                                                                   body=body))
+
 
 def notify_private_result(game, seat, body: str) -> None:
-    """A seat received private results from 神的使者 (to be implemented: email if wanted)."""
+    """A seat received private results from 神的使者: email its current player if they want
+    it. `body` is the message as sent, already in the player's language."""
+    user = seat.user
+    if not wants(user, "email_results"):
+        return
+    with translation.override(language_of(user)):
+        link = settings.SITE_URL + reverse("game-act", args=[game.pk])
+        subject = _("[%(game)s] A private result from 神的使者") % {"game": game.name}
+        text = _("%(body)s\n\nYour conversation with 神的使者: %(link)s\n") % {
+            "body": excerpt(body), "link": link}
+    queue_email(to=user.email, subject=subject[:200], body=text)
 
 
 def notify_announcement(game, announcement) -> None:
-    """An announcement was published in a game (to be implemented: email the seats that want it)."""
+    """An announcement was published in `game`: email every seated player who wants
+    announcements (once per announcement: services publish an announcement once only)."""
+    seats = game.seats.filter(user__isnull=False).select_related("user__profile")
+    text = announcement.body
+    if announcement.story:
+        text = f"{announcement.story}\n\n---\n\n{text}"
+    for seat in seats:
+        user = seat.user
+        if not wants(user, "email_announcements"):
+            continue
+        with translation.override(language_of(user)):
+            link = settings.SITE_URL + (announcement.post.get_absolute_url()
+                                        if announcement.post_id else game.get_absolute_url())
+            subject = _("[%(game)s] %(title)s") % {"game": game.name,
+                                                   "title": announcement.title}
+            body = _("%(body)s\n\nRead it on the game's board: %(link)s\n") % {
+                "body": excerpt(text), "link": link}
+        queue_email(to=user.email, subject=subject[:200], body=body)
+
+
+def notify_reply(post) -> None:
+    """A new forum post: email the author of its thread and the author of the post it
+    quotes, if they want replies, may read the thread, and did not write it themselves.
+
+    Steps:
+    1. The first post of a thread is the thread itself, not a reply to anyone.
+    2. Collect the thread's author and the quoted post's author, once each.
+    3. Skip the writer, anyone who has switched replies off, and anyone the forum's rules
+       would not show the thread to (a GM-only thread, a thread moved to the GM board).
+    """
+    from messaging import rules
+
+    thread = post.thread
+    recipients = []
+    if post.number > 1 and thread.author_id is not None:
+        recipients.append((thread.author, "thread"))
+    if post.quote_id is not None and post.quote.author_id is not None:
+        recipients.append((post.quote.author, "quote"))
+    seen = {post.author_id}
+    for user, why in recipients:
+        if user.pk in seen:
+            continue
+        seen.add(user.pk)
+        if not wants(user, "email_replies") or not rules.can_read_thread(user, thread):
+            continue
+        with translation.override(language_of(user)):
+            values = {"name": display_name(post.author), "thread": thread.title}
+            subject = (_("%(name)s quoted your post in “%(thread)s”") if why == "quote"
+                       else _("%(name)s replied in your thread “%(thread)s”")) % values
+            body = _("%(body)s\n\nRead it here: %(link)s\n") % {
+                "body": excerpt(post.body),
+                "link": settings.SITE_URL + post.get_absolute_url()}
+        queue_email(to=user.email, subject=subject[:200], body=body)
