@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import display_name
 
-from . import services
+from . import community, services
 from .engine import registry
 from .engine.base import GM
 from .models import Action, Announcement, Event, Game, Phase, ReminderSent, Seat, Vote
@@ -127,6 +127,13 @@ class GameAdmin(admin.ModelAdmin):
             "step_form": StepForm(),
             "gm_choices": engine.legal_actions(game.state, GM) if gm_view else [],
             "events": Event.objects.filter(game=game).order_by("-id")[:200],
+            "signups": game.signups.filter(withdrawn_at=None).select_related("user__profile"),
+            "substitutions": game.substitutions.select_related("seat", "outgoing__profile",
+                                                               "incoming__profile")[:50],
+            "warnings": community.open_warnings(game),
+            "leaves": game.leaves.select_related("seat", "user__profile")[:50],
+            "can_foul_out": any(c.kind == "foul_out" for c in (
+                engine.legal_actions(game.state, GM) if gm_view else [])),
         }
         return TemplateResponse(request, "admin/games/console.html", context)
 
@@ -166,6 +173,31 @@ class GameAdmin(admin.ModelAdmin):
                 ann = get_object_or_404(Announcement, pk=post.get("announcement", 0), game=game)
                 services.publish_announcement(announcement_id=ann.pk,
                                               story=post.get("story", ""), gm=user)
+            elif command == "open_signups":
+                community.open_signups(game_id=game.pk, gm=user, note=post.get("note", ""))
+            elif command == "draw":
+                community.draw_players(game_id=game.pk, gm=user, seed=post.get("seed") or None)
+            elif command == "start_signups":
+                community.start_from_signups(game_id=game.pk, gm=user)
+            elif command == "substitute":
+                number = post.get("seat", "")
+                if not number.isdigit():
+                    messages.error(request, _("Give a seat number."))
+                    return back
+                community.start_substitution(game_id=game.pk, gm=user,
+                                             seat_number=int(number) - 1,
+                                             reason=post.get("reason", ""))
+            elif command == "cancel_substitution":
+                sub = get_object_or_404(game.substitutions, pk=post.get("substitution", 0))
+                community.cancel_substitution(substitution_id=sub.pk, gm=user)
+            elif command == "foul_out":
+                number = post.get("seat", "")
+                if not number.isdigit():
+                    messages.error(request, _("Give a seat number."))
+                    return back
+                services.gm_step(game_id=game.pk, gm=user, kind="foul_out",
+                                 params={"seat": int(number), "reason": post.get("reason", "")
+                                         or "§9.1"})
             elif command == "abort":
                 services.abort_game(game_id=game.pk, gm=user, reason=post.get("reason", ""))
             else:

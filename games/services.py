@@ -232,26 +232,43 @@ def _advance(game: Game, *, reason: str, now: dt.datetime, by=None) -> None:
     outcome = engine.outcome(game.state)
     names = seat_names(game)
     _sync_alive(game, engine)
-    if outcome is None:
-        phase = _open_phase(game, now)
-    else:
-        phase = closing
-        game.status = Game.Status.FINISHED
-        game.finished_at, game.deadline = now, None
-        game.outcome = {"result": outcome.result, "winners": list(outcome.winners),
-                        "summary": outcome.summary}
+    phase = _open_phase(game, now) if outcome is None else closing
     _store_events(game, t.events, phase)
     title = (_("%(phase)s %(n)d ends") % {"phase": phase_label(closing.name, game.ruleset),
                                           "n": closing.number}) if closing else _("Announcement")
     _announce(game, phase, title, "", events=t.events)
     _deliver_private(game, t.events, names)
     if outcome is not None:
-        _announce_end(game, phase, outcome, names)
-        from .community import restore_ghost_threads
-
-        restore_ghost_threads(game)
+        _finish(game, outcome, phase, names, now)
     game.version += 1
     game.save()
+
+
+def _finish(game: Game, outcome, phase: Phase | None, names, now: dt.datetime) -> None:
+    """The game is over: stop the clock, publish the result and reveal the deal.
+
+    Precondition: the caller holds the game lock and saves the game afterwards.
+    """
+    game.status = Game.Status.FINISHED
+    game.finished_at, game.deadline = now, None
+    game.outcome = {"result": outcome.result, "winners": list(outcome.winners),
+                    "summary": outcome.summary}
+    if phase is not None:
+        Phase.objects.filter(pk=phase.pk, ended_at=None).update(ended_at=now, end_reason="over")
+    _announce_end(game, phase, outcome, names)
+    from .community import restore_ghost_threads
+
+    restore_ghost_threads(game)
+
+
+def _finish_if_over(game: Game, now: dt.datetime) -> bool:
+    """After a player's or the GM's step: end the game if the rules say it is over."""
+    outcome = ruleset_of(game).outcome(game.state)
+    if outcome is None or game.is_over:
+        return False
+    _finish(game, outcome, game.current_phase, seat_names(game), now)
+    game.version += 1
+    return True
 
 
 def _announce_end(game: Game, phase: Phase | None, outcome, names) -> None:
@@ -346,9 +363,10 @@ def submit_action(*, game_id: int, user, kind: str, params: dict | None = None,
             _announce(game, game.current_phase, _("%(phase)s %(n)d") % {
                 "phase": phase_label(game.phase_name, game.ruleset), "n": game.phase_number},
                 "", events=shown)
-        early = game.early_end and not ruleset_of(game).phase(game.state).awaiting
-        if early and ruleset_of(game).outcome(game.state) is None:
-            _advance(game, reason="early", now=now, by=None)
+        if not _finish_if_over(game, now):
+            early = game.early_end and not ruleset_of(game).phase(game.state).awaiting
+            if early:
+                _advance(game, reason="early", now=now, by=None)
         game.save()
     return t
 
@@ -523,8 +541,11 @@ def gm_step(*, game_id: int, gm, kind: str, params: dict | None = None) -> Trans
         if not game.is_live:
             raise GameError(_("This game is not running."))
         t = _apply(game, action(GM, kind, **(params or {})), user=gm, seat=None)
-        _deliver_private(game, t.events, seat_names(game))
+        names = seat_names(game)
+        _deliver_private(game, t.events, names)
         _log_gm(game, gm, kind, params or {})
+        _announce(game, game.current_phase, _("From the GM"), "", events=t.events)
+        _finish_if_over(game, timezone.now())
         game.save()
     return t
 

@@ -43,7 +43,17 @@ def game_home(request, pk):
     events = services.events_visible_to(game, request.user).filter(public=True).order_by("-id")
     timeline = [(e, describe(game.ruleset, e.as_engine_event(), names))
                 for e in events[:100]]
+    from . import community
+
+    user = request.user
+    signup = game.signups.filter(user=user, withdrawn_at=None).first() \
+        if user.is_authenticated else None
+    can_substitute = user.is_authenticated and seat is None and \
+        community.waiting_substitutes(game).filter(user=user).exists() and \
+        game.substitutions.filter(status="open").exists()
     return render(request, "games/home.html", {
+        "signup": signup, "can_substitute": can_substitute,
+        "checkin_open": seat is not None and seat.checked_in_at is None and game.is_live,
         "game": game, "seat": seat, "view": view,
         "phase_title": services.phase_label(game.phase_name, game.ruleset),
         "seats": game.seats.select_related("user__profile"),
@@ -224,3 +234,39 @@ def commitment(request, pk):
         "game": game, "deal_text": text, "recomputed": recomputed,
         "matches": recomputed == game.commitment if recomputed else None})
 
+
+
+@require_POST
+@login_required
+def community_action(request, pk, what):
+    """Sign up / withdraw / check in / accept a substitution / ask for leave, from the game
+    page. Refusals come back as a readable message; nothing is stored."""
+    from . import community
+
+    game = _game(pk)
+    user = request.user
+    try:
+        if what == "signup":
+            community.sign_up(game_id=game.pk, user=user,
+                              role=request.POST.get("role", "player"))
+            done = _("You are signed up.")
+        elif what == "withdraw":
+            community.withdraw_signup(game_id=game.pk, user=user)
+            done = _("Your sign-up was withdrawn.")
+        elif what == "checkin":
+            community.check_in(game_id=game.pk, user=user)
+            done = _("You have checked in.")
+        elif what == "substitute":
+            community.accept_substitution(game_id=game.pk, user=user)
+            done = _("You have taken over the seat. Read your conversation with 神的使者.")
+        elif what == "leave":
+            community.request_leave(game_id=game.pk, user=user,
+                                    message=request.POST.get("message", ""))
+            done = _("Your leave request was sent to the GM.")
+        else:
+            raise Http404
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, done)
+    return redirect("game-home", pk=game.pk)

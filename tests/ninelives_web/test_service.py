@@ -200,7 +200,7 @@ def test_the_opening_commitment_verifies_against_the_deal_revealed_at_the_end(
     for seat in (0, 1):  # the GM puts the killer and the wolf out (§9.1): the civilians win
         services.gm_step(game_id=game.pk, gm=nl_gm, kind="foul_out",
                          params={"seat": seat, "reason": "测试"})
-    services.end_phase_now(game_id=game.pk, gm=nl_gm)
+    # the GM's last foul-out ends the game at once (no phase end needed)
     game = fresh(game)
     assert game.status == Game.Status.FINISHED and game.outcome["result"] == "civilian"
     end = announcements(game)[-1]

@@ -38,3 +38,12 @@ def seat_user(game, role):
         if (seat.number == wolf) == (role == "wolf"):
             return seat.user
     raise LookupError(role)
+
+
+@pytest.fixture(autouse=True)
+def english_messages():
+    """These tests match the services' English sentences (the Chinese is tested elsewhere)."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
