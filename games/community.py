@@ -126,10 +126,10 @@ def draw_players(*, game_id: int, gm, seed: str | None = None) -> list:
         seed = seed or secrets.token_hex(8)
         rng = random.Random(int.from_bytes(hashlib.sha256(seed.encode()).digest(), "big"))
         picked = rng.sample(candidates, game.seat_count)
-        Signup.objects.filter(game=game).update(chosen=False)
-        for s in picked:
-            s.chosen = True
-            s.save(update_fields=["chosen"])
+        Signup.objects.filter(game=game).update(chosen=False, seat_order=None)
+        for order, s in enumerate(picked):
+            s.chosen, s.seat_order = True, order
+            s.save(update_fields=["chosen", "seat_order"])
         names = ", ".join(display_name(s.user) for s in picked)
         body = _("The players of **%(name)s** were drawn by lot (seed `%(seed)s`, among the "
                  "sign-ups sorted by user id): %(names)s. The other sign-ups are "
@@ -147,18 +147,19 @@ def pick_players(*, game_id: int, gm, users: list) -> None:
         game = services._gm_game(game_id, gm)
         if game.status != Game.Status.SIGNUP:
             raise GameError(_("Players are picked during sign-ups."))
-        Signup.objects.filter(game=game).update(chosen=False)
-        for user in users:
+        Signup.objects.filter(game=game).update(chosen=False, seat_order=None)
+        for order, user in enumerate(users):
             Signup.objects.update_or_create(game=game, user=user,
                                             defaults={"chosen": True, "withdrawn_at": None,
-                                                      "role": Signup.Role.PLAYER})
+                                                      "role": Signup.Role.PLAYER,
+                                                      "seat_order": order})
         _log_gm(game, gm, "pick_players", {"users": [u.pk for u in users]})
 
 
 def start_from_signups(*, game_id: int, gm, now: dt.datetime | None = None) -> Game:
     """Deal to the chosen players (in the order they were drawn or picked) and open check-in."""
     chosen = list(Signup.objects.filter(game_id=game_id, chosen=True, withdrawn_at=None)
-                  .select_related("user").order_by("pk"))
+                  .select_related("user").order_by("seat_order", "pk"))
     game = services.start_game(game_id=game_id, users=[s.user for s in chosen], now=now)
     Signup.objects.filter(game=game, chosen=False, withdrawn_at=None).update(
         role=Signup.Role.SUBSTITUTE)

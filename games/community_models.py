@@ -24,6 +24,7 @@ class Signup(models.Model):
                              related_name="signups")
     role = models.CharField(max_length=12, choices=Role.choices, default=Role.PLAYER)
     chosen = models.BooleanField(default=False)  # picked as a player by the GM or the draw
+    seat_order = models.PositiveSmallIntegerField(null=True, blank=True)  # the seat it gets
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
