@@ -39,11 +39,9 @@ from messaging import services as forum
 from messaging.models import Board, Message, Post, Thread
 
 from . import services
-from .community_models import (ActivityWarning, LeaveRequest, MovedThread, Signup,
-                               Substitution)
+from .community_models import ActivityWarning, LeaveRequest, MovedThread, Signup, Substitution
 from .models import Game, Phase, Seat
 from .services import GameError, _lock, _log_gm, _now
-
 
 # --- sign-ups (§5.1) ---------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from games import community, services
 from games.community_models import ActivityWarning, LeaveRequest, Signup, Substitution
 from games.models import Game
 from messaging import services as forum
-from messaging.models import Conversation, Thread
+from messaging.models import Conversation
 
 pytestmark = pytest.mark.django_db
 
