@@ -30,7 +30,8 @@ class SignupForm(forms.Form):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ["display_name", "timezone", "language", "reminder_hours"]
+        fields = ["display_name", "timezone", "language", "reminder_hours", "email_results",
+                  "email_announcements", "email_replies"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

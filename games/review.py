@@ -1,0 +1,296 @@
+"""The post-game review (复盘) and the event log as JSON (issue 6, item 7).
+
+Pages:
+- `/games/<id>/review/`: after the end, everything the game hid: every seat's private part and
+  the GM's secrets as the engine's GM view gives them, the deal commitment recomputed, and
+  the whole timeline phase by phase (every event with who saw it and its `because` chain,
+  and the steps of the replay log). Before the end it does not exist for players,
+  outsiders and visitors (404, so it does not even confirm that there is something to
+  hide); staff may preview it.
+- `/games/<id>/review/seat/<n>/`: what one seat knew: its "my hand" panel (the rule set's
+  panel template over `view(state, seat)`), the private entries of its view's log, phase by
+  phase, and the steps it took. Same access rule.
+- `/games/<id>/events.json`: the event log. After the end: every event, plus the setup and
+  the steps, so anyone can replay the game with `games.engine.base.replay`. Before the end:
+  only the events the requesting viewer may see (`services.events_visible_to`), no setup and
+  no steps.
+
+Long timelines are paginated by phases (PHASES_PER_PAGE phases a page); each phase is a
+collapsible section.
+
+Everything here reads; nothing writes. State is read only through the engine's `view`.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.core.paginator import Paginator
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import select_template
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from accounts.models import display_name
+from messaging.rendering import render_markdown
+
+from . import services
+from .engine.base import GM
+from .models import Action, Event, Game, Seat, Substitution
+from .presenters import describe, seat_facts, seat_name
+
+PHASES_PER_PAGE = 10
+# A step's free text (a manifesto...) is shown whole in the review, but a runaway parameter
+# should not blow up the page.
+MAX_PARAM_CHARS = 2_000
+
+
+# --- access ------------------------------------------------------------------------------
+
+def is_staff(user) -> bool:
+    return bool(user is not None and user.is_authenticated and user.is_staff)
+
+
+def reviewable_game(pk, user) -> Game:
+    """The game if `user` may see its review, else Http404.
+
+    1. A draft game does not exist for anyone but the admin.
+    2. A game that is not over has no review, except as a preview for staff.
+    """
+    game = get_object_or_404(Game.objects.select_related("current_phase", "board"), pk=pk)
+    if game.status == Game.Status.DRAFT and not is_staff(user):
+        raise Http404
+    if not game.is_over and not is_staff(user):
+        raise Http404
+    return game
+
+
+# --- small readers -----------------------------------------------------------------------
+
+def markdown(text: str) -> str:
+    return mark_safe(render_markdown(text))  # noqa: S308 - sanitized by the forum's renderer
+
+
+def value_text(value, names: dict[int, str], key: str = "") -> str:
+    """One fact of the engine's data, for people: seat numbers as names when the key says it
+    is a seat, lists joined, anything nested as compact JSON."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int) and (key in ("seat", "target", "voter", "victim", "by")
+                                   or key.endswith("_seat")):
+        return seat_name(names, value)
+    if isinstance(value, str):
+        return value if len(value) <= MAX_PARAM_CHARS else value[:MAX_PARAM_CHARS] + " …"
+    if isinstance(value, list) and all(isinstance(v, str | int) and not isinstance(v, bool)
+                                       for v in value):
+        if key.endswith("seats"):
+            return ", ".join(seat_name(names, v) for v in value)
+        return " → ".join(str(v) for v in value) if key.endswith("order") else ", ".join(
+            str(v) for v in value)
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def facts(data, names: dict[int, str]) -> list[tuple[str, str]]:
+    """(key, text) rows of a dict of engine data (a seat's private part, the GM's secrets)."""
+    if not isinstance(data, dict):
+        return [("", value_text(data, names))]
+    return [(str(k), value_text(v, names, str(k))) for k, v in data.items()]
+
+
+def audience_text(public: bool, seats: list[int], names: dict[int, str]) -> str:
+    if public:
+        return _("everyone")
+    if not seats:
+        return _("the GM only")
+    return ", ".join(seat_name(names, s) for s in seats)
+
+
+def event_row(game: Game, event: dict, names: dict[int, str]) -> dict:
+    """An engine event (or a GM act) for the timeline: its sentence, who saw it and why it
+    happened. The chain is listed apart unless the rule set's sentence already holds it."""
+    text = describe(game.ruleset, event, names)
+    chain = [str(b) for b in event.get("because") or []]
+    if chain and all(b in text for b in chain):
+        chain = []
+    vis = event.get("visibility") or {"public": False, "seats": []}
+    return {"seq": event.get("seq"), "kind": event.get("kind", ""), "html": markdown(text),
+            "public": bool(vis.get("public")), "gm_only": not vis.get("public") and not vis.get(
+                "seats"), "audience": audience_text(bool(vis.get("public")),
+                                                    list(vis.get("seats") or []), names),
+            "because": chain}
+
+
+def step_row(action: Action, names: dict[int, str]) -> dict:
+    """A step of the replay log: who took it, its kind and parameters."""
+    if action.actor.isdigit():
+        who = seat_name(names, int(action.actor))
+    elif action.actor == GM:
+        who = _("the GM")
+    else:
+        who = _("the clock")
+    params = [(k, value_text(v, names, k)) for k, v in action.params.items()]
+    return {"seq": action.seq, "who": who, "kind": action.kind, "params": params,
+            "at": action.received_at or action.created}
+
+
+def phase_titles(game: Game) -> dict[int, str]:
+    """Phase.pk -> "Night 1" in the reader's language."""
+    return {p.pk: f"{services.phase_label(p.name, game.ruleset)} {p.number}"
+            for p in game.phases.all()}
+
+
+def seat_holders(game: Game) -> dict[int, list[str]]:
+    """Seat number -> the names of everyone who held it, first to last (substitutions)."""
+    holders: dict[int, list[str]] = {}
+    handovers = (Substitution.objects.filter(game=game, status=Substitution.Status.ACCEPTED)
+                 .select_related("seat", "outgoing__profile", "incoming__profile")
+                 .order_by("closed_at", "id"))
+    for sub in handovers:
+        chain = holders.setdefault(sub.seat.number, [])
+        if not chain and sub.outgoing_id:
+            chain.append(display_name(sub.outgoing))
+        if sub.incoming_id:
+            chain.append(display_name(sub.incoming))
+    for seat in game.seats.select_related("user__profile"):
+        chain = holders.setdefault(seat.number, [])
+        current = display_name(seat.user) if seat.user_id else ""
+        if current and (not chain or chain[-1] != current):
+            chain.append(current)
+    return holders
+
+
+def commitment_check(game: Game) -> dict:
+    """The deal commitment recomputed from the revealed deal and salt (after the end, or for
+    staff: the caller has checked access)."""
+    text = services.ruleset_of(game).commitment_text(game.state) if game.state else None
+    if text is None or not game.commitment:
+        return {"text": None}
+    recomputed = services.commitment_of(text, game.salt)
+    return {"text": text, "salt": game.salt, "recomputed": recomputed,
+            "matches": recomputed == game.commitment}
+
+
+# --- pages -------------------------------------------------------------------------------
+
+def review(request, pk):
+    """The whole game, revealed (see the module docstring for who may see it)."""
+    game = reviewable_game(pk, request.user)
+    names = services.seat_names(game)
+    engine = services.ruleset_of(game)
+    gm_view = engine.view(game.state, GM) if game.state else None
+    holders = seat_holders(game)
+    seats = []
+    for seat in game.seats.order_by("number"):
+        private = (gm_view or {}).get("private") or []
+        seats.append({
+            "seat": seat, "number": seat.number + 1, "holders": holders.get(seat.number, []),
+            "alive": seat.alive,
+            "facts": facts(private[seat.number], names) if seat.number < len(private) else [],
+            "public": seat_facts(game.ruleset, gm_view, seat.number) if gm_view else "",
+        })
+    phases = list(game.phases.order_by("seq"))
+    page = Paginator(phases, PHASES_PER_PAGE).get_page(request.GET.get("page"))
+    shown = list(page.object_list)
+    events = Event.objects.filter(game=game, phase__in=shown).order_by("id")
+    steps = Action.objects.filter(game=game, phase__in=shown).order_by("seq")
+    by_phase: dict[int | None, dict] = {
+        p.pk: {"phase": p, "title": f"{services.phase_label(p.name, game.ruleset)} {p.number}",
+               "events": [], "steps": []} for p in shown}
+    if page.number == 1:  # what happened outside any phase (e.g. before the start)
+        loose = {"phase": None, "title": _("Outside the phases"), "events": [], "steps": []}
+        for e in Event.objects.filter(game=game, phase__isnull=True).order_by("id"):
+            loose["events"].append(event_row(game, e.as_engine_event(), names))
+        for a in Action.objects.filter(game=game, phase__isnull=True).order_by("seq"):
+            loose["steps"].append(step_row(a, names))
+        if loose["events"] or loose["steps"]:
+            by_phase[None] = loose
+    for e in events:
+        by_phase[e.phase_id]["events"].append(event_row(game, e.as_engine_event(), names))
+    for a in steps:
+        by_phase[a.phase_id]["steps"].append(step_row(a, names))
+    sections = ([by_phase[None]] if None in by_phase else []) + [by_phase[p.pk] for p in shown]
+    return render(request, "games/review.html", {
+        "game": game, "preview": not game.is_over, "seats": seats,
+        "secret": facts((gm_view or {}).get("secret", {}), names),
+        "commitment": commitment_check(game), "sections": sections, "page": page,
+        "event_count": Event.objects.filter(game=game).count(),
+    })
+
+
+def review_seat(request, pk, number: int):
+    """What one seat knew: its panel, the private entries of its log, its own steps."""
+    game = reviewable_game(pk, request.user)
+    seat = get_object_or_404(Seat.objects.select_related("user__profile"), game=game,
+                             number=number - 1)
+    names = services.seat_names(game)
+    view = services.ruleset_of(game).view(game.state, seat.number) if game.state else None
+    titles = phase_titles(game)
+    phase_of_seq = dict(Event.objects.filter(game=game, seq__isnull=False)
+                        .values_list("seq", "phase_id"))
+    told: list[dict] = []
+    public_count = 0
+    for entry in (view or {}).get("log", []):
+        if entry.get("visibility", {}).get("public"):
+            public_count += 1
+            continue
+        title = titles.get(phase_of_seq.get(entry.get("seq")), "")
+        if not told or told[-1]["title"] != title:
+            told.append({"title": title, "events": []})
+        told[-1]["events"].append(event_row(game, entry, names))
+    steps = [dict(step_row(a, names), phase=titles.get(a.phase_id, ""))
+             for a in Action.objects.filter(game=game, seat=seat).order_by("seq")]
+    panel = select_template([f"games/panels/{game.ruleset}.html", "games/panels/default.html"])
+    return render(request, "games/review_seat.html", {
+        "game": game, "preview": not game.is_over, "seat": seat, "view": view,
+        "names": names, "panel_template": panel, "told": told, "public_count": public_count,
+        "steps": steps, "holders": seat_holders(game).get(seat.number, []),
+        "me": json.dumps((view or {}).get("me", {}), ensure_ascii=False, indent=1),
+    })
+
+
+def event_json(event: Event, phase_seq: dict[int, int]) -> dict:
+    seats = [int(s) for s in event.audience.strip(",").split(",") if s]
+    return {"id": event.pk, "seq": event.seq, "phase": phase_seq.get(event.phase_id),
+            "kind": event.kind, "public": event.public, "seats": seats, "data": event.data,
+            "because": event.because, "created": event.created.isoformat()}
+
+
+def events_json(request, pk):
+    """The event log as JSON: everything after the end; before it, what the viewer may see.
+
+    After the end (or for staff) the export also holds the setup (seats, config, seed) and
+    the steps, which `games.engine.base.replay` turns back into the final state.
+    """
+    game = get_object_or_404(Game, pk=pk)
+    if game.status == Game.Status.DRAFT and not is_staff(request.user):
+        raise Http404
+    full = game.is_over or is_staff(request.user)
+    phases = list(game.phases.order_by("seq"))
+    phase_seq = {p.pk: p.seq for p in phases}
+    events = services.events_visible_to(game, request.user).order_by("id")
+    out = {
+        "game": {"id": game.pk, "name": game.name, "ruleset": game.ruleset,
+                 "status": game.status, "seats": game.seat_count,
+                 "commitment": game.commitment or None,
+                 "started_at": game.started_at.isoformat() if game.started_at else None,
+                 "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+                 "outcome": game.outcome if game.is_over else None},
+        "complete": full,
+        "players": [{"seat": n, "name": name}
+                    for n, name in sorted(services.seat_names(game).items())],
+        "phases": [{"seq": p.seq, "name": p.name, "number": p.number,
+                    "started_at": p.started_at.isoformat(),
+                    "deadline": p.deadline.isoformat() if p.deadline else None,
+                    "ended_at": p.ended_at.isoformat() if p.ended_at else None,
+                    "end_reason": p.end_reason} for p in phases],
+        "events": [event_json(e, phase_seq) for e in events],
+    }
+    if full:
+        out["setup"] = {"ruleset": game.ruleset, "seats": game.seat_count,
+                        "config": game.config, "seed": game.seed, "salt": game.salt or None}
+        out["steps"] = [a.as_step() for a in game.actions.order_by("seq")]
+    response = JsonResponse(out, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    # What the log holds depends on who asks: never cache it for anyone else.
+    response["Cache-Control"] = "private, no-store"
+    return response
