@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_three_players_play_a_round_in_the_browser(browser, live_server, make_user,
                                                    artifacts_dir, settings, tmp_path):
-    settings.LOCALE_PATHS = [build_chinese_catalog(tmp_path)]  # the gold fragment, merged
+    settings.LOCALE_PATHS = [build_chinese_catalog(tmp_path)]  # django.po, compiled now
     users = [make_user(name) for name in NAMES]
     gm = make_user("金主", staff=True)
     # a first-round table where seat 1 alone would win coins: it gets the priority token

@@ -1,5 +1,5 @@
 """Classic played through the service: eleven named players with a fixed deal, helpers to
-act as a seat, and the Chinese catalogue fragment installed so every sentence reads as the
+act as a seat, and the Chinese catalogue (django.po) installed so every sentence reads as the
 players see it (the UI is Chinese by default).
 
 The table (seats from 1, as players see them):
@@ -14,7 +14,6 @@ In the code seats are 0-based like the engine's: POLICE = [0, 4, 8], BANDITS = [
 from __future__ import annotations
 
 import datetime as dt
-import io
 import re
 from html import unescape
 from pathlib import Path
@@ -36,29 +35,34 @@ CIVILIANS = [s for s, c in enumerate(DEAL) if c == "C"]
 DURATIONS = {"night": 600, "extra_check": 60, "last_words": 60, "speech": 30,
              "tie_speech": 30, "vote": 15, "tie_vote": 15}
 ROLE_ZH = {"police": "警", "bandit": "匪", "civilian": "民"}
-FRAGMENT = Path(django_settings.BASE_DIR) / "locale/zh_Hans/LC_MESSAGES/classic.po"
-HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
-          '"Plural-Forms: nplurals=1; plural=0;\\n"\n\n')
+CATALOGUE = Path(django_settings.BASE_DIR) / "locale/zh_Hans/LC_MESSAGES/django.po"
+# Where Classic's own messages come from (makemessages writes these as the entries' locations).
+CLASSIC_SOURCES = {"games/presenters_classic.py", "templates/games/panels/classic.html"}
 
 
-def read_fragment():
-    """The fragment as a Babel catalogue (it has no header of its own)."""
+def read_catalogue():
+    """The Chinese catalogue (django.po) as a Babel catalogue."""
     from babel.messages.pofile import read_po
 
-    return read_po(io.StringIO(HEADER + FRAGMENT.read_text(encoding="utf-8")),
-                   locale="zh_Hans")
+    with open(CATALOGUE, "rb") as f:
+        return read_po(f, locale="zh_Hans")
+
+
+def classic_entries(catalogue):
+    """The catalogue's entries that Classic's presenter or panel use (by their locations)."""
+    return [m for m in catalogue if m.id and any(f in CLASSIC_SOURCES for f, _ in m.locations)]
 
 
 @pytest.fixture(autouse=True)
 def zh_catalogue(settings, tmp_path):
-    """Compile the classic.po fragment into a catalogue that takes precedence, as the merged
-    django.po will (the lead merges fragments later; until then the shared one lacks them)."""
+    """Compile django.po afresh into a catalogue that takes precedence, so a stale or missing
+    django.mo cannot change what the tests read."""
     from babel.messages.mofile import write_mo
 
     target = tmp_path / "locale" / "zh_Hans" / "LC_MESSAGES"
     target.mkdir(parents=True)
     with open(target / "django.mo", "wb") as out:
-        write_mo(out, read_fragment())
+        write_mo(out, read_catalogue())
     # Changing LOCALE_PATHS makes Django drop its cached catalogues (setting_changed).
     settings.LOCALE_PATHS = [tmp_path / "locale", *settings.LOCALE_PATHS]
     yield

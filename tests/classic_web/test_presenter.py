@@ -1,6 +1,7 @@
 """The Classic presenter and its catalogue: every event the engine can emit and every choice
 it offers reads as a Chinese sentence, every refusal the engine can give has one, and the
-classic.po fragment holds a translation for every message the presenter and the panel use."""
+Chinese catalogue (django.po) holds a translation for every message the presenter and the panel
+use."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from games.engine.classic.rules import Classic
 from games.engine.conformance import random_playthrough
 from games.presenters import choice_label, describe, refusal_text
 
-from .conftest import read_fragment
+from .conftest import classic_entries, read_catalogue
 
 ENGINE = Path(settings.BASE_DIR) / "games/engine/classic"
 NAMES = {s: f"玩家{s + 1}" for s in range(12)}
@@ -189,7 +190,7 @@ def test_an_unknown_refusal_falls_back_to_the_engines_sentence():
         "A reason added later."
 
 
-# --- the catalogue fragment ------------------------------------------------------------------
+# --- the catalogue ---------------------------------------------------------------------------
 
 def used_messages() -> set[tuple[str | None, str]]:
     """(context, msgid) of every message the presenter and the panel template mark, the way
@@ -211,26 +212,31 @@ def used_messages() -> set[tuple[str | None, str]]:
     return found
 
 
-def test_the_fragment_translates_every_message_in_use_and_nothing_else():
-    catalogue = {(m.context, m.id): m.string for m in read_fragment() if m.id}
+def test_the_catalogue_translates_every_message_in_use_and_nothing_stale():
+    """Every message in use has a translation; every entry the catalogue places in the presenter
+    or the panel is still in use there."""
+    every = read_catalogue()
+    catalogue = {(m.context, m.id): m.string for m in every if m.id}
     used = used_messages()
     assert len(used) > 150
     missing = sorted((k for k in used if not catalogue.get(k)), key=str)
     assert not missing, missing
-    stale = sorted((k for k in catalogue if k not in used), key=str)
+    ours = {(m.context, m.id) for m in classic_entries(every)}
+    assert len(ours) > 150
+    stale = sorted((k for k in ours if k not in used), key=str)
     assert not stale, stale
 
 
 def test_every_translation_keeps_the_placeholders_of_its_msgid():
     placeholder = re.compile(r"%\(\w+\)[sd]")
-    for message in read_fragment():
+    for message in classic_entries(read_catalogue()):
         if message.id:
             assert sorted(placeholder.findall(message.id)) == sorted(
                 placeholder.findall(message.string)), message.id
 
 
 def test_every_role_and_phase_code_the_panel_shows_has_a_translation():
-    catalogue = {(m.context, m.id): m.string for m in read_fragment() if m.id}
+    catalogue = {(m.context, m.id): m.string for m in read_catalogue() if m.id}
     roles = {*R.ROLES, R.POSSESSED_BANDIT, R.GHOST}
     source = "\n".join(p.read_text(encoding="utf-8") for p in ENGINE.glob("*.py"))
     found = re.findall(r'phase="([a-z_]+)"(?: if [^\n]* else "([a-z_]+)")?', source)

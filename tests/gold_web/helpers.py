@@ -1,6 +1,6 @@
 """Helpers shared by the gold web tests (and tests/browser/test_gold_game.py): driving a game
 through games.services, the secrecy checks of a seat's page, engine-only random play, the
-Chinese catalogue with the gold fragment merged in, and the msgids the gold pages use."""
+Chinese catalogue (django.po) compiled afresh, and the msgids the gold pages use."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ from games.models import Event, Game
 from games.presenters import describe
 
 ROOT = Path(__file__).resolve().parents[2]
-FRAGMENT = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "gold.po"
 DJANGO_PO = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
 PRESENTER = ROOT / "games" / "presenters_gold.py"
 PANEL = ROOT / "templates" / "games" / "panels" / "gold.html"
@@ -194,24 +193,28 @@ def read_catalog(path: Path):
         return read_po(f, locale="zh_Hans")
 
 
+# Where gold's own entries come from (makemessages, and the engine's refusal reasons the
+# catalogue keeps for presenters_gold.refusal, write these as the entries' locations).
+GOLD_SOURCES = ("games/presenters_gold.py", "templates/games/panels/gold.html",
+                "games/engine/gold/")
+
+
+def gold_entries(catalog) -> list:
+    """The catalogue's entries used by the gold presenter, panel or engine (by location)."""
+    return [m for m in catalog if m.id and any(
+        f.startswith(GOLD_SOURCES) for f, _line in m.locations)]
+
+
 def placeholders(text: str) -> set[str]:
     return set(re.findall(r"%\(\w+\)[sd]|\{\w+\}", text))
 
 
 def build_chinese_catalog(directory: Path) -> Path:
-    """django.po with the gold fragment merged in, compiled under `directory`; returns the
-    directory to use as LOCALE_PATHS (the lead merges the fragment for real)."""
+    """django.po compiled under `directory` (so a stale django.mo cannot change what the
+    tests read); returns the directory to use as LOCALE_PATHS."""
     from babel.messages.mofile import write_mo
 
     catalog = read_catalog(DJANGO_PO)
-    for message in read_catalog(FRAGMENT):
-        if not message.id:
-            continue
-        existing = catalog.get(message.id)
-        if existing is None:
-            catalog[message.id] = message
-        else:
-            existing.string = message.string
     out = directory / "zh_Hans" / "LC_MESSAGES"
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "django.mo", "wb") as f:

@@ -1,5 +1,5 @@
-"""games/presenters_gold.py and the gold fragment: every event, choice and refusal of the
-engine has its own readable sentence, and the fragment translates every msgid used."""
+"""games/presenters_gold.py and the Chinese catalogue: every event, choice and refusal of the
+engine has its own readable sentence, and django.po translates every msgid used."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from games.presenters import choice_label, describe, refusal_text
 
 from .helpers import (
     DJANGO_PO,
-    FRAGMENT,
+    gold_entries,
     placeholders,
     python_msgids,
     random_game,
@@ -159,14 +159,16 @@ def test_every_refusal_reads_as_a_chinese_sentence_with_its_seat_filled_in(chine
             "Seat 1 already replaced a virtual player's card this round; only one may.")
 
 
-def test_the_fragment_translates_every_msgid_the_gold_pages_use():
-    fragment = {m.id: m.string for m in read_catalog(FRAGMENT) if m.id}
-    shared = {m.id for m in read_catalog(DJANGO_PO) if m.id}
+def test_the_catalogue_translates_every_msgid_the_gold_pages_use():
+    catalog = read_catalog(DJANGO_PO)
+    translated = {m.id: m.string for m in catalog if m.id and m.context is None}
     used = python_msgids() | template_msgids() | refusal_reasons()
-    missing = {m for m in used if m not in fragment and m not in shared}
-    assert not missing, f"msgids with no translation anywhere: {sorted(missing)}"
-    unused = set(fragment) - used
-    assert not unused, f"fragment entries nothing uses: {sorted(unused)}"
-    for msgid, msgstr in fragment.items():
+    missing = {m for m in used if not translated.get(m)}
+    assert not missing, f"msgids with no translation: {sorted(missing)}"
+    ours = {m.id: m.string for m in gold_entries(catalog)}
+    assert len(ours) > 100
+    unused = set(ours) - used
+    assert not unused, f"gold entries nothing uses: {sorted(unused)}"
+    for msgid, msgstr in ours.items():
         assert msgstr, f"untranslated: {msgid}"
         assert placeholders(msgid) == placeholders(msgstr), msgid

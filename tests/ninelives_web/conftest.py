@@ -48,8 +48,8 @@ def start_ninelives(nl_players, nl_gm):
 
 @pytest.fixture
 def chinese(settings, tmp_path):
-    """The Chinese catalogue with the ninelives fragment merged in (until the lead merges it
-    into django.po); changing LOCALE_PATHS makes Django reload its translations."""
+    """The Chinese catalogue (django.po) compiled afresh; changing LOCALE_PATHS makes Django
+    reload its translations."""
     from .helpers import build_chinese_catalog
 
     settings.LOCALE_PATHS = [build_chinese_catalog(tmp_path)]

@@ -1,5 +1,5 @@
-"""Helpers of the 猫有n条命 web tests: the Chinese catalogue with the ninelives fragment merged
-in, and the msgids the presentation uses (code and template), read the way Django's
+"""Helpers of the 猫有n条命 web tests: the Chinese catalogue (django.po) compiled afresh, and
+the msgids the presentation uses (code and template), read the way Django's
 makemessages would."""
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-FRAGMENT = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "ninelives.po"
 DJANGO_PO = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
 PRESENTER = ROOT / "games" / "presenters_ninelives.py"
 PANEL = ROOT / "templates" / "games" / "panels" / "ninelives.html"
@@ -83,24 +82,22 @@ def read_catalog(path: Path):
         return read_po(f, locale="zh_Hans")
 
 
+def ninelives_entries(catalog) -> list:
+    """The catalogue's entries used by the presenter or the panel (by their locations)."""
+    ours = (str(PRESENTER.relative_to(ROOT)), str(PANEL.relative_to(ROOT)))
+    return [m for m in catalog if m.id and any(f in ours for f, _line in m.locations)]
+
+
 def placeholders(text: str) -> set[str]:
     return set(re.findall(r"%\(\w+\)[sd]", text))
 
 
 def build_chinese_catalog(directory: Path) -> Path:
-    """django.po with the ninelives fragment merged in (contexts kept), compiled under
-    `directory`; returns the directory to use as LOCALE_PATHS."""
+    """django.po compiled under `directory` (so a stale django.mo cannot change what the
+    tests read); returns the directory to use as LOCALE_PATHS."""
     from babel.messages.mofile import write_mo
 
     catalog = read_catalog(DJANGO_PO)
-    for message in read_catalog(FRAGMENT):
-        if not message.id:
-            continue
-        existing = catalog.get(message.id, context=message.context)
-        if existing is None:
-            catalog.add(message.id, message.string, context=message.context)
-        else:
-            existing.string = message.string
     out = directory / "zh_Hans" / "LC_MESSAGES"
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "django.mo", "wb") as f:

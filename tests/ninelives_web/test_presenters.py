@@ -1,6 +1,6 @@
 """The 猫有n条命 presenter on its own: every event kind, step and refusal code has a sentence in
-Chinese and in English; public sentences never name a lost card; the fragment translates
-every msgid the code and the panel use, with the same placeholders."""
+Chinese and in English; public sentences never name a lost card; the Chinese catalogue
+(django.po) translates every msgid the code and the panel use, with the same placeholders."""
 
 from __future__ import annotations
 
@@ -16,9 +16,10 @@ from games.engine.ninelives.simulate import play
 from games.presenters import choice_label, describe, refusal_text
 
 from .helpers import (
-    FRAGMENT,
+    DJANGO_PO,
     engine_event_kinds,
     is_chinese_sentence,
+    ninelives_entries,
     placeholders,
     python_msgids,
     read_catalog,
@@ -259,13 +260,16 @@ def test_seat_facts_show_lost_camps_life_and_death(games, chinese):
     assert P.seat_facts(None, 0) == ""
 
 
-# --- the fragment ----------------------------------------------------------------------------
+# --- the catalogue ---------------------------------------------------------------------------
 
-def test_the_fragment_translates_every_msgid_with_the_same_placeholders():
-    catalog = {(m.context, m.id): m.string for m in read_catalog(FRAGMENT) if m.id}
+def test_the_catalogue_translates_every_msgid_with_the_same_placeholders():
+    every = read_catalog(DJANGO_PO)
+    translated = {(m.context, m.id) for m in every if m.id and m.string}
     used = python_msgids() | template_msgids()
-    missing = sorted(str(i) for i in used - set(catalog))
+    missing = sorted(str(i) for i in used - translated)
     assert not missing, missing
+    catalog = {(m.context, m.id): m.string for m in ninelives_entries(every)}
+    assert len(catalog) > 150
     unused = sorted(str(i) for i in set(catalog) - used)
     assert not unused, unused
     for (_context, msgid), msgstr in catalog.items():
