@@ -134,9 +134,9 @@ def test_msgfmt_checks_the_formats_cleanly():
 
 
 def test_every_message_the_code_asks_for_has_a_translation():
-    """A new string in the code without a translation fails here (run makemessages, then
-    translate it); so does a literal gettext cannot match (e.g. an escape xgettext reads
-    differently from Python)."""
+    """A new string in the code without a translation fails here (run locale/refresh.sh, then
+    translate it: locale/README.md); so does a literal gettext cannot match (e.g. an escape
+    xgettext reads differently from Python)."""
     translated = {key(m) for m in catalogue() if m.id and m.string}
     needed = messages_in_code()
     assert len(needed) > 800
