@@ -13,8 +13,6 @@ from games import services
 from tests.ninelives_web.conftest import nl_gm, nl_players, start_ninelives  # noqa: F401
 from tests.service.conftest import game, gm, players, seat_user, toy_ruleset  # noqa: F401
 
-from .helpers import build_chinese_catalog
-
 
 @pytest.fixture
 def eager_email(settings):
@@ -39,15 +37,6 @@ def reply_signals():
     yield
     if not was_connected:
         post_save.disconnect(sender=Post, dispatch_uid=signals.DISPATCH_UID)
-
-
-@pytest.fixture
-def chinese_b(settings, tmp_path):
-    """The Chinese catalogue with this area's fragment merged in (until the lead merges it
-    into django.po); changing LOCALE_PATHS makes Django reload its translations."""
-    settings.LOCALE_PATHS = [build_chinese_catalog(tmp_path)]
-    settings.LANGUAGE_CODE = "zh-hans"
-    yield
 
 
 def wolf_seat(toy) -> int:
