@@ -1,0 +1,424 @@
+"""The leak crawler's machinery: drive a game through the services, list what each viewer
+may not know, fetch every page that viewer can reach, and report any secret found.
+
+Texts are compared "squashed": tags and scripts removed, entities unescaped, ALL whitespace
+removed, on both sides; a sentence rendered as Markdown in a message, as a table row in a
+panel or as indented JSON in a dump is then found whatever the layout.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from html import unescape
+from html.parser import HTMLParser
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit
+
+from django.template.loader import render_to_string, select_template
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import translation
+
+from games import services
+from games.engine.conformance import fill
+from games.models import Game
+from games.presenters import describe
+from messaging.models import Conversation
+from messaging.rendering import render_markdown
+
+MIN_SECRET = 10  # squashed characters: shorter strings are too common to mean anything
+# A panel's statements need more: template words ("no card left") are shared by every panel.
+MIN_STATEMENT = 16
+LANGUAGE = "zh-hans"  # every test user and the anonymous visitor read the site in Chinese
+
+# Where the crawl never goes: other sites' login flows, static files, the language switch.
+SKIP_PREFIXES = ("/static/", "/accounts/", "/i18n/", "/admin/", "/healthz")
+# The only query parameter that selects different content is a numbered `page` (every page
+# links its neighbours by number; "last" is the default page of a conversation and is reached
+# by number in a thread). `quote` pre-fills the reply box with a post of the same, already
+# fetched, thread: dropped, like everything else, to keep the crawl small.
+KEPT_QUERY = ("page",)
+MAX_PAGES = 300  # found by links, per viewer and snapshot: more means the crawl ran away
+
+_DROPPED = re.compile(r"<(script|style)\b.*?</\1\s*>", re.S | re.I)
+_TAG = re.compile(r"<[^>]*>")
+_SPACE = re.compile(r"\s+")
+_HREF = re.compile(r'href="([^"]*)"')
+
+
+def squash(text: str) -> str:
+    return _SPACE.sub("", text)
+
+
+def plain(html: str) -> str:
+    """The text a reader sees: scripts and styles dropped, tags removed, entities decoded."""
+    return unescape(_TAG.sub(" ", _DROPPED.sub(" ", html)))
+
+
+def markdown_plain(text: str) -> str:
+    return plain(render_markdown(text))
+
+
+def json_squashed(value) -> str:
+    return squash(json.dumps(value, ensure_ascii=False, sort_keys=False))
+
+
+# --- what a page says ----------------------------------------------------------------------
+
+class _Blocks(HTMLParser):
+    """The text of every block element (p, li, ul, ol, tr, pre, dd, h3): a panel's
+    statements; a list's text is its items in order (a hand, a loss order)."""
+
+    BLOCKS = {"p", "li", "ul", "ol", "tr", "pre", "dd", "h3"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.open: list[list[str]] = []
+        self.found: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self._skip += 1
+        if tag in self.BLOCKS:
+            self.open.append([])
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self._skip = max(0, self._skip - 1)
+        if tag in self.BLOCKS and self.open:
+            text = "".join(self.open.pop())
+            self.found.append(text)
+            if self.open:
+                self.open[-1].append(text)
+
+    def handle_data(self, data):
+        if not self._skip and self.open:
+            self.open[-1].append(data)
+
+
+def blocks(html: str) -> set[str]:
+    parser = _Blocks()
+    parser.feed(html)
+    return {s for s in (squash(b) for b in parser.found) if len(s) >= MIN_STATEMENT}
+
+
+@dataclass
+class Page:
+    url: str
+    status: int
+    text: str      # squashed plain text
+    raw: str       # squashed, unescaped HTML (attribute values included)
+
+
+@dataclass
+class Secret:
+    what: str      # who may know it and why the viewer may not, for the failure message
+    text: str      # squashed
+    in_markup: bool = False  # JSON-shaped: also looked for in attribute values
+
+
+@dataclass
+class Viewer:
+    label: str
+    user: object | None        # None: an anonymous visitor
+    seat: int | None = None    # the seat the user holds now
+
+
+@dataclass
+class Leak:
+    viewer: str
+    url: str
+    secret: str
+    text: str
+
+    def __str__(self):
+        return f"{self.viewer} sees [{self.secret}] on {self.url}: {self.text[:160]}"
+
+
+@dataclass
+class Tally:
+    """What the crawl covered, so a test can show it checked something real."""
+
+    requests: int = 0
+    pages: int = 0
+    secrets: int = 0
+    private_events: set = field(default_factory=set)
+    viewers: set = field(default_factory=set)
+    snapshots: list = field(default_factory=list)
+    statuses: dict = field(default_factory=dict)
+
+
+# --- the secrets ---------------------------------------------------------------------------
+
+def panel_html(game: Game, seat) -> str:
+    """Seat's "my hand" panel, rendered exactly as the act page includes it."""
+    view = services.ruleset_of(game).view(game.state, seat.number)
+    template = select_template([f"games/panels/{game.ruleset}.html",
+                                "games/panels/default.html"])
+    with translation.override(LANGUAGE):
+        return render_to_string(template.template.name, {
+            "view": view, "names": services.seat_names(game), "seat": seat, "game": game,
+            "me": json.dumps(view.get("me", {}), ensure_ascii=False, indent=1)})
+
+
+def me_fragments(game: Game, number: int) -> set[str]:
+    """Each list or mapping in the seat's private part as JSON ("hand": [...]); single
+    values ("camp": "wolf") are left to the panel's sentences, since the same JSON is public
+    once the seat dies."""
+    me = services.ruleset_of(game).view(game.state, number).get("me") or {}
+    out = set()
+    for key, value in me.items():
+        if not isinstance(value, list | dict) or not value:
+            continue
+        text = squash(json.dumps(key, ensure_ascii=False)) + ":" + json_squashed(value)
+        if len(text) >= MIN_STATEMENT:
+            out.add(text)
+    return out
+
+
+class Secrets:
+    """Everything about one snapshot of a game that some viewer may not know.
+
+    Steps (built once per snapshot, then filtered per viewer):
+    1. each non-public event's sentence, as `describe` writes it for people, with its
+       audience (GM-only events have none);
+    2. each seat's panel, cut into its statements, and its private part as JSON;
+    3. the GM-only parts of the state (deal, taints...) as JSON, the deal's commitment text
+       and salt;
+    4. the markers planted in conversations and GM-only threads (`markers`: text -> the
+       conversation's id, None for a GM-only thread); a conversation's owner is read now,
+       so a seat handed to a substitute takes its history along.
+    """
+
+    def __init__(self, game: Game, markers: dict[str, int | None]):
+        self.game = game
+        engine = services.ruleset_of(game)
+        names = services.seat_names(game)
+        self.events: list[tuple[str, frozenset[int], int]] = []
+        texts: dict[int, str] = {}
+        every = list(game.events.order_by("id"))
+        with translation.override(LANGUAGE):
+            for e in every:
+                texts[e.pk] = squash(markdown_plain(
+                    describe(game.ruleset, e.as_engine_event(), names)))
+        for e in every:
+            if not e.public:
+                audience = frozenset(int(s) for s in e.audience.strip(",").split(",") if s)
+                self.events.append((texts[e.pk], audience, e.pk))
+        self.public_texts = "\x00".join(texts[e.pk] for e in every if e.public)
+        self.visible_texts = {
+            number: "\x00".join(texts[e.pk] for e in every if e.visible_to_seat(number))
+            for number in range(game.seat_count)}
+        seats = list(game.seats.select_related("user"))
+        self.panels = {s.number: blocks(panel_html(game, s)) for s in seats}
+        self.me = {s.number: me_fragments(game, s.number) for s in seats}
+        self.gm_state = set()
+        for key, value in (game.state.get("secret") or {}).items():
+            if value in (None, "", [], {}) or isinstance(value, bool | int | float):
+                continue
+            text = squash(json.dumps(key)) + ":" + json_squashed(value)
+            self.gm_state.add(text)
+        # Options the GM gave that the engine keeps out of its public config (a fixed deal).
+        for key, value in (game.config or {}).items():
+            if key not in game.state.get("config", {}) and value not in (None, "", [], {}):
+                self.gm_state.add(squash(json.dumps(key)) + ":" + json_squashed(value))
+        text = engine.commitment_text(game.state)
+        self.deal = [t for t in (squash(text) if text else "", game.salt) if t]
+        owners = dict(Conversation.objects.filter(pk__in=[c for c in markers.values() if c])
+                      .values_list("pk", "owner_id"))
+        self.markers = {text: owners.get(conversation) for text, conversation in markers.items()}
+
+    def for_viewer(self, viewer: Viewer, public_text: str, public_raw: str) -> list[Secret]:
+        """What `viewer` may not know now, less what the public pages already say."""
+        own = viewer.seat
+        out: list[Secret] = []
+        visible = self.visible_texts.get(own, "") if own is not None else ""
+        for text, audience, pk in self.events:
+            if own in audience or len(text) < MIN_SECRET or text in visible \
+                    or text in public_text:
+                continue
+            who = f"seats {sorted(n + 1 for n in audience)}" if audience else "the GM"
+            out.append(Secret(f"event {pk}, for {who}", text))
+        mine_blocks = self.panels.get(own, set())
+        mine_json = self.me.get(own, set())
+        known = [t for t in self.visible_texts.get(own, self.public_texts).split("\x00")
+                 if len(t) >= MIN_SECRET]
+        for number, statements in self.panels.items():
+            if number == own:
+                continue
+            for text in statements - mine_blocks:
+                if len(without(text, known)) >= MIN_STATEMENT and text not in public_text:
+                    out.append(Secret(f"panel of seat {number + 1}", text))
+            for text in self.me[number] - mine_json:
+                if text not in public_raw:
+                    out.append(Secret(f"private part of seat {number + 1}", text, True))
+        if not self.game.is_over:
+            out += [Secret("GM-only state", t, True) for t in self.gm_state]
+            out += [Secret("the deal before the end", t, True) for t in self.deal]
+        for text, owner in self.markers.items():
+            if owner is None or viewer.user is None or owner != viewer.user.pk:
+                out.append(Secret("a conversation or GM-only thread of someone else", text))
+        return out
+
+
+def without(statement: str, texts: list[str]) -> str:
+    """The statement less every sentence the viewer already knows (a panel line that only
+    labels an event the viewer saw, or a public one, says nothing new)."""
+    for t in texts:
+        if t in statement:
+            statement = statement.replace(t, "")
+    return statement
+
+
+def after_end_secrets(secrets: list[Secret]) -> list[Secret]:
+    """After the end the review reveals the game; other people's conversations stay theirs."""
+    return [s for s in secrets if s.what.startswith("a conversation")]
+
+
+# --- fetching ------------------------------------------------------------------------------
+
+def _route_params(route: str) -> list[tuple[str, str]]:
+    return re.findall(r"<(?:(\w+):)?(\w+)>", route)
+
+
+def known_routes() -> list[tuple[str, bool]]:
+    """Every route of the site with its parameters, as (route, is_admin); allauth's,
+    the language switch and static files are left out (they hold no game data)."""
+    out = []
+
+    def walk(patterns, prefix: str):
+        for p in patterns:
+            route = getattr(p.pattern, "_route", None)
+            if route is None:  # a regex pattern (admin's app index, static, i18n)
+                continue
+            if isinstance(p, URLResolver):
+                walk(p.url_patterns, prefix + route)
+            elif isinstance(p, URLPattern):
+                full = "/" + prefix + route
+                if not full.startswith(("/accounts/", "/i18n/", "/static/")):
+                    out.append((full, full.startswith("/admin/")))
+
+    walk(get_resolver().url_patterns, "")
+    return out
+
+
+def fill_route(route: str, ids: list[int], slugs: list[str], seats: int = 1) -> list[str]:
+    """The route filled in every way: its first parameter with every id (int, path) or slug
+    (str, slug); a second int parameter (a seat number) with 1..`seats`, others with the
+    first value."""
+    params = _route_params(route)
+    if not params:
+        return [route]
+
+    def values(converter: str, position: int) -> list[str]:
+        if converter in ("int", "path"):
+            return [str(i) for i in ids] if position == 0 else [
+                str(n) for n in range(1, seats + 1)]
+        return slugs
+
+    urls = [route]
+    for position, (converter, _name) in enumerate(params):
+        options = values(converter or "str", position)
+        if position > 1:
+            options = options[:1]
+        urls = [re.sub(r"<[^>]+>", v, u, count=1) for u in urls for v in options]
+    return urls
+
+
+def normalize(url: str, base: str) -> str | None:
+    """An on-site path to crawl, or None. Fragments go; only `page` survives in the query."""
+    parts = urlsplit(urljoin("http://testserver" + base, unescape(url)))
+    if parts.netloc != "testserver" or parts.path.startswith(SKIP_PREFIXES):
+        return None
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k in KEPT_QUERY and v.isdigit()]
+    return parts.path + ("?" + urlencode(query) if query else "")
+
+
+def fetch_all(client: Client, starts: list[str], extra: list[str], tally: Tally) -> list[Page]:
+    """GET every start page and everything reachable from it by links or redirects (on this
+    site, GET only), then every `extra` URL not reached yet (and what it links to)."""
+    seen: dict[str, Page] = {}
+    queue = list(starts) + [u for u in extra]
+    allowed = len(queue) + MAX_PAGES
+    while queue:
+        url = queue.pop(0)
+        if url in seen:
+            continue
+        assert len(seen) < allowed, f"the crawl ran away: {len(seen)} pages"
+        response = client.get(url)
+        tally.requests += 1
+        tally.statuses[response.status_code] = tally.statuses.get(response.status_code, 0) + 1
+        body = response.content.decode("utf-8", "replace")
+        page = Page(url, response.status_code, squash(plain(body)), squash(unescape(body)))
+        seen[url] = page
+        if response.status_code in (301, 302, 303, 307, 308):
+            nxt = normalize(response["Location"], url)
+            if nxt:
+                queue.append(nxt)
+        elif response.status_code == 200 and "html" in response.get("Content-Type", ""):
+            tally.pages += 1
+            for href in _HREF.findall(body):
+                nxt = normalize(href, url)
+                if nxt and nxt not in seen:
+                    queue.append(nxt)
+    return list(seen.values())
+
+
+def find_leaks(viewer: Viewer, pages: list[Page], secrets: list[Secret]) -> list[Leak]:
+    leaks = []
+    for page in pages:
+        assert page.status < 500, f"{viewer.label}: {page.url} answered {page.status}"
+        for s in secrets:
+            haystack = page.raw if s.in_markup else page.text
+            at = haystack.find(s.text)
+            if at >= 0:
+                leaks.append(Leak(viewer.label, page.url, s.what, s.text))
+    return leaks
+
+
+# --- driving a game ------------------------------------------------------------------------
+
+def act_randomly(game: Game, rng: random.Random, now: dt.datetime, passes: int = 3) -> int:
+    """Each seat the phase awaits takes a random legal step (a kind first, then one of its
+    choices; never a withdrawal), up to `passes` rounds; refusals (a cut-off, a step that
+    lost its point) are ignored. Returns how many steps were accepted."""
+    engine = services.ruleset_of(game)
+    accepted = 0
+    for _ in range(passes):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            break
+        awaiting = sorted(engine.phase(game.state).awaiting)
+        if not awaiting:
+            break
+        users = {s.number: s.user for s in game.seats.select_related("user")}
+        for number in awaiting:
+            game.refresh_from_db()
+            choices = [c for c in engine.legal_actions(game.state, number)
+                       if c.kind != "withdraw"]
+            if not choices:
+                continue
+            kinds = sorted({c.kind for c in choices})
+            kind = rng.choice(kinds)
+            step = fill(rng.choice([c for c in choices if c.kind == kind]), number, rng)
+            try:
+                services.submit_action(game_id=game.pk, user=users[number], kind=step["kind"],
+                                       params=step["params"], now=now)
+            except services.GameError:
+                continue
+            accepted += 1
+    game.refresh_from_db()
+    return accepted
+
+
+def end_current_phase(game: Game) -> dt.datetime:
+    """Let the clock end the phase (its deadline passes); returns the moment used."""
+    game.refresh_from_db()
+    later = game.deadline + services.grace() + dt.timedelta(seconds=1)
+    services.sweep(now=later)
+    game.refresh_from_db()
+    return later

@@ -1,0 +1,302 @@
+"""The leak crawler (issue 9, part 3): at every phase of a 猫有n条命 game and a Classic game,
+every kind of viewer fetches every page it can reach, and no page holds a secret that viewer
+may not know.
+
+For each snapshot (taken once the seats have acted, just before the clock ends the phase):
+1. the viewers: each seat's player (dead ones included), a substitute-to-be (a user with no
+   seat, who takes over a seat midway; from then on the player they replaced is a viewer
+   too, and must see no more than an outsider), an outsider and an anonymous visitor;
+2. the pages: everything reachable by links from the game's pages (on this site, GET only)
+   and every known route of the site filled with the game's object ids (games, boards,
+   threads, posts, conversations, seats, phases, announcements), by kind at every snapshot
+   and, at one snapshot midway, with every id in every route (for the viewers without a
+   seat and seat 1's player: which object a URL reaches depends on the kind of viewer);
+3. the secrets (tests/proof/crawl.py `Secrets`): sentences of events addressed to others
+   or to the GM only, as `describe` writes them; statements of other seats' panels and
+   their private parts as JSON (hands, loss orders, roles, teams...); GM-only state (the
+   deal, taints); the deal's commitment text and salt; a unique marker planted in every
+   conversation (by its owner and by the GM) and in GM-only threads;
+4. the anonymous visitor goes first: what its pages say is public, and is taken out of the
+   other viewers' secrets (so a sentence that is public by another route is no leak).
+After the end, the review may show the whole game: only the markers stay secret.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import secrets as token
+import time
+
+import pytest
+from django.db.models import Q
+from django.test import Client
+from django.urls import reverse
+
+from games import community, services
+from games.models import Announcement, Game, Phase
+from messaging import services as forum
+from messaging.models import Board, Conversation, Post, Thread
+from tests.engine.ninelives.deals import FIVE
+
+from .crawl import (
+    Secrets,
+    Tally,
+    Viewer,
+    act_randomly,
+    after_end_secrets,
+    end_current_phase,
+    fetch_all,
+    fill_route,
+    find_leaks,
+    known_routes,
+)
+
+pytestmark = pytest.mark.django_db
+
+T0 = dt.datetime(2025, 5, 1, 12, 0, tzinfo=dt.UTC)
+NINE_NAMES = ["阿猫", "阿狗", "小白", "老黑", "花花"]
+CLASSIC_NAMES = ["阿一", "阿二", "阿三", "阿四", "阿五", "阿六", "阿七", "阿八", "阿九",
+                 "阿十", "十一"]
+CLASSIC_DEAL = ["police", "bandit", "civilian", "civilian", "police", "bandit", "civilian",
+                "civilian", "police", "bandit", "civilian"]
+
+
+@pytest.fixture
+def people(make_user):
+    return {"gm": make_user("天神丙", staff=True), "outsider": make_user("路人甲"),
+            "substitute": make_user("替补乙")}
+
+
+# --- the table ------------------------------------------------------------------------------
+
+class Table:
+    """A game under observation: its viewers, its planted markers and the crawl's tally."""
+
+    def __init__(self, game: Game, people: dict):
+        self.game = game
+        self.gm = people["gm"]
+        self.outsider = people["outsider"]
+        self.substitute = people["substitute"]
+        self.former = None          # the player the substitute replaced
+        self.markers: dict[str, int | None] = {}
+        self.tally = Tally()
+        self.leaks: list = []
+        self.post_only: set[str] = set()  # routes that answered a GET with 405
+        self.plant_markers()
+        community.sign_up(game_id=game.pk, user=self.substitute, role="substitute")
+
+    def marker(self, what: str) -> str:
+        return f"MARK{what}{token.token_hex(6)}"
+
+    def plant_markers(self) -> None:
+        """A unique string in every conversation (one from its owner, one answer from the GM)
+        and in a GM-only thread of the game's board and a thread of a GM board."""
+        users = [s.user for s in self.game.seats.select_related("user")]
+        conversations = [s.conversation for s in self.game.seats.all()]
+        conversations += [forum.conversation_for(owner=u) for u in
+                          users + [self.outsider, self.substitute]]
+        for c in conversations:
+            mine, answer = self.marker(f"OWNER{c.pk}X"), self.marker(f"GM{c.pk}X")
+            forum.send_to_messenger(conversation=c, author=c.owner, body=mine,
+                                    enforce_rate_limit=False)
+            forum.answer_as_messenger(conversation=c, staff=self.gm, body=answer)
+            self.markers[mine] = self.markers[answer] = c.pk
+        note = self.marker("GMTHREAD")
+        forum.start_thread(board=self.game.board, author=self.gm, kind=Thread.Kind.GM_ONLY,
+                           title="天神笔记", body=note, enforce_rate_limit=False)
+        gm_board = Board.objects.filter(kind=Board.Kind.GM).first() or forum.create_board(
+            slug=f"gm-{token.token_hex(3)}", title="天神议事", kind=Board.Kind.GM)
+        note2 = self.marker("GMBOARD")
+        forum.start_thread(board=gm_board, author=self.gm, kind=Thread.Kind.DISCUSSION,
+                           title="天神讨论", body=note2, enforce_rate_limit=False)
+        self.markers[note] = self.markers[note2] = None
+
+    def substitute_seat(self, number: int) -> None:
+        """The substitute (signed up as one when the table was laid) takes over a seat the
+        GM opened for replacement, and with it the seat's conversation."""
+        game = self.game
+        community.start_substitution(game_id=game.pk, gm=self.gm, seat_number=number,
+                                     reason="the leak crawler's handover")
+        self.former = game.seats.get(number=number).user
+        seat = community.accept_substitution(game_id=game.pk, user=self.substitute)
+        assert seat.number == number and seat.user == self.substitute
+
+    def viewers(self) -> list[Viewer]:
+        out = [Viewer("anonymous", None)]
+        for seat in self.game.seats.select_related("user").order_by("number"):
+            state = "alive" if seat.alive else "dead"
+            who = "substitute" if seat.user_id == self.substitute.pk else "player"
+            out.append(Viewer(f"{who} of seat {seat.number + 1} ({state})", seat.user,
+                              seat.number))
+        if self.former is None:
+            out.append(Viewer("substitute-to-be (no seat yet)", self.substitute))
+        else:
+            out.append(Viewer("former player (replaced)", self.former))
+        out.append(Viewer("outsider", self.outsider))
+        return out
+
+    # --- ids and routes ---
+    def ids(self) -> dict[str, list[int]]:
+        game = self.game
+        boards = list(Board.objects.values_list("pk", flat=True))
+        threads = list(Thread.objects.values_list("pk", flat=True))
+        return {
+            "game": [game.pk], "board": boards, "thread": threads,
+            "post": list(Post.objects.order_by("pk").values_list("pk", flat=True)),
+            "conversation": list(Conversation.objects.values_list("pk", flat=True)),
+            "seat": list(game.seats.values_list("pk", flat=True)),
+            "phase": list(Phase.objects.filter(game=game).values_list("pk", flat=True)),
+            "announcement": list(Announcement.objects.filter(game=game)
+                                 .values_list("pk", flat=True)),
+        }
+
+    def known_urls(self, every_id: bool) -> dict[str, str]:
+        """Every route filled with ids (url -> route): of its own kind, or (every_id) of
+        every kind. A route that refused a GET with 405 (POST only) is tried with one id
+        only, except at the every_id snapshot."""
+        ids = self.ids()
+        # A permalink is tried for the posts of threads only the GM may read, the newest two
+        # and (every_id) the first post of each thread: a readable one answers with a
+        # redirect to its thread's page, which the crawl reads anyway, so trying the
+        # hundreds of other posts (Classic announces every speech) would only repeat that.
+        hidden = set(Post.objects.filter(Q(thread__kind=Thread.Kind.GM_ONLY)
+                                         | Q(thread__board__kind=Board.Kind.GM))
+                     .values_list("pk", flat=True))
+        firsts = set(Post.objects.filter(number=1).values_list("pk", flat=True)) \
+            if every_id else set()
+        ids["post"] = sorted(hidden | firsts | set(ids["post"][-2:]))
+        union = sorted({i for values in ids.values() for i in values})
+        slugs = list(Board.objects.values_list("slug", flat=True))
+        kind_of = {"/games/": "game", "/t/": "thread", "/p/": "post", "/messenger/": "conversation"}
+        urls: dict[str, str] = {}
+        for route, is_admin in known_routes():
+            if is_admin:
+                # Every admin route redirects a non-staff viewer to the sign-in whatever the
+                # id: tried once per viewer, with the game's id, at the every_id snapshot.
+                if every_id:
+                    urls.update(dict.fromkeys(fill_route(route, [self.game.pk], slugs)[:1],
+                                              route))
+                continue
+            kind = next((k for prefix, k in kind_of.items() if route.startswith(prefix)), None)
+            filled = fill_route(route, union if every_id or kind is None else ids[kind], slugs,
+                                self.game.seat_count)
+            if route in self.post_only and not every_id:
+                filled = filled[:1]
+            urls.update(dict.fromkeys(filled, route))
+        return urls
+
+    def start_pages(self, viewer: Viewer) -> list[str]:
+        pk = self.game.pk
+        pages = ["/", reverse("game-list"), reverse("game-home", args=[pk]),
+                 reverse("game-commitment", args=[pk]), self.game.board.get_absolute_url()]
+        if viewer.user is not None:
+            pages += [reverse("profile"), reverse("messaging-conversation-list"),
+                      reverse("messaging-conversation-home"), reverse("game-act", args=[pk])]
+        return pages
+
+    # --- one snapshot ---
+    def crawl(self, label: str, *, every_id: bool = False) -> None:
+        """Every viewer fetches every page; leaks are collected (the test asserts none)."""
+        started = time.perf_counter()
+        self.game.refresh_from_db()
+        secrets = Secrets(self.game, self.markers)
+        typed = self.known_urls(False)
+        every = self.known_urls(True) if every_id else typed
+        public_text = public_raw = ""
+        for viewer in self.viewers():
+            client = Client()
+            if viewer.user is not None:
+                client.force_login(viewer.user)
+            # Which object a URL reaches depends on the kind of viewer, not on which seat it
+            # holds: every id is tried by the viewers without a seat and by seat 1's player.
+            extra = every if viewer.seat in (None, 0) else typed
+            pages = fetch_all(client, self.start_pages(viewer), list(extra), self.tally)
+            self.post_only.update(extra[p.url] for p in pages
+                                  if p.status == 405 and p.url in extra)
+            hidden = secrets.for_viewer(viewer, public_text, public_raw)
+            if self.game.is_over:
+                hidden = after_end_secrets(hidden)
+            if viewer.user is None:
+                public_text = "\x00".join(p.text for p in pages if p.status == 200)
+                public_raw = "\x00".join(p.raw for p in pages if p.status == 200)
+            self.leaks += find_leaks(viewer, pages, hidden)
+            self.tally.secrets += len(hidden)
+            self.tally.viewers.add(viewer.label.split(" (")[0])
+            self.tally.private_events.update(
+                s.what.split(",")[0] for s in hidden if s.what.startswith("event"))
+        self.tally.snapshots.append((label, round(time.perf_counter() - started, 2)))
+
+
+def assert_no_leaks(table: Table) -> None:
+    assert not table.leaks, "\n".join(str(leak) for leak in table.leaks[:20])
+
+
+# --- the games ------------------------------------------------------------------------------
+
+def play(table: Table, *, rng: random.Random, max_phases: int, substitute_at: int,
+         substitute_seat: int, max_snapshots: int = 99) -> None:
+    """Drive the game to its end: seats act at random, a snapshot is crawled once per phase
+    (phases with the same name and number, such as Classic's one-speaker slots, count as
+    one; after `max_snapshots`, no more), the substitute comes in at the
+    `substitute_at`-th snapshot, and the clock ends each phase. A game still running after
+    `max_phases` phases is aborted by the GM (an end like any other for the review)."""
+    game = table.game
+    now = T0
+    crawled = 0
+    last_phase = None
+    for _ in range(max_phases):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            break
+        act_randomly(game, rng, now + dt.timedelta(minutes=1))
+        phase = (game.phase_name, game.phase_number)
+        if game.status == Game.Status.RUNNING and phase != last_phase \
+                and crawled < max_snapshots:
+            last_phase = phase
+            if crawled == substitute_at:
+                table.substitute_seat(substitute_seat)
+            last = crawled == substitute_at + 2
+            table.crawl(f"{game.phase_name} {game.phase_number}", every_id=last)
+            crawled += 1
+        if game.status == Game.Status.RUNNING:
+            now = end_current_phase(game)
+    game.refresh_from_db()
+    if game.status == Game.Status.RUNNING:
+        services.abort_game(game_id=game.pk, gm=table.gm, reason="the test's phase budget")
+        game.refresh_from_db()
+    table.crawl("after the end")
+
+
+def test_no_viewer_of_a_ninelives_game_sees_what_it_may_not_know(make_user, people):
+    users = [make_user(n) for n in NINE_NAMES]
+    game = services.create_game(name="九命局", ruleset="ninelives", gm=people["gm"],
+                                seat_count=5, config={"players": 5, "deal": FIVE},
+                                early_end=False)
+    game = services.start_game(game_id=game.pk, users=users, seed="leak-crawler", now=T0)
+    table = Table(game, people)
+    play(table, rng=random.Random(4), max_phases=12, substitute_at=2, substitute_seat=3)
+    print("\nninelives crawl:", table.tally)
+    assert_no_leaks(table)
+    # The crawl checked something real: private sentences, dead seats, the substitute.
+    assert len(table.tally.private_events) >= 20
+    assert {"player of seat 1", "substitute of seat 4", "former player", "outsider",
+            "anonymous", "substitute-to-be"} <= table.tally.viewers
+    assert any("dead" in label for label, _t in table.tally.snapshots) or \
+        game.seats.filter(alive=False).exists()
+
+
+def test_no_viewer_of_a_classic_game_sees_what_it_may_not_know(make_user, people):
+    users = [make_user(n) for n in CLASSIC_NAMES]
+    game = services.create_game(name="经典局", ruleset="classic", gm=people["gm"],
+                                seat_count=11, config={"fixed_roles": CLASSIC_DEAL},
+                                early_end=False)
+    game = services.start_game(game_id=game.pk, users=users, seed="leak-crawler", now=T0)
+    table = Table(game, people)
+    play(table, rng=random.Random(7), max_phases=150, substitute_at=1, substitute_seat=2,
+         max_snapshots=6)
+    print("\nclassic crawl:", table.tally)
+    assert_no_leaks(table)
+    assert len(table.tally.private_events) >= 10
+    assert {"player of seat 1", "substitute of seat 3", "former player", "outsider",
+            "anonymous", "substitute-to-be"} <= table.tally.viewers
