@@ -200,3 +200,13 @@ def test_the_ninelives_seat_page_shows_its_own_panel_and_private_steps_only(
     assert 'data-kind="loss_order_set"' in seat1 and 'data-kind="card_chosen"' not in seat1
     told = re.search(r'<div id="told">(.*?)</div>\s*<h2>', seat1, re.S).group(1)
     assert told.count('data-kind="hand_dealt"') == 1, "its own hand only"
+
+
+def test_a_game_aborted_before_its_deal_has_an_empty_review(players, gm, client):
+    stopped = services.create_game(name="流局", ruleset="toy", gm=gm, seat_count=5)
+    services.abort_game(game_id=stopped.pk, gm=gm, reason="人不够")
+    stopped.refresh_from_db()
+    html = page(client, players[0], "game-review", stopped).content.decode()
+    assert "人不够" in html and event_seqs_on(html) == [""], "the GM's act alone"
+    data = page(client, None, "game-events-json", stopped).json()
+    assert [e["kind"] for e in data["events"]] == ["gm_abort"] and data["steps"] == []
