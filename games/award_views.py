@@ -64,7 +64,8 @@ def awards_page(request, pk):
         "game": game, "rows": rows, "is_player": is_player,
         "is_gm": me.is_authenticated and me.is_staff,
         "people": [(u.pk, display_name(u)) for u in people],
-        "any_open": any(r["open"] for r in rows),
+        # Awards not counted yet (open, or past the deadline before the sweeper came by).
+        "pending": any(r["award"] and r["award"].closed_at is None for r in rows),
     })
 
 

@@ -224,3 +224,18 @@ def test_the_page_runs_the_whole_flow_and_hides_counts_until_the_end(over, gm, p
 
 def test_the_awards_page_does_not_exist_before_the_end(game, client):
     assert client.get(reverse("game-awards", args=[game.pk])).status_code == 404
+
+
+def test_after_the_deadline_the_gm_can_still_post_results_the_sweeper_has_not(
+        over, gm, players, client):
+    deadline = timezone.now() + dt.timedelta(hours=1)
+    awards.nominate(game_id=over.pk, gm=gm, kind=MVP, nominee=players[0], vote_until=deadline)
+    awards.cast_vote(game_id=over.pk, user=players[1], kind=MVP, nominee=players[0])
+    client.force_login(gm)
+    with time_machine.travel(deadline + dt.timedelta(minutes=5), tick=False):
+        page = client.get(reverse("game-awards", args=[over.pk])).content.decode()
+        assert 'data-kind="mvp_civilian" data-state="closed"' in page and 'id="close-form"' in page
+        client.post(reverse("game-award-post", args=[over.pk]), {"do": "close"})
+        page = client.get(reverse("game-awards", args=[over.pk])).content.decode()
+    assert Award.objects.get(game=over, kind=MVP).winner == players[0]
+    assert 'id="close-form"' not in page
