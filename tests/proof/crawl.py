@@ -205,10 +205,22 @@ class Secrets:
             for e in every:
                 texts[e.pk] = squash(markdown_plain(
                     describe(game.ruleset, e.as_engine_event(), names)))
+        # The same events as data (a JSON export would show them so): the `because` chain
+        # and the data, keys sorted, as find_leaks reads JSON answers.
+        self.event_data: list[tuple[list[str], frozenset[int], int]] = []
+        data_of = {e.pk: [squash(b) for b in e.because if isinstance(b, str)]
+                   + [squash(json.dumps(e.data, ensure_ascii=False, sort_keys=True))]
+                   for e in every}
         for e in every:
             if not e.public:
                 audience = frozenset(int(s) for s in e.audience.strip(",").split(",") if s)
                 self.events.append((texts[e.pk], audience, e.pk))
+                self.event_data.append((data_of[e.pk], audience, e.pk))
+        self.visible_data = {
+            number: "\x00".join("\x00".join(data_of[e.pk]) for e in every
+                                 if e.visible_to_seat(number))
+            for number in range(game.seat_count)}
+        self.public_data = "\x00".join("\x00".join(data_of[e.pk]) for e in every if e.public)
         self.public_texts = "\x00".join(texts[e.pk] for e in every if e.public)
         self.visible_texts = {
             number: "\x00".join(texts[e.pk] for e in every if e.visible_to_seat(number))
@@ -243,6 +255,16 @@ class Secrets:
                 continue
             who = f"seats {sorted(n + 1 for n in audience)}" if audience else "the GM"
             out.append(Secret(f"event {pk}, for {who}", text))
+        visible_data = self.visible_data.get(own, self.public_data) if own is not None \
+            else self.public_data
+        for pieces, audience, pk in self.event_data:
+            if own in audience:
+                continue
+            who = f"seats {sorted(n + 1 for n in audience)}" if audience else "the GM"
+            for text in pieces:
+                if len(text) >= MIN_STATEMENT and text not in visible_data \
+                        and text not in public_raw:
+                    out.append(Secret(f"event {pk} as data, for {who}", text, True))
         mine_blocks = self.panels.get(own, set())
         mine_json = self.me.get(own, set())
         known = [t for t in self.visible_texts.get(own, self.public_texts).split("\x00")
@@ -353,7 +375,12 @@ def fetch_all(client: Client, starts: list[str], extra: list[str], tally: Tally)
         tally.requests += 1
         tally.statuses[response.status_code] = tally.statuses.get(response.status_code, 0) + 1
         body = response.content.decode("utf-8", "replace")
-        page = Page(url, response.status_code, squash(plain(body)), squash(unescape(body)))
+        if "json" in response.get("Content-Type", "") and response.status_code == 200:
+            # Unicode escapes decoded and keys sorted, as the secrets are written.
+            text = squash(json.dumps(json.loads(body), ensure_ascii=False, sort_keys=True))
+            page = Page(url, response.status_code, text, text)
+        else:
+            page = Page(url, response.status_code, squash(plain(body)), squash(unescape(body)))
         seen[url] = page
         if response.status_code in (301, 302, 303, 307, 308):
             nxt = normalize(response["Location"], url)

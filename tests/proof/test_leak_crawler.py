@@ -9,8 +9,10 @@ For each snapshot (taken once the seats have acted, just before the clock ends t
 2. the pages: everything reachable by links from the game's pages (on this site, GET only)
    and every known route of the site filled with the game's object ids (games, boards,
    threads, posts, conversations, seats, phases, announcements), by kind at every snapshot
-   and, at one snapshot midway, with every id in every route (for the viewers without a
-   seat and seat 1's player: which object a URL reaches depends on the kind of viewer);
+   and, at one snapshot midway, with every id in every route. Which object a URL reaches
+   depends on the kind of viewer, not on the seat it holds: the routes are tried by the
+   viewers without a seat, seat 1's player and the substitute; every player follows every
+   link;
 3. the secrets (tests/proof/crawl.py `Secrets`): sentences of events addressed to others
    or to the GM only, as `describe` writes them; statements of other seats' panels and
    their private parts as JSON (hands, loss orders, roles, teams...); GM-only state (the
@@ -204,13 +206,23 @@ class Table:
         typed = self.known_urls(False)
         every = self.known_urls(True) if every_id else typed
         public_text = public_raw = ""
-        for viewer in self.viewers():
+        viewers = self.viewers()
+        if self.game.is_over:
+            # Only the markers are secret now, and a marker is its owner's whatever seat the
+            # viewer held: one player with a seat stands for all (the review pages it reads
+            # are the same for every seat).
+            viewers = [v for v in viewers if v.seat in (None, 0)]
+        for viewer in viewers:
             client = Client()
             if viewer.user is not None:
                 client.force_login(viewer.user)
             # Which object a URL reaches depends on the kind of viewer, not on which seat it
-            # holds: every id is tried by the viewers without a seat and by seat 1's player.
-            extra = every if viewer.seat in (None, 0) else typed
+            # holds: the known routes are tried by the viewers without a seat, seat 1's
+            # player and the substitute; every seat's player follows every link.
+            if viewer.seat in (None, 0) or viewer.user == self.substitute:
+                extra = every
+            else:
+                extra = {}
             pages = fetch_all(client, self.start_pages(viewer), list(extra), self.tally)
             self.post_only.update(extra[p.url] for p in pages
                                   if p.status == 405 and p.url in extra)
@@ -300,3 +312,30 @@ def test_no_viewer_of_a_classic_game_sees_what_it_may_not_know(make_user, people
     assert len(table.tally.private_events) >= 10
     assert {"player of seat 1", "substitute of seat 3", "former player", "outsider",
             "anonymous", "substitute-to-be"} <= table.tally.viewers
+
+
+def test_the_crawler_finds_leaks_when_there_are_some(make_user, people, monkeypatch):
+    """The checks can fail: with two leaks planted (the event export shows every event to
+    everyone; a conversation opens for whoever asks by id), the crawler reports both, and
+    the private sentences of the first night among them."""
+    import messaging.views
+    from games.models import Event
+
+    users = [make_user(n) for n in NINE_NAMES]
+    game = services.create_game(name="漏洞局", ruleset="ninelives", gm=people["gm"],
+                                seat_count=5, config={"players": 5, "deal": FIVE},
+                                early_end=False)
+    game = services.start_game(game_id=game.pk, users=users, seed="leak-canary", now=T0)
+    table = Table(game, people)
+    act_randomly(game, random.Random(1), T0 + dt.timedelta(minutes=1))
+    real_get = messaging.views.get_object_or_404
+    monkeypatch.setattr(services, "events_visible_to",
+                        lambda game, user: Event.objects.filter(game=game))
+    monkeypatch.setattr(messaging.views, "get_object_or_404", lambda klass, *args, **kw: real_get(
+        klass, *args, **{k: v for k, v in kw.items() if k != "owner"}))
+    table.crawl("night 1 with planted leaks")
+    found = {(leak.viewer.split(" (")[0], leak.secret.split(",")[0].split(" ")[0])
+             for leak in table.leaks}
+    assert ("outsider", "a") in found          # someone else's conversation marker
+    assert ("anonymous", "event") in found     # a private event in the export
+    assert ("player of seat 1", "event") in found
