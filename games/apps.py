@@ -18,6 +18,10 @@ class GamesConfig(AppConfig):
 
         post_save.connect(_ghost_thread, sender=Post, dispatch_uid="games-ghost-thread")
 
+        from . import signals
+
+        signals.connect()
+
 
 def vote_panel(request, thread):
     """The vote box above a game's vote thread (messaging never imports games)."""

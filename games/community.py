@@ -397,7 +397,7 @@ def move_ghost_thread(thread: Thread) -> MovedThread | None:
     moved = MovedThread.objects.create(thread=thread, game=game, from_board=from_board)
     if seat.conversation is not None:
         forum.send_as_messenger(conversation=seat.conversation, body=_(
-            "Your thread \u201c%(title)s\u201d was moved to the GM board: the dead may only "
+            "Your thread “%(title)s” was moved to the GM board: the dead may only "
             "reply briefly until the game ends (§7.2). It comes back after the game.") % {
             "title": thread.title})
     return moved

@@ -18,10 +18,11 @@ def sweep():
     Beat runs it every SWEEP_INTERVAL_SECONDS. Safe to run twice at once (two beats by
     mistake, a redelivered message): advance_phase re-checks everything under the game lock.
     """
-    from . import reminders, services
+    from . import awards, reminders, services
 
     advanced = services.sweep()
     sent = reminders.send_due_reminders()
+    awards.close_due_awards()
     return {"advanced": advanced, "reminders": sent}
 
 
