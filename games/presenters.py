@@ -21,6 +21,12 @@ PRESENTERS = {
     "gold": "games.presenters_gold",
 }
 
+def ruleset_name(name: str) -> str:
+    names = {"ninelives": _("Nine Lives (猫有n条命)"), "classic": _("Classic killing game"),
+             "gold": _("Who Stole My Gold")}
+    return names.get(name, name)
+
+
 SEAT_KEYS = ("seat", "target", "voter", "attacker", "victim", "by", "executed", "loser")
 
 

@@ -20,13 +20,15 @@ from messaging.models import Message, Thread
 from . import services
 from .engine.base import Choice
 from .models import Game, Vote
-from .presenters import choice_label, describe, seat_facts, seat_name
+from .presenters import choice_label, describe, ruleset_name, seat_facts, seat_name
 
 
 def game_list(request):
     games = Game.objects.exclude(status=Game.Status.DRAFT).select_related("board")
     page = Paginator(games, 30).get_page(request.GET.get("page"))
-    return render(request, "games/list.html", {"page": page})
+    rows = [(g, ruleset_name(g.ruleset), services.phase_label(g.phase_name, g.ruleset)
+             if g.phase_name else "") for g in page]
+    return render(request, "games/list.html", {"page": page, "rows": rows})
 
 
 def _game(pk) -> Game:
