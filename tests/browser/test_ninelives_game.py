@@ -153,7 +153,7 @@ def test_a_whole_ninelives_game_in_the_browser(browser, live_server, celery_work
     gm_page.goto(f"{live_server.url}/admin/games/game/{game.pk}/console/")
     for i in range(5):
         gm_page.select_option(f"select[name=seat_{i}]", str(players[i].pk))
-    gm_page.click("input[type=submit][value]")  # deal and start
+    gm_page.click("form[action$='/start/'] input[type=submit]")  # deal and start
     gm_page.wait_for_load_state()
     assert table.game.status == Game.Status.RUNNING
     assert len(table.game.commitment) == 64
