@@ -409,10 +409,12 @@ def find_leaks(viewer: Viewer, pages: list[Page], secrets: list[Secret]) -> list
 
 # --- driving a game ------------------------------------------------------------------------
 
-def act_randomly(game: Game, rng: random.Random, now: dt.datetime, passes: int = 3) -> int:
-    """Each seat the phase awaits takes a random legal step (a kind first, then one of its
-    choices; never a withdrawal), up to `passes` rounds; refusals (a cut-off, a step that
-    lost its point) are ignored. Returns how many steps were accepted."""
+def act_randomly(game: Game, rng: random.Random, now: dt.datetime, passes: int = 3,
+                 silent: frozenset[int] = frozenset()) -> int:
+    """Each seat the phase awaits (except the `silent` ones) takes a random legal step (a
+    kind first, then one of its choices; never a withdrawal), up to `passes` rounds;
+    refusals (a cut-off, a step that lost its point) are ignored. Returns how many steps
+    were accepted."""
     engine = services.ruleset_of(game)
     accepted = 0
     for _ in range(passes):
@@ -424,6 +426,8 @@ def act_randomly(game: Game, rng: random.Random, now: dt.datetime, passes: int =
             break
         users = {s.number: s.user for s in game.seats.select_related("user")}
         for number in awaiting:
+            if number in silent:
+                continue
             game.refresh_from_db()
             choices = [c for c in engine.legal_actions(game.state, number)
                        if c.kind != "withdraw"]
