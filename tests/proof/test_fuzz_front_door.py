@@ -320,12 +320,6 @@ def jsonb(value):
     return value
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "games/engine/ninelives/rules.py (use_card): the `because` sentence 'It replaces the "
-    "earlier choice {replaced}.' prints a dict read from the state; after a PostgreSQL "
-    "(jsonb) round trip its keys come back in another order, so the stored event differs "
-    "from the one a replay of the log writes. Fix: name the replaced card and target in "
-    "words (as the sentence before it does) instead of printing the dict."))
 def test_a_replaced_card_use_replays_exactly_after_a_database_round_trip():
     from games.engine.ninelives.rules import NineLives
 

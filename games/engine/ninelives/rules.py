@@ -532,7 +532,9 @@ class NineLives(RuleSet):
                 "card_chosen", only(seat), because=[
                     f"{label(seat)} chose to use {what} during {here}; it takes effect when the "
                     f"phase ends (§5.5) and may be changed until then (§3.5.5)."]
-                + ([f"It replaces the earlier choice {replaced}."] if replaced else []),
+                + ([f"It replaces the earlier choice: {replaced.get('card') or 'no card'}"
+                    + ("" if replaced.get("target") is None
+                       else f" on {label(replaced['target'])}") + "."] if replaced else []),
                 seat=seat, card=card, target=target,
                 story=action.get("story"), text=action.get("text")))
             return Transition(new, events)
