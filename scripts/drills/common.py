@@ -1,0 +1,144 @@
+"""What the fault drills share: a drill database, toy games with short phases, Celery
+processes started and killed by the drill, and the checks of what survived.
+
+Every drill works on its own PostgreSQL database (`killinggames_drill` unless DATABASE_URL
+says otherwise) and its own VAR_DIR (so the filesystem broker and beat schedule are its own);
+it never touches the database other work uses.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/killinggames_drill")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("VAR_DIR", tempfile.mkdtemp(prefix="kg-drill-"))
+os.environ.update(LOG_LEVEL="WARNING", RATE_LIMITS="false", DEBUG="false",
+                  BENCH_EXTRA_RULESETS="toy=tests.service.toy:Toy",
+                  SWEEP_INTERVAL_SECONDS="1", SWEEP_GRACE_SECONDS="0",
+                  EMAIL_URL="consolemail://")
+
+PROCESSES: list[subprocess.Popen] = []
+
+
+def setup_django():
+    """The drill database, migrated; Django set up in this process."""
+    from bench_http import ensure_database
+
+    ensure_database(os.environ["DATABASE_URL"])
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
+
+
+def toy_games(prefix: str, count: int, minutes: float) -> list:
+    """`count` running toy games of 5 seats, each phase `minutes` long (fractions allowed)."""
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Profile
+    from games import services
+    from games.models import Game
+
+    User = get_user_model()
+    Game.objects.filter(name__startswith=prefix).delete()
+    gm = User.objects.get_or_create(username=f"{prefix}gm", defaults={"is_staff": True})[0]
+    users = []
+    for i in range(5):
+        u = User.objects.get_or_create(username=f"{prefix}{i}")[0]
+        Profile.objects.get_or_create(user=u, defaults={"display_name": f"{prefix}{i}"})
+        users.append(u)
+    games = []
+    for n in range(count):
+        game = services.create_game(name=f"{prefix}{n}", ruleset="toy", gm=gm, seat_count=5,
+                                    durations={"night": minutes, "day": minutes},
+                                    early_end=False)
+        games.append(services.start_game(game_id=game.pk, users=users))
+    return games
+
+
+def celery(*args: str, log: str) -> subprocess.Popen:
+    """A Celery process of this drill (its output in VAR_DIR/<log>)."""
+    out = open(Path(os.environ["VAR_DIR"]) / log, "w")
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", *args,
+                             "--loglevel=WARNING"], cwd=ROOT, env=env, stdout=out,
+                            stderr=subprocess.STDOUT)
+    PROCESSES.append(proc)
+    return proc
+
+
+def worker(name: str, *, beat: bool) -> subprocess.Popen:
+    args = ["worker", "--pool=solo", "--without-gossip", "--without-mingle", "-n",
+            f"{name}@%h"]
+    if beat:
+        args += ["--beat", f"--schedule={Path(os.environ['VAR_DIR']) / (name + '-beat')}"]
+    return celery(*args, log=f"{name}.log")
+
+
+def beat(name: str) -> subprocess.Popen:
+    return celery("beat", f"--schedule={Path(os.environ['VAR_DIR']) / (name + '-schedule')}",
+                  log=f"{name}.log")
+
+
+def stop_all() -> None:
+    """End every process this drill started (by its own handle, never by name)."""
+    for proc in PROCESSES:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    for proc in PROCESSES:
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def check_games(games) -> dict:
+    """What survived, per game, from the database alone:
+    1. the stored state is the replay of the stored steps (nothing half-written);
+    2. each ended phase was ended by exactly one clock step, and phases are numbered
+       1, 2, 3... without a gap or a double;
+    3. the events table holds exactly the engine log's events.
+    Returns counts; `bad` lists the games that fail a check."""
+    from games import services
+    from games.engine.base import replay
+    from games.models import Action, Game
+
+    out = {"games": 0, "phases ended": 0, "double advances": 0, "bad": []}
+    for game in Game.objects.filter(pk__in=[g.pk for g in games]):
+        out["games"] += 1
+        steps = [a.as_step() for a in game.actions.order_by("seq")]
+        setup = {"seats": game.seat_count, "config": game.config, "seed": game.seed}
+        ok = replay(services.ruleset_of(game), setup, steps) == game.state
+        ok &= game.events.exclude(seq=None).count() == len(game.state["log"])
+        seqs = list(game.phases.order_by("seq").values_list("seq", flat=True))
+        ok &= seqs == list(range(1, len(seqs) + 1))
+        for phase in game.phases.exclude(ended_at=None):
+            clock = Action.objects.filter(game=game, phase=phase, actor="clock").count()
+            out["phases ended"] += 1
+            out["double advances"] += clock > 1
+            ok &= clock == 1
+        if not ok:
+            out["bad"].append(game.pk)
+    return out
+
+
+def wait_until(condition, seconds: float, step: float = 0.5) -> bool:
+    end = time.time() + seconds
+    while time.time() < end:
+        if condition():
+            return True
+        time.sleep(step)
+    return condition()
