@@ -8,7 +8,7 @@ What must survive:
 2. every step the server accepted is in the log;
 3. the phases that fell due during the outage advance once Redis is back, exactly once;
 4. reminder emails are not sent twice (each is recorded once per phase, user and hour
-   before it is queued).
+   before it is queued): no two emails with the same recipient, subject and text.
 
 By default the drill starts its OWN redis-server on a free port and stops that one, so it
 is safe beside other work. `--system` stops and restarts the machine's Redis instead
@@ -165,7 +165,7 @@ def main() -> int:
         for chunk in path.read_text().split("-" * 79):
             if chunk.strip():
                 msg = message_from_string(chunk.strip())
-                mails[(msg["To"], msg["Subject"])] += 1
+                mails[(msg["To"], msg["Subject"], msg.get_payload())] += 1
     doubled = [k for k, n in mails.items() if n > 1]
     reminders = ReminderSent.objects.filter(phase__game_id__in=ids).count()
     print(f"Redis down for {args.outage:g} s ({'the machine' if args.system else 'own'} "
