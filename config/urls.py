@@ -11,6 +11,8 @@ admin.site.login = secure_admin_login(admin.site.login)
 admin.site.site_header = "天神控制台"
 admin.site.site_title = "天神控制台"
 
+handler500 = "config.views.server_error"
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),

@@ -13,3 +13,20 @@ def csrf_failure(request, reason=""):
     from django.shortcuts import render
 
     return render(request, "403_csrf.html", {"reason": reason}, status=403)
+
+
+def server_error(request):
+    """handler500: a database that cannot be reached gets the readable 503 page (whichever
+    layer first touched it: a view or a middleware), anything else the 500 page. Renders
+    without the database and without context processors."""
+    import sys
+
+    from django.db import InterfaceError, OperationalError
+    from django.template.loader import render_to_string
+
+    exc = sys.exc_info()[1]
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        response = HttpResponse(render_to_string("503.html"), status=503)
+        response["Retry-After"] = "30"
+        return response
+    return HttpResponse(render_to_string("500.html"), status=500)

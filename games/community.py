@@ -426,9 +426,9 @@ def ghost_reply_refusal(game: Game, user, body: str) -> str | None:
 def _email(user, subject: str, body: str) -> None:
     if user is None or not user.email:
         return
-    from .tasks import send_email
+    from .tasks import queue_email
 
-    transaction.on_commit(lambda: send_email.delay(to=user.email, subject=subject, body=body))
+    transaction.on_commit(lambda: queue_email(to=user.email, subject=subject, body=body))
 
 
 def open_warnings(game: Game):

@@ -52,13 +52,14 @@ def excerpt(text: str) -> str:
 
 
 def queue_email(*, to: str, subject: str, body: str) -> None:
-    """Send one email through Celery once the current transaction commits."""
-    from .tasks import send_email
+    """Send one email through Celery once the current transaction commits (inline if the
+    broker is down: see games.tasks.queue_email)."""
+    from . import tasks
 
     # Bind the values now: the lambda runs after the caller's variables have moved on.
     transaction.on_commit(
-        lambda to=to, subject=subject, body=body: send_email.delay(to=to, subject=subject,
-                                                                   body=body))
+        lambda to=to, subject=subject, body=body: tasks.queue_email(to=to, subject=subject,
+                                                                    body=body))
 
 
 def notify_private_result(game, seat, body: str) -> None:

@@ -80,7 +80,7 @@ def _remind(game: Game, seat: Seat, now: dt.datetime) -> int:
                  "acted or voted yet.\n\nAct here: %(link)s\n") % {
             "phase": phase_label(game.phase_name, game.ruleset), "game": game.name, "deadline": local,
             "zone": timezone.get_current_timezone_name(), "link": link}
-    from .tasks import send_email
+    from .tasks import queue_email
 
-    transaction.on_commit(lambda: send_email.delay(to=user.email, subject=subject, body=body))
+    transaction.on_commit(lambda: queue_email(to=user.email, subject=subject, body=body))
     return 1

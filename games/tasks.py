@@ -41,3 +41,21 @@ def community():
     from .community import sweep_community
 
     return sweep_community()
+
+
+def queue_email(*, to: str, subject: str, body: str) -> None:
+    """Hand an email to the worker; if the broker is unreachable, send it from here.
+
+    Called from `transaction.on_commit`, after the player's step is stored: a broker outage
+    must not turn a stored step into an error page, nor lose the email.
+    """
+    import logging
+
+    try:
+        send_email.delay(to=to, subject=subject, body=body)
+    except Exception as exc:  # kombu/redis connection errors, timeouts
+        logging.getLogger(__name__).warning("broker unavailable (%s); sending inline", exc)
+        try:
+            send_email.run(to=to, subject=subject, body=body)
+        except Exception:
+            logging.getLogger(__name__).exception("email to %s could not be sent", to)

@@ -27,14 +27,6 @@ def test_a_view_that_hits_a_dead_database_answers_503(monkeypatch):
     assert response["Retry-After"] == "30"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "config/middleware.py DatabaseUnavailableMiddleware only has process_exception, which "
-    "sees exceptions raised by views; with PostgreSQL down the first query is made earlier, "
-    "by a middleware (AuthenticationMiddleware's lazy user, read by "
-    "accounts.middleware.UserPreferencesMiddleware), so a signed-in visitor gets a 500. "
-    "scripts/drills/postgres_restart.py measured every request answering 500 while the "
-    "server was stopped. Fix: catch OperationalError/InterfaceError around get_response in "
-    "__call__ and put the middleware first in MIDDLEWARE (after SecurityMiddleware)."))
 def test_a_signed_in_visitor_gets_503_when_the_database_is_down(make_user, monkeypatch):
     import django.contrib.auth
 
@@ -45,13 +37,6 @@ def test_a_signed_in_visitor_gets_503_when_the_database_is_down(make_user, monke
     assert response.status_code == 503
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "games/notifications.py queue_email (and reminders.py, community.py) call "
-    "send_email.delay in transaction.on_commit; with the broker (Redis) down, delay raises "
-    "kombu's OperationalError after the step was committed, so the player gets a 500 for a "
-    "step that WAS stored. scripts/drills/redis_outage.py measured every act POST answering "
-    "500 during the outage. Fix: in the on_commit callback, catch the broker's errors and "
-    "log them (or keep an outbox table the sweeper sends from)."))
 def test_a_step_answers_normally_when_the_broker_is_down(make_user, monkeypatch,
                                                          transactional_db):
     import json
