@@ -73,9 +73,10 @@ def celery(*args: str, log: str) -> subprocess.Popen:
     """A Celery process of this drill (its output in VAR_DIR/<log>)."""
     out = open(Path(os.environ["VAR_DIR"]) / log, "w")
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    # Its own process group: an embedded beat is a child process, which must go with it.
     proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", *args,
                              "--loglevel=WARNING"], cwd=ROOT, env=env, stdout=out,
-                            stderr=subprocess.STDOUT)
+                            stderr=subprocess.STDOUT, start_new_session=True)
     PROCESSES.append(proc)
     return proc
 
@@ -93,16 +94,28 @@ def beat(name: str) -> subprocess.Popen:
                   log=f"{name}.log")
 
 
+def kill_group(proc: subprocess.Popen, sig: int) -> None:
+    """Signal a process this drill started and its children (its own session)."""
+    try:
+        if os.getpgid(proc.pid) == proc.pid:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+    except ProcessLookupError:
+        pass
+
+
 def stop_all() -> None:
     """End every process this drill started (by its own handle, never by name)."""
     for proc in PROCESSES:
         if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
+            kill_group(proc, signal.SIGTERM)
     for proc in PROCESSES:
         try:
             proc.wait(20)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            kill_group(proc, signal.SIGKILL)
+        kill_group(proc, signal.SIGKILL)  # a child that outlived its parent
 
 
 def check_games(games) -> dict:

@@ -45,7 +45,7 @@ def main() -> int:
         started = time.time()
         common.wait_until(lambda: advanced() > 0, 120, step=0.05)
         time.sleep(0.3)  # well inside the run of sweeps
-        first.send_signal(signal.SIGKILL)
+        common.kill_group(first, signal.SIGKILL)  # the worker and its embedded beat at once
         first.wait(10)
         killed_after = time.time() - started
         at_kill = advanced()
