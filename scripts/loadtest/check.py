@@ -113,11 +113,16 @@ def percentile(values: list[float], q: float) -> float | None:
 
 
 def phase_lag(game_ids: list[int]) -> list[float]:
-    """Seconds from deadline to the phase actually ended, for each phase the clock ended
-    because its deadline passed (phases ended early, by the GM or by the game's end are
-    not the clock's doing)."""
-    from games.models import Phase
+    """Seconds from deadline to the phase actually advanced, for each phase the clock ended
+    because its deadline passed (phases ended early, by the GM or by the game's end are not
+    the clock's doing).
 
-    rows = Phase.objects.filter(game_id__in=game_ids, end_reason="deadline").exclude(
-        ended_at=None).exclude(deadline=None).values_list("deadline", "ended_at")
-    return [(ended - deadline).total_seconds() for deadline, ended in rows]
+    "Advanced" is when the clock's step was written (`Action.created`): `Phase.ended_at` is
+    the time the sweep *started*, which for the last games of a long sweep is earlier.
+    """
+    from games.models import Action
+
+    rows = Action.objects.filter(game_id__in=game_ids, actor="clock",
+                                 phase__end_reason="deadline").exclude(
+        phase__deadline=None).values_list("phase__deadline", "created")
+    return [(written - deadline).total_seconds() for deadline, written in rows]

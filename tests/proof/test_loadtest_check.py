@@ -9,6 +9,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+import time_machine
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,7 @@ def choice_of(game, seat: int, kind: str):
 @pytest.fixture
 def played(make_user):
     """A game of 6 seats with one-minute phases: seat 1 passes at night, the clock ends the
-    night 7 s late, seat 2 votes by day, the clock ends the day 7 s late. Returns the game
+    night 7 s after its deadline, seat 2 votes by day, the clock ends the day 7 s late. Returns the game
     and what the players were told was accepted."""
     from games import services
     from games.models import Game
@@ -50,7 +51,8 @@ def played(make_user):
                                params=dict(choice.params), now=game.deadline - LATE)
         accepted.append({"game": game.pk, "seat": seat, "kind": choice.kind,
                          "params": dict(choice.params)})
-        assert services.advance_phase(game_id=game.pk, now=game.deadline + LATE)
+        with time_machine.travel(game.deadline + LATE, tick=False):
+            assert services.advance_phase(game_id=game.pk)
     return Game.objects.get(pk=game.pk), accepted
 
 
