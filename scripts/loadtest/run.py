@@ -200,10 +200,18 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     players_file, accepted_file = out / "players.json", out / "accepted.jsonl"
     port = free_port()
+    # A player's connection idles up to the longest wait between requests: gunicorn must keep
+    # it open longer (its default is 2 s), or a request sent as the server closes the idle
+    # connection is reset - a client/server race, not an answer of the service. A proxy in
+    # front of gunicorn in production keeps such connections itself.
+    keep_alive = int(float(args.wait.split(",")[-1])) + 5
+    # `kill` (SIGTERM) stops this run like Ctrl-C: the finally clause stops the processes.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         start([sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}",
                "-w", str(args.workers), "--worker-class", "gthread", "--threads",
-               str(args.threads), "--log-level", "warning"], "gunicorn.log")
+               str(args.threads), "--keep-alive", str(keep_alive), "--log-level", "warning"],
+              "gunicorn.log")
         start([sys.executable, "-m", "celery", "-A", "config", "worker", "--beat",
                "--concurrency=1", "--without-gossip", "--without-mingle", "--loglevel=WARNING",
                f"--schedule={Path(os.environ['VAR_DIR']) / 'beat-schedule'}"], "celery.log")
