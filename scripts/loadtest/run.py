@@ -191,9 +191,6 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     call_command("createcachetable", verbosity=0)
-    import redis
-
-    redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()  # this run's own Redis database
     from check import check_games, phase_lag
 
     out = Path(args.out or os.environ["VAR_DIR"])
