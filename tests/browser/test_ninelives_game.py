@@ -12,9 +12,6 @@ import time
 from html import unescape
 
 import pytest
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 
 from games import services
 from games.engine.ninelives.cards import ATTACK_CARDS, CARDS
@@ -27,20 +24,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["阿猫", "阿狗", "小白", "老黑", "花花"]
 MANIFESTO = ("夜色如墨，屋顶上的猫数着自己剩下的命。" * 8)[:120]
 PHASE_MINUTES = 0.4  # 24 s: bots finish in time; night 2 is left to run out
-
-
-def login(browser, live_server, user):
-    store = SessionStore()
-    store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.create()
-    context = browser.new_context(locale="zh-CN")
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": store.session_key,
-                          "url": live_server.url}])
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    return page
 
 
 class Table:
@@ -136,7 +119,7 @@ def wait_for_phase_change(table: Table, seq: int, timeout: float = 60) -> Phase:
     raise AssertionError(f"phase {seq} did not end within {timeout} s")
 
 
-def test_a_whole_ninelives_game_in_the_browser(browser, live_server, celery_worker_and_beat,
+def test_a_whole_ninelives_game_in_the_browser(page_for, live_server, celery_worker_and_beat,
                                                make_user, artifacts_dir, settings):
     settings.ACCOUNT_RATE_LIMITS = False
     settings.POSTS_PER_MINUTE = 1000
@@ -149,7 +132,7 @@ def test_a_whole_ninelives_game_in_the_browser(browser, live_server, celery_work
         durations={"night": PHASE_MINUTES, "day": PHASE_MINUTES, "runoff": PHASE_MINUTES})
     table = Table(game.pk)
 
-    gm_page = login(browser, live_server, gm)
+    gm_page = page_for(gm)
     gm_page.goto(f"{live_server.url}/admin/games/game/{game.pk}/console/")
     for i in range(5):
         gm_page.select_option(f"select[name=seat_{i}]", str(players[i].pk))
@@ -158,7 +141,7 @@ def test_a_whole_ninelives_game_in_the_browser(browser, live_server, celery_work
     assert table.game.status == Game.Status.RUNNING
     assert len(table.game.commitment) == 64
 
-    pages = [login(browser, live_server, user) for user in players]
+    pages = [page_for(user) for user in players]
     enemies = lambda: [n for n in table.alive() if table.camp(n) in ("killer", "wolf")]  # noqa: E731
     civilians = lambda: [n for n in table.alive() if table.camp(n) == "civilian"]  # noqa: E731
     saw_runoff = saw_deadline = False

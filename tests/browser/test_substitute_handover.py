@@ -4,9 +4,6 @@ and conversation; the outgoing player loses access at once."""
 from html import unescape
 
 import pytest
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 
 from games import community, services
 from games.engine import registry
@@ -15,21 +12,7 @@ from messaging import services as forum
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def page_for(browser, live_server, user):
-    store = SessionStore()
-    store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.create()
-    context = browser.new_context(locale="zh-CN")
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": store.session_key,
-                          "url": live_server.url}])
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    return page
-
-
-def test_a_substitute_takes_over_a_seat_during_the_night(browser, live_server, make_user,
+def test_a_substitute_takes_over_a_seat_during_the_night(page_for, live_server, make_user,
                                                          monkeypatch, artifacts_dir):
     monkeypatch.setitem(registry.RULESETS, "toy", "tests.service.toy:Toy")
     registry.get.cache_clear()
@@ -48,17 +31,17 @@ def test_a_substitute_takes_over_a_seat_during_the_night(browser, live_server, m
     role = game.state["private"][2]["role"]
     forum.send_as_messenger(conversation=seat.conversation, body="给座位3的私密提示 KEEP-7731")
 
-    outgoing = page_for(browser, live_server, players[2])
+    outgoing = page_for(players[2])
     outgoing.goto(f"{live_server.url}/games/{game.pk}/act/")
     assert "KEEP-7731" in outgoing.content()
 
-    gm_page = page_for(browser, live_server, gm)
+    gm_page = page_for(gm)
     gm_page.goto(f"{live_server.url}/admin/games/game/{game.pk}/console/")
     gm_page.fill("form[action$='/substitute/'] input[name=seat]", "3")
     gm_page.locator("form[action$='/substitute/'] input[type=submit]").last.click()
     gm_page.wait_for_load_state()
 
-    sub = page_for(browser, live_server, sub_user)
+    sub = page_for(sub_user)
     sub.goto(f"{live_server.url}/games/{game.pk}/")
     sub.click("#accept-substitution")
     sub.wait_for_load_state()

@@ -1,0 +1,26 @@
+"""Browser helpers: a signed-in Chromium page for any user, without going through sign-in."""
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+
+
+@pytest.fixture
+def page_for(browser, live_server):
+    """page_for(user) -> a Playwright page in its own context, signed in as `user`."""
+
+    def make(user):
+        store = SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.create()
+        context = browser.new_context(locale="zh-CN")
+        context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": store.session_key,
+                              "url": live_server.url}])
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        return page
+
+    return make
