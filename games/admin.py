@@ -180,24 +180,16 @@ class GameAdmin(admin.ModelAdmin):
             elif command == "start_signups":
                 community.start_from_signups(game_id=game.pk, gm=user)
             elif command == "substitute":
-                number = post.get("seat", "")
-                if not number.isdigit():
-                    messages.error(request, _("Give a seat number."))
-                    return back
                 community.start_substitution(game_id=game.pk, gm=user,
-                                             seat_number=int(number) - 1,
+                                             seat_number=_seat_index(post),
                                              reason=post.get("reason", ""))
             elif command == "cancel_substitution":
                 sub = get_object_or_404(game.substitutions, pk=post.get("substitution", 0))
                 community.cancel_substitution(substitution_id=sub.pk, gm=user)
             elif command == "foul_out":
-                number = post.get("seat", "")
-                if not number.isdigit():
-                    messages.error(request, _("Give a seat number."))
-                    return back
                 services.gm_step(game_id=game.pk, gm=user, kind="foul_out",
-                                 params={"seat": int(number), "reason": post.get("reason", "")
-                                         or "§9.1"})
+                                 params={"seat": _seat_index(post),
+                                         "reason": post.get("reason", "") or "§9.1"})
             elif command == "abort":
                 services.abort_game(game_id=game.pk, gm=user, reason=post.get("reason", ""))
             else:
@@ -279,3 +271,11 @@ class ReminderSentAdmin(admin.ModelAdmin):
 
 def _name(user) -> str:
     return display_name(user)
+
+
+def _seat_index(post) -> int:
+    """The engine's seat index from a form's 1-based "seat" field (refused if not a number)."""
+    number = post.get("seat", "")
+    if not number.isdigit() or int(number) < 1:
+        raise services.GameError(_("Give a seat number."))
+    return int(number) - 1

@@ -37,3 +37,18 @@ def test_a_broken_hand_entered_deal_is_refused_naming_the_rule(gm, players):
         services.start_game(game_id=g.pk, users=players)
     g.refresh_from_db()
     assert g.status == Game.Status.DRAFT and not g.seats.exists()
+
+
+def test_the_console_fouls_out_the_seat_it_names(client, gm, players):
+    from django.urls import reverse
+
+    fixed = draw_deal(5, random.Random(7)).to_json()
+    g = services.create_game(name="犯规局", ruleset="ninelives", gm=gm, seat_count=5,
+                             config={"players": 5, "deal": fixed})
+    game = services.start_game(game_id=g.pk, users=players)
+    client.force_login(gm)
+    url = reverse("admin:games_game_command", args=[game.pk, "foul_out"])
+    client.post(url, {"seat": "3", "reason": "§9.1.5"})
+    client.post(url, {"seat": "zero"})  # refused readably, nothing changes
+    game.refresh_from_db()
+    assert game.state["public"]["alive"] == [True, True, False, True, True]
