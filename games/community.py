@@ -351,6 +351,15 @@ def _warn(game: Game, seat: Seat, reason: str, detail: str) -> list[ActivityWarn
     text = _("Warning from 神的使者: %(why)s. %(detail)s Please act before the deadline, or "
              "the GM may rule you out of the game (§9.1).") % {
         "why": ActivityWarning.Reason(reason).label, "detail": detail}
+    deadline = game.deadline
+    if reason == ActivityWarning.Reason.NO_CHECK_IN and game.started_at:
+        deadline = game.started_at + dt.timedelta(hours=game.checkin_hours)
+    if deadline is not None:
+        zone = getattr(getattr(seat.user, "profile", None), "timezone",
+                       settings.DEFAULT_USER_TIMEZONE)
+        with timezone.override(zone):
+            text += " " + _("Deadline: %(when)s (%(zone)s).") % {
+                "when": timezone.localtime(deadline).strftime("%Y-%m-%d %H:%M"), "zone": zone}
     if seat.conversation is not None:
         forum.send_as_messenger(conversation=seat.conversation, body=text)
     _email(seat.user, _("[%(game)s] Activity warning") % {"game": game.name}, text)

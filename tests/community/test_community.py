@@ -165,6 +165,8 @@ def test_few_posts_in_48_hours_warn_once(running, crowd):
         running.refresh_from_db()
         warned = community.check_activity(game=running, now=later)
     reasons = {(w.seat.user, w.reason) for w in warned}
+    last = running.seats.get(user=crowd[1]).conversation.messages.last().body
+    assert "Deadline:" in last and "Asia/Shanghai" in last
     assert (crowd[0], "few_posts") not in reasons
     assert (crowd[1], "few_posts") in reasons
     assert ActivityWarning.objects.filter(seat__user=crowd[1], reason="few_posts").count() == 1
