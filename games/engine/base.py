@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,6 +60,16 @@ def seats(*numbers: int) -> dict:
 
 def gm_only() -> dict:
     return {"public": False, "seats": []}
+
+
+def clone(data):
+    """A deep copy of plain JSON data (much faster than copy.deepcopy for it)."""
+    return json.loads(json.dumps(data))
+
+
+def is_seat(viewer, seats: int) -> bool:
+    """Is `viewer` a seat number of a table of `seats` (not a bool, not GM or spectator)?"""
+    return isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < seats
 
 
 def visible_to(visibility: dict, viewer: Viewer) -> bool:
@@ -214,19 +225,21 @@ class RuleSet:
 
     # 4. reading it
     def view(self, state: State, viewer: Viewer) -> dict:
-        """What `viewer` may know. Default: config, public, own private part, visible log."""
+        """What `viewer` may know. Default: config, public, own private part, visible log;
+        the GM also gets every private part and the secret part. Rule sets that add derived
+        facts call this first and compute them only from what it returned."""
         out = {
             "ruleset": state["ruleset"],
             "viewer": viewer,
-            "config": copy.deepcopy(state["config"]),
-            "public": copy.deepcopy(state["public"]),
-            "log": [copy.deepcopy(e) for e in state["log"] if visible_to(e["visibility"], viewer)],
+            "config": clone(state["config"]),
+            "public": clone(state["public"]),
+            "log": clone([e for e in state["log"] if visible_to(e["visibility"], viewer)]),
         }
         if viewer == GM:
-            out["private"] = copy.deepcopy(state["private"])
-            out["secret"] = copy.deepcopy(state["secret"])
-        elif isinstance(viewer, int):
-            out["me"] = copy.deepcopy(state["private"][viewer])
+            out["private"] = clone(state["private"])
+            out["secret"] = clone(state["secret"])
+        elif is_seat(viewer, len(state["private"])):
+            out["me"] = clone(state["private"][viewer])
         return out
 
     # 5. optional facts the service uses (defaults suit most rule sets)

@@ -44,7 +44,6 @@ from ..base import (
     draw_random,
     fresh_state,
     public,
-    visible_to,
 )
 from ..base import seats as to_seats
 from . import day, night
@@ -258,23 +257,6 @@ class Classic(RuleSet):
         # 4. night 1
         night.enter_night(state, events, 1)
         return Transition(state, events)
-
-    def view(self, state: State, viewer) -> dict:
-        """The default view (config, public, own private part, visible log), copied through
-        `clone` for speed. The GM also sees every private part and the secret part."""
-        out = {
-            "ruleset": state["ruleset"],
-            "viewer": viewer,
-            "config": clone(state["config"]),
-            "public": clone(state["public"]),
-            "log": clone([e for e in state["log"] if visible_to(e["visibility"], viewer)]),
-        }
-        if viewer == GM:
-            out["private"] = clone(state["private"])
-            out["secret"] = clone(state["secret"])
-        elif _is_seat(state, viewer):
-            out["me"] = clone(state["private"][viewer])
-        return out
 
     def commitment_text(self, state: State) -> str:
         """The deal as dealt (the ghost named), one line per seat from seat 1: the service

@@ -66,7 +66,6 @@ from ..base import (
     gm_only,
     make_event,
     public,
-    visible_to,
 )
 from ..base import seats as only
 from .cards import (
@@ -727,18 +726,7 @@ class NineLives(RuleSet):
         """The default view (base.RuleSet.view: config, public, the viewer's own private part,
         the log entries it may see; all of it for the GM), plus the viewer's legal actions,
         computed only from those parts."""
-        out = {
-            "ruleset": state["ruleset"],
-            "viewer": viewer,
-            "config": fast_copy(state["config"]),
-            "public": fast_copy(state["public"]),
-            "log": fast_copy([e for e in state["log"] if visible_to(e["visibility"], viewer)]),
-        }
-        if viewer == GM:
-            out["private"] = fast_copy(state["private"])
-            out["secret"] = fast_copy(state["secret"])
-        elif isinstance(viewer, int) and not isinstance(viewer, bool):
-            out["me"] = fast_copy(state["private"][viewer])
+        out = super().view(state, viewer)
         if viewer == GM:
             info = self.phase(state)
             out["awaiting"] = sorted(info.awaiting)
