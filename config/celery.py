@@ -20,5 +20,7 @@ def _schedule(sender, **kwargs):
     # changes nothing twice.
     sender.add_periodic_task(settings.SWEEP_INTERVAL_SECONDS, sender.signature("games.sweep"),
                              name="sweep due games")
+    sender.add_periodic_task(settings.REMINDER_INTERVAL_SECONDS,
+                             sender.signature("games.reminders"), name="reminders and awards")
     sender.add_periodic_task(settings.COMMUNITY_INTERVAL_SECONDS,
                              sender.signature("games.community"), name="community rules")

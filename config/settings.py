@@ -165,6 +165,7 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 20, minimum=1)
 SWEEP_GRACE_SECONDS = env_int("SWEEP_GRACE_SECONDS", 3, minimum=0)
+REMINDER_INTERVAL_SECONDS = env_int("REMINDER_INTERVAL_SECONDS", 60, minimum=5)
 COMMUNITY_INTERVAL_SECONDS = env_int("COMMUNITY_INTERVAL_SECONDS", 300, minimum=10)
 
 # --- email ---------------------------------------------------------------------------------

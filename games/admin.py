@@ -14,8 +14,6 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.models import display_name
-
 from . import community, services
 from .engine import registry
 from .engine.base import GM
@@ -267,10 +265,6 @@ class ReminderSentAdmin(admin.ModelAdmin):
     list_filter = ["hours"]
     search_fields = ["user__email"]
     raw_id_fields = ["phase", "user"]
-
-
-def _name(user) -> str:
-    return display_name(user)
 
 
 def _seat_index(post) -> int:

@@ -30,7 +30,7 @@ import secrets
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -443,7 +443,3 @@ def _email(user, subject: str, body: str) -> None:
 def open_warnings(game: Game):
     return ActivityWarning.objects.filter(game=game, resolved_at=None).select_related(
         "seat__user__profile").order_by("seat__number")
-
-
-def players_of(game: Game) -> Q:
-    return Q(seats__game=game)

@@ -30,7 +30,7 @@ from messaging import services as forum
 from messaging.models import Board, Thread
 
 from .engine import registry
-from .engine.base import CLOCK, GM, Refusal, RuleSet, Transition, action, end_phase, new_seed
+from .engine.base import GM, Refusal, RuleSet, Transition, action, end_phase, new_seed
 from .models import Action, Announcement, Event, Game, Phase, Seat, Vote
 from .notifications import notify_announcement, notify_private_result
 from .presenters import announce_at_once, describe, phase_title, refusal_text
@@ -658,15 +658,3 @@ def events_visible_to(game: Game, user):
     if seat is not None:
         cond |= Q(audience__contains=f",{seat.number},")
     return qs.filter(cond)
-
-
-def board_games() -> dict[int, Game]:
-    return {g.board_id: g for g in Game.objects.exclude(board=None)}
-
-
-def clock_actor() -> str:
-    return CLOCK
-
-
-def boards_of_running_games():
-    return Board.objects.filter(game__status=Game.Status.RUNNING)

@@ -14,7 +14,7 @@ from html import unescape
 import pytest
 
 from games import services
-from games.engine.ninelives.cards import ATTACK_CARDS, CARDS
+from games.engine.ninelives.cards import ATTACK_CARDS
 from games.engine.ninelives.dealing import deal as draw_deal
 from games.models import Game, Phase
 from messaging.models import Thread
@@ -214,5 +214,3 @@ def test_a_whole_ninelives_game_in_the_browser(page_for, live_server, celery_wor
     assert verify.locator("#verdict.ok").count() == 1
     pages[0].goto(f"{live_server.url}/games/{game.pk}/")
     pages[0].screenshot(path=str(artifacts_dir / "ninelives-game.png"), full_page=True)
-    for n, card in enumerate(CARDS):
-        assert n < 30 and card  # the card table is what the pages name

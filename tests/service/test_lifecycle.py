@@ -209,3 +209,11 @@ def test_time_travel_through_a_whole_day_with_the_clock(game):
         assert services.sweep() == 1
         game.refresh_from_db()
         assert game.phase_name == "day"
+
+
+def test_the_beat_sweep_task_costs_one_query_when_nothing_is_due(
+        game, django_assert_num_queries):
+    from games.tasks import sweep as sweep_task
+
+    with django_assert_num_queries(1):
+        assert sweep_task() == {"advanced": 0}
