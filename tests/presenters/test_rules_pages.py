@@ -8,6 +8,7 @@ pages without Chinese; and not one line or sentence taken from the seed rule tex
 
 from __future__ import annotations
 
+import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -23,7 +24,8 @@ from games.rules_pages import rules_page
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "rules"
-SEEDS = ROOT.parent / "shared" / "seeds"
+# The seed rule texts live beside the checkouts (shared/seeds); SEEDS_DIR may point elsewhere.
+SEEDS = Path(os.environ.get("SEEDS_DIR", ROOT.parent / "shared" / "seeds"))
 RULESETS = ("ninelives", "classic", "gold")
 LANGUAGES = ("zh-hans", "en")
 PAGES = [(r, lang) for r in RULESETS for lang in LANGUAGES]
@@ -242,13 +244,19 @@ def _squash(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
+def seed_texts() -> list[str]:
+    seeds = sorted(SEEDS.glob("*.txt"))
+    assert seeds, f"the seed texts are needed to check the pages: {SEEDS} (set SEEDS_DIR)"
+    return [seed.read_text(encoding="utf-8") for seed in seeds]
+
+
 def seed_passages() -> set[str]:
     """Every line of every seed, and every sentence of those lines, longer than 15 characters
     (whitespace removed). A Chinese sentence loses the line noise before its first Chinese
     character, so a copied sentence is caught even where the seed line starts with junk."""
     passages = set()
-    for seed in sorted(SEEDS.glob("*.txt")):
-        for line in seed.read_text(encoding="utf-8").splitlines():
+    for text in seed_texts():
+        for line in text.splitlines():
             pieces = [line] + re.split(r"(?<=[。！？；!?;])", line)
             for piece in pieces:
                 piece = _squash(piece)
@@ -280,7 +288,7 @@ SHARED_RUN = 15
 def test_no_run_of_fifteen_characters_is_shared_with_a_seed(ruleset, language):
     """Stricter than whole lines: any 15 characters in a row (whitespace removed) taken from a
     seed, e.g. a clause lifted out of a longer sentence."""
-    seeds = _squash("".join(s.read_text(encoding="utf-8") for s in SEEDS.glob("*.txt")))
+    seeds = _squash("".join(seed_texts()))
     runs = {seeds[i:i + SHARED_RUN] for i in range(len(seeds) - SHARED_RUN + 1)}
     page = _squash(rules_pages.page_path(ruleset, language).read_text(encoding="utf-8"))
     shared = {page[i:i + SHARED_RUN] for i in range(len(page) - SHARED_RUN + 1)} & runs
