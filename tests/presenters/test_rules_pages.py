@@ -246,6 +246,9 @@ def _squash(text: str) -> str:
 
 def seed_texts() -> list[str]:
     seeds = sorted(SEEDS.glob("*.txt"))
+    if not seeds and os.environ.get("REQUIRE_REAL_SERVICES") != "1":
+        pytest.skip(f"the seed rule texts are not beside this checkout ({SEEDS}; set SEEDS_DIR); "
+                    "CI has them and runs this check")
     assert seeds, f"the seed texts are needed to check the pages: {SEEDS} (set SEEDS_DIR)"
     return [seed.read_text(encoding="utf-8") for seed in seeds]
 
