@@ -53,7 +53,7 @@ def test_early_end_when_everyone_has_acted_opens_the_day_and_its_vote_thread(gam
     assert Thread.objects.filter(board=game.board, key="vote-2", kind="vote").exists()
     assert not game.seats.get(number=victim).alive
     dawn = Thread.objects.get(board=game.board, key="announcements").posts.last().body
-    assert "阿猫" in dawn or villagers[0].profile.display_name in dawn
+    assert f"victim: {villagers[0].profile.display_name}" in dawn
 
 
 def test_actions_are_confirmed_in_the_players_conversation(game, gm):
