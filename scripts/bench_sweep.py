@@ -48,7 +48,7 @@ def main() -> None:
     from games.engine import registry
     from games.models import Game
 
-    registry.RULESETS["toy"] = "tests.service.toy:Toy"
+    registry.RULESETS["toy"] = "tests.toy:Toy"
     User = get_user_model()
     Game.objects.filter(name__startswith="bench-").delete()
     users = [User.objects.get_or_create(username=f"bench{i}")[0] for i in range(5)]

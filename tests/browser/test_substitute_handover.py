@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_a_substitute_takes_over_a_seat_during_the_night(page_for, live_server, make_user,
                                                          monkeypatch, artifacts_dir):
-    monkeypatch.setitem(registry.RULESETS, "toy", "tests.service.toy:Toy")
+    monkeypatch.setitem(registry.RULESETS, "toy", "tests.toy:Toy")
     registry.get.cache_clear()
     gm = make_user("天神丁", staff=True)
     players = [make_user(n) for n in ["甲", "乙", "丙", "丁", "戊"]]
