@@ -39,32 +39,7 @@ from .common import (
     seat_name,
     team_visibility,
 )
-
-
-def new_night(seats_count: int) -> dict:
-    """Empty submissions for one night. Per seat: None = silent so far."""
-    return {
-        "kill": [None] * seats_count,     # "defer" or [target, pact-or-None]
-        "check": [None] * seats_count,    # "defer" or target
-        "protect": [None] * seats_count,  # "skip" or target
-        "possess": None,                  # the ghost's target
-        "extra": [None] * seats_count,    # the extra check after checking the poison
-        "extra_due": False,
-    }
-
-
-def enter_night(state: dict, events: list, number: int) -> None:
-    pub = state["public"]
-    pub.update(phase="night", number=number, queue=[], turn=0, done=False, stage=0,
-               candidates=[], votes=[], tied=[], last_words_due=[], last_words_given=[])
-    pub["slot"] += 1
-    state["secret"]["night"] = new_night(len(state["private"]))
-    for s in range(len(state["private"])):
-        state["private"][s]["choice"] = None
-    note(state, events, "night_falls", public(),
-         [f"Night {number} begins: the bandits choose a victim and the police a seat to "
-          "check (seed 001 §3.3-§3.11)."], number=number)
-
+from .day import begin_day
 
 # --- what a seat may target -------------------------------------------------------------------
 
@@ -184,8 +159,6 @@ def resolve_night(state: dict, events: list) -> None:
     7. Dawn: the deaths are announced with what each reveals; victory is checked.
     8. Next: the extra check if the police checked the poison, else the day.
     """
-    from .day import begin_day  # the day follows the night; imported here to avoid a cycle
-
     secret, pub = state["secret"], state["public"]
     night = secret["night"]
     gm_why: list[str] = []
@@ -302,8 +275,6 @@ def resolve_night(state: dict, events: list) -> None:
 def resolve_extra_check(state: dict, events: list) -> None:
     """End the extra check: the police's choice is reported (no further extra check, even
     on the poison again), then the day begins."""
-    from .day import begin_day
-
     night = state["secret"]["night"]
     target, why = team_choice(state, events, night["extra"], "extra_check_tie", "a seat to check")
     if target is not None and is_alive(state, target):

@@ -50,9 +50,11 @@ from . import day, night
 from . import roles as R
 from .common import (
     active_guardians,
+    enter_night,
     gm_note,
     is_alive,
     living_with_role,
+    new_night,
     note,
     role_of,
     seat_list,
@@ -197,7 +199,7 @@ class Classic(RuleSet):
         state["secret"].update(
             roles=[], ghost=None, possessed=[], lapsed=[], possession_used=False,
             protected=[[] for _ in range(n)], skips=[0] * n, stranded=[0] * n,
-            protecting=[None] * n, deaths=[], night=night.new_night(n))
+            protecting=[None] * n, deaths=[], night=new_night(n))
         events: list[dict] = []
 
         # 2. the deal
@@ -255,7 +257,7 @@ class Classic(RuleSet):
         note(state, events, "teammates", to_seats(*bandits), why, team=bandits, ghost=ghost)
 
         # 4. night 1
-        night.enter_night(state, events, 1)
+        enter_night(state, events, 1)
         return Transition(state, events)
 
     def commitment_text(self, state: State) -> str:

@@ -40,13 +40,14 @@ from .common import (
     DAY,
     NIGHT,
     alive_seats,
+    camp_options,
     check_victory,
     label,
     lose_card,
     open_reorder_window,
     phase_label,
+    spend_bomb,
 )
-from .rules import camp_options
 
 BLOCKS = ("JAIL", "BOMB")
 ATTACK_ORDER = ("KILLER", "WEREWOLF", "SNIPER", "STRIKE", "BOMB")
@@ -366,23 +367,6 @@ def attack_public_because(card: str, target: int, night: str) -> list[str]:
 
 def seat_names(numbers: list[int]) -> str:
     return ", ".join(label(s) for s in numbers)
-
-
-def spend_bomb(state: State, events: list, seat: int) -> None:
-    """The BOMB leaves its user's hand when it goes off, unannounced (§3.4.7)."""
-    priv = state["private"][seat]
-    priv["hand"] = [c for c in priv["hand"] if c != "BOMB"]
-    if priv["loss_order"] is not None:
-        priv["loss_order"] = [c for c in priv["loss_order"] if c != "BOMB"]
-        if priv["core_card"] == "BOMB" and priv["loss_order"]:
-            priv["core_card"] = priv["loss_order"][-1]
-    emit(state, events, make_event("bomb_spent", seats(seat), because=[
-        "Your BOMB went off and is gone from your hand; nobody is told (§3.4.7)."],
-        seat=seat))
-    if not priv["hand"]:
-        from .common import die
-        die(state, events, seat, cause="no_cards",
-            because=[f"{label(seat)} has no card left, so it is dead (§5.8)."])
 
 
 def start_day(state: State, events: list, saved: set[int]) -> None:

@@ -68,6 +68,7 @@ from ..base import (
     public,
 )
 from ..base import seats as only
+from . import dealing
 from .cards import (
     ATTACK_CARDS,
     CARDS,
@@ -85,11 +86,14 @@ from .common import (
     OVER,
     RUNOFF,
     alive_seats,
+    camp_options,
     check_victory,
     foul_out,
     label,
     phase_label,
 )
+from .resolution import end_night
+from .votes import end_vote
 
 MANIFESTO_MIN = 100          # §3.5.2: at least 100 characters
 TEXT_MAX = 20_000
@@ -130,8 +134,8 @@ def is_seat_number(value, players: int) -> bool:
 def parse_deal(data, players: int) -> dict:
     """Check a deal in the `Deal.to_json()` shape and return it as plain JSON data.
 
-    Raises ValueError on a malformed deal. When `dealing.py` is present its `validate`
-    runs too (the §4 constraints), so a GM's hand-entered deal is held to the same rules.
+    Raises ValueError on a malformed deal. The dealer's `validate` runs too (the §4
+    constraints), so a GM's hand-entered deal is held to the same rules as a drawn one.
     """
     if not isinstance(data, dict) or data.get("players") != players:
         raise ValueError(f"the deal must be a dict for {players} players")
@@ -164,28 +168,14 @@ def parse_deal(data, players: int) -> dict:
     out = {"players": players,
            "seats": [{"camp": c, "cards": h} for c, h in zip(camps, hands, strict=True)],
            "taints": {k: list(taints[k]) for k in ("killer", "wolf")}}
-    try:
-        from . import dealing
-    except ImportError:  # the dealer is being written concurrently
-        return out
     violations = dealing.validate(dealing.Deal.from_json(out))
     if violations:
         raise ValueError(f"the deal breaks §4: {violations}")
     return out
 
 
-def camp_options(hand: list[str]) -> list[str]:
-    """The camps a free agent holding `hand` may choose (§2, with the dealer's §4 reading)."""
-    try:
-        from .dealing import free_agent_camps
-    except ImportError:  # the dealer is being written concurrently
-        return [c for c in SEAT_CAMPS if any(camp_of(x) == c for x in hand)]
-    return [c for c in SEAT_CAMPS if c in free_agent_camps(list(hand), 6)]
-
-
 def random_deal(state: State, players: int) -> dict:
     """A uniform valid deal from the dealer, drawn through the recorded generator."""
-    from . import dealing  # lazily: this module imports even before the dealer exists
     return dealing.deal(players, draw_random(state, "deal")).to_json()
 
 
@@ -453,8 +443,7 @@ class NineLives(RuleSet):
 
     def _camp_options(self, priv: dict) -> list[str]:
         """The camps a free agent may join (§2): the dealer's `free_agent_camps` (a camp of
-        a card it holds, whose §4 limits its hand keeps); without the dealer, any camp of a
-        card it holds."""
+        a card it holds, whose §4 limits its hand keeps)."""
         return camp_options(priv["hand"])
 
     def _camp_for_refusal(self, state: State, seat) -> Refusal | None:
@@ -691,8 +680,6 @@ class NineLives(RuleSet):
 
     def end_phase(self, state: State) -> Transition:
         """Resolve the current phase and open the next one (the clock's step; never refuses)."""
-        from .resolution import end_night
-        from .votes import end_vote
         new, events = self._copy(state)
         name = new["public"]["phase"]["name"]
         if new["public"]["outcome"] is not None:
@@ -711,7 +698,6 @@ class NineLives(RuleSet):
         Precondition: `state` was made by `initial_state` (the deal is in `secret["deal"]`,
         which no step ever changes, so the text is the same at every point of the game).
         """
-        from . import dealing  # lazily, as elsewhere in this module
         return dealing.canonical(dealing.Deal.from_json(state["secret"]["deal"]))
 
     def outcome(self, state: State) -> Outcome | None:

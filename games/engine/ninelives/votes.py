@@ -34,8 +34,8 @@ from .common import (
     open_reorder_window,
     phase_label,
     seat_list,
+    spend_bomb,
 )
-from .resolution import spend_bomb
 
 
 def end_vote(state: State, events: list) -> None:
