@@ -1,4 +1,7 @@
-"""State helpers shared by the night and the day: seats, teams, deaths, reveals, victory.
+"""State helpers shared by the night and the day: seats, teams, deaths, reveals, victory,
+and the frame of a night (seed 001 §3.3 the night falls, §3.13 deaths announced with
+identities, §3.19 last words for the first N deaths, §4 victory and §4.3 all civilians dead;
+seed 003 what a death reveals under the variants, victory A-D).
 
 Every function here works in place on a state the caller owns (a deep copy made by
 `Classic.apply` / `Classic.end_phase`, or the simulation's private copy) and appends its

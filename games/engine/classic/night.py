@@ -158,7 +158,9 @@ def resolve_night(state: dict, events: list) -> None:
     6. Dereliction deaths.
     7. Dawn: the deaths are announced with what each reveals; victory is checked.
     8. Next: the extra check if the police checked the poison, else the day.
-    Each step is a function of its own, called in this order.
+    Each step is a function of its own, called in this order: 1 `team_choices`,
+    2 `set_guardians`, 3 `kill`, 4 `possess`, 5 `report_check`, 6 `derelictions`, 7 `dawn`,
+    8 `after_night`.
     """
     secret = state["secret"]
     night = secret["night"]

@@ -30,6 +30,12 @@ The end of night N, step by step (docs/rules/ninelives.md has the pairwise table
        attacks in the order KILLER, WEREWOLF, SNIPER, STRIKE, BOMB (seat order within a
        kind), then protection failures. The spent BOMB leaves its user's hand unannounced.
    10. Deaths, a reorder window for day N if 8 or 16 losses were reached, victory; day N.
+
+Each step is a function of its own, called by `end_night` in this order: 0
+`settle_first_night`, 1 `record_card_uses`, 2 `apply_blocks` (with `resolve_blocks`),
+3 `pardoner`, 4 `answer_investigations`, 5 `set_protections`, 6 `arm_day_effects`,
+7 `resolve_attacks` (one attack: `attack_result`), 8 `protection_failures`,
+9 `settle_execution` and `announce_night`, 10 `start_day`.
 """
 
 from __future__ import annotations

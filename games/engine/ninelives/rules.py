@@ -607,6 +607,9 @@ class NineLives(RuleSet):
                 target, state["config"]["players"]):
             what = "one of the tied seats" if name == RUNOFF else "a living seat"
             return Refusal("bad_target", f"Vote for {what} (§8).")
+        if proxy and priv["proxy"] == target:
+            return Refusal("proxy_unchanged", f"Your proxy vote already goes to {label(target)} "
+                           "(§8.3).", {"target": target})
         new, events = self._copy(state)
         which = "runoff vote" if name == RUNOFF else "vote"
         if not proxy:

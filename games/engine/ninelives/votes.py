@@ -17,6 +17,11 @@ The end of day N (or of its runoff), step by step:
        cannot — the seat was already pardoned once, or it is an armed SAINT — costs the card
        at once; an executed SAINT also costs each seat that voted for it a card (§3.4.10).
     9. Deaths, a reorder window for the next phase, victory; then the runoff or night N+1.
+
+Each step is a function of its own, called by `end_vote` in this order: 1
+`record_day_uses`, 2 (the bombed seats), 3 `publish_proxies`, 4 `foul_out_silent`,
+5 `count_votes`, 6 `strike_and_bomb`, 7 and 8 `announce_result` (with `execute`),
+9 `open_next_phase`.
 """
 
 from __future__ import annotations
