@@ -731,6 +731,7 @@ def _refusals(refused) -> dict:
         "no_vote_now": pgettext("ninelives", "Votes are cast by day."),
         "may_not_vote": pgettext("ninelives", "You may talk but not vote today."),
         "vote_final": pgettext("ninelives", "Your vote is cast and cannot change."),
+        "proxy_unchanged": pgettext("ninelives", "Your proxy vote already goes to that seat."),
         # the GM's steps
         "bad_seat": pgettext("ninelives", "Name a living seat."),
         "no_manifesto": _("That seat has no pending manifesto to reject."),

@@ -146,14 +146,15 @@ def test_a_malformed_event_falls_back_to_the_generic_text_instead_of_failing():
 def engine_refusals() -> list[Refusal]:
     """Every refusal the engine source can give: fixed reasons as written, and the ones
     built from a template (the target checks, text length, unknown kinds, parameters)."""
-    tree = ast.parse((ENGINE / "rules.py").read_text(encoding="utf-8"))
+    nodes = [node for name in ("rules.py", "actions.py")
+             for node in ast.walk(ast.parse((ENGINE / name).read_text(encoding="utf-8")))]
     out, verbs = [], []
-    for node in ast.walk(tree):
+    for node in nodes:
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
             continue
-        if node.func.id == "target_in" and isinstance(node.args[1], ast.Constant):
-            verbs.append(node.args[1].value)
-        if node.func.id != "_refuse":
+        verbs += [k.value.value for k in node.keywords
+                  if k.arg == "verb" and isinstance(k.value, ast.Constant)]
+        if node.func.id not in ("_refuse", "refuse"):
             continue
         code, reason = node.args[0].value, node.args[1]
         if isinstance(reason, ast.Constant):

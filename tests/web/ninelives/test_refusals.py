@@ -138,6 +138,8 @@ def test_every_refusal_through_the_form_is_a_chinese_sentence_and_changes_nothin
     form.refuse(0, "loss_order", "order_closed", cards=ORDERS[0])
     act(game, 3, "use_card", card="STRIKE", target=4)
     act(game, 4, "use_card", card="BLESS", target=2)
+    act(game, 1, "proxy_vote", target=0)
+    form.refuse(1, "proxy_vote", "proxy_unchanged", target=0)
     act(game, 0, "vote", target=1)
     form.refuse(0, "vote", "vote_final", target=2)
     for voter, target in ((1, 0), (2, 1), (3, 0)):

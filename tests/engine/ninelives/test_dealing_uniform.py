@@ -129,7 +129,7 @@ def test_the_count_does_not_depend_on_the_order_of_the_kinds(players):
 
 
 def test_the_documented_counts_are_the_computed_ones():
-    doc = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "rules"
+    doc = (pathlib.Path(__file__).resolve().parents[3] / "docs" / "rules"
            / "ninelives-dealing.md").read_text(encoding="utf-8")
     for players in (5, 6):
         rules = dealing.rules_for(players)

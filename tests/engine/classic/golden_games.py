@@ -8,25 +8,19 @@ Four scripted games with fixed deals (the GM's `fixed_roles`):
 
 Every step shows its events (visibility and causes), the shared public view, and what each
 seat, the spectator and the GM see (their own part when it changes, and the numbers of the
-events they can read). The test replays the scripts and diffs against
-tests/engine/golden/classic/; `UPDATE_GOLDEN=1` rewrites the files.
+events they can read). The one harness (tests/engine/golden.py, tests/engine/test_golden.py)
+diffs them against tests/engine/golden/classic/ and replays the steps.
 """
 
 from __future__ import annotations
 
-import difflib
-import os
 from functools import cache
-from pathlib import Path
 
-import pytest
-
-from games.engine.base import GM, SPECTATOR, replay
+from games.engine.base import GM, SPECTATOR
 from games.engine.classic.text import render_event, render_private, render_public, render_truth
 
+from ..golden import GoldenGame, Played
 from .helpers import RULES, Table
-
-GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden" / "classic"
 
 
 class Script(Table):
@@ -273,45 +267,9 @@ def played(name: str) -> Script:
     return GAMES[name]()
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_golden_playthrough_matches(name):
+def golden(name: str) -> Played:
     game = played(name)
-    text = game.text()
-    path = GOLDEN_DIR / f"{name}.txt"
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    expected = path.read_text(encoding="utf-8")
-    if text != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), text.splitlines(True),
-                                            "golden", "now", n=2))
-        pytest.fail(f"{path.name} differs (UPDATE_GOLDEN=1 to accept):\n{diff[:6000]}")
-    assert replay(RULES, game.setup, game.steps) == game.state
+    return Played(game.text(), game.setup, game.steps, game.state)
 
 
-def test_the_classic_golden_game_has_a_three_stage_tie_and_a_police_win():
-    g = played("classic_12")
-    stages = [e["data"] for e in g.state["log"] if e["kind"] == "vote_result"]
-    assert [(r["stage"], r["eliminated"]) for r in stages[:3]] == [(0, []), (1, []), (2, [])]
-    assert g.outcome().result == "police"
-
-
-def test_the_ghost_golden_game_possesses_the_poison():
-    g = played("ghost_poison")
-    causes = {d["seat"]: d["cause"] for d in g.state["secret"]["deaths"]}
-    assert causes[5] == causes[3] == "possession"
-    assert g.outcome() is not None
-
-
-def test_the_guardian_golden_game_ends_the_guardian_by_dereliction():
-    g = played("guardian_dereliction")
-    causes = {d["seat"]: d["cause"] for d in g.state["secret"]["deaths"]}
-    assert causes[6] == "dereliction"
-    assert g.outcome() is not None
-
-
-def test_the_dual_guardian_golden_game_lapses_the_police_guardian():
-    g = played("dual_guardians_lapse")
-    causes = {d["seat"]: d["cause"] for d in g.state["secret"]["deaths"]}
-    assert causes[7] == "killed" and g.state["secret"]["lapsed"] == [6]
-    assert g.outcome() is not None
+GOLDEN = [GoldenGame("classic", name, lambda name=name: golden(name)) for name in sorted(GAMES)]
