@@ -203,6 +203,9 @@ ACCOUNT_RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS", True)
 if not ACCOUNT_RATE_LIMITS_ENABLED:
     ACCOUNT_RATE_LIMITS = False
 POSTS_PER_MINUTE = env_int("POSTS_PER_MINUTE", 10, minimum=1)
+# Remote images in posts (issue 16 item 1): off, they are shown as links; on, https images
+# on other sites are embedded with referrerpolicy=no-referrer. Same-origin images never are.
+POST_REMOTE_IMAGES = env_bool("POST_REMOTE_IMAGES", False)
 
 # --- i18n and time -------------------------------------------------------------------------
 LANGUAGE_CODE = "zh-hans"
@@ -234,13 +237,13 @@ SECURE_REFERRER_POLICY = "same-origin"
 # Content security policy (config.middleware.ContentSecurityPolicyMiddleware): scripts only
 # from our own origin, never inline, so injected markup cannot run; inline styles stay
 # allowed (the admin and two rule-set panels use them; Markdown tables align with style=).
-# Images may come from other sites because posts may show them (http/https only, see
-# messaging/rendering.py).
+# Images come from our own origin only, unless POST_REMOTE_IMAGES lets posts show https
+# images of other sites (see messaging/rendering.py).
 CSP_DIRECTIVES = {
     "default-src": ["'self'"],
     "script-src": ["'self'"],
     "style-src": ["'self'", "'unsafe-inline'"],
-    "img-src": ["'self'", "https:", "http:"],
+    "img-src": ["'self'", "https:"] if POST_REMOTE_IMAGES else ["'self'"],
     "font-src": ["'self'"],
     "connect-src": ["'self'"],
     "object-src": ["'none'"],

@@ -12,6 +12,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from config.http import is_page_navigation
+
 from . import hooks, rules, services
 from .forms import MessageForm, NewThreadForm, ReplyForm
 from .models import Board, Conversation, Post, Thread
@@ -186,11 +188,13 @@ def post_permalink(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _render_conversation(request: HttpRequest, conversation: Conversation | None,
                          form: MessageForm, *, status: int = 200) -> HttpResponse:
-    """Steps: 1. mark the owner's unread messages as read, 2. then read a page of messages
+    """Steps: 1. mark the owner's unread messages as read, if a person opened the page (not
+    an `<img>` planted in a post: `is_page_navigation`), 2. then read a page of messages
     (in this order, so a message arriving in between stays unread rather than unseen)."""
     page = None
     if conversation is not None:
-        services.mark_read_by_owner(conversation=conversation)
+        if is_page_navigation(request):
+            services.mark_read_by_owner(conversation=conversation)
         messages = conversation.messages.select_related("sender__profile")
         page = _page(Paginator(messages, MESSAGES_PER_PAGE), request.GET.get("page"),
                      default_last=True)
