@@ -5,6 +5,8 @@ import zoneinfo
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from config.inputs import InputError, parse_int
+
 from .models import Profile
 from .names import MAX_LENGTH, validate_display_name
 
@@ -52,8 +54,9 @@ class ProfileForm(forms.ModelForm):
         if not raw:
             return ""
         try:
-            hours = sorted({int(h) for h in raw.split(",") if h.strip()}, reverse=True)
-        except ValueError:
+            hours = sorted({parse_int(h, field="hours") for h in raw.split(",") if h.strip()},
+                           reverse=True)
+        except InputError:
             raise forms.ValidationError(_("Give whole hours separated by commas, e.g. 6,1.")) from None
         if any(h < 1 or h > 48 for h in hours) or len(hours) > 4:
             raise forms.ValidationError(_("Up to four reminders, each 1 to 48 hours before."))

@@ -50,3 +50,23 @@ class ContentSecurityPolicyMiddleware:
         if self.policy and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = self.policy
         return response
+
+
+class InputErrorMiddleware:
+    """A view that lets `config.inputs.InputError` escape answers 400 with its message
+    (a readable refusal; the view stored nothing, since parsing comes before writing)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from django.shortcuts import render
+
+        from .inputs import InputError
+
+        if isinstance(exception, InputError):
+            return render(request, "400.html", {"message": exception.message}, status=400)
+        return None

@@ -70,6 +70,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "config.middleware.DatabaseUnavailableMiddleware",
+    "config.middleware.InputErrorMiddleware",
 ]
 CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.http import is_page_navigation
+from config.inputs import parse_int, parse_page
 
 from . import hooks, rules, services
 from .forms import MessageForm, NewThreadForm, ReplyForm
@@ -28,10 +29,12 @@ LATEST_THREADS = 15
 REFUSAL_STATUS = {"invalid": 400, "forbidden": 403, "not_found": 404, "rate_limited": 429}
 
 
-def _page(paginator: Paginator, number: str | None, *, default_last: bool = False) -> Page:
+def _page(paginator: Paginator, raw: str | None, *, default_last: bool = False) -> Page:
     """The requested page; "last" (or nothing, when `default_last`) means the last page,
-    and anything unreadable or out of range falls back to the nearest real page."""
-    if number == "last" or (default_last and not number):
+    and anything unreadable (config.inputs.parse_page) or out of range falls back to the
+    nearest real page."""
+    number = parse_page(raw)
+    if number == "last" or (default_last and not raw):
         return paginator.page(paginator.num_pages)
     return paginator.get_page(number)
 
@@ -134,10 +137,12 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
     if request.user.is_authenticated:
         refusal = rules.reply_refusal(request.user, thread)
     quoting = None
-    quote_id = form["quote"].value()
-    if quote_id and str(quote_id).isdigit():
+    # The quote as read by the form (config.inputs), or as the page was asked for.
+    quote_id = (form.cleaned_data.get("quote") if form.is_bound and hasattr(form, "cleaned_data")
+                else form.initial.get("quote"))
+    if quote_id:
         quoting = (thread.posts.select_related("author__profile")
-                   .filter(pk=int(quote_id)).first())
+                   .filter(pk=quote_id).first())
         if quoting is None and not form.is_bound:
             form = ReplyForm()  # a ?quote= of another thread's post is ignored
     return render(request, "messaging/thread.html", {
@@ -149,8 +154,8 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
 
 def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     thread = _readable_thread_or_404(request.user, pk)
-    quote = request.GET.get("quote")
-    form = ReplyForm(initial={"quote": quote} if quote and quote.isdigit() else None)
+    quote = parse_int(request.GET.get("quote"), field="quote", minimum=1, default=None)
+    form = ReplyForm(initial={"quote": quote} if quote else None)
     return _render_thread(request, thread, form, page_number=request.GET.get("page"))
 
 

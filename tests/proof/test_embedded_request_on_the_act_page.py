@@ -19,7 +19,7 @@ PAGE = {"HTTP_SEC_FETCH_MODE": "navigate", "HTTP_SEC_FETCH_DEST": "document",
         "HTTP_ACCEPT": "text/html,*/*;q=0.8"}
 
 
-def test_an_image_request_to_the_act_page_leaves_the_unread_results(client, game):
+def test_an_image_request_to_the_act_page_leaves_the_unread_results(client, game):  # noqa: F811
     seat = Seat.objects.filter(game=game).exclude(conversation=None).first()
     conversation = seat.conversation
     forum.send_as_messenger(conversation=conversation, body="结果一")
