@@ -70,3 +70,21 @@ class InputErrorMiddleware:
         if isinstance(exception, InputError):
             return render(request, "400.html", {"message": exception.message}, status=400)
         return None
+
+
+class RateLimitMiddleware:
+    """A view that lets `config.ratelimit.RateLimited` escape answers 429 with its message
+    and a Retry-After header (the limit is counted before anything is written)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from .ratelimit import RateLimited, too_many_requests
+
+        if isinstance(exception, RateLimited):
+            return too_many_requests(request, exception)
+        return None

@@ -71,6 +71,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "config.middleware.DatabaseUnavailableMiddleware",
     "config.middleware.InputErrorMiddleware",
+    "config.middleware.RateLimitMiddleware",
 ]
 CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 
@@ -203,6 +204,10 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
 ACCOUNT_RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS", True)
 if not ACCOUNT_RATE_LIMITS_ENABLED:
     ACCOUNT_RATE_LIMITS = False
+# The one limiter for writes (config/ratelimit.py: django-ratelimit on the shared cache).
+RATELIMIT_ENABLE = ACCOUNT_RATE_LIMITS_ENABLED
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_CACHE_PREFIX = "rl:"
 POSTS_PER_MINUTE = env_int("POSTS_PER_MINUTE", 10, minimum=1)
 # Remote images in posts (issue 16 item 1): off, they are shown as links; on, https images
 # on other sites are embedded with referrerpolicy=no-referrer. Same-origin images never are.

@@ -115,8 +115,9 @@ def thread_new(request: HttpRequest, slug: str) -> HttpResponse:
                     board=board, author=request.user, kind=form.cleaned_data["kind"],
                     title=form.cleaned_data["title"], body=form.cleaned_data["body"])
             except PostingRefused as refused:
-                form.add_error(None, refused.message)
-                status = REFUSAL_STATUS[refused.code]
+                return _refused(request, refused, form, lambda status: render(
+                    request, "messaging/thread_new.html",
+                    {"board": board, "form": form, "refusal": refusal}, status=status))
             else:
                 return redirect(thread)
         else:
@@ -175,8 +176,8 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
             post = services.reply(thread=thread, author=request.user,
                                   body=form.cleaned_data["body"], quote=quote)
         except PostingRefused as refused:
-            form.add_error(None, refused.message)
-            status = REFUSAL_STATUS[refused.code]
+            return _refused(request, refused, form, lambda status: _render_thread(
+                request, thread, form, page_number="last", status=status))
         else:
             return redirect(post_page_url(post))
     return _render_thread(request, thread, form, page_number="last", status=status)
@@ -209,34 +210,45 @@ def _render_conversation(request: HttpRequest, conversation: Conversation | None
     }, status=status)
 
 
-def _send(request: HttpRequest, conversation_getter) -> HttpResponse:
+def _refused(request: HttpRequest, refused: PostingRefused, form, render_page) -> HttpResponse:
+    """The page again with the refusal's message, in the status that fits it (429 with
+    Retry-After for the rate limit)."""
+    form.add_error(None, refused.message)
+    response = render_page(REFUSAL_STATUS[refused.code])
+    if refused.retry_after:
+        response["Retry-After"] = str(refused.retry_after)
+    return response
+
+
+def _send(request: HttpRequest, conversation: Conversation | None) -> HttpResponse:
+    """A message to 神的使者 in `conversation` (None: the general one, created with its first
+    message by the service, so a refused message leaves no empty conversation)."""
     form = MessageForm(request.POST)
-    status = 400
-    conversation = None
-    if form.is_valid():
-        try:
-            # Check the text first so that a refused first message creates no conversation.
-            services.clean_body(form.cleaned_data["body"])
-            conversation = conversation_getter()
+    if not form.is_valid():
+        return _render_conversation(request, conversation, form, status=400)
+    try:
+        if conversation is None:
+            message = services.write_to_messenger(author=request.user,
+                                                  body=form.cleaned_data["body"])
+            conversation = message.conversation
+        else:
             services.send_to_messenger(conversation=conversation, author=request.user,
                                        body=form.cleaned_data["body"])
-        except PostingRefused as refused:
-            if refused.code == "not_found":
-                raise Http404 from None
-            form.add_error(None, refused.message)
-            status = REFUSAL_STATUS[refused.code]
-        else:
-            return redirect(conversation)
-    return _render_conversation(request, conversation, form, status=status)
+    except PostingRefused as refused:
+        if refused.code == "not_found":
+            raise Http404 from None
+        return _refused(request, refused, form, lambda status: _render_conversation(
+            request, conversation, form, status=status))
+    return redirect(conversation)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def conversation_home(request: HttpRequest) -> HttpResponse:
     """The user's general conversation with 神的使者 (created when they first write)."""
-    if request.method == "POST":
-        return _send(request, lambda: services.conversation_for(owner=request.user))
     conversation = Conversation.objects.filter(owner=request.user, board=None).first()
+    if request.method == "POST":
+        return _send(request, conversation)
     return _render_conversation(request, conversation, MessageForm())
 
 
@@ -247,7 +259,7 @@ def conversation_detail(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = get_object_or_404(Conversation.objects.select_related("board"),
                                      pk=pk, owner=request.user)
     if request.method == "POST":
-        return _send(request, lambda: conversation)
+        return _send(request, conversation)
     return _render_conversation(request, conversation, MessageForm())
 
 
