@@ -13,6 +13,7 @@ from django.db.models import F, Q, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.names import has_invisible, visible_text
 from config.ratelimit import RateLimited, consume
 
 from . import rules
@@ -37,9 +38,10 @@ class PostingRefused(Exception):
 # --- input checks -------------------------------------------------------------------------
 
 def clean_body(body: str | None) -> str:
-    """The body with line endings normalised, or PostingRefused if empty or too long."""
+    """The body with line endings normalised, or PostingRefused if empty (nothing visible)
+    or too long."""
     body = (body or "").replace("\r\n", "\n").replace("\r", "\n").rstrip()
-    if not body.strip():
+    if not visible_text(body):  # only spaces or invisible characters (U+200B, U+3000...)
         raise PostingRefused(_("Write something before posting."))
     if len(body) > MAX_BODY_LENGTH:
         raise PostingRefused(
@@ -49,8 +51,12 @@ def clean_body(body: str | None) -> str:
 
 
 def clean_title(title: str | None) -> str:
-    """The title on one line with runs of whitespace collapsed, or PostingRefused."""
+    """The title on one line with runs of whitespace collapsed, or PostingRefused (empty,
+    too long, or holding invisible or bidi control characters)."""
     title = " ".join((title or "").split())
+    if has_invisible(title):  # a reversed (U+202E) or blank-looking (U+200B) title
+        raise PostingRefused(
+            _("A title may not contain invisible or direction-changing characters."))
     if not title:
         raise PostingRefused(_("Give the thread a title."))
     if len(title) > MAX_TITLE_LENGTH:
