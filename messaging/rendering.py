@@ -23,8 +23,13 @@ from urllib.parse import urlsplit
 
 import nh3
 from django.conf import settings
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+
+from .rules import is_messenger
 
 ALLOWED_TAGS = {
     "p", "br", "hr", "em", "strong", "s", "del", "code", "pre", "blockquote",
@@ -125,3 +130,28 @@ def render_markdown(text: str) -> str:
         set_tag_attribute_values={"img": {"loading": "lazy",
                                           "referrerpolicy": "no-referrer"}},
     ).strip()
+
+
+# --- the author's badge (issue 16 item 5) -----------------------------------------------------
+
+BADGE_CLASS = "author-badge"
+
+
+def author_badge(user) -> SafeString:
+    """The badge after the name of an author whose posts are official: 神的使者 or staff; an
+    empty string for everybody else.
+
+    Templates render it from the author, beside the name and outside the post body, so no
+    post can produce one: nh3 keeps no `class` attribute at all (`ALLOWED_ATTRIBUTES` has
+    none), so text that imitates the badge's HTML stays text or loses its class, and only
+    this function writes `BADGE_CLASS`.
+    """
+    if user is None:
+        return SafeString("")
+    if is_messenger(user):
+        label, kind = _("Official"), "official"
+    elif user.is_staff and user.is_active:
+        label, kind = _("Staff"), "staff"
+    else:
+        return SafeString("")
+    return format_html('<span class="{} {}-{}">{}</span>', BADGE_CLASS, BADGE_CLASS, kind, label)
