@@ -58,6 +58,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.SecurityHeadersMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -257,6 +258,14 @@ CSP_DIRECTIVES = {
     "form-action": ["'self'"],
     "frame-ancestors": ["'none'"],
 }
+# Permissions-Policy (config.middleware.SecurityHeadersMiddleware): every powerful feature
+# off for every origin, our own included (no page uses one).
+PERMISSIONS_POLICY = {feature: [] for feature in (
+    "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media",
+    "fullscreen", "geolocation", "gyroscope", "magnetometer", "microphone", "midi",
+    "payment", "picture-in-picture", "publickey-credentials-get", "screen-wake-lock",
+    "serial", "sync-xhr", "usb", "xr-spatial-tracking", "browsing-topics")}
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     if env_bool("BEHIND_TLS_PROXY", True):
@@ -264,8 +273,11 @@ if PRODUCTION:
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000, minimum=0)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+    # Every cookie we set is Secure: the session (and the messages cookie, which follows
+    # SESSION_COOKIE_SECURE), CSRF and the language cookie.
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
 
 LOGGING = {
     "version": 1,
