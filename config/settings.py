@@ -13,7 +13,7 @@ from pathlib import Path
 
 import environ
 
-from .env import SettingError, env_bool, env_choice, env_int, env_list, env_str
+from .env import SettingError, env_admins, env_bool, env_choice, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
@@ -136,6 +136,12 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
                           "LOCATION": "cache_table"}}
+# The beat sweeper's heartbeat for /readyz (config/health.py): shared by every process but
+# never in the database, so an idle sweep stays at one query.
+CACHES["health"] = (dict(CACHES["default"], KEY_PREFIX=env_str("CACHE_PREFIX", "kg") + "-health")
+                    if REDIS_URL else
+                    {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                     "LOCATION": str(VAR_DIR / "cache-health")})
 
 # --- Celery --------------------------------------------------------------------------------
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or REDIS_URL or "filesystem://"
@@ -279,13 +285,40 @@ if PRODUCTION:
     CSRF_COOKIE_SECURE = True
     LANGUAGE_COOKIE_SECURE = True
 
+# --- operations: logs, error mail, error reporting (docs/operations.md) ---------------------
+# Every line: UTC time, level, logger, message, e.g.
+# "2026-12-01T08:15:02Z WARNING games.services advance failed ...".
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+    raise SettingError(f"LOG_LEVEL={LOG_LEVEL!r} must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s",
+                            "datefmt": "%Y-%m-%dT%H:%M:%SZ",
+                            "()": "config.logs.UTCFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }
+# Who gets Django's error emails (unhandled exceptions when DEBUG is off).
+ADMINS = env_admins("ADMINS")
+MANAGERS = ADMINS
+
+# Optional error reporting: Sentry (Django and Celery integrations) when SENTRY_DSN is set.
+SENTRY_DSN = env_str("SENTRY_DSN")
+if SENTRY_DSN:
+    if not SENTRY_DSN.startswith(("https://", "http://")) or "@" not in SENTRY_DSN:
+        raise SettingError("SENTRY_DSN must look like https://<key>@<host>/<project>")
+    import sentry_sdk
+    from sentry_sdk.integrations.celery import CeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN, environment=env_str("SENTRY_ENVIRONMENT", DJANGO_ENV),
+        integrations=[DjangoIntegration(), CeleryIntegration()],
+        traces_sample_rate=env_int("SENTRY_TRACES_PERCENT", 0, minimum=0) / 100,
+        send_default_pii=False)  # no emails or names of players in reports
 
 # --- the service ---------------------------------------------------------------------------
 MESSENGER_NAME = "神的使者"
