@@ -48,6 +48,14 @@ def test_not_ready_when_beat_has_not_swept_for_three_intervals(client, settings)
     assert response.json()["checks"]["sweep"].startswith("last sweep 61 s ago")
 
 
+def test_the_sweep_task_records_its_completion(db):
+    from games.tasks import sweep
+
+    before = time.time()
+    assert sweep() == {"advanced": 0}
+    assert caches["health"].get(SWEEP_KEY) >= before
+
+
 def test_not_ready_when_the_broker_is_down(client, settings):
     from config.celery import app
 
