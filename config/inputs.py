@@ -2,7 +2,7 @@
 and query strings.
 
 Every parser either returns a clean value or raises `InputError` with a sentence to show;
-views turn it into a 400 page (config.middleware.InputErrorMiddleware does that for any view
+views turn it into a 400 page (config.middleware.RefusalMiddleware does that for any view
 that lets it escape) or a form message. The rules, each a finding of the outside probe:
 1. Integers are ASCII digits only, with a bounded length: "²".isdigit() is true and "１" is
    accepted by int(), but neither is a number a form of ours ever sends.
@@ -54,16 +54,25 @@ class InputError(ValueError):
         self.field = field
 
 
+def _blank(raw) -> bool:
+    return raw is None or (isinstance(raw, str) and raw.strip() == "")
+
+
+def _default(field: str, default: Any) -> Any:
+    """What a missing value reads as: `default`, or InputError when there is none."""
+    if default is not _MISSING:
+        return default
+    raise InputError(_("Fill in %(field)s.") % {"field": field}, field=field)
+
+
 def parse_int(raw: str | None, *, field: str, minimum: int | None = None,
               maximum: int | None = None, default: Any = _MISSING) -> Any:
     """The integer in `raw` (ASCII digits, an optional minus, at most MAX_INT_DIGITS digits).
 
     Missing or empty: `default` if one is given, else InputError.
     """
-    if raw is None or (isinstance(raw, str) and raw.strip() == ""):
-        if default is not _MISSING:
-            return default
-        raise InputError(_("Fill in %(field)s.") % {"field": field}, field=field)
+    if _blank(raw):
+        return _default(field, default)
     text = raw.strip() if isinstance(raw, str) else str(raw)
     if not _INT.fullmatch(text) or len(text.lstrip("-")) > MAX_INT_DIGITS:
         raise InputError(_("%(field)s must be a whole number written with the digits 0-9.")
@@ -182,40 +191,35 @@ def _aware(naive: dt.datetime, tz: dt.tzinfo, field: str) -> dt.datetime:
     return first
 
 
+def _build(pattern: re.Pattern, raw: str, make, field: str, message: str):
+    """`make(*numbers)` from the ASCII numbers `pattern` finds in `raw` (missing optional
+    groups read 0), or InputError(`message`) for a shape or a value that does not exist."""
+    match = pattern.fullmatch(raw.strip())
+    try:
+        if not match:
+            raise ValueError(raw)
+        return make(*(int(part) for part in match.groups(default="0")))
+    except ValueError:
+        raise InputError(message % {"field": field}, field=field) from None
+
+
 def parse_datetime(raw: str | None, *, field: str, tz: dt.tzinfo | str | None = None,
                    default: Any = _MISSING) -> Any:
     """An aware datetime from "YYYY-MM-DDTHH:MM[:SS]" (what <input type=datetime-local>
     sends), read in `tz` (default: the active timezone)."""
-    if raw is None or raw.strip() == "":
-        if default is not _MISSING:
-            return default
-        raise InputError(_("Fill in %(field)s.") % {"field": field}, field=field)
-    match = _DATETIME.fullmatch(raw.strip())
-    try:
-        if not match:
-            raise ValueError(raw)
-        naive = dt.datetime(*(int(part) for part in match.groups(default="0")))
-    except ValueError:
-        raise InputError(_("%(field)s is not a date and time (YYYY-MM-DD HH:MM).")
-                         % {"field": field}, field=field) from None
+    if _blank(raw):
+        return _default(field, default)
+    naive = _build(_DATETIME, raw, dt.datetime, field,
+                   _("%(field)s is not a date and time (YYYY-MM-DD HH:MM)."))
     zone = ZoneInfo(tz) if isinstance(tz, str) else (tz or timezone.get_current_timezone())
     return _aware(naive, zone, field)
 
 
 def parse_date(raw: str | None, *, field: str, default: Any = _MISSING) -> Any:
     """A date from "YYYY-MM-DD"."""
-    if raw is None or raw.strip() == "":
-        if default is not _MISSING:
-            return default
-        raise InputError(_("Fill in %(field)s.") % {"field": field}, field=field)
-    match = _DATE.fullmatch(raw.strip())
-    try:
-        if not match:
-            raise ValueError(raw)
-        return dt.date(*(int(part) for part in match.groups()))
-    except ValueError:
-        raise InputError(_("%(field)s is not a date (YYYY-MM-DD).") % {"field": field},
-                         field=field) from None
+    if _blank(raw):
+        return _default(field, default)
+    return _build(_DATE, raw, dt.date, field, _("%(field)s is not a date (YYYY-MM-DD)."))
 
 
 def refuse_unknown_fields(data: Mapping[str, Any], allowed: Iterable[str]) -> None:

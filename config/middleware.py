@@ -52,9 +52,12 @@ class ContentSecurityPolicyMiddleware:
         return response
 
 
-class InputErrorMiddleware:
-    """A view that lets `config.inputs.InputError` escape answers 400 with its message
-    (a readable refusal; the view stored nothing, since parsing comes before writing)."""
+class RefusalMiddleware:
+    """Readable refusals that a view lets escape (nothing was written before they were
+    raised: parsing and rate limits come before any write):
+    - `config.inputs.InputError` -> 400 with its message;
+    - `config.ratelimit.RateLimited` -> 429 with its message and Retry-After.
+    """
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -66,25 +69,10 @@ class InputErrorMiddleware:
         from django.shortcuts import render
 
         from .inputs import InputError
+        from .ratelimit import RateLimited, too_many_requests
 
         if isinstance(exception, InputError):
             return render(request, "400.html", {"message": exception.message}, status=400)
-        return None
-
-
-class RateLimitMiddleware:
-    """A view that lets `config.ratelimit.RateLimited` escape answers 429 with its message
-    and a Retry-After header (the limit is counted before anything is written)."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return self.get_response(request)
-
-    def process_exception(self, request, exception):
-        from .ratelimit import RateLimited, too_many_requests
-
         if isinstance(exception, RateLimited):
             return too_many_requests(request, exception)
         return None

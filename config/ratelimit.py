@@ -13,7 +13,7 @@ Callers:
   turns it into `PostingRefused(code="rate_limited")`.
 - views: `limit_writes(scope, rate)` decorates a view so that its POSTs by one user (or one
   address, signed out) count against `rate`; beyond it the view is not called at all and the
-  answer is the 429 page. `config.middleware.RateLimitMiddleware` renders any `RateLimited`
+  answer is the 429 page. `config.middleware.RefusalMiddleware` renders any `RateLimited`
   a view lets escape the same way.
 Counting happens before the write and only for a write that will be tried, so a refused
 request stores nothing. `RATE_LIMITS=false` (tests of other things, load tests) turns every

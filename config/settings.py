@@ -71,8 +71,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "config.middleware.DatabaseUnavailableMiddleware",
-    "config.middleware.InputErrorMiddleware",
-    "config.middleware.RateLimitMiddleware",
+    "config.middleware.RefusalMiddleware",
 ]
 CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 

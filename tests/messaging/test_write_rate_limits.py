@@ -104,3 +104,14 @@ def test_limit_writes_refuses_before_the_view_runs(db, alice):
     assert send("get", alice).status_code == 200  # reading is never limited
     assert send("post", AnonymousUser()).status_code == 200  # by address, its own budget
     assert calls == ["POST", "POST", "GET", "POST"]
+
+
+def test_a_rate_limit_a_view_lets_escape_is_a_429_page(db):
+    from config.middleware import RefusalMiddleware
+
+    request = RequestFactory().post("/x/")
+    request.user = AnonymousUser()
+    response = RefusalMiddleware(lambda r: HttpResponse()).process_exception(
+        request, RateLimited("慢一点", retry_after=7))
+    assert response.status_code == 429 and response["Retry-After"] == "7"
+    assert "慢一点" in response.content.decode()
