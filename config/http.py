@@ -33,13 +33,16 @@ def is_page_navigation(request: HttpRequest) -> bool:
     """True when `request` is a person opening the page (a top-level navigation) or a POST.
 
     With Fetch Metadata: Sec-Fetch-Mode must be "navigate" and Sec-Fetch-Dest "document"
-    (a frame's navigation has Dest "iframe" and does not count). Without it: see the module
+    (a frame's navigation has Dest "iframe" and does not count); a prefetch or prerender
+    (Sec-Purpose: prefetch) does not count either. Without Fetch Metadata: see the module
     docstring.
     """
     if request.method == "POST":
         return True
     if request.method != "GET":
         return False
+    if "prefetch" in request.headers.get("Sec-Purpose", request.headers.get("Purpose", "")):
+        return False  # a speculative fetch or prerender nobody has looked at yet
     mode = request.headers.get("Sec-Fetch-Mode")
     dest = request.headers.get("Sec-Fetch-Dest")
     if mode is not None or dest is not None:

@@ -147,6 +147,8 @@ def test_the_gm_marks_a_conversation_read_by_saving_with_the_box_ticked(client, 
     ("get", FRAME, False),
     ("get", {"HTTP_SEC_FETCH_MODE": "cors", "HTTP_SEC_FETCH_DEST": "empty"}, False),
     ("get", {"HTTP_SEC_FETCH_MODE": "navigate", "HTTP_ACCEPT": "text/html"}, False),
+    ("get", dict(PAGE, HTTP_SEC_PURPOSE="prefetch;prerender"), False),
+    ("get", dict(OLD_BROWSER_PAGE, HTTP_PURPOSE="prefetch"), False),
     ("head", PAGE, False),
     ("post", IMAGE, True),
 ])
