@@ -44,6 +44,10 @@ test: messages
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
+# What CI runs (.ci/run): services, Chromium, ruff, then the whole suite on PostgreSQL + Redis.
+ci:
+	bash .ci/run
+
 bench: migrate
 	$(PY) scripts/bench_http.py
 

@@ -5,8 +5,30 @@ import zoneinfo
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from config.inputs import InputError, parse_int
+
 from .models import Profile
-from .names import MAX_LENGTH, validate_display_name
+from .names import MAX_LENGTH, check_name, name_skeleton
+
+
+def validate_display_name(name: str, *, user=None) -> str:
+    """The cleaned name, or ValidationError: `check_name`'s rules, then no other profile and
+    no staff account's username may share its skeleton (one indexed lookup for profiles)."""
+    from django.contrib.auth import get_user_model
+
+    name = check_name(name)
+    skeleton = name_skeleton(name)
+    taken = Profile.objects.filter(name_skeleton=skeleton)
+    staff = get_user_model().objects.filter(is_staff=True)
+    if user is not None and user.pk:
+        taken = taken.exclude(user=user)
+        staff = staff.exclude(pk=user.pk)
+    if taken.exists():
+        raise forms.ValidationError(_("This display name is already taken."))
+    if any(name_skeleton(u.get_username()) == skeleton for u in staff.only("username")):
+        raise forms.ValidationError(
+            _("This name is reserved for the service and its game masters."))
+    return name
 
 
 class SignupForm(forms.Form):
@@ -52,8 +74,9 @@ class ProfileForm(forms.ModelForm):
         if not raw:
             return ""
         try:
-            hours = sorted({int(h) for h in raw.split(",") if h.strip()}, reverse=True)
-        except ValueError:
+            hours = sorted({parse_int(h, field="hours") for h in raw.split(",") if h.strip()},
+                           reverse=True)
+        except InputError:
             raise forms.ValidationError(_("Give whole hours separated by commas, e.g. 6,1.")) from None
         if any(h < 1 or h > 48 for h in hours) or len(hours) > 4:
             raise forms.ValidationError(_("Up to four reminders, each 1 to 48 hours before."))

@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from .names import SKELETON_MAX_LENGTH, canonical_name, name_skeleton
+
 
 def timezone_choices() -> list[tuple[str, str]]:
     return [(z, z) for z in sorted(zoneinfo.available_timezones()) if "/" in z or z == "UTC"]
@@ -20,6 +22,9 @@ class Profile(models.Model):
     # The canonical form (NFKC, case-folded, no spaces or invisible characters) is what must
     # be unique, so "神的使者" and "神的 使者" cannot both exist.
     display_key = models.CharField(max_length=24, editable=False)
+    # The look-alike skeleton (accounts.names.name_skeleton: confusables, traditional ->
+    # simplified Chinese): unique, so 阿貓 cannot join beside 阿猫, nor аdmin beside admin.
+    name_skeleton = models.CharField(max_length=SKELETON_MAX_LENGTH, editable=False)
     timezone = models.CharField(_("timezone"), max_length=64,
                                 default=settings.DEFAULT_USER_TIMEZONE)
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES,
@@ -41,15 +46,17 @@ class Profile(models.Model):
         verbose_name_plural = _("profiles")
         constraints = [
             models.UniqueConstraint(fields=["display_key"], name="unique_display_key"),
+            models.UniqueConstraint(fields=["name_skeleton"], name="unique_name_skeleton"),
         ]
 
     def __str__(self) -> str:
         return self.display_name
 
     def save(self, *args, **kwargs):
-        from .names import canonical_name
-
         self.display_key = canonical_name(self.display_name)
+        self.name_skeleton = name_skeleton(self.display_name)
+        if kwargs.get("update_fields") is not None and "display_name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "display_key", "name_skeleton"}
         super().save(*args, **kwargs)
 
 

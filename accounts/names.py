@@ -1,58 +1,191 @@
-"""Display names: what counts as the same name, and which names nobody may take."""
+"""Display names: what counts as the same name, and which names nobody may take.
+
+Pure functions (no model import: accounts.models imports this module, never the reverse).
+Issue 16 item 6, names that cannot impersonate:
+1. `name_skeleton` folds a name so that look-alikes compare equal:
+   NFKC -> invisible characters dropped -> traditional to simplified Chinese (OpenCC t2s:
+   阿貓 -> 阿猫) -> the Unicode confusable skeleton (UTS #39 confusables.txt as shipped by
+   the confusable-homoglyphs package: Cyrillic а -> a, Greek Μ -> M, 1/I -> l) -> case-folded
+   -> the skeleton again (so "Ⅿ" and "m" meet) -> only letters and digits kept.
+   Profile stores it in a unique column, so "already taken" is one indexed lookup and a race
+   between two sign-ups ends in the database's refusal, not in two equal names.
+2. UTS #39 has no entry for Chinese look-alikes such as 旳/的 or 著/者, so a Chinese reserved
+   name of three or more characters is also refused with any one character changed
+   (神旳使者, 神的使著, 管理猿), and so is a name containing a four-character one that way.
+3. Invisible and direction-changing characters (format characters such as U+200B and
+   U+202E, fillers such as U+3164, variation selectors) are refused in names and thread
+   titles; a post body made of nothing else counts as empty (`visible_text`).
+"""
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 import unicodedata
+from pathlib import Path
 
+import confusable_homoglyphs
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from opencc import OpenCC
 
 MIN_LENGTH = 2
 MAX_LENGTH = 24
+SKELETON_MAX_LENGTH = 96  # a skeleton may be longer than its name (m -> rn)
 
 # Names that would let a player pass for the service, a game master or staff: no name may
-# contain the first list, nor equal the second.
-RESERVED_PARTS = ["神的使者", "天神", "管理员", "messenger"]
-RESERVED = ["神的使者", "天神", "法官", "执法团", "管理员", "系统", "admin", "administrator",
-            "staff", "moderator", "messenger", "system", "gm", "root", "árbitro", "arbitro"]
+# contain the first list, nor equal the second (both compared by skeleton).
+RESERVED_PARTS = ["神的使者", "天神", "管理员", "系统消息", "messenger"]
+RESERVED = ["神的使者", "天神", "法官", "执法团", "管理员", "系统", "系统消息", "官方", "admin",
+            "administrator", "staff", "moderator", "messenger", "system", "gm", "root",
+            "árbitro", "arbitro"]
 
-_INVISIBLE = re.compile(r"[\s\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f"
-                        r"\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0]")
+# Characters with no visible shape of their own besides the format (Cf) category: fillers
+# and variation selectors that render as nothing.
+_BLANK_LETTERS = re.compile(r"[\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\uffa0\u034f"
+                            r"\ufe00-\ufe0f\U000e0100-\U000e01ef\u2800]")
 _ALLOWED = re.compile(r"^[\w\u00b7\u30fb·\-. ]+$")
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def is_invisible(char: str) -> bool:
+    """A character that shows nothing or changes the direction of what follows."""
+    return unicodedata.category(char) in ("Cf", "Cc", "Co", "Cs", "Cn") or bool(
+        _BLANK_LETTERS.match(char))
+
+
+def has_invisible(text: str, *, allow: str = "") -> bool:
+    """True if `text` holds an invisible or bidi control character (except those in
+    `allow`, e.g. newlines in a body)."""
+    return any(is_invisible(c) for c in text if c not in allow)
+
+
+def visible_text(text: str) -> str:
+    """`text` without invisible characters and without surrounding whitespace (U+3000
+    included): empty means there is nothing to read."""
+    return "".join(c for c in text if c in "\n\t" or not is_invisible(c)).strip()
+
+
+@functools.cache
+def _confusable_map() -> dict[str, str]:
+    """Each single-character UTS #39 source -> its prototype.
+
+    confusable-homoglyphs ships confusables.txt as a symmetric table (each source lists its
+    prototype, each prototype lists its sources); a prototype is never a source there, so a
+    character listing exactly one homoglyph that lists it back among several is a source.
+    A pair listing only each other maps the higher code point to the lower.
+    """
+    path = Path(confusable_homoglyphs.__file__).with_name("confusables.json")
+    table = json.loads(path.read_text(encoding="utf-8"))
+
+    def targets(char: str) -> list[str]:
+        return [h["c"].replace("\u200e", "").replace("\u200f", "") for h in table.get(char, ())]
+
+    def rank(char: str) -> tuple[bool, int]:
+        # The better prototype of a pair: a letter or digit in its NFKC form (the ideograph
+        # 小, not the radical ⼩ that NFKC already folds to it), then the lower code point.
+        letter = unicodedata.category(char)[0] in "LN"
+        return (not (letter and unicodedata.normalize("NFKC", char) == char), ord(char))
+
+    mapping = {}
+    for char in table:
+        if len(char) != 1:
+            continue
+        mine = targets(char)
+        if len(mine) != 1 or mine[0] == char:
+            continue
+        target = mine[0]
+        if unicodedata.normalize("NFKC", target) != target:
+            continue  # input is NFKC already; a compatibility prototype would never match
+        back = targets(target)
+        if len(back) > 1 or char not in back or len(target) > 1 or rank(target) < rank(char):
+            mapping[char] = target
+    return mapping
+
+
+@functools.cache
+def _t2s() -> OpenCC:
+    return OpenCC("t2s")
+
+
+def _skeleton(text: str) -> str:
+    mapping = _confusable_map()
+    for _round in range(3):  # prototypes are not sources; a second round is a safeguard
+        folded = "".join(mapping.get(c, c) for c in text)
+        if folded == text:
+            break
+        text = folded
+    return text
+
+
+def name_skeleton(name: str) -> str:
+    """The form two names share when a reader could take one for the other.
+
+    Steps: 1. NFKC, invisible characters dropped; 2. traditional -> simplified Chinese;
+    3. ASCII letters case-folded (so "ADMIN" meets "admin" before UTS #39 reads capital I
+    as l); 4. the confusable skeleton (Greek Μ -> M, Cyrillic а -> a), case-folded, and the
+    skeleton again (lower-case look-alikes); 5. i and l merged (Il1| look alike once case is
+    ignored), everything but letters and digits dropped.
+    """
+    text = "".join(c for c in unicodedata.normalize("NFKC", name) if not is_invisible(c))
+    text = "".join(c.lower() if c.isascii() else c for c in _t2s().convert(text))
+    text = _skeleton(unicodedata.normalize("NFKC", _skeleton(text).casefold()))
+    return _NOT_WORD.sub("", text.replace("l", "i"))
 
 
 def canonical_name(name: str) -> str:
-    """Fold a name so look-alikes compare equal: NFKC, case-folded, no invisible characters."""
-    return _INVISIBLE.sub("", unicodedata.normalize("NFKC", name)).casefold()
+    """NFKC, case-folded, without spaces or invisible characters (Profile.display_key)."""
+    text = unicodedata.normalize("NFKC", name)
+    return "".join(c for c in text if not c.isspace() and not is_invisible(c)).casefold()
 
 
-def validate_display_name(name: str, *, user=None) -> str:
-    """Return the cleaned name or raise ValidationError with a readable message."""
-    from .models import Profile
+def _is_cjk(text: str) -> bool:
+    return any("\u4e00" <= c <= "\u9fff" for c in text)
 
+
+def _one_apart(a: str, b: str) -> bool:
+    return len(a) == len(b) and sum(x != y for x, y in zip(a, b, strict=True)) <= 1
+
+
+@functools.cache
+def _reserved() -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
+    """(skeleton, near-match too?) of the whole names and of the parts nobody may use."""
+    whole = [(name_skeleton(e), _is_cjk(e) and len(name_skeleton(e)) >= 3) for e in RESERVED]
+    parts = [(name_skeleton(e), _is_cjk(e) and len(name_skeleton(e)) >= 4)
+             for e in RESERVED_PARTS + [settings.MESSENGER_NAME]]
+    return whole, parts
+
+
+def is_reserved(skeleton: str) -> bool:
+    """True if a name with this skeleton could pass for the service or its staff."""
+    whole, parts = _reserved()
+    for reserved, near in whole:
+        if skeleton == reserved or (near and _one_apart(skeleton, reserved)):
+            return True
+    for part, near in parts:
+        if part in skeleton or (near and any(
+                _one_apart(skeleton[i:i + len(part)], part)
+                for i in range(len(skeleton) - len(part) + 1))):
+            return True
+    return False
+
+
+def check_name(name: str) -> str:
+    """`name` NFKC-normalised and stripped, or ValidationError with a readable message if it
+    cannot be anybody's display name. Whether it is taken is the caller's check
+    (accounts.forms.validate_display_name)."""
     name = unicodedata.normalize("NFKC", name).strip()
-    key = canonical_name(name)
-    if len(key) < MIN_LENGTH or len(name) > MAX_LENGTH:
+    if has_invisible(name):
+        raise ValidationError(
+            _("A name may not contain invisible or direction-changing characters."))
+    skeleton = name_skeleton(name)
+    if len(canonical_name(name)) < MIN_LENGTH or len(name) > MAX_LENGTH or not skeleton:
         raise ValidationError(_("A display name has %(min)d to %(max)d characters.")
                               % {"min": MIN_LENGTH, "max": MAX_LENGTH})
-    if not _ALLOWED.match(name) or _INVISIBLE.sub("", name) != name.replace(" ", ""):
+    if not _ALLOWED.match(name):
         raise ValidationError(_("Use letters, digits, spaces, '-', '.' or '·' only."))
-    parts = {canonical_name(r) for r in RESERVED_PARTS + [settings.MESSENGER_NAME]}
-    whole = {canonical_name(r) for r in RESERVED}
-    if key in whole or any(part in key for part in parts):
-        raise ValidationError(_("This name is reserved for the service and its game masters."))
-    taken = Profile.objects.filter(display_key=key)
-    if user is not None and user.pk:
-        taken = taken.exclude(user=user)
-    if taken.exists():
-        raise ValidationError(_("This display name is already taken."))
-    from django.contrib.auth import get_user_model
-
-    staff = get_user_model().objects.filter(is_staff=True)
-    if user is not None and user.pk:
-        staff = staff.exclude(pk=user.pk)
-    if any(canonical_name(u.get_username()) == key for u in staff.only("username")):
+    if is_reserved(skeleton):
         raise ValidationError(_("This name is reserved for the service and its game masters."))
     return name

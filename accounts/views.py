@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
@@ -18,6 +19,11 @@ def profile(request):
         translation.activate(form.instance.language)
         messages.success(request, _("Your profile was saved."))
         response = redirect("profile")
-        response.set_cookie("django_language", form.instance.language, samesite="Lax")
+        # The language cookie as Django's own set_language writes it (Secure in production).
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, form.instance.language,
+                            max_age=settings.LANGUAGE_COOKIE_AGE,
+                            secure=settings.LANGUAGE_COOKIE_SECURE,
+                            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                            samesite=settings.LANGUAGE_COOKIE_SAMESITE)
         return response
     return render(request, "accounts/profile.html", {"form": form, "profile": instance})

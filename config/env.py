@@ -7,6 +7,7 @@ not silently fall back to a default.)
 from __future__ import annotations
 
 import os
+import re
 
 
 class SettingError(Exception):
@@ -54,3 +55,25 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None or raw.strip() == "":
         return list(default)
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+_EMAIL = re.compile(r"[^@\s<>,]+@[^@\s<>,]+\.[^@\s<>,]+")
+_NAMED_EMAIL = re.compile(r"(?P<name>[^<>]*?)\s*<(?P<email>[^<>]+)>")
+
+
+def env_admins(name: str) -> list[tuple[str, str]]:
+    """People who get error emails: "Ada <ada@example.org>, ops@example.org" ->
+    [("Ada", "ada@example.org"), ("ops", "ops@example.org")]. A malformed entry stops
+    the process (an error report sent nowhere is found out only after the outage)."""
+    raw = os.environ.get(name, "")
+    admins = []
+    for item in (part.strip() for part in raw.split(",")):
+        if not item:
+            continue
+        named = _NAMED_EMAIL.fullmatch(item)
+        person, email = (named["name"].strip(), named["email"].strip()) if named else ("", item)
+        if not _EMAIL.fullmatch(email):
+            raise SettingError(f"{name}: {item!r} is not an email address "
+                               "(use 'Name <address>' or 'address', separated by commas)")
+        admins.append((person or email.split("@")[0], email))
+    return admins

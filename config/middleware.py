@@ -50,3 +50,70 @@ class ContentSecurityPolicyMiddleware:
         if self.policy and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = self.policy
         return response
+
+
+class RefusalMiddleware:
+    """Readable refusals that a view lets escape (nothing was written before they were
+    raised: parsing and rate limits come before any write):
+    - `config.inputs.InputError` -> 400 with its message;
+    - `config.ratelimit.RateLimited` -> 429 with its message and Retry-After.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from django.shortcuts import render
+
+        from .inputs import InputError
+        from .ratelimit import RateLimited, too_many_requests
+
+        if isinstance(exception, InputError):
+            return render(request, "400.html", {"message": exception.message}, status=400)
+        if isinstance(exception, RateLimited):
+            return too_many_requests(request, exception)
+        return None
+
+
+class SecurityHeadersMiddleware:
+    """Issue 16 item 8, in one place:
+    1. Methods: only GET, HEAD and POST reach a view; TRACE, OPTIONS, PUT, DELETE, PATCH and
+       anything else answer 405 with an Allow header (no page of ours uses them).
+    2. Permissions-Policy (the PERMISSIONS_POLICY setting): no page may use the camera, the
+       microphone, geolocation, payment and the like.
+    3. Cache-Control: private, no-store on every response to a signed-in user. Every such
+       page shows private data (at least the header's unread count and the user's own name;
+       most show a seat's secrets or a conversation), and a middleware cannot forget a page
+       the way a per-view decorator can. Pages for anonymous visitors stay cacheable; a
+       private page reached without a session (a calendar feed's secret URL) marks itself
+       with never_cache.
+    """
+
+    ALLOWED_METHODS = ("GET", "HEAD", "POST")
+
+    def __init__(self, get_response):
+        from django.conf import settings
+
+        self.get_response = get_response
+        self.permissions = ", ".join(f"{feature}=({' '.join(allow)})".replace("( ", "(")
+                                     for feature, allow in settings.PERMISSIONS_POLICY.items())
+
+    def __call__(self, request):
+        from django.http import HttpResponseNotAllowed
+        from django.utils.cache import patch_cache_control
+
+        if request.method not in self.ALLOWED_METHODS:
+            response = HttpResponseNotAllowed(self.ALLOWED_METHODS,
+                                              content=b"405 Method Not Allowed\n",
+                                              content_type="text/plain")
+        else:
+            response = self.get_response(request)
+        if self.permissions and "Permissions-Policy" not in response:
+            response["Permissions-Policy"] = self.permissions
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            patch_cache_control(response, private=True, no_store=True)
+        return response

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import environ
 
-from .env import SettingError, env_bool, env_choice, env_int, env_list, env_str
+from .env import SettingError, env_admins, env_bool, env_choice, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
@@ -58,6 +58,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.SecurityHeadersMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -70,6 +71,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "config.middleware.DatabaseUnavailableMiddleware",
+    "config.middleware.RefusalMiddleware",
 ]
 CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 
@@ -133,6 +135,12 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
                           "LOCATION": "cache_table"}}
+# The beat sweeper's heartbeat for /readyz (config/health.py): shared by every process but
+# never in the database, so an idle sweep stays at one query.
+CACHES["health"] = (dict(CACHES["default"], KEY_PREFIX=env_str("CACHE_PREFIX", "kg") + "-health")
+                    if REDIS_URL else
+                    {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                     "LOCATION": str(VAR_DIR / "cache-health")})
 
 # --- Celery --------------------------------------------------------------------------------
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or REDIS_URL or "filesystem://"
@@ -202,7 +210,14 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
 ACCOUNT_RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS", True)
 if not ACCOUNT_RATE_LIMITS_ENABLED:
     ACCOUNT_RATE_LIMITS = False
+# The one limiter for writes (config/ratelimit.py: django-ratelimit on the shared cache).
+RATELIMIT_ENABLE = ACCOUNT_RATE_LIMITS_ENABLED
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_CACHE_PREFIX = "rl:"
 POSTS_PER_MINUTE = env_int("POSTS_PER_MINUTE", 10, minimum=1)
+# Remote images in posts (issue 16 item 1): off, they are shown as links; on, https images
+# on other sites are embedded with referrerpolicy=no-referrer. Same-origin images never are.
+POST_REMOTE_IMAGES = env_bool("POST_REMOTE_IMAGES", False)
 
 # --- i18n and time -------------------------------------------------------------------------
 LANGUAGE_CODE = "zh-hans"
@@ -234,13 +249,13 @@ SECURE_REFERRER_POLICY = "same-origin"
 # Content security policy (config.middleware.ContentSecurityPolicyMiddleware): scripts only
 # from our own origin, never inline, so injected markup cannot run; inline styles stay
 # allowed (the admin and two rule-set panels use them; Markdown tables align with style=).
-# Images may come from other sites because posts may show them (http/https only, see
-# messaging/rendering.py).
+# Images come from our own origin only, unless POST_REMOTE_IMAGES lets posts show https
+# images of other sites (see messaging/rendering.py).
 CSP_DIRECTIVES = {
     "default-src": ["'self'"],
     "script-src": ["'self'"],
     "style-src": ["'self'", "'unsafe-inline'"],
-    "img-src": ["'self'", "https:", "http:"],
+    "img-src": ["'self'", "https:"] if POST_REMOTE_IMAGES else ["'self'"],
     "font-src": ["'self'"],
     "connect-src": ["'self'"],
     "object-src": ["'none'"],
@@ -248,6 +263,14 @@ CSP_DIRECTIVES = {
     "form-action": ["'self'"],
     "frame-ancestors": ["'none'"],
 }
+# Permissions-Policy (config.middleware.SecurityHeadersMiddleware): every powerful feature
+# off for every origin, our own included (no page uses one).
+PERMISSIONS_POLICY = {feature: [] for feature in (
+    "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media",
+    "fullscreen", "geolocation", "gyroscope", "magnetometer", "microphone", "midi",
+    "payment", "picture-in-picture", "publickey-credentials-get", "screen-wake-lock",
+    "serial", "sync-xhr", "usb", "xr-spatial-tracking", "browsing-topics")}
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     if env_bool("BEHIND_TLS_PROXY", True):
@@ -255,16 +278,46 @@ if PRODUCTION:
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000, minimum=0)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+    # Every cookie we set is Secure: the session (and the messages cookie, which follows
+    # SESSION_COOKIE_SECURE), CSRF and the language cookie.
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
 
+# --- operations: logs, error mail, error reporting (docs/operations.md) ---------------------
+# Every line: UTC time, level, logger, message, e.g.
+# "2026-12-01T08:15:02Z WARNING games.services advance failed ...".
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+    raise SettingError(f"LOG_LEVEL={LOG_LEVEL!r} must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s",
+                            "datefmt": "%Y-%m-%dT%H:%M:%SZ",
+                            "()": "config.logs.UTCFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }
+# Who gets Django's error emails (unhandled exceptions when DEBUG is off).
+ADMINS = env_admins("ADMINS")
+MANAGERS = ADMINS
+
+# Optional error reporting: Sentry (Django and Celery integrations) when SENTRY_DSN is set.
+SENTRY_DSN = env_str("SENTRY_DSN")
+if SENTRY_DSN:
+    if not SENTRY_DSN.startswith(("https://", "http://")) or "@" not in SENTRY_DSN:
+        raise SettingError("SENTRY_DSN must look like https://<key>@<host>/<project>")
+    import sentry_sdk
+    from sentry_sdk.integrations.celery import CeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN, environment=env_str("SENTRY_ENVIRONMENT", DJANGO_ENV),
+        integrations=[DjangoIntegration(), CeleryIntegration()],
+        traces_sample_rate=env_int("SENTRY_TRACES_PERCENT", 0, minimum=0) / 100,
+        send_default_pii=False)  # no emails or names of players in reports
 
 # --- the service ---------------------------------------------------------------------------
 MESSENGER_NAME = "神的使者"

@@ -4,7 +4,7 @@ from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 
-from .views import healthz
+from .views import healthz, readyz
 
 # The admin's own login form goes through allauth's login, and so through its rate limits.
 admin.site.login = secure_admin_login(admin.site.login)
@@ -15,6 +15,7 @@ handler500 = "config.views.server_error"
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

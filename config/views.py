@@ -1,11 +1,23 @@
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 
 @never_cache
 def healthz(request):
     """Liveness: answers without touching the database (the benchmarks' trivial baseline)."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+@never_cache
+@require_safe
+def readyz(request):
+    """Readiness (config/health.py): 200 when the database, the broker and the beat sweeper
+    are all fine, else 503; the body names each check's result."""
+    from .health import readiness
+
+    ready, checks = readiness()
+    return JsonResponse({"ready": ready, "checks": checks}, status=200 if ready else 503)
 
 
 def csrf_failure(request, reason=""):

@@ -19,9 +19,13 @@ def sweep():
     Safe to run twice at once (two beats by mistake, a redelivered message): advance_phase
     re-checks everything under the game lock.
     """
+    from config.health import record_sweep_completed  # issue 16 item 9 (ops branch): /readyz
+
     from . import services
 
-    return {"advanced": services.sweep()}
+    advanced = services.sweep()
+    record_sweep_completed()
+    return {"advanced": advanced}
 
 
 @shared_task(name="games.reminders", ignore_result=True)

@@ -14,6 +14,7 @@ from django.template.loader import select_template
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.http import is_page_navigation  # issue 16 item 1 (ops branch)
 from messaging import services as forum
 from messaging.models import Message, Thread
 
@@ -112,7 +113,7 @@ def act(request, pk):
         for f in c.text_fields:
             text_fields.setdefault(f.name, f)
     conversation = seat.conversation
-    if conversation is not None:
+    if conversation is not None and is_page_navigation(request):  # not a planted <img>
         forum.mark_read_by_owner(conversation=conversation)
     chat = Message.objects.filter(conversation=conversation).select_related(
         "sender__profile").order_by("-created_at") if conversation else Message.objects.none()

@@ -137,6 +137,10 @@ class WaitingFilter(admin.SimpleListFilter):
 class ConversationAdminForm(forms.ModelForm):
     answer = BodyField(label=_("Answer as the messenger"),
                        help_text=_("Sent in the name of 神的使者; players never see who wrote it."))
+    mark_as_read = forms.BooleanField(
+        label=_("Mark as read without answering"), required=False,
+        help_text=_("Opening a conversation leaves it waiting; answering it or ticking this "
+                    "and saving takes it off the waiting list."))
 
     class Meta:
         model = Conversation
@@ -170,7 +174,8 @@ class ConversationAdmin(admin.ModelAdmin):
 
     def get_fields(self, request, obj=None):
         if obj:
-            return ("owner", "board", "created_at", "last_message_at", "history", "answer")
+            return ("owner", "board", "created_at", "last_message_at", "history", "answer",
+                    "mark_as_read")
         return ("owner", "board", "answer")
 
     @admin.display(description=_("messages"))
@@ -206,16 +211,13 @@ class ConversationAdmin(admin.ModelAdmin):
     def mark_read(self, request, queryset):
         queryset.update(staff_unread=0)
 
-    def change_view(self, request, object_id, form_url="", extra_context=None):
-        # Opening a conversation is reading it: it stops counting as waiting.
-        if request.method == "GET":
-            conversation = self.get_object(request, object_id)
-            if conversation is not None:
-                services.mark_read_by_staff(conversation=conversation)
-        return super().change_view(request, object_id, form_url, extra_context)
-
+    # No GET of the console clears a waiting flag (issue 16 item 1: an image planted in a
+    # post could otherwise make the GM's browser open a conversation unseen); only a POST
+    # does: an answer, the "mark as read" box, or the list's "Mark as read" action.
     def save_model(self, request, obj: Conversation, form, change):
         super().save_model(request, obj, form, change)
+        if form.cleaned_data.get("mark_as_read"):
+            services.mark_read_by_staff(conversation=obj)
         answer = form.cleaned_data.get("answer")
         if answer:
             try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from config.inputs import IntegerField
+
 from .models import MAX_BODY_LENGTH, MAX_TITLE_LENGTH
 
 # The form accepts a little more than the limit so that an overlong post reaches the service,
@@ -24,7 +26,8 @@ class BodyField(forms.CharField):
 
 class ReplyForm(forms.Form):
     body = BodyField()
-    quote = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=1)
+    quote = IntegerField(required=False, widget=forms.HiddenInput, min_value=1,
+                         label=_("quoted post"))
 
 
 class NewThreadForm(forms.Form):

@@ -6,12 +6,30 @@ Two independent layers, so a gap in one is caught by the other:
    and data: targets.
 2. nh3 (ammonia) with an allowlist of tags, attributes and URL schemes, which also stamps
    every link with rel="nofollow noopener".
+
+Images (issue 16 item 1): a post must not make its readers' browsers send requests.
+- A relative or same-origin image (`![ ](/messenger/)`) would be a GET with the reader's
+  cookies to one of our own pages; it is never embedded, only shown as a link.
+- A remote image tells its host who reads what and when; it is shown as a link too unless
+  the site enables remote images (POST_REMOTE_IMAGES), and then only https, with
+  referrerpolicy="no-referrer". nh3's attribute filter repeats the check, so an `<img>` that
+  got past the Markdown layer still cannot point at us.
 """
 
 from __future__ import annotations
 
+import re
+from urllib.parse import urlsplit
+
 import nh3
+from django.conf import settings
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+
+from .rules import is_messenger
 
 ALLOWED_TAGS = {
     "p", "br", "hr", "em", "strong", "s", "del", "code", "pre", "blockquote",
@@ -36,20 +54,74 @@ _markdown = (
     .enable("strikethrough")
 )
 
+# A host name as a browser would read it: no user info, no backslash, no odd characters
+# (anything else could mean a different host to the browser than to urlsplit).
+_PLAIN_NETLOC = re.compile(r"^[a-z0-9.-]+(:[0-9]{1,5})?$")
+
+
+def _own_hosts() -> list[str]:
+    hosts = [h.lower() for h in settings.ALLOWED_HOSTS]
+    site = urlsplit(settings.SITE_URL).hostname
+    if site:
+        hosts.append(site.lower())
+    return hosts
+
+
+def is_embeddable_image(src: str) -> bool:
+    """True only for an absolute https URL on another site, when the site enables remote
+    images (POST_REMOTE_IMAGES)."""
+    if not settings.POST_REMOTE_IMAGES:
+        return False
+    parts = urlsplit(src.strip())
+    netloc = parts.netloc.lower()
+    if parts.scheme.lower() != "https" or not _PLAIN_NETLOC.match(netloc):
+        return False
+    host = netloc.split(":")[0].rstrip(".")
+    for own in _own_hosts():
+        if own == "*" or host == own.lstrip(".") or (own.startswith(".") and host.endswith(own)):
+            return False
+    return True
+
+
+def _render_image(renderer, tokens, idx, options, env) -> str:
+    """An image Markdown token: embedded only if `is_embeddable_image`, else a link to it
+    labelled with its alt text (nh3 then drops the link if its scheme is not allowed)."""
+    token = tokens[idx]
+    src = token.attrGet("src") or ""
+    if is_embeddable_image(src):
+        token.attrSet("alt", renderer.renderInlineAsText(token.children or [], options, env))
+        return renderer.renderToken(tokens, idx, options, env)
+    label = renderer.renderInlineAsText(token.children or [], options, env).strip() or src
+    return f'<a href="{escapeHtml(src)}">{escapeHtml(label)}</a>'
+
+
+_markdown.add_render_rule("image", _render_image)
+
+
+def _attribute_filter(tag: str, attribute: str, value: str) -> str | None:
+    if tag == "img" and attribute == "src" and not is_embeddable_image(value):
+        return None
+    return value
+
 
 def render_markdown(text: str) -> str:
     """Return sanitized HTML for the Markdown `text`.
 
     Steps:
     1. Render with markdown-it-py; raw HTML in the input is escaped, not passed through.
+       Images become links unless `is_embeddable_image` (see the module docstring).
     2. Clean the result with nh3: unknown tags are dropped (their text kept, except for
        script/style whose content goes too), event-handler attributes are removed, and
-       links or images whose scheme is not http, https or mailto lose their URL.
+       links or images whose scheme is not http, https or mailto lose their URL; an image
+       source that is not embeddable is removed, and without POST_REMOTE_IMAGES no `<img>`
+       survives at all.
     """
     html = _markdown.render(text)
+    tags = ALLOWED_TAGS if settings.POST_REMOTE_IMAGES else ALLOWED_TAGS - {"img"}
     return nh3.clean(
         html,
-        tags=ALLOWED_TAGS,
+        tags=tags,
+        attribute_filter=_attribute_filter,
         clean_content_tags={"script", "style"},
         attributes=ALLOWED_ATTRIBUTES,
         url_schemes=ALLOWED_URL_SCHEMES,
@@ -58,3 +130,28 @@ def render_markdown(text: str) -> str:
         set_tag_attribute_values={"img": {"loading": "lazy",
                                           "referrerpolicy": "no-referrer"}},
     ).strip()
+
+
+# --- the author's badge (issue 16 item 5) -----------------------------------------------------
+
+BADGE_CLASS = "author-badge"
+
+
+def author_badge(user) -> SafeString:
+    """The badge after the name of an author whose posts are official: 神的使者 or staff; an
+    empty string for everybody else.
+
+    Templates render it from the author, beside the name and outside the post body, so no
+    post can produce one: nh3 keeps no `class` attribute at all (`ALLOWED_ATTRIBUTES` has
+    none), so text that imitates the badge's HTML stays text or loses its class, and only
+    this function writes `BADGE_CLASS`.
+    """
+    if user is None:
+        return SafeString("")
+    if is_messenger(user):
+        label, kind = _("Official"), "official"
+    elif user.is_staff and user.is_active:
+        label, kind = _("Staff"), "staff"
+    else:
+        return SafeString("")
+    return format_html('<span class="{} {}-{}">{}</span>', BADGE_CLASS, BADGE_CLASS, kind, label)

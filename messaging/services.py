@@ -7,14 +7,14 @@ functions. Every rule is enforced here (see `messaging.rules`), and a refusal ra
 
 from __future__ import annotations
 
-import time
-
 from django.conf import settings
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+
+from accounts.names import has_invisible, visible_text
+from config.ratelimit import RateLimited, consume
 
 from . import rules
 from .models import MAX_BODY_LENGTH, MAX_TITLE_LENGTH, Board, Conversation, Message, Post, Thread
@@ -28,18 +28,20 @@ class PostingRefused(Exception):
     "not_found" (404) or "rate_limited" (429).
     """
 
-    def __init__(self, message, code: str = "invalid"):
+    def __init__(self, message, code: str = "invalid", *, retry_after: int | None = None):
         super().__init__(str(message))
         self.message = message
         self.code = code
+        self.retry_after = retry_after  # seconds, for a "rate_limited" refusal
 
 
 # --- input checks -------------------------------------------------------------------------
 
 def clean_body(body: str | None) -> str:
-    """The body with line endings normalised, or PostingRefused if empty or too long."""
+    """The body with line endings normalised, or PostingRefused if empty (nothing visible)
+    or too long."""
     body = (body or "").replace("\r\n", "\n").replace("\r", "\n").rstrip()
-    if not body.strip():
+    if not visible_text(body):  # only spaces or invisible characters (U+200B, U+3000...)
         raise PostingRefused(_("Write something before posting."))
     if len(body) > MAX_BODY_LENGTH:
         raise PostingRefused(
@@ -49,8 +51,12 @@ def clean_body(body: str | None) -> str:
 
 
 def clean_title(title: str | None) -> str:
-    """The title on one line with runs of whitespace collapsed, or PostingRefused."""
+    """The title on one line with runs of whitespace collapsed, or PostingRefused (empty,
+    too long, or holding invisible or bidi control characters)."""
     title = " ".join((title or "").split())
+    if has_invisible(title):  # a reversed (U+202E) or blank-looking (U+200B) title
+        raise PostingRefused(
+            _("A title may not contain invisible or direction-changing characters."))
     if not title:
         raise PostingRefused(_("Give the thread a title."))
     if len(title) > MAX_TITLE_LENGTH:
@@ -60,34 +66,28 @@ def clean_title(title: str | None) -> str:
     return title
 
 
-def check_rate_limit(user) -> None:
-    """Count one post by `user` in the current minute; PostingRefused beyond the limit.
+def check_rate_limit(user, *, scope: str = "posts") -> None:
+    """Count one write by `user` in `scope` ("posts", or "messages" to 神的使者: each its own
+    budget of POSTS_PER_MINUTE); PostingRefused beyond it.
 
     Steps:
-    1. The counter lives in the shared cache under a key for this user and this minute, so
-       it holds across worker processes (a fixed window: simple, and bursts at a window's
-       edge are at most twice the limit).
-    2. `add` creates the key atomically if missing, `incr` bumps it atomically otherwise.
-    3. The GM (staff, 神的使者) is not limited: services post in its name in bulk.
+    1. The one limiter (config.ratelimit: django-ratelimit's counter on the shared cache, so
+       it holds across worker processes) counts the write for this user in this minute.
+    2. The GM (staff, 神的使者) is not limited: services post in its name in bulk.
+    Callers count after their checks and before writing, so a refused write stores nothing
+    and a write refused for another reason does not use up the budget.
     """
     if rules.is_gm(user):
         return
     limit = settings.POSTS_PER_MINUTE
-    key = f"messaging:posts:{user.pk}:{int(time.time() // 60)}"
-    if cache.add(key, 1, timeout=120):
-        count = 1
-    else:
-        try:
-            count = cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, timeout=120)
-            count = 1
-    if count > limit:
+    try:
+        consume(scope=f"messaging.{scope}", who=f"user:{user.pk}", rate=f"{limit}/m")
+    except RateLimited as refused:
         raise PostingRefused(
             ngettext("You can post at most %(limit)d time a minute. Please wait a moment.",
                      "You can post at most %(limit)d times a minute. Please wait a moment.",
                      limit) % {"limit": limit},
-            code="rate_limited")
+            code="rate_limited", retry_after=refused.retry_after) from None
 
 
 def _refuse_if(reason: str | None, code: str = "forbidden") -> None:
@@ -268,12 +268,31 @@ def send_to_messenger(*, conversation: Conversation, author, body: str,
         if author.pk != conversation.owner_id:
             raise PostingRefused(_("This conversation does not exist."), code="not_found")
         if enforce_rate_limit:
-            check_rate_limit(author)
+            check_rate_limit(author, scope="messages")
         message = Message.objects.create(conversation=conversation, sender=author,
                                          from_messenger=False, body=body, html=html)
         Conversation.objects.filter(pk=conversation.pk).update(
             staff_unread=F("staff_unread") + 1, last_message_at=message.created_at)
     return message
+
+
+def write_to_messenger(*, author, body: str, board: Board | None = None) -> Message:
+    """A message from `author` in their conversation with 神的使者 in the context of
+    `board` (None: general), creating the conversation with its first message.
+
+    Steps: 1. check the body and the writer, 2. count the message against the rate limit,
+    3. only then find or create the conversation and store the message, in one transaction:
+    a refused message (empty, too long, over the limit) leaves no empty conversation.
+    """
+    body = clean_body(body)
+    _refuse_if(rules._writer_refusal(author))
+    if rules.is_messenger(author):
+        raise PostingRefused(_("The messenger has no conversation with itself."))
+    with transaction.atomic():
+        check_rate_limit(author, scope="messages")
+        conversation = conversation_for(owner=author, board=board)
+        return send_to_messenger(conversation=conversation, author=author, body=body,
+                                 enforce_rate_limit=False)
 
 
 def send_as_messenger(*, conversation: Conversation, body: str, written_by=None) -> Message:

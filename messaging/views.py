@@ -12,6 +12,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from config.http import is_page_navigation
+from config.inputs import parse_int, parse_page
+
 from . import hooks, rules, services
 from .forms import MessageForm, NewThreadForm, ReplyForm
 from .models import Board, Conversation, Post, Thread
@@ -26,10 +29,12 @@ LATEST_THREADS = 15
 REFUSAL_STATUS = {"invalid": 400, "forbidden": 403, "not_found": 404, "rate_limited": 429}
 
 
-def _page(paginator: Paginator, number: str | None, *, default_last: bool = False) -> Page:
+def _page(paginator: Paginator, raw: str | None, *, default_last: bool = False) -> Page:
     """The requested page; "last" (or nothing, when `default_last`) means the last page,
-    and anything unreadable or out of range falls back to the nearest real page."""
-    if number == "last" or (default_last and not number):
+    and anything unreadable (config.inputs.parse_page) or out of range falls back to the
+    nearest real page."""
+    number = parse_page(raw)
+    if number == "last" or (default_last and not raw):
         return paginator.page(paginator.num_pages)
     return paginator.get_page(number)
 
@@ -110,8 +115,9 @@ def thread_new(request: HttpRequest, slug: str) -> HttpResponse:
                     board=board, author=request.user, kind=form.cleaned_data["kind"],
                     title=form.cleaned_data["title"], body=form.cleaned_data["body"])
             except PostingRefused as refused:
-                form.add_error(None, refused.message)
-                status = REFUSAL_STATUS[refused.code]
+                return _refused(request, refused, form, lambda status: render(
+                    request, "messaging/thread_new.html",
+                    {"board": board, "form": form, "refusal": refusal}, status=status))
             else:
                 return redirect(thread)
         else:
@@ -132,10 +138,12 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
     if request.user.is_authenticated:
         refusal = rules.reply_refusal(request.user, thread)
     quoting = None
-    quote_id = form["quote"].value()
-    if quote_id and str(quote_id).isdigit():
+    # The quote as read by the form (config.inputs), or as the page was asked for.
+    quote_id = (form.cleaned_data.get("quote") if form.is_bound and hasattr(form, "cleaned_data")
+                else form.initial.get("quote"))
+    if quote_id:
         quoting = (thread.posts.select_related("author__profile")
-                   .filter(pk=int(quote_id)).first())
+                   .filter(pk=quote_id).first())
         if quoting is None and not form.is_bound:
             form = ReplyForm()  # a ?quote= of another thread's post is ignored
     return render(request, "messaging/thread.html", {
@@ -147,8 +155,8 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
 
 def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     thread = _readable_thread_or_404(request.user, pk)
-    quote = request.GET.get("quote")
-    form = ReplyForm(initial={"quote": quote} if quote and quote.isdigit() else None)
+    quote = parse_int(request.GET.get("quote"), field="quote", minimum=1, default=None)
+    form = ReplyForm(initial={"quote": quote} if quote else None)
     return _render_thread(request, thread, form, page_number=request.GET.get("page"))
 
 
@@ -168,8 +176,8 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
             post = services.reply(thread=thread, author=request.user,
                                   body=form.cleaned_data["body"], quote=quote)
         except PostingRefused as refused:
-            form.add_error(None, refused.message)
-            status = REFUSAL_STATUS[refused.code]
+            return _refused(request, refused, form, lambda status: _render_thread(
+                request, thread, form, page_number="last", status=status))
         else:
             return redirect(post_page_url(post))
     return _render_thread(request, thread, form, page_number="last", status=status)
@@ -186,11 +194,13 @@ def post_permalink(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _render_conversation(request: HttpRequest, conversation: Conversation | None,
                          form: MessageForm, *, status: int = 200) -> HttpResponse:
-    """Steps: 1. mark the owner's unread messages as read, 2. then read a page of messages
+    """Steps: 1. mark the owner's unread messages as read, if a person opened the page (not
+    an `<img>` planted in a post: `is_page_navigation`), 2. then read a page of messages
     (in this order, so a message arriving in between stays unread rather than unseen)."""
     page = None
     if conversation is not None:
-        services.mark_read_by_owner(conversation=conversation)
+        if is_page_navigation(request):
+            services.mark_read_by_owner(conversation=conversation)
         messages = conversation.messages.select_related("sender__profile")
         page = _page(Paginator(messages, MESSAGES_PER_PAGE), request.GET.get("page"),
                      default_last=True)
@@ -200,34 +210,45 @@ def _render_conversation(request: HttpRequest, conversation: Conversation | None
     }, status=status)
 
 
-def _send(request: HttpRequest, conversation_getter) -> HttpResponse:
+def _refused(request: HttpRequest, refused: PostingRefused, form, render_page) -> HttpResponse:
+    """The page again with the refusal's message, in the status that fits it (429 with
+    Retry-After for the rate limit)."""
+    form.add_error(None, refused.message)
+    response = render_page(REFUSAL_STATUS[refused.code])
+    if refused.retry_after:
+        response["Retry-After"] = str(refused.retry_after)
+    return response
+
+
+def _send(request: HttpRequest, conversation: Conversation | None) -> HttpResponse:
+    """A message to 神的使者 in `conversation` (None: the general one, created with its first
+    message by the service, so a refused message leaves no empty conversation)."""
     form = MessageForm(request.POST)
-    status = 400
-    conversation = None
-    if form.is_valid():
-        try:
-            # Check the text first so that a refused first message creates no conversation.
-            services.clean_body(form.cleaned_data["body"])
-            conversation = conversation_getter()
+    if not form.is_valid():
+        return _render_conversation(request, conversation, form, status=400)
+    try:
+        if conversation is None:
+            message = services.write_to_messenger(author=request.user,
+                                                  body=form.cleaned_data["body"])
+            conversation = message.conversation
+        else:
             services.send_to_messenger(conversation=conversation, author=request.user,
                                        body=form.cleaned_data["body"])
-        except PostingRefused as refused:
-            if refused.code == "not_found":
-                raise Http404 from None
-            form.add_error(None, refused.message)
-            status = REFUSAL_STATUS[refused.code]
-        else:
-            return redirect(conversation)
-    return _render_conversation(request, conversation, form, status=status)
+    except PostingRefused as refused:
+        if refused.code == "not_found":
+            raise Http404 from None
+        return _refused(request, refused, form, lambda status: _render_conversation(
+            request, conversation, form, status=status))
+    return redirect(conversation)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def conversation_home(request: HttpRequest) -> HttpResponse:
     """The user's general conversation with 神的使者 (created when they first write)."""
-    if request.method == "POST":
-        return _send(request, lambda: services.conversation_for(owner=request.user))
     conversation = Conversation.objects.filter(owner=request.user, board=None).first()
+    if request.method == "POST":
+        return _send(request, conversation)
     return _render_conversation(request, conversation, MessageForm())
 
 
@@ -238,7 +259,7 @@ def conversation_detail(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = get_object_or_404(Conversation.objects.select_related("board"),
                                      pk=pk, owner=request.user)
     if request.method == "POST":
-        return _send(request, lambda: conversation)
+        return _send(request, conversation)
     return _render_conversation(request, conversation, MessageForm())
 
 

@@ -99,7 +99,8 @@ def test_table_alignment_keeps_only_text_align():
     assert "<table>" in html
 
 
-def test_http_image_is_kept_without_leaking_the_referrer():
+def test_https_image_is_kept_without_leaking_the_referrer_when_enabled(settings):
+    settings.POST_REMOTE_IMAGES = True
     html = render_markdown("![猫](https://example.com/cat.png)")
     assert 'src="https://example.com/cat.png"' in html
     assert 'referrerpolicy="no-referrer"' in html

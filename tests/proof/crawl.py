@@ -309,7 +309,8 @@ def _route_params(route: str) -> list[tuple[str, str]]:
 
 def known_routes() -> list[tuple[str, bool]]:
     """Every route of the site with its parameters, as (route, is_admin); allauth's,
-    the language switch and static files are left out (they hold no game data)."""
+    the language switch and static files are left out (they hold no game data), and so is
+    /readyz (503 until a beat has swept: about the machine, not about any viewer)."""
     out = []
 
     def walk(patterns, prefix: str):
@@ -321,7 +322,7 @@ def known_routes() -> list[tuple[str, bool]]:
                 walk(p.url_patterns, prefix + route)
             elif isinstance(p, URLPattern):
                 full = "/" + prefix + route
-                if not full.startswith(("/accounts/", "/i18n/", "/static/")):
+                if not full.startswith(("/accounts/", "/i18n/", "/static/", "/readyz")):
                     out.append((full, full.startswith("/admin/")))
 
     walk(get_resolver().url_patterns, "")

@@ -1,0 +1,84 @@
+"""One limiter for writes (issue 16 item 4): django-ratelimit's counter on the shared cache.
+
+Why django-ratelimit: a small, documented, widely used library whose `get_usage` is exactly
+the counter we need (atomic `add`/`incr` on the Django cache, so it holds across worker
+processes on Redis; windows staggered per key so every user's minute does not end at once;
+fail closed when the cache cannot count). allauth's own limiter guards sign-in, sign-up and
+password reset and stays; its helper is internal to allauth (`allauth.core.ratelimit`) and
+keyed on allauth's actions, so it is not what other apps should build on.
+
+Callers:
+- services: `consume(scope=..., who=..., rate=...)` before they write anything; it raises
+  `RateLimited` (a sentence and the seconds to wait) when the budget is spent. Messaging
+  turns it into `PostingRefused(code="rate_limited")`.
+- views: `limit_writes(scope, rate)` decorates a view so that its POSTs by one user (or one
+  address, signed out) count against `rate`; beyond it the view is not called at all and the
+  answer is the 429 page. `config.middleware.RefusalMiddleware` renders any `RateLimited`
+  a view lets escape the same way.
+Counting happens before the write and only for a write that will be tried, so a refused
+request stores nothing. `RATE_LIMITS=false` (tests of other things, load tests) turns every
+limit off (RATELIMIT_ENABLE).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django_ratelimit.core import get_usage
+
+
+class RateLimited(Exception):
+    """Too many writes; `message` is a sentence to show, `retry_after` seconds to wait."""
+
+    def __init__(self, message, *, retry_after: int = 60):
+        super().__init__(str(message))
+        self.message = message
+        self.retry_after = retry_after
+
+
+def consume(*, scope: str, who: str, rate: str, message=None) -> None:
+    """Count one write by `who` (e.g. "user:12") in `scope` (e.g. "messaging.posts") against
+    `rate` ("10/m", "3/h", "20/10m"); RateLimited when it goes over."""
+    usage = get_usage(None, group=scope, key=lambda _group, _request: who, rate=rate,
+                      increment=True)
+    if usage is not None and usage["should_limit"]:
+        raise RateLimited(message or _("Too many requests. Please wait a moment and try again."),
+                          retry_after=max(int(usage["time_left"]), 1))
+
+
+def who_is(request: HttpRequest) -> str:
+    """The key a request's writes count under: the user, or the address when signed out."""
+    if request.user.is_authenticated:
+        return f"user:{request.user.pk}"
+    return f"ip:{request.META.get('REMOTE_ADDR', '')}"
+
+
+def too_many_requests(request: HttpRequest, refused: RateLimited) -> HttpResponse:
+    """The 429 page with the refusal's sentence and a Retry-After header."""
+    response = render(request, "429.html", {"message": refused.message}, status=429)
+    response["Retry-After"] = str(refused.retry_after)
+    return response
+
+
+def limit_writes(scope: str, rate: str | Callable[[], str], *, message=None):
+    """Decorate a view: each POST counts against `rate` (a string, or a function returning
+    one, read at request time) for its sender; beyond it, the 429 page."""
+
+    def decorator(view):
+        @functools.wraps(view)
+        def wrapped(request, *args, **kwargs):
+            if request.method == "POST":
+                try:
+                    consume(scope=scope, who=who_is(request),
+                            rate=rate() if callable(rate) else rate, message=message)
+                except RateLimited as refused:
+                    return too_many_requests(request, refused)
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorator
