@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+from urllib.parse import urlencode
+
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Q
@@ -24,6 +28,33 @@ LATEST_THREADS = 15
 
 # The HTTP status that fits each kind of refusal (see PostingRefused).
 REFUSAL_STATUS = {"invalid": 400, "forbidden": 403, "not_found": 404, "rate_limited": 429}
+
+# ?author= takes ASCII digits only: str.isdigit() also accepts "²" and "１", which int()
+# then refuses or reads differently. Eighteen digits keep it inside a 64-bit key.
+_USER_ID = re.compile(r"[0-9]{1,18}")
+MAX_ISO_AUTHORS = 10
+
+
+class BadQuery(Exception):
+    """A query parameter that cannot be read; `message` is shown with a 400."""
+
+    def __init__(self, message):
+        super().__init__(str(message))
+        self.message = message
+
+
+def author_ids(values: list[str]) -> list[int]:
+    """The user ids of `?author=` (repeatable), or BadQuery with a readable reason."""
+    if len(values) > MAX_ISO_AUTHORS:
+        raise BadQuery(_("Show the posts of at most %(n)d authors at once.")
+                       % {"n": MAX_ISO_AUTHORS})
+    ids = []
+    for value in values:
+        if not _USER_ID.fullmatch(value):
+            raise BadQuery(_("“%(value)s” is not an author number: use the digits 0-9 only.")
+                           % {"value": value[:30]})
+        ids.append(int(value))
+    return sorted(set(ids))
 
 
 def _page(paginator: Paginator, number: str | None, *, default_last: bool = False) -> Page:
@@ -123,17 +154,27 @@ def thread_new(request: HttpRequest, slug: str) -> HttpResponse:
 # --- thread ----------------------------------------------------------------------------------
 
 def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
-                   page_number: str | None, status: int = 200) -> HttpResponse:
-    """The thread page. Its query count does not depend on the number of posts: one count,
-    one page of posts with their authors, profiles and quoted posts joined in."""
+                   page_number: str | None, status: int = 200,
+                   authors: list[int] | None = None, bad_query: str = "") -> HttpResponse:
+    """The thread page, or with `authors` only those users' posts (只看该作者), keeping their
+    floor numbers. Its query count does not depend on the number of posts: one count, one
+    page of posts with their authors, profiles and quoted posts joined in (and, filtering,
+    one query for the authors' names)."""
     posts = thread.posts.select_related("author__profile", "quote__author__profile")
+    iso_users = []
+    if authors:
+        posts = posts.filter(author_id__in=authors)
+        iso_users = list(get_user_model().objects.filter(pk__in=authors)
+                         .select_related("profile").order_by("pk"))
+    elif bad_query:
+        posts = posts.none()
     page = _page(Paginator(posts, POSTS_PER_PAGE), page_number)
     refusal = None
     if request.user.is_authenticated:
         refusal = rules.reply_refusal(request.user, thread)
     quoting = None
     quote_id = form["quote"].value()
-    if quote_id and str(quote_id).isdigit():
+    if quote_id and _USER_ID.fullmatch(str(quote_id)):
         quoting = (thread.posts.select_related("author__profile")
                    .filter(pk=int(quote_id)).first())
         if quoting is None and not form.is_bound:
@@ -141,6 +182,9 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
     return render(request, "messaging/thread.html", {
         "thread": thread, "board": thread.board, "page": page, "form": form,
         "reply_refusal": refusal, "quoting": quoting,
+        "iso": bool(authors) or bool(bad_query), "iso_users": iso_users,
+        "bad_query": bad_query,
+        "page_query": urlencode([("author", a) for a in authors or []]),
         "panels": hooks.render_thread_panels(request, thread),
     }, status=status)
 
@@ -148,8 +192,14 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
 def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     thread = _readable_thread_or_404(request.user, pk)
     quote = request.GET.get("quote")
-    form = ReplyForm(initial={"quote": quote} if quote and quote.isdigit() else None)
-    return _render_thread(request, thread, form, page_number=request.GET.get("page"))
+    form = ReplyForm(initial={"quote": quote} if quote and _USER_ID.fullmatch(quote) else None)
+    try:
+        authors = author_ids(request.GET.getlist("author"))
+    except BadQuery as bad:
+        return _render_thread(request, thread, form, page_number=None, status=400,
+                              bad_query=bad.message)
+    return _render_thread(request, thread, form, page_number=request.GET.get("page"),
+                          authors=authors)
 
 
 @login_required
