@@ -212,3 +212,28 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return f"{self.conversation} @ {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class ThreadReadState(models.Model):
+    """How far one user has read one thread: every post numbered up to `last_read_number`.
+
+    Written only when the user opens the thread as a page (see `messaging.unread`); the
+    number never goes down, so reading an old page again does not bring back old posts.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="thread_reads", verbose_name=_("user"))
+    thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="reads",
+                               verbose_name=_("thread"))
+    last_read_number = models.PositiveIntegerField(_("read up to post"), default=0)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("read mark")
+        verbose_name_plural = _("read marks")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "thread"], name="thread_read_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} · {self.thread_id} · {self.last_read_number}"

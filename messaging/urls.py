@@ -5,8 +5,10 @@ from . import views
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("b/<slug:slug>/", views.board_detail, name="messaging-board"),
+    path("b/<slug:slug>/read/", views.board_mark_read, name="messaging-board-read"),
     path("b/<slug:slug>/new/", views.thread_new, name="messaging-thread-new"),
     path("t/<int:pk>/", views.thread_detail, name="messaging-thread"),
+    path("t/<int:pk>/unread/", views.thread_first_unread, name="messaging-thread-unread"),
     path("t/<int:pk>/reply/", views.thread_reply, name="messaging-reply"),
     path("p/<int:pk>/", views.post_permalink, name="messaging-post"),
     path("messenger/", views.conversation_home, name="messaging-conversation-home"),

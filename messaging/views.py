@@ -6,6 +6,7 @@ import re
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.contrib import messages as flash
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Page, Paginator
@@ -16,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import hooks, rules, services
+from . import hooks, rules, services, unread
 from .forms import MessageForm, NewThreadForm, ReplyForm
 from .models import Board, Conversation, Post, Thread
 from .services import PostingRefused
@@ -41,6 +42,14 @@ class BadQuery(Exception):
     def __init__(self, message):
         super().__init__(str(message))
         self.message = message
+
+
+def _is_top_level_navigation(request: HttpRequest) -> bool:
+    """Whether the browser says this request opens a page (a link followed, an address
+    typed), not an embedded fetch (<img>, <iframe>, fetch()). Browsers without Fetch
+    Metadata mark nothing. Private for now: the ops branch brings a shared helper."""
+    return (request.headers.get("Sec-Fetch-Mode") == "navigate"
+            and request.headers.get("Sec-Fetch-Dest") == "document")
 
 
 def author_ids(values: list[str]) -> list[int]:
@@ -96,10 +105,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     # The lobby first (lowest position), then the newest games.
     boards = rules.readable_boards(user).annotate(
         thread_count=Count("threads", filter=thread_filter)).order_by("position", "-id")
-    latest = (rules.readable_threads(user)
-              .filter(last_post_at__isnull=False)
-              .select_related("board", "last_post__author__profile")
-              .order_by("-last_post_at")[:LATEST_THREADS])
+    latest = unread.with_read_marks(
+        rules.readable_threads(user).filter(last_post_at__isnull=False)
+        .select_related("board", "last_post__author__profile"), user,
+    ).order_by("-last_post_at")[:LATEST_THREADS]
     return render(request, "messaging/lobby.html", {"boards": boards, "latest": latest})
 
 
@@ -107,13 +116,26 @@ def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
     board = _board_or_404(slug)
     if not rules.can_read_board(request.user, board):
         raise Http404
-    threads = (rules.readable_threads(request.user, board.threads.all())
-               .select_related("author__profile", "last_post__author__profile"))
+    threads = unread.with_read_marks(
+        rules.readable_threads(request.user, board.threads.all())
+        .select_related("author__profile", "last_post__author__profile"), request.user)
     page = _page(Paginator(threads, THREADS_PER_PAGE), request.GET.get("page"))
     can_start = (request.user.is_authenticated
                  and bool(rules.startable_kinds(request.user, board)))
     return render(request, "messaging/board.html",
                   {"board": board, "page": page, "can_start": can_start})
+
+
+@login_required
+@require_POST
+def board_mark_read(request: HttpRequest, slug: str) -> HttpResponse:
+    """全部标为已读: every thread of the board the user may read, up to its last post."""
+    board = _board_or_404(slug)
+    if not rules.can_read_board(request.user, board):
+        raise Http404
+    unread.mark_board_read(user=request.user, board=board)
+    flash.success(request, _("Every thread of this board is marked as read."))
+    return redirect(board)
 
 
 @login_required
@@ -169,9 +191,15 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
     elif bad_query:
         posts = posts.none()
     page = _page(Paginator(posts, POSTS_PER_PAGE), page_number)
+    page.object_list = list(page.object_list)
     refusal = None
     if request.user.is_authenticated:
         refusal = rules.reply_refusal(request.user, thread)
+        # Only the whole thread read as a page counts: an ISO view skips other posts.
+        if page.object_list and not authors and not bad_query and request.method == "GET" \
+                and _is_top_level_navigation(request):
+            unread.mark_read(user=request.user, thread=thread,
+                             up_to=page.object_list[-1].number)
     quoting = None
     quote_id = form["quote"].value()
     if quote_id and _USER_ID.fullmatch(str(quote_id)):
@@ -223,6 +251,17 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             return redirect(post_page_url(post))
     return _render_thread(request, thread, form, page_number="last", status=status)
+
+
+def thread_first_unread(request: HttpRequest, pk: int) -> HttpResponse:
+    """Jump to the first post the user has not read (the last post if they read them all)."""
+    thread = _readable_thread_or_404(request.user, pk)
+    post = unread.first_unread_post(user=request.user, thread=thread)
+    if post is None:
+        post = thread.posts.order_by("-number").first()
+    if post is None:
+        return redirect(thread)
+    return redirect(post_page_url(post))
 
 
 def post_permalink(request: HttpRequest, pk: int) -> HttpResponse:
