@@ -46,7 +46,11 @@ def render_markdown(text: str) -> str:
        script/style whose content goes too), event-handler attributes are removed, and
        links or images whose scheme is not http, https or mailto lose their URL.
     """
-    html = _markdown.render(text)
+    return sanitize(_markdown.render(text))
+
+
+def sanitize(html: str) -> str:
+    """The nh3 step of `render_markdown` (layer 2), for any HTML markdown-it produced."""
     return nh3.clean(
         html,
         tags=ALLOWED_TAGS,
@@ -58,3 +62,51 @@ def render_markdown(text: str) -> str:
         set_tag_attribute_values={"img": {"loading": "lazy",
                                           "referrerpolicy": "no-referrer"}},
     ).strip()
+
+
+# --- posts: bare URLs and @mentions ------------------------------------------------------
+
+def _mention_rule(state, silent: bool) -> bool:
+    """markdown-it inline rule: "@name" -> a link, when `state.env["mention"]` knows the name.
+
+    `mention(tail)` gets the text after "@" and returns (length used, href, key) or None.
+    Not inside a link, and not after an ASCII letter or digit ("a@b.example" stays an
+    address; "你好@阿丽" is a mention).
+    """
+    mention = state.env.get("mention")
+    if mention is None or state.src[state.pos] != "@" or state.linkLevel > 0:
+        return False
+    before = state.src[state.pos - 1] if state.pos > 0 else " "
+    if before.isascii() and before.isalnum():
+        return False
+    found = mention(state.src[state.pos + 1:state.posMax])
+    if found is None:
+        return False
+    length, href, key = found
+    if not silent:
+        token = state.push("link_open", "a", 1)
+        token.attrs = {"href": href}
+        state.push("text", "", 0).content = state.src[state.pos:state.pos + 1 + length]
+        state.push("link_close", "a", -1)
+        state.env.setdefault("mentioned", []).append(key)
+    state.pos += 1 + length
+    return True
+
+
+_post_markdown = (
+    MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False,
+                              "breaks": True})
+    .enable("table")
+    .enable("strikethrough")
+)
+_post_markdown.inline.ruler.before("text", "mention", _mention_rule)
+
+
+def render_post(text: str, *, mention=None) -> tuple[str, list]:
+    """(sanitized HTML, keys of the mentions linked) for a post or message.
+
+    The Markdown of `render_markdown`, plus @mentions through `mention` (see `_mention_rule`),
+    cleaned by the same nh3 allowlist.
+    """
+    env = {"mention": mention} if mention is not None else {}
+    return sanitize(_post_markdown.render(text, env)), env.get("mentioned", [])

@@ -16,7 +16,8 @@ from django.db.models import F, Q, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import rules
+from . import notifications, rules
+from .mentions import render_with_mentions
 from .models import MAX_BODY_LENGTH, MAX_TITLE_LENGTH, Board, Conversation, Message, Post, Thread
 from .rendering import render_markdown
 
@@ -152,7 +153,7 @@ def start_thread(*, board: Board, author, kind: str, title: str, body: str, key:
     """
     title = clean_title(title)
     body = clean_body(body)
-    html = render_markdown(body)
+    html, mentioned = render_with_mentions(body)
     with transaction.atomic():
         board = Board.objects.select_for_update().get(pk=board.pk)
         _refuse_if(rules.start_refusal(author, board, kind, body))
@@ -162,7 +163,8 @@ def start_thread(*, board: Board, author, kind: str, title: str, body: str, key:
             check_rate_limit(author)
         thread = Thread.objects.create(board=board, kind=kind, title=title, author=author,
                                        key=key, is_pinned=pinned, is_locked=locked)
-        _add_post(thread=thread, author=author, body=body, html=html, quote=None)
+        post = _add_post(thread=thread, author=author, body=body, html=html, quote=None)
+        notifications.notify_new_post(post=post, mentioned=mentioned)
     return thread
 
 
@@ -178,7 +180,7 @@ def reply(*, thread: Thread, author, body: str, quote: Post | None = None,
     4. Count the post against the rate limit, then store it with the next number.
     """
     body = clean_body(body)
-    html = render_markdown(body)
+    html, mentioned = render_with_mentions(body)
     with transaction.atomic():
         thread = Thread.objects.select_for_update().select_related("board").get(pk=thread.pk)
         _refuse_if(rules.reply_refusal(author, thread, body))
@@ -187,6 +189,7 @@ def reply(*, thread: Thread, author, body: str, quote: Post | None = None,
         if enforce_rate_limit:
             check_rate_limit(author)
         post = _add_post(thread=thread, author=author, body=body, html=html, quote=quote)
+        notifications.notify_new_post(post=post, mentioned=mentioned)
     return post
 
 
@@ -276,11 +279,14 @@ def send_to_messenger(*, conversation: Conversation, author, body: str,
     return message
 
 
-def send_as_messenger(*, conversation: Conversation, body: str, written_by=None) -> Message:
+def send_as_messenger(*, conversation: Conversation, body: str, written_by=None,
+                      notice: str = notifications.Kind.MESSENGER, notice_text: str = "") -> Message:
     """A message from 神的使者 to the owner (game results, or a staff member's answer).
 
     `written_by` is the staff member who wrote it, recorded for the GM only. Sending counts
     as answering: the staff's unread counter of the conversation goes back to zero.
+    The owner gets an on-site notice of kind `notice` (games pass `Kind.RESULT` for private
+    results, with the game's name as `notice_text`).
     """
     body = clean_body(body)
     html = render_markdown(body)
@@ -293,6 +299,8 @@ def send_as_messenger(*, conversation: Conversation, body: str, written_by=None)
         Conversation.objects.filter(pk=conversation.pk).update(
             owner_unread=F("owner_unread") + 1, staff_unread=0,
             last_message_at=message.created_at)
+        notifications.notify(user=conversation.owner, kind=notice, conversation=conversation,
+                             text=notice_text)
     return message
 
 

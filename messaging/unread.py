@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
-from . import rules
+from . import notifications, rules
 from .models import Board, Post, Thread, ThreadReadState
 
 
@@ -24,9 +24,11 @@ def mark_read(*, user, thread: Thread, up_to: int) -> None:
        then this one falls through to step 3 like any later visit.
     3. Move the mark forward with a conditional UPDATE, so two pages read at once keep the
        higher number whatever order they commit in.
+    The notices about the posts read (replies, quotes, mentions) are read too.
     """
     if user is None or not user.is_authenticated or up_to <= 0:
         return
+    notifications.read_up_to(user=user, thread=thread, number=up_to)
     current = (ThreadReadState.objects.filter(user=user, thread=thread)
                .values_list("last_read_number", flat=True).first())
     if current is None:

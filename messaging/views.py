@@ -17,14 +17,15 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import hooks, rules, services, unread
+from . import hooks, notifications, rules, services, unread
 from .forms import MessageForm, NewThreadForm, ReplyForm
-from .models import Board, Conversation, Post, Thread
+from .models import Board, Conversation, Notification, Post, Thread
 from .services import PostingRefused
 
 POSTS_PER_PAGE = 50
 THREADS_PER_PAGE = 30
 MESSAGES_PER_PAGE = 50
+NOTIFICATIONS_PER_PAGE = 30
 LATEST_THREADS = 15
 
 # The HTTP status that fits each kind of refusal (see PostingRefused).
@@ -280,6 +281,7 @@ def _render_conversation(request: HttpRequest, conversation: Conversation | None
     page = None
     if conversation is not None:
         services.mark_read_by_owner(conversation=conversation)
+        notifications.read_conversation(user=request.user, conversation=conversation)
         messages = conversation.messages.select_related("sender__profile")
         page = _page(Paginator(messages, MESSAGES_PER_PAGE), request.GET.get("page"),
                      default_last=True)
@@ -341,3 +343,39 @@ def conversation_list(request: HttpRequest) -> HttpResponse:
     return render(request, "messaging/conversation_list.html", {
         "general": general, "conversations": per_game,
         "messenger_name": settings.MESSENGER_NAME})
+
+
+# --- notifications (the bell) ------------------------------------------------------------
+
+@login_required
+def notification_list(request: HttpRequest) -> HttpResponse:
+    """The user's notices, newest first, paginated. A constant number of queries: one
+    count, one page with the actors' names, threads and posts joined in."""
+    notices = (Notification.objects.filter(user=request.user)
+               .select_related("actor__profile", "thread", "post", "conversation__board"))
+    page = _page(Paginator(notices, NOTIFICATIONS_PER_PAGE), request.GET.get("page"))
+    return render(request, "messaging/notifications.html", {
+        "page": page, "messenger_name": settings.MESSENGER_NAME})
+
+
+def _back_to_notifications(request: HttpRequest) -> HttpResponse:
+    page = request.POST.get("page", "")
+    url = reverse("messaging-notifications")
+    return redirect(f"{url}?page={page}" if _USER_ID.fullmatch(page) else url)
+
+
+@login_required
+@require_POST
+def notification_read(request: HttpRequest, pk: int) -> HttpResponse:
+    """Mark one of the user's own notices read; anyone else's is a 404."""
+    if not notifications.mark_read(user=request.user, notification_id=pk):
+        raise Http404
+    return _back_to_notifications(request)
+
+
+@login_required
+@require_POST
+def notification_read_all(request: HttpRequest) -> HttpResponse:
+    notifications.mark_all_read(user=request.user)
+    flash.success(request, _("Every notification is marked as read."))
+    return _back_to_notifications(request)
