@@ -119,6 +119,11 @@ class Post(models.Model):
                               related_name="quoted_by", verbose_name=_("quoted post"))
     created_at = models.DateTimeField(_("written"), auto_now_add=True)
     edited_at = models.DateTimeField(_("edited"), null=True, blank=True)
+    # Written with the post by the services (messaging.search.fields_for): the folded text
+    # (with the thread's title for post #1) and its character and pair terms, which a GIN
+    # index covers on PostgreSQL.
+    search_text = models.TextField(default="", editable=False)
+    search_terms = models.TextField(default="", editable=False)
 
     class Meta:
         ordering = ["number"]

@@ -16,7 +16,7 @@ from django.db.models import F, Q, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import notifications, rules
+from . import notifications, rules, search
 from .mentions import render_with_mentions
 from .models import MAX_BODY_LENGTH, MAX_TITLE_LENGTH, Board, Conversation, Message, Post, Thread
 from .rendering import render_markdown
@@ -126,7 +126,9 @@ def _add_post(*, thread: Thread, author, body: str, html: str, quote: Post | Non
     """
     number = thread.last_number + 1
     post = Post.objects.create(thread=thread, number=number, author=author, body=body,
-                               html=html, quote=quote)
+                               html=html, quote=quote,
+                               **search.fields_for(body=body,
+                                                   title=thread.title if number == 1 else ""))
     Thread.objects.filter(pk=thread.pk).update(
         last_number=number, post_count=F("post_count") + 1, last_post=post,
         last_post_at=post.created_at)

@@ -11,6 +11,7 @@ urlpatterns = [
     path("t/<int:pk>/unread/", views.thread_first_unread, name="messaging-thread-unread"),
     path("t/<int:pk>/reply/", views.thread_reply, name="messaging-reply"),
     path("p/<int:pk>/", views.post_permalink, name="messaging-post"),
+    path("search/", views.search_page, name="messaging-search"),
     path("notifications/", views.notification_list, name="messaging-notifications"),
     path("notifications/read/", views.notification_read_all,
          name="messaging-notifications-read-all"),

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import hooks, notifications, rules, services, unread
+from . import hooks, notifications, rules, search, services, unread
 from .forms import MessageForm, NewThreadForm, ReplyForm
 from .models import Board, Conversation, Notification, Post, Thread
 from .services import PostingRefused
@@ -26,6 +26,9 @@ POSTS_PER_PAGE = 50
 THREADS_PER_PAGE = 30
 MESSAGES_PER_PAGE = 50
 NOTIFICATIONS_PER_PAGE = 30
+RESULTS_PER_PAGE = 20
+# Deep pages of a search cost an OFFSET scan; nobody reads result 1,000.
+MAX_RESULT_PAGE = 50
 LATEST_THREADS = 15
 
 # The HTTP status that fits each kind of refusal (see PostingRefused).
@@ -379,3 +382,65 @@ def notification_read_all(request: HttpRequest) -> HttpResponse:
     notifications.mark_all_read(user=request.user)
     flash.success(request, _("Every notification is marked as read."))
     return _back_to_notifications(request)
+
+
+# --- search --------------------------------------------------------------------------------
+
+def _one_id(request: HttpRequest, name: str) -> int | None:
+    """The ASCII-digit id in `?name=`, None if absent or empty, or BadQuery."""
+    value = request.GET.get(name, "")
+    if not value:
+        return None
+    if not _USER_ID.fullmatch(value):
+        raise BadQuery(_("“%(value)s” is not a number: use the digits 0-9 only.")
+                       % {"value": value[:30]})
+    return int(value)
+
+
+def search_page(request: HttpRequest) -> HttpResponse:
+    """Search thread titles and post text (`messaging.search`), filtered by board (slug),
+    game (id) and author (user id); only what the viewer may read; paginated without a
+    count. Bad input is a 400 with a message, never a 500."""
+    user = request.user
+    boards = list(rules.readable_boards(user).order_by("position", "-id")
+                  .values_list("pk", "slug", "title"))
+    context = {"boards": boards, "raw_query": request.GET.get("q", "")[:search.MAX_QUERY_LENGTH
+                                                                       * 2],
+               "board_slug": request.GET.get("board", ""), "results": None, "error": ""}
+    if "q" not in request.GET:
+        return render(request, "messaging/search.html", context)
+    status = 200
+    try:
+        query = search.clean_query(request.GET.get("q"))
+        author = _one_id(request, "author")
+        game = _one_id(request, "game")
+        board_ids = None
+        if context["board_slug"]:
+            board_ids = [pk for pk, slug, _title in boards if slug == context["board_slug"]]
+        if game is not None:
+            # A game's board, through the reverse relation games.Game.board (related_name
+            # "game"); messaging does not import games.
+            in_game = set(Board.objects.filter(game__pk=game).values_list("pk", flat=True))
+            readable = {pk for pk, _slug, _title in boards}
+            board_ids = [pk for pk in (board_ids if board_ids is not None else readable)
+                         if pk in in_game]
+        number = _page_number(request.GET.get("page"))
+        posts = search.search_posts(viewer=user, query=query, board_ids=board_ids,
+                                    author_id=author).select_related(
+            "thread__board", "author__profile")
+        context.update(results=search.result_page(posts, number, RESULTS_PER_PAGE),
+                       query=query, page_query=urlencode(
+                           [(k, request.GET[k]) for k in ("q", "board", "game", "author")
+                            if request.GET.get(k)]))
+    except (BadQuery, search.SearchRefused) as bad:
+        context["error"] = bad.message
+        status = 400
+    return render(request, "messaging/search.html", context, status=status)
+
+
+def _page_number(value: str | None) -> int:
+    if not value:
+        return 1
+    if not _USER_ID.fullmatch(value) or not 1 <= int(value) <= MAX_RESULT_PAGE:
+        raise BadQuery(_("Pages of results go from 1 to %(n)d.") % {"n": MAX_RESULT_PAGE})
+    return int(value)
