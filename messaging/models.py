@@ -119,6 +119,9 @@ class Post(models.Model):
                               related_name="quoted_by", verbose_name=_("quoted post"))
     created_at = models.DateTimeField(_("written"), auto_now_add=True)
     edited_at = models.DateTimeField(_("edited"), null=True, blank=True)
+    edited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                  null=True, blank=True, related_name="+",
+                                  verbose_name=_("edited by"))
     # Written with the post by the services (messaging.search.fields_for): the folded text
     # (with the thread's title for post #1) and its character and pair terms, which a GIN
     # index covers on PostgreSQL.
@@ -305,3 +308,27 @@ class Notification(models.Model):
         if self.conversation_id:
             return reverse("messaging-conversation", args=[self.conversation_id])
         return reverse("messaging-notifications")
+
+
+class PostRevision(models.Model):
+    """A post's text as it was before the edit `edited_by` made at `edited_at`
+    (`services.edit_post`); staff read the history, players see only that the GM edited the
+    post and when."""
+
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="revisions",
+                             verbose_name=_("post"))
+    body = models.TextField(_("earlier text (Markdown)"))
+    html = models.TextField(_("earlier rendered HTML"), editable=False)
+    edited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                  null=True, blank=True, related_name="+",
+                                  verbose_name=_("edited by"))
+    edited_at = models.DateTimeField(_("edited"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-edited_at", "-id"]
+        verbose_name = _("post revision")
+        verbose_name_plural = _("post revisions")
+        indexes = [models.Index(fields=["post", "-edited_at"], name="revision_post_time")]
+
+    def __str__(self) -> str:
+        return f"{self.post} @ {self.edited_at:%Y-%m-%d %H:%M}"

@@ -10,7 +10,10 @@ Two independent layers, so a gap in one is caught by the other:
 
 from __future__ import annotations
 
+import re
+
 import nh3
+from linkify_it import LinkifyIt
 from markdown_it import MarkdownIt
 
 ALLOWED_TAGS = {
@@ -93,20 +96,54 @@ def _mention_rule(state, silent: bool) -> bool:
     return True
 
 
+# Where a bare URL ends in Chinese text: CJK punctuation, ideographs and full-width forms.
+_URL_STOP = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+class ChineseAwareLinkify(LinkifyIt):
+    """linkify-it reads Chinese after a URL as part of its path ("https://a.example/x页面，
+    好的" would link all of it); here a bare URL ends where Chinese text or full-width
+    punctuation begins. A URL with Chinese in it can still be written as <https://…>."""
+
+    def _trimmed(self, found, offset: int = 0):
+        cut = _URL_STOP.search(found.raw)
+        if cut is None:
+            return found
+        if cut.start() == 0:
+            return None
+        again = super().match_at_start(found.raw[:cut.start()])
+        if again is None:
+            return None
+        again.index += found.index - offset
+        again.last_index += found.index - offset
+        return again
+
+    def match(self, text):
+        kept = [m for m in (self._trimmed(m) for m in super().match(text) or []) if m]
+        return kept or None
+
+    def match_at_start(self, text):
+        found = super().match_at_start(text)
+        return self._trimmed(found) if found is not None else None
+
+
 _post_markdown = (
-    MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False,
+    MarkdownIt("commonmark", {"html": False, "linkify": True, "typographer": False,
                               "breaks": True})
     .enable("table")
     .enable("strikethrough")
+    .enable("linkify")
 )
+_post_markdown.linkify = ChineseAwareLinkify()
 _post_markdown.inline.ruler.before("text", "mention", _mention_rule)
 
 
 def render_post(text: str, *, mention=None) -> tuple[str, list]:
     """(sanitized HTML, keys of the mentions linked) for a post or message.
 
-    The Markdown of `render_markdown`, plus @mentions through `mention` (see `_mention_rule`),
-    cleaned by the same nh3 allowlist.
+    The Markdown of `render_markdown`, plus bare URLs turned into links (linkify-it-py, ending
+    at Chinese text) and @mentions through `mention` (see `_mention_rule`), cleaned by the
+    same nh3 allowlist.
     """
     env = {"mention": mention} if mention is not None else {}
     return sanitize(_post_markdown.render(text, env)), env.get("mentioned", [])

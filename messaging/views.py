@@ -14,11 +14,13 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import hooks, notifications, rules, search, services, unread
-from .forms import MessageForm, NewThreadForm, ReplyForm
+from .forms import EditPostForm, MessageForm, NewThreadForm, ReplyForm
+from .mentions import render_with_mentions
 from .models import Board, Conversation, Notification, Post, Thread
 from .services import PostingRefused
 
@@ -266,6 +268,63 @@ def thread_first_unread(request: HttpRequest, pk: int) -> HttpResponse:
     if post is None:
         return redirect(thread)
     return redirect(post_page_url(post))
+
+
+@login_required
+@require_POST
+def preview(request: HttpRequest) -> HttpResponse:
+    """The HTML a post with this text would show (the same renderer as posting), for the
+    preview button; a refusal (empty, too long) is a 400 with its sentence."""
+    try:
+        body = services.clean_body(request.POST.get("body"))
+    except PostingRefused as refused:
+        return HttpResponse(format_html('<p class="refusal" role="alert">{}</p>', refused.message),
+                            status=400, content_type="text/html; charset=utf-8")
+    html, _mentioned = render_with_mentions(body)
+    return HttpResponse(html, content_type="text/html; charset=utf-8")
+
+
+def _editable_post_or_404(request: HttpRequest, pk: int) -> Post:
+    """A post staff may edit and read the history of; a 404 for everyone else."""
+    post = get_object_or_404(Post.objects.select_related("thread__board", "author__profile",
+                                                         "edited_by__profile"), pk=pk)
+    if not (request.user.is_staff and request.user.is_active) \
+            or not rules.can_read_thread(request.user, post.thread):
+        raise Http404
+    return post
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def post_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """A moderator edits a post (services.edit_post keeps the earlier text)."""
+    post = _editable_post_or_404(request, pk)
+    form = EditPostForm(request.POST or None, initial={"body": post.body})
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                services.edit_post(post=post, editor=request.user,
+                                   body=form.cleaned_data["body"])
+            except PostingRefused as refused:
+                form.add_error(None, refused.message)
+                status = REFUSAL_STATUS[refused.code]
+            else:
+                return redirect(post_page_url(post))
+    return render(request, "messaging/post_edit.html", {
+        "post": post, "thread": post.thread, "board": post.thread.board, "form": form},
+        status=status)
+
+
+@login_required
+def post_revisions(request: HttpRequest, pk: int) -> HttpResponse:
+    """A post's earlier texts, for staff."""
+    post = _editable_post_or_404(request, pk)
+    revisions = post.revisions.select_related("edited_by__profile")
+    return render(request, "messaging/post_revisions.html", {
+        "post": post, "thread": post.thread, "board": post.thread.board,
+        "revisions": revisions})
 
 
 def post_permalink(request: HttpRequest, pk: int) -> HttpResponse:
