@@ -123,7 +123,10 @@ def search_posts(*, viewer, query: str, board_ids: list[int] | None = None,
         posts = posts.alias(has_terms=RawSQL(
             "string_to_array(messaging_post.search_terms, ' ') @> %s::text[]", (terms,),
             output_field=BooleanField())).filter(has_terms=True)
-    return posts.filter(search_text__contains=query).order_by("-created_at", "-id")
+    # Newest first by id (ids grow with time): the primary key serves the order, so for a
+    # common word PostgreSQL walks it backwards and stops after one page instead of sorting
+    # every hit.
+    return posts.filter(search_text__contains=query).order_by("-id")
 
 
 @dataclass
