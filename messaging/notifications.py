@@ -34,7 +34,8 @@ def notify(*, user, kind: str, actor=None, thread: Thread | None = None,
 
     Nobody gets a notice about their own doing, about a thread they may not read (a GM-only
     thread, a GM board), nor is one kept for 神的使者 or a disabled account.
-    `text` is a short detail in the reader's language (cut at 200 characters).
+    `text` is a short detail in the reader's language (cut at 200 characters); `url` a path
+    on this site (e.g. from reverse()), for notices with no post, thread or conversation.
     """
     if user is None or user.pk is None or not user.is_active or rules.is_messenger(user):
         return None
@@ -46,8 +47,9 @@ def notify(*, user, kind: str, actor=None, thread: Thread | None = None,
         thread = post.thread
     if thread is not None and not rules.can_read_thread(user, thread):
         return None
-    if len(url) > MAX_URL:
-        raise ValueError("notification url too long")
+    if len(url) > MAX_URL or (url and (not url.startswith("/") or url.startswith("//"))):
+        # A link on this site only (reverse() output): never another host or a javascript:
+        raise ValueError(f"notification url must be a path on this site: {url[:50]!r}")
     return Notification.objects.create(
         user=user, kind=kind, actor=actor, thread=thread, post=post, conversation=conversation,
         text=text[:MAX_TEXT], url=url)

@@ -66,6 +66,9 @@ def test_notify_for_games_kinds_and_its_refusals(discussion, alice, bob, messeng
     assert notifications.notify(user=bob, kind=Kind.VOTE_THREAD, thread=hidden) is None
     with pytest.raises(ValueError):
         notifications.notify(user=alice, kind="nonsense")
+    for url in ("javascript:alert(1)", "https://evil.example/", "//evil.example/"):
+        with pytest.raises(ValueError):
+            notifications.notify(user=alice, kind=Kind.DEADLINE, url=url)
     assert notifications.unread_count(alice) == 1
 
 

@@ -158,3 +158,30 @@ def test_board_with_unread_marks_query_budget_does_not_grow_with_threads(
     with django_assert_num_queries(8):
         response = client.get(lobby.get_absolute_url())
     assert "new-mark" in response.content.decode()
+
+
+@pytest.mark.parametrize("posts", [5, POSTS_PER_PAGE * 3])
+def test_reading_a_thread_as_a_page_costs_a_fixed_number_of_queries(
+        client, lobby, alice, bob, make_thread_with_posts, posts, django_assert_num_queries):
+    thread = make_thread_with_posts(lobby, alice, posts, quote_every=4)
+    client.force_login(bob)
+    ThreadReadState.objects.create(user=bob, thread=thread, last_read_number=1)
+    client.get(reverse("lobby"))
+    # session, user, profile, thread, count, the games' posting check, one page of posts,
+    # the notices read, the read mark read, the read mark moved, the header's badges
+    with django_assert_num_queries(11):
+        client.get(thread.get_absolute_url(), {"page": "last"}, **PAGE)
+    assert _mark(bob, thread) == posts
+
+
+@pytest.mark.parametrize("posts", [5, POSTS_PER_PAGE * 3])
+def test_the_jump_to_the_first_unread_floor_costs_a_fixed_number_of_queries(
+        client, lobby, alice, bob, make_thread_with_posts, posts, django_assert_num_queries):
+    thread = make_thread_with_posts(lobby, alice, posts)
+    ThreadReadState.objects.create(user=bob, thread=thread, last_read_number=posts - 2)
+    client.force_login(bob)
+    client.get(reverse("lobby"))
+    # session, user, profile, thread, the read mark, the first unread post, its page (a count)
+    with django_assert_num_queries(7):
+        response = client.get(reverse("messaging-thread-unread", args=[thread.pk]))
+    assert response["Location"].endswith(f"#p{posts - 1}")

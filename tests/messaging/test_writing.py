@@ -125,3 +125,19 @@ def test_an_edit_in_the_admin_goes_through_the_service(client, discussion, gm):
     post.refresh_from_db()
     assert post.body == "管理员改过" and post.edited_by == gm
     assert PostRevision.objects.get(post=post).body == "第一帖"
+
+
+@pytest.mark.parametrize("edits", [1, 12])
+def test_the_history_page_query_budget_does_not_grow_with_edits(
+        client, discussion, gm, edits, django_assert_num_queries):
+    post = discussion.posts.get()
+    for i in range(edits):
+        services.edit_post(post=post, editor=gm, body=f"第{i}版")
+    client.force_login(gm)
+    url = reverse("messaging-post-revisions", args=[post.pk])
+    client.get(url)
+    # session, user, profile, the post with thread/board/authors, the revisions with their
+    # editors, the header's badges
+    with django_assert_num_queries(6):
+        response = client.get(url)
+    assert response.content.decode().count('class="post card revision"') == edits
