@@ -73,6 +73,8 @@ def render_with_mentions(text: str) -> tuple[str, list]:
         for end in range(len(run), 0, -1):
             user = users.get(canonical_name(run[:end]))
             if user is not None:
+                # "@阿丽 你好": the space after the name is not part of the link.
+                end = len(run[:end].rstrip())
                 return end, reverse("profile-public", args=[user.pk]), user
         return None
 

@@ -41,6 +41,13 @@ def test_two_players_argue_and_one_catches_up(page_for, live_server, make_user, 
     b.goto(f"{url}/t/{thread.pk}/")
     b.click("#p1 .quote-button")
     b.wait_for_load_state()
+    # The preview shows the post as it will be (the mention already a link), without posting.
+    b.fill("#reply-form textarea[name=body]", "@阿丽 你不是**金水**")
+    b.click("#reply-form button[data-preview-url]")
+    b.wait_for_selector("#preview strong")
+    assert b.inner_text("#preview strong") == "金水"
+    assert b.locator("#preview a").first.inner_text() == "@阿丽"
+    assert Post.objects.filter(thread=thread).count() == 1
     _write(b, "@阿丽 你不是金水，别骗人。")
     _write(a, "@阿博 我有验人记录，请看 https://example.com/log 。")
     assert ThreadReadState.objects.get(user=alice, thread=thread).last_read_number == 3

@@ -85,3 +85,8 @@ def test_a_mention_of_a_disabled_account_notifies_no_one(discussion, alice, bob)
     bob.save()
     _say(discussion, alice, "@阿博 在吗")
     assert Notification.objects.count() == 0
+
+
+def test_the_space_after_a_name_stays_outside_the_link(discussion, alice, bob):
+    post = _say(discussion, alice, "@阿博 你好")
+    assert f'<a href="{_profile(bob)}" rel="nofollow noopener">@阿博</a> 你好' in post.html
