@@ -485,9 +485,9 @@ def search_page(request: HttpRequest) -> HttpResponse:
                          if pk in in_game]
         number = _page_number(request.GET.get("page"))
         posts = search.search_posts(viewer=user, query=query, board_ids=board_ids,
-                                    author_id=author).select_related(
-            "thread__board", "author__profile")
-        context.update(results=search.result_page(posts, number, RESULTS_PER_PAGE),
+                                    author_id=author)
+        context.update(results=search.result_page(posts, number, RESULTS_PER_PAGE,
+                                                  related=("thread__board", "author__profile")),
                        query=query, page_query=urlencode(
                            [(k, request.GET[k]) for k in ("q", "board", "game", "author")
                             if request.GET.get(k)]))
