@@ -27,3 +27,21 @@ def profile(request):
                             samesite=settings.LANGUAGE_COOKIE_SAMESITE)
         return response
     return render(request, "accounts/profile.html", {"form": form, "profile": instance})
+
+
+def public_profile(request, pk: int):
+    """A player's public page: display name, member since, and what each app adds
+    (`accounts.profile_sections`). The 神的使者 account has none (a 404)."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.http import Http404
+    from django.shortcuts import get_object_or_404
+
+    from .profile_sections import render_profile_sections
+
+    person = get_object_or_404(get_user_model().objects.select_related("profile"), pk=pk)
+    if person.get_username() == settings.MESSENGER_USERNAME:
+        raise Http404
+    return render(request, "accounts/public_profile.html", {
+        "person": person, "profile": getattr(person, "profile", None),
+        "sections": render_profile_sections(request, person)})

@@ -18,7 +18,6 @@ from django.utils.translation import gettext_lazy as _
 from . import services
 from .forms import BodyField
 from .models import Board, Conversation, Message, Post, Thread
-from .rendering import render_markdown
 
 
 def _name(user) -> str:
@@ -74,8 +73,9 @@ class PostAdmin(admin.ModelAdmin):
     list_select_related = ("thread__board", "author__profile")
     raw_id_fields = ("thread", "quote", "author")
     readonly_fields = ("thread", "number", "author", "quote", "created_at", "edited_at",
-                       "shown")
-    fields = ("thread", "number", "author", "quote", "body", "shown", "created_at", "edited_at")
+                       "edited_by", "shown")
+    fields = ("thread", "number", "author", "quote", "body", "shown", "created_at", "edited_at",
+              "edited_by")
     date_hierarchy = "created_at"
 
     def has_add_permission(self, request) -> bool:
@@ -98,13 +98,11 @@ class PostAdmin(admin.ModelAdmin):
         return mark_safe(obj.html)  # noqa: S308 - sanitized by render_markdown when stored
 
     def save_model(self, request, obj: Post, form, change):
-        # A moderator's edit is rendered and sanitized exactly like a post written on the site.
+        # A moderator's edit goes through the service: rendered like a post written on the
+        # site, the earlier text kept in the post's revisions, "edited by the GM" shown.
         if "body" in form.changed_data:
-            from django.utils import timezone
-
-            obj.body = services.clean_body(obj.body)
-            obj.html = render_markdown(obj.body)
-            obj.edited_at = timezone.now()
+            services.edit_post(post=obj, editor=request.user, body=obj.body)
+            return
         super().save_model(request, obj, form, change)
 
     def delete_model(self, request, obj: Post):

@@ -6,3 +6,10 @@ class MessagingConfig(AppConfig):
     name = "messaging"
     verbose_name = _("Forum and messages")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from accounts.profile_sections import register_profile_section
+
+        from .profile import forum_section
+
+        register_profile_section(forum_section)

@@ -51,3 +51,9 @@ class AnswerForm(forms.Form):
     """Used in the admin: a staff member's answer, sent as 神的使者."""
 
     body = BodyField(label=_("Answer as the messenger"))
+
+
+class EditPostForm(forms.Form):
+    """A moderator's edit of a post."""
+
+    body = BodyField()

@@ -119,6 +119,14 @@ class Post(models.Model):
                               related_name="quoted_by", verbose_name=_("quoted post"))
     created_at = models.DateTimeField(_("written"), auto_now_add=True)
     edited_at = models.DateTimeField(_("edited"), null=True, blank=True)
+    edited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                  null=True, blank=True, related_name="+",
+                                  verbose_name=_("edited by"))
+    # Written with the post by the services (messaging.search.fields_for): the folded text
+    # (with the thread's title for post #1) and its character and pair terms, which a GIN
+    # index covers on PostgreSQL.
+    search_text = models.TextField(default="", editable=False)
+    search_terms = models.TextField(default="", editable=False)
 
     class Meta:
         ordering = ["number"]
@@ -212,3 +220,115 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return f"{self.conversation} @ {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class ThreadReadState(models.Model):
+    """How far one user has read one thread: every post numbered up to `last_read_number`.
+
+    Written only when the user opens the thread as a page (see `messaging.unread`); the
+    number never goes down, so reading an old page again does not bring back old posts.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="thread_reads", verbose_name=_("user"))
+    thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="reads",
+                               verbose_name=_("thread"))
+    last_read_number = models.PositiveIntegerField(_("read up to post"), default=0)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("read mark")
+        verbose_name_plural = _("read marks")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "thread"], name="thread_read_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} · {self.thread_id} · {self.last_read_number}"
+
+
+class Notification(models.Model):
+    """One on-site notice for one user (the bell in the header).
+
+    Written only through `messaging.notifications.notify`. The sentence is built when the
+    page is shown, in the reader's language, from `kind` and the linked rows; `text` is a
+    short detail the caller adds (a game's name, a deadline), already in the reader's
+    language, and `url` a link for notices that have no post or conversation to point at.
+    """
+
+    class Kind(models.TextChoices):
+        REPLY = "reply", _("Reply in my thread")
+        QUOTE = "quote", _("Quote of my post")
+        MENTION = "mention", _("Mention")
+        MESSENGER = "messenger", _("Message from the messenger")
+        RESULT = "result", _("Private result")
+        ANNOUNCEMENT = "announcement", _("Announcement in my game")
+        VOTE_THREAD = "vote_thread", _("New vote thread in my game")
+        DEADLINE = "deadline", _("Deadline coming soon")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="notifications", verbose_name=_("user"))
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                              blank=True, related_name="+", verbose_name=_("by"))
+    thread = models.ForeignKey(Thread, on_delete=models.CASCADE, null=True, blank=True,
+                               related_name="+", verbose_name=_("thread"))
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="+", verbose_name=_("post"))
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, null=True,
+                                     blank=True, related_name="+",
+                                     verbose_name=_("conversation"))
+    text = models.CharField(_("detail"), max_length=200, blank=True)
+    url = models.CharField(_("link"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    read_at = models.DateTimeField(_("read"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+        indexes = [
+            models.Index(fields=["user", "-created_at"], name="notification_user_time"),
+            # The bell's count: a user's unread notices only.
+            models.Index(fields=["user"], condition=Q(read_at__isnull=True),
+                         name="notification_user_unread"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} · {self.kind} · {self.created_at:%Y-%m-%d %H:%M}"
+
+    def get_absolute_url(self) -> str:
+        """Where the notice leads: its own link, else its post, thread or conversation."""
+        if self.url:
+            return self.url
+        if self.post_id:
+            return reverse("messaging-post", args=[self.post_id])
+        if self.thread_id:
+            return reverse("messaging-thread", args=[self.thread_id])
+        if self.conversation_id:
+            return reverse("messaging-conversation", args=[self.conversation_id])
+        return reverse("messaging-notifications")
+
+
+class PostRevision(models.Model):
+    """A post's text as it was before the edit `edited_by` made at `edited_at`
+    (`services.edit_post`); staff read the history, players see only that the GM edited the
+    post and when."""
+
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="revisions",
+                             verbose_name=_("post"))
+    body = models.TextField(_("earlier text (Markdown)"))
+    html = models.TextField(_("earlier rendered HTML"), editable=False)
+    edited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                  null=True, blank=True, related_name="+",
+                                  verbose_name=_("edited by"))
+    edited_at = models.DateTimeField(_("edited"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-edited_at", "-id"]
+        verbose_name = _("post revision")
+        verbose_name_plural = _("post revisions")
+        indexes = [models.Index(fields=["post", "-edited_at"], name="revision_post_time")]
+
+    def __str__(self) -> str:
+        return f"{self.post} @ {self.edited_at:%Y-%m-%d %H:%M}"

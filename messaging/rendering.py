@@ -26,6 +26,7 @@ from django.conf import settings
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from linkify_it import LinkifyIt
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 
@@ -116,7 +117,11 @@ def render_markdown(text: str) -> str:
        source that is not embeddable is removed, and without POST_REMOTE_IMAGES no `<img>`
        survives at all.
     """
-    html = _markdown.render(text)
+    return sanitize(_markdown.render(text))
+
+
+def sanitize(html: str) -> str:
+    """The nh3 step of `render_markdown` (layer 2), for any HTML markdown-it produced."""
     tags = ALLOWED_TAGS if settings.POST_REMOTE_IMAGES else ALLOWED_TAGS - {"img"}
     return nh3.clean(
         html,
@@ -155,3 +160,86 @@ def author_badge(user) -> SafeString:
     else:
         return SafeString("")
     return format_html('<span class="{} {}-{}">{}</span>', BADGE_CLASS, BADGE_CLASS, kind, label)
+
+
+# --- posts: bare URLs and @mentions ------------------------------------------------------
+
+def _mention_rule(state, silent: bool) -> bool:
+    """markdown-it inline rule: "@name" -> a link, when `state.env["mention"]` knows the name.
+
+    `mention(tail)` gets the text after "@" and returns (length used, href, key) or None.
+    Not inside a link, and not after an ASCII letter or digit ("a@b.example" stays an
+    address; "你好@阿丽" is a mention).
+    """
+    mention = state.env.get("mention")
+    if mention is None or state.src[state.pos] != "@" or state.linkLevel > 0:
+        return False
+    before = state.src[state.pos - 1] if state.pos > 0 else " "
+    if before.isascii() and before.isalnum():
+        return False
+    found = mention(state.src[state.pos + 1:state.posMax])
+    if found is None:
+        return False
+    length, href, key = found
+    if not silent:
+        token = state.push("link_open", "a", 1)
+        token.attrs = {"href": href}
+        state.push("text", "", 0).content = state.src[state.pos:state.pos + 1 + length]
+        state.push("link_close", "a", -1)
+        state.env.setdefault("mentioned", []).append(key)
+    state.pos += 1 + length
+    return True
+
+
+# Where a bare URL ends in Chinese text: CJK punctuation, ideographs and full-width forms.
+_URL_STOP = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+class ChineseAwareLinkify(LinkifyIt):
+    """linkify-it reads Chinese after a URL as part of its path ("https://a.example/x页面，
+    好的" would link all of it); here a bare URL ends where Chinese text or full-width
+    punctuation begins. A URL with Chinese in it can still be written as <https://…>."""
+
+    def _trimmed(self, found, offset: int = 0):
+        cut = _URL_STOP.search(found.raw)
+        if cut is None:
+            return found
+        if cut.start() == 0:
+            return None
+        again = super().match_at_start(found.raw[:cut.start()])
+        if again is None:
+            return None
+        again.index += found.index - offset
+        again.last_index += found.index - offset
+        return again
+
+    def match(self, text):
+        kept = [m for m in (self._trimmed(m) for m in super().match(text) or []) if m]
+        return kept or None
+
+    def match_at_start(self, text):
+        found = super().match_at_start(text)
+        return self._trimmed(found) if found is not None else None
+
+
+_post_markdown = (
+    MarkdownIt("commonmark", {"html": False, "linkify": True, "typographer": False,
+                              "breaks": True})
+    .enable("table")
+    .enable("strikethrough")
+    .enable("linkify")
+)
+_post_markdown.linkify = ChineseAwareLinkify()
+_post_markdown.add_render_rule("image", _render_image)
+_post_markdown.inline.ruler.before("text", "mention", _mention_rule)
+
+
+def render_post(text: str, *, mention=None) -> tuple[str, list]:
+    """(sanitized HTML, keys of the mentions linked) for a post or message.
+
+    The Markdown of `render_markdown`, plus bare URLs turned into links (linkify-it-py, ending
+    at Chinese text) and @mentions through `mention` (see `_mention_rule`), cleaned by the
+    same nh3 allowlist.
+    """
+    env = {"mention": mention} if mention is not None else {}
+    return sanitize(_post_markdown.render(text, env)), env.get("mentioned", [])

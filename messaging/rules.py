@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
-from .models import Board, Thread
+from .models import Board, Post, Thread
 
 GM = "gm"
 ANYONE = "anyone"
@@ -107,11 +107,26 @@ def readable_boards(user, boards: QuerySet | None = None) -> QuerySet:
     return boards.exclude(kind=Board.Kind.GM)
 
 
+def _hidden_from_players(prefix: str = "") -> Q:
+    """Threads only the GM reads (`prefix` "thread__" for posts): the same rule as
+    `can_read_thread`, as a query."""
+    return (Q(**{f"{prefix}board__kind": Board.Kind.GM})
+            | Q(**{f"{prefix}kind": Thread.Kind.GM_ONLY}))
+
+
 def readable_threads(user, threads: QuerySet | None = None) -> QuerySet:
     threads = Thread.objects.all() if threads is None else threads
     if is_gm(user):
         return threads
-    return threads.exclude(Q(board__kind=Board.Kind.GM) | Q(kind=Thread.Kind.GM_ONLY))
+    return threads.exclude(_hidden_from_players())
+
+
+def readable_posts(user, posts: QuerySet | None = None) -> QuerySet:
+    """The posts of threads `user` may read (search, profiles): never GM-only content."""
+    posts = Post.objects.all() if posts is None else posts
+    if is_gm(user):
+        return posts
+    return posts.exclude(_hidden_from_players("thread__"))
 
 
 # --- writing ------------------------------------------------------------------------------

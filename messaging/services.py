@@ -16,9 +16,19 @@ from django.utils.translation import ngettext
 from accounts.names import has_invisible, visible_text
 from config.ratelimit import RateLimited, consume
 
-from . import rules
-from .models import MAX_BODY_LENGTH, MAX_TITLE_LENGTH, Board, Conversation, Message, Post, Thread
-from .rendering import render_markdown
+from . import notifications, rules, search
+from .mentions import render_with_mentions
+from .models import (
+    MAX_BODY_LENGTH,
+    MAX_TITLE_LENGTH,
+    Board,
+    Conversation,
+    Message,
+    Post,
+    PostRevision,
+    Thread,
+)
+from .rendering import render_post
 
 
 class PostingRefused(Exception):
@@ -125,7 +135,9 @@ def _add_post(*, thread: Thread, author, body: str, html: str, quote: Post | Non
     """
     number = thread.last_number + 1
     post = Post.objects.create(thread=thread, number=number, author=author, body=body,
-                               html=html, quote=quote)
+                               html=html, quote=quote,
+                               **search.fields_for(body=body,
+                                                   title=thread.title if number == 1 else ""))
     Thread.objects.filter(pk=thread.pk).update(
         last_number=number, post_count=F("post_count") + 1, last_post=post,
         last_post_at=post.created_at)
@@ -152,7 +164,7 @@ def start_thread(*, board: Board, author, kind: str, title: str, body: str, key:
     """
     title = clean_title(title)
     body = clean_body(body)
-    html = render_markdown(body)
+    html, mentioned = render_with_mentions(body)
     with transaction.atomic():
         board = Board.objects.select_for_update().get(pk=board.pk)
         _refuse_if(rules.start_refusal(author, board, kind, body))
@@ -162,7 +174,8 @@ def start_thread(*, board: Board, author, kind: str, title: str, body: str, key:
             check_rate_limit(author)
         thread = Thread.objects.create(board=board, kind=kind, title=title, author=author,
                                        key=key, is_pinned=pinned, is_locked=locked)
-        _add_post(thread=thread, author=author, body=body, html=html, quote=None)
+        post = _add_post(thread=thread, author=author, body=body, html=html, quote=None)
+        notifications.notify_new_post(post=post, mentioned=mentioned)
     return thread
 
 
@@ -178,7 +191,7 @@ def reply(*, thread: Thread, author, body: str, quote: Post | None = None,
     4. Count the post against the rate limit, then store it with the next number.
     """
     body = clean_body(body)
-    html = render_markdown(body)
+    html, mentioned = render_with_mentions(body)
     with transaction.atomic():
         thread = Thread.objects.select_for_update().select_related("board").get(pk=thread.pk)
         _refuse_if(rules.reply_refusal(author, thread, body))
@@ -187,6 +200,41 @@ def reply(*, thread: Thread, author, body: str, quote: Post | None = None,
         if enforce_rate_limit:
             check_rate_limit(author)
         post = _add_post(thread=thread, author=author, body=body, html=html, quote=quote)
+        notifications.notify_new_post(post=post, mentioned=mentioned)
+    return post
+
+
+def edit_post(*, post: Post, editor, body: str) -> Post:
+    """A moderator's edit: the post gets `body`, its earlier text goes to its history.
+
+    Steps:
+    1. Only active staff edit posts (players' words are evidence in a game: nobody else may
+       change them, not even their author).
+    2. Check and render the new text like a new post (mentions linked, not notified again).
+    3. Lock the post row, keep the earlier text as a PostRevision, then store the new text,
+       its search fields, and who edited it when (shown as "由天神编辑于 …").
+    An edit that changes nothing stores nothing.
+    """
+    from django.utils import timezone
+
+    if editor is None or not editor.is_authenticated or not editor.is_staff \
+            or not editor.is_active:
+        raise PostingRefused(_("Only the GM may edit posts."), code="forbidden")
+    body = clean_body(body)
+    html, _mentioned = render_with_mentions(body)
+    with transaction.atomic():
+        post = Post.objects.select_for_update().select_related("thread").get(pk=post.pk)
+        if body == post.body:
+            return post
+        PostRevision.objects.create(post=post, body=post.body, html=post.html,
+                                    edited_by=editor)
+        post.body, post.html = body, html
+        post.edited_at, post.edited_by = timezone.now(), editor
+        for field, value in search.fields_for(
+                body=body, title=post.thread.title if post.number == 1 else "").items():
+            setattr(post, field, value)
+        post.save(update_fields=["body", "html", "edited_at", "edited_by", "search_text",
+                                 "search_terms"])
     return post
 
 
@@ -261,7 +309,7 @@ def send_to_messenger(*, conversation: Conversation, author, body: str,
     3. Rate limit, store, and count it as unread for the staff.
     """
     body = clean_body(body)
-    html = render_markdown(body)
+    html = render_post(body)[0]
     with transaction.atomic():
         conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
         _refuse_if(rules._writer_refusal(author))
@@ -295,14 +343,17 @@ def write_to_messenger(*, author, body: str, board: Board | None = None) -> Mess
                                  enforce_rate_limit=False)
 
 
-def send_as_messenger(*, conversation: Conversation, body: str, written_by=None) -> Message:
+def send_as_messenger(*, conversation: Conversation, body: str, written_by=None,
+                      notice: str = notifications.Kind.MESSENGER, notice_text: str = "") -> Message:
     """A message from 神的使者 to the owner (game results, or a staff member's answer).
 
     `written_by` is the staff member who wrote it, recorded for the GM only. Sending counts
     as answering: the staff's unread counter of the conversation goes back to zero.
+    The owner gets an on-site notice of kind `notice` (games pass `Kind.RESULT` for private
+    results, with the game's name as `notice_text`).
     """
     body = clean_body(body)
-    html = render_markdown(body)
+    html = render_post(body)[0]
     messenger = _messenger()
     with transaction.atomic():
         conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
@@ -312,6 +363,8 @@ def send_as_messenger(*, conversation: Conversation, body: str, written_by=None)
         Conversation.objects.filter(pk=conversation.pk).update(
             owner_unread=F("owner_unread") + 1, staff_unread=0,
             last_message_at=message.created_at)
+        notifications.notify(user=conversation.owner, kind=notice, conversation=conversation,
+                             text=notice_text)
     return message
 
 

@@ -2,31 +2,69 @@
 
 from __future__ import annotations
 
+import re
+from urllib.parse import urlencode
+
 from django.conf import settings
+from django.contrib import messages as flash
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.http import is_page_navigation
 from config.inputs import parse_int, parse_page
 
-from . import hooks, rules, services
-from .forms import MessageForm, NewThreadForm, ReplyForm
-from .models import Board, Conversation, Post, Thread
+from . import hooks, notifications, rules, search, services, unread
+from .forms import EditPostForm, MessageForm, NewThreadForm, ReplyForm
+from .mentions import render_with_mentions
+from .models import Board, Conversation, Notification, Post, Thread
 from .services import PostingRefused
 
 POSTS_PER_PAGE = 50
 THREADS_PER_PAGE = 30
 MESSAGES_PER_PAGE = 50
+NOTIFICATIONS_PER_PAGE = 30
+RESULTS_PER_PAGE = 20
+# Deep pages of a search cost an OFFSET scan; nobody reads result 1,000.
+MAX_RESULT_PAGE = 50
 LATEST_THREADS = 15
 
 # The HTTP status that fits each kind of refusal (see PostingRefused).
 REFUSAL_STATUS = {"invalid": 400, "forbidden": 403, "not_found": 404, "rate_limited": 429}
+
+# ?author= takes ASCII digits only: str.isdigit() also accepts "²" and "１", which int()
+# then refuses or reads differently. Eighteen digits keep it inside a 64-bit key.
+_USER_ID = re.compile(r"[0-9]{1,18}")
+MAX_ISO_AUTHORS = 10
+
+
+class BadQuery(Exception):
+    """A query parameter that cannot be read; `message` is shown with a 400."""
+
+    def __init__(self, message):
+        super().__init__(str(message))
+        self.message = message
+
+
+def author_ids(values: list[str]) -> list[int]:
+    """The user ids of `?author=` (repeatable), or BadQuery with a readable reason."""
+    if len(values) > MAX_ISO_AUTHORS:
+        raise BadQuery(_("Show the posts of at most %(n)d authors at once.")
+                       % {"n": MAX_ISO_AUTHORS})
+    ids = []
+    for value in values:
+        if not _USER_ID.fullmatch(value):
+            raise BadQuery(_("“%(value)s” is not an author number: use the digits 0-9 only.")
+                           % {"value": value[:30]})
+        ids.append(int(value))
+    return sorted(set(ids))
 
 
 def _page(paginator: Paginator, raw: str | None, *, default_last: bool = False) -> Page:
@@ -70,10 +108,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     # The lobby first (lowest position), then the newest games.
     boards = rules.readable_boards(user).annotate(
         thread_count=Count("threads", filter=thread_filter)).order_by("position", "-id")
-    latest = (rules.readable_threads(user)
-              .filter(last_post_at__isnull=False)
-              .select_related("board", "last_post__author__profile")
-              .order_by("-last_post_at")[:LATEST_THREADS])
+    latest = unread.with_read_marks(
+        rules.readable_threads(user).filter(last_post_at__isnull=False)
+        .select_related("board", "last_post__author__profile"), user,
+    ).order_by("-last_post_at")[:LATEST_THREADS]
     return render(request, "messaging/lobby.html", {"boards": boards, "latest": latest})
 
 
@@ -81,13 +119,26 @@ def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
     board = _board_or_404(slug)
     if not rules.can_read_board(request.user, board):
         raise Http404
-    threads = (rules.readable_threads(request.user, board.threads.all())
-               .select_related("author__profile", "last_post__author__profile"))
+    threads = unread.with_read_marks(
+        rules.readable_threads(request.user, board.threads.all())
+        .select_related("author__profile", "last_post__author__profile"), request.user)
     page = _page(Paginator(threads, THREADS_PER_PAGE), request.GET.get("page"))
     can_start = (request.user.is_authenticated
                  and bool(rules.startable_kinds(request.user, board)))
     return render(request, "messaging/board.html",
                   {"board": board, "page": page, "can_start": can_start})
+
+
+@login_required
+@require_POST
+def board_mark_read(request: HttpRequest, slug: str) -> HttpResponse:
+    """全部标为已读: every thread of the board the user may read, up to its last post."""
+    board = _board_or_404(slug)
+    if not rules.can_read_board(request.user, board):
+        raise Http404
+    unread.mark_board_read(user=request.user, board=board)
+    flash.success(request, _("Every thread of this board is marked as read."))
+    return redirect(board)
 
 
 @login_required
@@ -129,14 +180,30 @@ def thread_new(request: HttpRequest, slug: str) -> HttpResponse:
 # --- thread ----------------------------------------------------------------------------------
 
 def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
-                   page_number: str | None, status: int = 200) -> HttpResponse:
-    """The thread page. Its query count does not depend on the number of posts: one count,
-    one page of posts with their authors, profiles and quoted posts joined in."""
+                   page_number: str | None, status: int = 200,
+                   authors: list[int] | None = None, bad_query: str = "") -> HttpResponse:
+    """The thread page, or with `authors` only those users' posts (只看该作者), keeping their
+    floor numbers. Its query count does not depend on the number of posts: one count, one
+    page of posts with their authors, profiles and quoted posts joined in (and, filtering,
+    one query for the authors' names)."""
     posts = thread.posts.select_related("author__profile", "quote__author__profile")
+    iso_users = []
+    if authors:
+        posts = posts.filter(author_id__in=authors)
+        iso_users = list(get_user_model().objects.filter(pk__in=authors)
+                         .select_related("profile").order_by("pk"))
+    elif bad_query:
+        posts = posts.none()
     page = _page(Paginator(posts, POSTS_PER_PAGE), page_number)
+    page.object_list = list(page.object_list)
     refusal = None
     if request.user.is_authenticated:
         refusal = rules.reply_refusal(request.user, thread)
+        # Only the whole thread read as a page counts: an ISO view skips other posts.
+        if page.object_list and not authors and not bad_query and request.method == "GET" \
+                and is_page_navigation(request):
+            unread.mark_read(user=request.user, thread=thread,
+                             up_to=page.object_list[-1].number)
     quoting = None
     # The quote as read by the form (config.inputs), or as the page was asked for.
     quote_id = (form.cleaned_data.get("quote") if form.is_bound and hasattr(form, "cleaned_data")
@@ -149,6 +216,9 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
     return render(request, "messaging/thread.html", {
         "thread": thread, "board": thread.board, "page": page, "form": form,
         "reply_refusal": refusal, "quoting": quoting,
+        "iso": bool(authors) or bool(bad_query), "iso_users": iso_users,
+        "bad_query": bad_query,
+        "page_query": urlencode([("author", a) for a in authors or []]),
         "panels": hooks.render_thread_panels(request, thread),
     }, status=status)
 
@@ -157,7 +227,13 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     thread = _readable_thread_or_404(request.user, pk)
     quote = parse_int(request.GET.get("quote"), field="quote", minimum=1, default=None)
     form = ReplyForm(initial={"quote": quote} if quote else None)
-    return _render_thread(request, thread, form, page_number=request.GET.get("page"))
+    try:
+        authors = author_ids(request.GET.getlist("author"))
+    except BadQuery as bad:
+        return _render_thread(request, thread, form, page_number=None, status=400,
+                              bad_query=bad.message)
+    return _render_thread(request, thread, form, page_number=request.GET.get("page"),
+                          authors=authors)
 
 
 @login_required
@@ -183,6 +259,74 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_thread(request, thread, form, page_number="last", status=status)
 
 
+def thread_first_unread(request: HttpRequest, pk: int) -> HttpResponse:
+    """Jump to the first post the user has not read (the last post if they read them all)."""
+    thread = _readable_thread_or_404(request.user, pk)
+    post = unread.first_unread_post(user=request.user, thread=thread)
+    if post is None:
+        post = thread.posts.order_by("-number").first()
+    if post is None:
+        return redirect(thread)
+    return redirect(post_page_url(post))
+
+
+@login_required
+@require_POST
+def preview(request: HttpRequest) -> HttpResponse:
+    """The HTML a post with this text would show (the same renderer as posting), for the
+    preview button; a refusal (empty, too long) is a 400 with its sentence."""
+    try:
+        body = services.clean_body(request.POST.get("body"))
+    except PostingRefused as refused:
+        return HttpResponse(format_html('<p class="refusal" role="alert">{}</p>', refused.message),
+                            status=400, content_type="text/html; charset=utf-8")
+    html, _mentioned = render_with_mentions(body)
+    return HttpResponse(html, content_type="text/html; charset=utf-8")
+
+
+def _editable_post_or_404(request: HttpRequest, pk: int) -> Post:
+    """A post staff may edit and read the history of; a 404 for everyone else."""
+    post = get_object_or_404(Post.objects.select_related("thread__board", "author__profile",
+                                                         "edited_by__profile"), pk=pk)
+    if not (request.user.is_staff and request.user.is_active) \
+            or not rules.can_read_thread(request.user, post.thread):
+        raise Http404
+    return post
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def post_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """A moderator edits a post (services.edit_post keeps the earlier text)."""
+    post = _editable_post_or_404(request, pk)
+    form = EditPostForm(request.POST or None, initial={"body": post.body})
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                services.edit_post(post=post, editor=request.user,
+                                   body=form.cleaned_data["body"])
+            except PostingRefused as refused:
+                form.add_error(None, refused.message)
+                status = REFUSAL_STATUS[refused.code]
+            else:
+                return redirect(post_page_url(post))
+    return render(request, "messaging/post_edit.html", {
+        "post": post, "thread": post.thread, "board": post.thread.board, "form": form},
+        status=status)
+
+
+@login_required
+def post_revisions(request: HttpRequest, pk: int) -> HttpResponse:
+    """A post's earlier texts, for staff."""
+    post = _editable_post_or_404(request, pk)
+    revisions = post.revisions.select_related("edited_by__profile")
+    return render(request, "messaging/post_revisions.html", {
+        "post": post, "thread": post.thread, "board": post.thread.board,
+        "revisions": revisions})
+
+
 def post_permalink(request: HttpRequest, pk: int) -> HttpResponse:
     post = get_object_or_404(Post.objects.select_related("thread__board"), pk=pk)
     if not rules.can_read_thread(request.user, post.thread):
@@ -201,6 +345,7 @@ def _render_conversation(request: HttpRequest, conversation: Conversation | None
     if conversation is not None:
         if is_page_navigation(request):
             services.mark_read_by_owner(conversation=conversation)
+            notifications.read_conversation(user=request.user, conversation=conversation)
         messages = conversation.messages.select_related("sender__profile")
         page = _page(Paginator(messages, MESSAGES_PER_PAGE), request.GET.get("page"),
                      default_last=True)
@@ -273,3 +418,101 @@ def conversation_list(request: HttpRequest) -> HttpResponse:
     return render(request, "messaging/conversation_list.html", {
         "general": general, "conversations": per_game,
         "messenger_name": settings.MESSENGER_NAME})
+
+
+# --- notifications (the bell) ------------------------------------------------------------
+
+@login_required
+def notification_list(request: HttpRequest) -> HttpResponse:
+    """The user's notices, newest first, paginated. A constant number of queries: one
+    count, one page with the actors' names, threads and posts joined in."""
+    notices = (Notification.objects.filter(user=request.user)
+               .select_related("actor__profile", "thread", "post", "conversation__board"))
+    page = _page(Paginator(notices, NOTIFICATIONS_PER_PAGE), request.GET.get("page"))
+    return render(request, "messaging/notifications.html", {
+        "page": page, "messenger_name": settings.MESSENGER_NAME})
+
+
+def _back_to_notifications(request: HttpRequest) -> HttpResponse:
+    page = request.POST.get("page", "")
+    url = reverse("messaging-notifications")
+    return redirect(f"{url}?page={page}" if _USER_ID.fullmatch(page) else url)
+
+
+@login_required
+@require_POST
+def notification_read(request: HttpRequest, pk: int) -> HttpResponse:
+    """Mark one of the user's own notices read; anyone else's is a 404."""
+    if not notifications.mark_read(user=request.user, notification_id=pk):
+        raise Http404
+    return _back_to_notifications(request)
+
+
+@login_required
+@require_POST
+def notification_read_all(request: HttpRequest) -> HttpResponse:
+    notifications.mark_all_read(user=request.user)
+    flash.success(request, _("Every notification is marked as read."))
+    return _back_to_notifications(request)
+
+
+# --- search --------------------------------------------------------------------------------
+
+def _one_id(request: HttpRequest, name: str) -> int | None:
+    """The ASCII-digit id in `?name=`, None if absent or empty, or BadQuery."""
+    value = request.GET.get(name, "")
+    if not value:
+        return None
+    if not _USER_ID.fullmatch(value):
+        raise BadQuery(_("“%(value)s” is not a number: use the digits 0-9 only.")
+                       % {"value": value[:30]})
+    return int(value)
+
+
+def search_page(request: HttpRequest) -> HttpResponse:
+    """Search thread titles and post text (`messaging.search`), filtered by board (slug),
+    game (id) and author (user id); only what the viewer may read; paginated without a
+    count. Bad input is a 400 with a message, never a 500."""
+    user = request.user
+    boards = list(rules.readable_boards(user).order_by("position", "-id")
+                  .values_list("pk", "slug", "title"))
+    context = {"boards": boards, "raw_query": request.GET.get("q", "")[:search.MAX_QUERY_LENGTH
+                                                                       * 2],
+               "board_slug": request.GET.get("board", ""), "results": None, "error": ""}
+    if "q" not in request.GET:
+        return render(request, "messaging/search.html", context)
+    status = 200
+    try:
+        query = search.clean_query(request.GET.get("q"))
+        author = _one_id(request, "author")
+        game = _one_id(request, "game")
+        board_ids = None
+        if context["board_slug"]:
+            board_ids = [pk for pk, slug, _title in boards if slug == context["board_slug"]]
+        if game is not None:
+            # A game's board, through the reverse relation games.Game.board (related_name
+            # "game"); messaging does not import games.
+            in_game = set(Board.objects.filter(game__pk=game).values_list("pk", flat=True))
+            readable = {pk for pk, _slug, _title in boards}
+            board_ids = [pk for pk in (board_ids if board_ids is not None else readable)
+                         if pk in in_game]
+        number = _page_number(request.GET.get("page"))
+        posts = search.search_posts(viewer=user, query=query, board_ids=board_ids,
+                                    author_id=author)
+        context.update(results=search.result_page(posts, number, RESULTS_PER_PAGE,
+                                                  related=("thread__board", "author__profile")),
+                       query=query, page_query=urlencode(
+                           [(k, request.GET[k]) for k in ("q", "board", "game", "author")
+                            if request.GET.get(k)]))
+    except (BadQuery, search.SearchRefused) as bad:
+        context["error"] = bad.message
+        status = 400
+    return render(request, "messaging/search.html", context, status=status)
+
+
+def _page_number(value: str | None) -> int:
+    if not value:
+        return 1
+    if not _USER_ID.fullmatch(value) or not 1 <= int(value) <= MAX_RESULT_PAGE:
+        raise BadQuery(_("Pages of results go from 1 to %(n)d.") % {"n": MAX_RESULT_PAGE})
+    return int(value)

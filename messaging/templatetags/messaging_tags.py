@@ -20,5 +20,7 @@ def forum_name(user) -> str:
 
 @register.simple_tag(takes_context=True)
 def page_url(context, number) -> str:
-    """The current URL with only `page` changed (other query parameters are dropped)."""
-    return f"{context['request'].path}?page={number}"
+    """The current URL with only `page` changed. Other query parameters are dropped, except
+    the ones the view lists in `page_query` (already URL-encoded, e.g. "author=3&author=7")."""
+    keep = context.get("page_query") or ""
+    return f"{context['request'].path}?{keep + '&' if keep else ''}page={number}"

@@ -167,6 +167,7 @@ def test_unread_context_processor_is_lazy_and_takes_one_query(alice, gm, staff):
     assert len(unused) == 0
     with CaptureQueriesContext(connection) as used:
         assert int(str(context["unread_count"])) == 0
+        assert int(str(context["notification_count"])) == 0
     assert len(used) == 1
 
 

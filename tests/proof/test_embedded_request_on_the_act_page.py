@@ -10,7 +10,6 @@ from games.models import Seat
 from messaging import services as forum
 
 # The toy game of the service tests.
-from tests.service.conftest import game, gm, players, toy_ruleset  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 IMAGE = {"HTTP_SEC_FETCH_MODE": "no-cors", "HTTP_SEC_FETCH_DEST": "image",
@@ -19,7 +18,7 @@ PAGE = {"HTTP_SEC_FETCH_MODE": "navigate", "HTTP_SEC_FETCH_DEST": "document",
         "HTTP_ACCEPT": "text/html,*/*;q=0.8"}
 
 
-def test_an_image_request_to_the_act_page_leaves_the_unread_results(client, game):  # noqa: F811
+def test_an_image_request_to_the_act_page_leaves_the_unread_results(client, game):
     seat = Seat.objects.filter(game=game).exclude(conversation=None).first()
     conversation = seat.conversation
     forum.send_as_messenger(conversation=conversation, body="结果一")

@@ -11,7 +11,7 @@ from django.core.cache import caches
 
 from config.env import SettingError, env_admins
 from config.health import SWEEP_KEY, record_sweep_completed
-from tests.test_security import PRODUCTION, settings_subprocess
+from tests.proof.test_security import PRODUCTION, settings_subprocess
 
 pytestmark = pytest.mark.django_db
 

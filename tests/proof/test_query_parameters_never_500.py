@@ -11,8 +11,6 @@ from messaging import services as forum
 from messaging.models import Thread
 
 # The toy game of the service tests (a running game, its board and seats' conversations).
-from tests.service.conftest import game, gm, players, toy_ruleset  # noqa: F401
-
 from .crawl import fill_route, known_routes
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +25,7 @@ def _routes() -> list[str]:
     return [route for route, is_admin in known_routes() if not is_admin]
 
 
-def test_bad_query_parameters_never_give_a_server_error(game, players):  # noqa: F811
+def test_bad_query_parameters_never_give_a_server_error(game, players):
     thread = forum.start_thread(board=forum.lobby_board(), author=players[0],
                                 kind=Thread.Kind.DISCUSSION, title="大家好", body="第一帖")
     post = thread.posts.get()

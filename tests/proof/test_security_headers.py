@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from messaging import services
 from messaging.models import Thread
-from tests.test_security import PRODUCTION, settings_subprocess
+from tests.proof.test_security import PRODUCTION, settings_subprocess
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct-horse-battery-9"  # tests/conftest.py's make_user password

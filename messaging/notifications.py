@@ -1,0 +1,138 @@
+"""On-site notifications (the bell): the public API other apps call, and the forum's own.
+
+    from messaging.notifications import notify, Kind
+    notify(user=player, kind=Kind.VOTE_THREAD, thread=vote_thread, text=game.name)
+
+Public: `notify`, `mark_read`, `mark_all_read`, `unread_count`, `Kind`; the forum's own
+callers: `notify_new_post` (replies, quotes, mentions), `read_up_to` (a thread page read),
+`read_conversation` (a conversation opened).
+
+Precondition of every writer here: called inside the writer's transaction (or none), so a
+rolled-back post leaves no notice behind. Notices are on-site only; email stays with the
+user's email settings (games/notifications.py).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value, Window
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from . import rules
+from .models import Conversation, Notification, Post, Thread
+
+Kind = Notification.Kind
+MAX_TEXT = Notification._meta.get_field("text").max_length
+MAX_URL = Notification._meta.get_field("url").max_length
+
+
+def notify(*, user, kind: str, actor=None, thread: Thread | None = None,
+           post: Post | None = None, conversation: Conversation | None = None,
+           text: str = "", url: str = "") -> Notification | None:
+    """Add one notice for `user`, or None when nobody should get it.
+
+    Nobody gets a notice about their own doing, about a thread they may not read (a GM-only
+    thread, a GM board), nor is one kept for 神的使者 or a disabled account.
+    `text` is a short detail in the reader's language (cut at 200 characters); `url` a path
+    on this site (e.g. from reverse()), for notices with no post, thread or conversation.
+    """
+    if user is None or user.pk is None or not user.is_active or rules.is_messenger(user):
+        return None
+    if actor is not None and actor.pk == user.pk:
+        return None
+    if kind not in Kind.values:
+        raise ValueError(f"unknown notification kind {kind!r}")
+    if thread is None and post is not None:
+        thread = post.thread
+    if thread is not None and not rules.can_read_thread(user, thread):
+        return None
+    if len(url) > MAX_URL or (url and (not url.startswith("/") or url.startswith("//"))):
+        # A link on this site only (reverse() output): never another host or a javascript:
+        raise ValueError(f"notification url must be a path on this site: {url[:50]!r}")
+    return Notification.objects.create(
+        user=user, kind=kind, actor=actor, thread=thread, post=post, conversation=conversation,
+        text=text[:MAX_TEXT], url=url)
+
+
+def notify_new_post(*, post: Post, mentioned=()) -> list[Notification]:
+    """Notices for a new post: the author of a quoted post, the users it mentions, and the
+    thread's author (a reply in their thread). One notice per user, the most specific kind
+    first (quote, then mention, then reply); never to the writer.
+
+    Precondition: `post.thread` is loaded; `mentioned` are users (from the renderer).
+    """
+    thread = post.thread
+    candidates = []
+    if post.quote_id is not None and post.quote.author_id is not None:
+        candidates.append((post.quote.author, Kind.QUOTE))
+    candidates.extend((user, Kind.MENTION) for user in mentioned)
+    if post.number > 1 and thread.author_id is not None:
+        candidates.append((thread.author, Kind.REPLY))
+    seen = {post.author_id}
+    made = []
+    for user, kind in candidates:
+        if user.pk in seen:
+            continue
+        seen.add(user.pk)
+        notice = notify(user=user, kind=kind, actor=post.author, thread=thread, post=post)
+        if notice is not None:
+            made.append(notice)
+    return made
+
+
+def unread_count(user) -> int:
+    """The bell's number: one COUNT on the partial index of unread notices."""
+    if user is None or not user.is_authenticated:
+        return 0
+    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
+def header_counts(user) -> dict[str, int]:
+    """{"messages": what `services.unread_for` counts, "notices": `unread_count`} in one
+    query (correlated subqueries on the user's row), for the header of every page."""
+    if user is None or not user.is_authenticated:
+        return {"messages": 0, "notices": 0}
+    own = (Conversation.objects.filter(owner=OuterRef("pk"), owner_unread__gt=0)
+           .order_by().values("owner").annotate(n=Sum("owner_unread")).values("n"))
+    notices = (Notification.objects.filter(user=OuterRef("pk"), read_at__isnull=True)
+               .order_by().values("user").annotate(n=Count("pk")).values("n"))
+    waiting = Value(0, IntegerField())
+    if user.is_staff:
+        # Players' messages waiting for any staff member: a total over every conversation.
+        waiting = Coalesce(Subquery(
+            Conversation.objects.filter(staff_unread__gt=0).order_by()
+            .annotate(total=Window(Sum("staff_unread"))).values("total")[:1],
+            output_field=IntegerField()), 0)
+    row = (get_user_model().objects.filter(pk=user.pk)
+           .annotate(own=Coalesce(Subquery(own, output_field=IntegerField()), 0),
+                     notices=Coalesce(Subquery(notices, output_field=IntegerField()), 0),
+                     waiting=waiting)
+           .values("own", "notices", "waiting").first())
+    if row is None:
+        return {"messages": 0, "notices": 0}
+    return {"messages": row["own"] + row["waiting"], "notices": row["notices"]}
+
+
+def mark_read(*, user, notification_id: int) -> bool:
+    """Mark one of `user`'s own notices read; False if it is not theirs (or not there)."""
+    own = Notification.objects.filter(pk=notification_id, user=user)
+    return own.filter(read_at__isnull=True).update(read_at=timezone.now()) > 0 or own.exists()
+
+
+def mark_all_read(*, user) -> int:
+    """Mark every unread notice of `user` read; returns how many."""
+    return Notification.objects.filter(user=user, read_at__isnull=True).update(
+        read_at=timezone.now())
+
+
+def read_up_to(*, user, thread: Thread, number: int) -> None:
+    """`user` has read `thread` up to post `number`: its notices about those posts are read."""
+    Notification.objects.filter(user=user, thread=thread, read_at__isnull=True,
+                                post__number__lte=number).update(read_at=timezone.now())
+
+
+def read_conversation(*, user, conversation: Conversation) -> None:
+    """`user` opened `conversation`: notices of its messages from 神的使者 are read."""
+    Notification.objects.filter(user=user, conversation=conversation,
+                                read_at__isnull=True).update(read_at=timezone.now())
