@@ -117,7 +117,7 @@ def celery_worker_and_beat(transactional_db, tmp_path):
         url = (f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:"
                f"{db['PORT'] or 5432}/{db['NAME']}")
     env = dict(os.environ, DATABASE_URL=url, SWEEP_INTERVAL_SECONDS="1",
-               BENCH_EXTRA_RULESETS="toy=tests.service.toy:Toy",
+               EXTRA_RULESETS="tests.service.toy:register",
                SWEEP_GRACE_SECONDS="1", EMAIL_URL="consolemail://")
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     log = open(tmp_path / "celery.log", "w")

@@ -1,17 +1,16 @@
 import pytest
 
-from games.engine import registry
+from tests.service import toy
 
 
 @pytest.fixture(autouse=True)
-def toy_and_english(monkeypatch):
+def toy_and_english():
     from django.utils import translation
 
-    monkeypatch.setitem(registry.RULESETS, "toy", "tests.service.toy:Toy")
-    registry.get.cache_clear()
+    toy.register()
     with translation.override("en"):
         yield
-    registry.get.cache_clear()
+    toy.unregister()
 
 
 @pytest.fixture

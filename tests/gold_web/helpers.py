@@ -21,7 +21,7 @@ from games.presenters import describe
 
 ROOT = Path(__file__).resolve().parents[2]
 DJANGO_PO = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
-PRESENTER = ROOT / "games" / "presenters_gold.py"
+PRESENTER = ROOT / "games" / "presenters" / "gold.py"
 PANEL = ROOT / "templates" / "games" / "panels" / "gold.html"
 RULES = ROOT / "games" / "engine" / "gold" / "rules.py"
 
@@ -194,8 +194,8 @@ def read_catalog(path: Path):
 
 
 # Where gold's own entries come from (makemessages, and the engine's refusal reasons the
-# catalogue keeps for presenters_gold.refusal, write these as the entries' locations).
-GOLD_SOURCES = ("games/presenters_gold.py", "templates/games/panels/gold.html",
+# catalogue keeps for presenters/gold.refusal, write these as the entries' locations).
+GOLD_SOURCES = ("games/presenters/gold.py", "templates/games/panels/gold.html",
                 "games/engine/gold/")
 
 

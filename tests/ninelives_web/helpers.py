@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DJANGO_PO = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
-PRESENTER = ROOT / "games" / "presenters_ninelives.py"
+PRESENTER = ROOT / "games" / "presenters" / "ninelives.py"
 PANEL = ROOT / "templates" / "games" / "panels" / "ninelives.html"
 ENGINE = ROOT / "games" / "engine" / "ninelives"
 

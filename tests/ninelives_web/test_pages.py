@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games import presenters_ninelives as P
+from games.presenters import ninelives as P
 
 from .conftest import FIVE, SIX, act, fresh, user_of
 from .test_service import ORDERS, ZH, play_night_1, send_orders

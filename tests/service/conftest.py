@@ -1,15 +1,14 @@
 import pytest
 
-from games.engine import registry
+from tests.service import toy
 
 
 @pytest.fixture(autouse=True)
-def toy_ruleset(monkeypatch):
+def toy_ruleset():
     """Register the toy rule set for the lifecycle tests."""
-    monkeypatch.setitem(registry.RULESETS, "toy", "tests.service.toy:Toy")
-    registry.get.cache_clear()
+    toy.register()
     yield
-    registry.get.cache_clear()
+    toy.unregister()
 
 
 @pytest.fixture
