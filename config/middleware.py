@@ -34,7 +34,7 @@ class ContentSecurityPolicyMiddleware:
 
     The policy allows scripts from our own origin only, so an injected `<script>` or `on*=`
     attribute would not run even if it got past the Markdown sanitizer (static/js/site.js is
-    the only script; no template has an inline one, tests/test_security.py checks it). A
+    the only script; no template has an inline one, tests/proof/test_security.py checks it). A
     response that already carries the header (a view with its own policy) keeps it.
     """
 

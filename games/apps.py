@@ -15,7 +15,7 @@ class GamesConfig(AppConfig):
 
         checks.register(check_rulesets, "games")
         # Processes started by tests and benchmarks (a Celery worker, gunicorn) get their
-        # extra rule sets here, e.g. EXTRA_RULESETS="tests.service.toy:register".
+        # extra rule sets here, e.g. EXTRA_RULESETS="tests.toy:register".
         rulesets.register_extra(os.environ.get("EXTRA_RULESETS", ""))
 
         from messaging.hooks import register_thread_panel

@@ -46,7 +46,7 @@ def main() -> None:
 
     from games import services
     from games.models import Game
-    from tests.service import toy
+    from tests import toy
 
     toy.register()
     User = get_user_model()

@@ -1,4 +1,12 @@
-"""Shared fixtures: named players, real-service markers, the browser."""
+"""Shared fixtures: named players, the games of each rule set, real-service markers, the
+browser. The plain helpers these build on are in tests/factories/ (one module per rule set);
+a folder's own conftest.py holds only what is truly local to it (Classic's eleven players,
+the forum's English-speaking users, the browser's signed-in page).
+
+Named players:  toy `players` 阿猫 阿狗 小白 老黑 花花, `gm` 天神甲 (staff), `crowd` 玩家0..7;
+                猫有n条命 `nl_players` 阿猫 … 大黄, `nl_gm` 天神丙; gold `gold_players`
+                金子 银子 铜子, `gold_gm` 金主.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +15,11 @@ import shutil
 
 import pytest
 from django.conf import settings
+
+from tests.factories import gold as gold_factory
+from tests.factories import install_chinese_catalog
+from tests.factories import ninelives as nl_factory
+from tests.factories.toy import TOY_REGISTRATION
 
 REQUIRE_REAL = os.environ.get("REQUIRE_REAL_SERVICES") == "1"
 PASSWORD = "correct-horse-battery-9"
@@ -117,7 +130,7 @@ def celery_worker_and_beat(transactional_db, tmp_path):
         url = (f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:"
                f"{db['PORT'] or 5432}/{db['NAME']}")
     env = dict(os.environ, DATABASE_URL=url, SWEEP_INTERVAL_SECONDS="1",
-               EXTRA_RULESETS="tests.service.toy:register",
+               EXTRA_RULESETS=TOY_REGISTRATION,
                SWEEP_GRACE_SECONDS="1", EMAIL_URL="consolemail://")
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     log = open(tmp_path / "celery.log", "w")
@@ -135,3 +148,137 @@ def celery_worker_and_beat(transactional_db, tmp_path):
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+# --- languages ------------------------------------------------------------------------------
+
+@pytest.fixture
+def english():
+    """The services' and pages' English sentences (the Chinese is tested elsewhere)."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def chinese(settings, tmp_path):
+    """The Chinese catalogue (django.po) compiled afresh, the default language Chinese."""
+    install_chinese_catalog(settings, tmp_path)
+    yield
+
+
+# --- the toy rule set (tests/toy.py; helpers in tests/factories/toy.py) -------------------------
+
+@pytest.fixture
+def toy_ruleset():
+    """The toy rule set registered as "toy" for the test (games.rulesets.register)."""
+    from tests import toy
+
+    toy.register()
+    yield
+    toy.unregister()
+
+
+@pytest.fixture
+def players(make_user):
+    return [make_user(name) for name in ["阿猫", "阿狗", "小白", "老黑", "花花"]]
+
+
+@pytest.fixture
+def gm(make_user):
+    return make_user("天神甲", staff=True)
+
+
+@pytest.fixture
+def crowd(make_user):
+    return [make_user(f"玩家{i}") for i in range(8)]
+
+
+@pytest.fixture
+def game(toy_ruleset, players, gm):
+    """A running toy game of the five `players`, dealt by a fixed seed."""
+    from games import services
+
+    g = services.create_game(name="测试局", ruleset="toy", gm=gm, seat_count=5,
+                             durations={"night": 60, "day": 60})
+    return services.start_game(game_id=g.pk, users=players, seed="fixed-seed")
+
+
+# --- 猫有n条命 (tests/factories/ninelives.py) ------------------------------------------------
+
+@pytest.fixture
+def nl_players(make_user):
+    return [make_user(name) for name in nl_factory.NAMES]
+
+
+@pytest.fixture
+def nl_gm(make_user):
+    return make_user("天神丙", staff=True)
+
+
+@pytest.fixture
+def start_ninelives(nl_players, nl_gm):
+    """start_ninelives(deal=FIVE, now=None) -> a running game dealt `deal` (seat i = NAMES[i]),
+    started `now` (default: the real clock, since pages post through it)."""
+
+    def start(**kwargs):
+        return nl_factory.start(nl_players, nl_gm, **kwargs)
+
+    return start
+
+
+# --- 谁偷了我的金币 (tests/factories/gold.py) -------------------------------------------------
+
+@pytest.fixture
+def gold_players(make_user):
+    return [make_user(name) for name in gold_factory.NAMES]
+
+
+@pytest.fixture
+def gold_gm(make_user):
+    return make_user("金主", staff=True)
+
+
+@pytest.fixture
+def start_gold(gold_players, gold_gm):
+    """start_gold(seed=..., lead=0, players=3) -> a running gold game (started at T0)."""
+    from games import services
+
+    def start(*, seed: str = "gold-web-1", lead: int | None = 0, players: int = 3,
+              users=None):
+        users = users or gold_players[:players]
+        g = services.create_game(name="金币局", ruleset="gold", gm=gold_gm, seat_count=players,
+                                 config={"lead": lead}, durations=dict(gold_factory.DURATIONS))
+        return services.start_game(game_id=g.pk, users=users, seed=seed, now=gold_factory.T0)
+
+    return start
+
+
+# --- mail and signals -----------------------------------------------------------------------
+
+@pytest.fixture
+def eager_email(settings):
+    """Celery runs the email task at once, so queued emails land in mail.outbox."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    from config.celery import app
+
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
+@pytest.fixture
+def reply_signals():
+    """The reply notifications connected (as GamesConfig.ready() will do), and put back as
+    they were after the test."""
+    from django.db.models.signals import post_save
+
+    from games import signals
+    from messaging.models import Post
+
+    was_connected = post_save.disconnect(sender=Post, dispatch_uid=signals.DISPATCH_UID)
+    signals.connect()
+    yield
+    if not was_connected:
+        post_save.disconnect(sender=Post, dispatch_uid=signals.DISPATCH_UID)

@@ -13,7 +13,7 @@ from games.checks import check_entry, check_rulesets
 from games.engine import registry
 from games.presenters import base
 from games.presenters import ninelives as ninelives_presenter
-from tests.service import toy
+from tests import toy
 
 
 def test_every_rule_set_of_the_table_passes_the_check():
@@ -69,9 +69,9 @@ def test_an_unknown_rule_set_is_an_error_not_generic_text():
 
 def test_extra_rule_sets_named_in_the_environment_must_exist():
     with pytest.raises(ImportError):
-        rulesets.register_extra("tests.service.nosuch:register")
+        rulesets.register_extra("tests.nosuch:register")
     with pytest.raises(AttributeError):
-        rulesets.register_extra("tests.service.toy:nosuch")
+        rulesets.register_extra("tests.toy:nosuch")
 
 
 def test_a_malformed_nine_lives_event_is_an_error_not_a_silent_fallback():

@@ -3,6 +3,9 @@
 Pure Python, importable from tests and from benchmark commands. For one seeded game:
 
 1. random legal play to the end never raises, and every offered `Choice` is accepted;
+   and the other way round: near-miss steps (another actor's choices, the last state's
+   choices, choices with a parameter changed) are tried along the way, and every one the
+   rule set accepts was among the actor's offered choices (`legal_actions`);
 2. random garbage steps are refused with a `Refusal` (never an exception) and leave the
    state untouched;
 3. every state round-trips through JSON losslessly;
@@ -41,6 +44,8 @@ class Playthrough:
     steps: list[dict] = field(default_factory=list)
     states: list[State] = field(default_factory=list)
     refused: int = 0
+    probes: int = 0            # near-miss steps tried (check 1, the other way round)
+    probes_accepted: int = 0   # ... of which the rule set accepted (each one offered)
 
     @property
     def final(self) -> State:
@@ -78,11 +83,74 @@ def garbage_step(rng: random.Random, seats: int) -> dict:
     return {"actor": actor, "kind": kind, "params": params}
 
 
+def canonical(params: dict) -> str:
+    """Parameters as text, so that True and 1 (or 1 and 1.0) differ."""
+    return json.dumps(params, sort_keys=True, default=repr)
+
+
+def was_offered(choices: list[Choice], step: dict) -> bool:
+    """Whether `step` is one of `choices`: same kind, same parameters once the choice's
+    free-text fields are set aside, and every required text given."""
+    params = step["params"]
+    for c in choices:
+        if c.kind != step["kind"]:
+            continue
+        names = {f.name for f in c.text_fields}
+        plain = {k: v for k, v in params.items() if k not in names}
+        if canonical(plain) == canonical(c.params) and all(
+                f.name in params for f in c.text_fields if f.required):
+            return True
+    return False
+
+
+def near_miss(rng: random.Random, ruleset: RuleSet, state: State, actors: list,
+              stale: list[dict]) -> dict | None:
+    """A step close to a legal one: another actor's choice, a choice of the last state, or
+    a choice with one parameter changed to another plausible value."""
+    actor = rng.choice(actors)
+    how = rng.randrange(3)
+    if how == 0:
+        other = rng.choice(actors)
+        pool = ruleset.legal_actions(state, other)
+        return dict(fill(rng.choice(pool), other, rng), actor=actor) if pool else None
+    if how == 1:
+        return dict(rng.choice(stale), actor=actor) if stale else None
+    pool = ruleset.legal_actions(state, actor)
+    if not pool:
+        return None
+    step = fill(rng.choice(pool), actor, rng)
+    if step["params"]:
+        key = rng.choice(sorted(step["params"]))
+        values = [v for c in pool for v in c.params.values()]
+        values += [-1, len(state["private"]), None, True, *range(len(state["private"]))]
+        step["params"][key] = rng.choice(values)
+    return step
+
+
+def probe(ruleset: RuleSet, state: State, step: dict | None, play: Playthrough) -> None:
+    """Check 1 the other way round: if the rule set accepts `step`, it was offered."""
+    if step is None:
+        return
+    play.probes += 1
+    result = ruleset.apply(state, step)
+    if isinstance(result, Refusal):
+        return
+    play.probes_accepted += 1
+    assert was_offered(ruleset.legal_actions(state, step["actor"]), step), (
+        f"a step the rule set did not offer was accepted: {step}")
+
+
 def random_playthrough(ruleset: RuleSet, *, seats: int, seed: int, config: dict | None = None,
                        max_steps: int = 3000, end_phase_odds: float = 0.15,
-                       garbage_odds: float = 0.1) -> Playthrough:
-    """Play one seeded random game to its end (or `max_steps`), checking 1-3 as it goes."""
+                       garbage_odds: float = 0.1, probe_odds: float = 0.15) -> Playthrough:
+    """Play one seeded random game to its end (or `max_steps`), checking 1-3 as it goes.
+
+    The near-miss probes draw from a generator of their own, so the game played is the same
+    whatever `probe_odds` is.
+    """
     rng = random.Random(seed)
+    probe_rng = random.Random(f"probe-{seed}")
+    stale: list[dict] = []
     setup = {"seats": seats, "config": config, "seed": f"seed-{seed}"}
     t = ruleset.initial_state(seats=seats, config=config, seed=setup["seed"])
     play = Playthrough(setup=setup, states=[t.state])
@@ -92,6 +160,9 @@ def random_playthrough(ruleset: RuleSet, *, seats: int, seed: int, config: dict 
         if ruleset.outcome(state) is not None:
             break
         assert_json_round_trip(state)
+        if probe_rng.random() < probe_odds:
+            probe(ruleset, state, near_miss(probe_rng, ruleset, state, [*actors, GM], stale),
+                  play)
         if rng.random() < garbage_odds:
             before = copy.deepcopy(state)
             result = ruleset.apply(state, garbage_step(rng, seats))
@@ -108,6 +179,7 @@ def random_playthrough(ruleset: RuleSet, *, seats: int, seed: int, config: dict 
                 choices = ruleset.legal_actions(state, actor)
                 if choices:
                     step = fill(rng.choice(choices), actor, rng)
+                    stale = [step]
                     break
         if step is None:
             step = end_phase()

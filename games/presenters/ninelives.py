@@ -667,9 +667,10 @@ def _refused_card(refused) -> str:
 
 def _refusals(refused) -> dict:
     """Every refusal code of the engine, as a sentence; `refused` fills the placeholders."""
-    params = refused.params or {}
-    card = _refused_card(refused)
-    tied = "tied" in (refused.reason or "")
+    return {**_step_refusals(), **_card_refusals(refused), **_order_and_vote_refusals(refused)}
+
+
+def _step_refusals() -> dict:
     return {
         # malformed requests (a hand-made form, a stale page)
         "bad_step": pgettext("ninelives", "That request is not a well-formed action."),
@@ -678,6 +679,14 @@ def _refusals(refused) -> dict:
         "bad_params": pgettext("ninelives", "That action has fields it does not take."),
         "game_over": pgettext("ninelives", "The game is over."),
         "dead": pgettext("ninelives", "Dead seats take no more actions."),
+    }
+
+
+def _card_refusals(refused) -> dict:
+    params = refused.params or {}
+    card = _refused_card(refused)
+    tied = "tied" in (refused.reason or "")
+    return {
         # card uses
         "unknown_card": pgettext("ninelives", "There is no such card."),
         "not_in_hand": pgettext("ninelives", "You do not hold %(card)s.") % {"card": card},
@@ -704,6 +713,13 @@ def _refusals(refused) -> dict:
         "nothing_to_withdraw": pgettext("ninelives", "You have no card use to withdraw."),
         "wrong_phase": pgettext("ninelives", "That cannot be done in this phase."),
         "already_passed": pgettext("ninelives", "You already chose to use no card tonight."),
+    }
+
+
+def _order_and_vote_refusals(refused) -> dict:
+    params = refused.params or {}
+    card = _refused_card(refused)
+    return {
         # loss order and camp
         "order_closed": _("The loss order can be set during night 1 and changed only in the two "
                           "reorder windows."),
@@ -720,6 +736,7 @@ def _refusals(refused) -> dict:
         "no_vote_now": pgettext("ninelives", "Votes are cast by day."),
         "may_not_vote": pgettext("ninelives", "You may talk but not vote today."),
         "vote_final": pgettext("ninelives", "Your vote is cast and cannot change."),
+        "proxy_unchanged": pgettext("ninelives", "Your proxy vote already goes to that seat."),
         # the GM's steps
         "bad_seat": pgettext("ninelives", "Name a living seat."),
         "no_manifesto": _("That seat has no pending manifesto to reject."),

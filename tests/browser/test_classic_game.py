@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from tests.classic_web.conftest import (
+from tests.factories.classic import (
     BANDITS,
     NAMES,
     POLICE,
@@ -62,7 +62,7 @@ class Player:
 
 @pytest.fixture
 def game(make_user):
-    """The eleven players of tests/classic_web (same names, same deal) and their GM."""
+    """The eleven players of tests/factories/classic.py (same names, same deal) and their GM."""
     return new_game([make_user(name) for name in NAMES], make_user("天神甲", staff=True))
 
 

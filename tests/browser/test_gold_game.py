@@ -15,14 +15,8 @@ from games import selectors, services
 from games.engine.base import Choice
 from games.models import Event, Game
 from games.web.play import choice_value
-from tests.gold_web.helpers import (
-    DURATIONS,
-    NAMES,
-    assert_hides_others,
-    build_chinese_catalog,
-    fresh,
-    seed_where,
-)
+from tests.factories import build_chinese_catalog, fresh
+from tests.factories.gold import DURATIONS, NAMES, assert_hides_others, seed_where
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

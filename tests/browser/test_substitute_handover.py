@@ -7,16 +7,9 @@ import pytest
 
 from games import services
 from messaging import services as forum
-from tests.service import toy
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def toy_ruleset():
-    toy.register()
-    yield
-    toy.unregister()
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("toy_ruleset")]
 
 
 def test_a_substitute_takes_over_a_seat_during_the_night(page_for, live_server, make_user,

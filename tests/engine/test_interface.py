@@ -211,6 +211,21 @@ def test_the_conformance_checks_catch_a_rule_set_that_mutates_its_input():
         conformance.check_ruleset(MutatingHighCard(), seats=3, seed=1)
 
 
+class StingyHighCard(HighCard):
+    """Offers nothing to seat 2 but still accepts its steps."""
+
+    def legal_actions(self, state, actor) -> list[Choice]:
+        return [] if actor == 1 else super().legal_actions(state, actor)
+
+
+def test_the_conformance_checks_catch_a_rule_set_that_accepts_a_step_it_did_not_offer():
+    with pytest.raises(AssertionError, match="did not offer was accepted"):
+        for seed in range(5):
+            conformance.random_playthrough(StingyHighCard(), seats=3, seed=seed,
+                                           probe_odds=1.0)
+
+
+
 # --- the interface itself -----------------------------------------------------------------
 
 def test_a_refusal_is_a_falsy_value_with_a_reason_and_the_state_is_untouched():

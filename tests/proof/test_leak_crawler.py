@@ -261,14 +261,15 @@ def play(table: Table, *, rng: random.Random, max_phases: int, substitute_at: in
     game = table.game
     now = T0
     crawled = 0
+    accepted = 0  # steps the service took: a game nobody could play proves nothing
     last_phase = None
     for _ in range(max_phases):
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
             break
         quiet = (silent or {}).get((game.phase_name, game.phase_number))
-        act_randomly(game, rng, now + dt.timedelta(minutes=1),
-                     silent=frozenset() if quiet is None else frozenset([quiet]))
+        accepted += act_randomly(game, rng, now + dt.timedelta(minutes=1),
+                                 silent=frozenset() if quiet is None else frozenset([quiet]))
         phase = (game.phase_name, game.phase_number)
         if game.status == Game.Status.RUNNING and phase != last_phase \
                 and crawled < max_snapshots:
@@ -282,6 +283,7 @@ def play(table: Table, *, rng: random.Random, max_phases: int, substitute_at: in
             break  # the crawl budget is spent: the GM ends the game below
         if game.status == Game.Status.RUNNING:
             now = end_current_phase(game)
+    assert accepted >= crawled, f"only {accepted} steps accepted in {crawled} phases crawled"
     game.refresh_from_db()
     if game.status == Game.Status.RUNNING:
         services.abort_game(game_id=game.pk, gm=table.gm, reason="the test's phase budget")

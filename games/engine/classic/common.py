@@ -1,4 +1,7 @@
-"""State helpers shared by the night and the day: seats, teams, deaths, reveals, victory.
+"""State helpers shared by the night and the day: seats, teams, deaths, reveals, victory,
+and the frame of a night (seed 001 §3.3 the night falls, §3.13 deaths announced with
+identities, §3.19 last words for the first N deaths, §4 victory and §4.3 all civilians dead;
+seed 003 what a death reveals under the variants, victory A-D).
 
 Every function here works in place on a state the caller owns (a deep copy made by
 `Classic.apply` / `Classic.end_phase`, or the simulation's private copy) and appends its
@@ -224,3 +227,30 @@ def finish_if_over(state: dict, events: list) -> bool:
 
 def gm_note(state: dict, events: list, kind: str, because: list[str], **data) -> dict:
     return note(state, events, kind, gm_only(), because, **data)
+
+
+# --- the night's frame (the day ends into it, the night fills it) -------------------------
+
+def new_night(seats_count: int) -> dict:
+    """Empty submissions for one night. Per seat: None = silent so far."""
+    return {
+        "kill": [None] * seats_count,     # "defer" or [target, pact-or-None]
+        "check": [None] * seats_count,    # "defer" or target
+        "protect": [None] * seats_count,  # "skip" or target
+        "possess": None,                  # the ghost's target
+        "extra": [None] * seats_count,    # the extra check after checking the poison
+        "extra_due": False,
+    }
+
+
+def enter_night(state: dict, events: list, number: int) -> None:
+    pub = state["public"]
+    pub.update(phase="night", number=number, queue=[], turn=0, done=False, stage=0,
+               candidates=[], votes=[], tied=[], last_words_due=[], last_words_given=[])
+    pub["slot"] += 1
+    state["secret"]["night"] = new_night(len(state["private"]))
+    for s in range(len(state["private"])):
+        state["private"][s]["choice"] = None
+    note(state, events, "night_falls", public(),
+         [f"Night {number} begins: the bandits choose a victim and the police a seat to "
+          "check (seed 001 §3.3-§3.11)."], number=number)

@@ -25,6 +25,7 @@ from .common import (
     TIE_PAIR,
     VOTED_OUT,
     active_guardians,
+    enter_night,
     finish_if_over,
     is_alive,
     kill_seat,
@@ -87,7 +88,6 @@ def end_last_words(state: dict, events: list) -> None:
     if then == "speech":
         enter_speech(state, events)
     else:
-        from .night import enter_night
         enter_night(state, events, pub["number"] + 1)
 
 
@@ -253,8 +253,6 @@ def eliminate(state: dict, events: list, seat: int) -> list[int]:
 def after_verdict(state: dict, events: list, dead: list[int]) -> None:
     """Announce the day's deaths, check victory, then last words or the next night."""
     pub = state["public"]
-    from .night import enter_night
-
     if dead:
         due = record_deaths(state, dead)
         causes = {d["seat"]: d["cause"] for d in state["secret"]["deaths"][-len(dead):]}

@@ -39,32 +39,7 @@ from .common import (
     seat_name,
     team_visibility,
 )
-
-
-def new_night(seats_count: int) -> dict:
-    """Empty submissions for one night. Per seat: None = silent so far."""
-    return {
-        "kill": [None] * seats_count,     # "defer" or [target, pact-or-None]
-        "check": [None] * seats_count,    # "defer" or target
-        "protect": [None] * seats_count,  # "skip" or target
-        "possess": None,                  # the ghost's target
-        "extra": [None] * seats_count,    # the extra check after checking the poison
-        "extra_due": False,
-    }
-
-
-def enter_night(state: dict, events: list, number: int) -> None:
-    pub = state["public"]
-    pub.update(phase="night", number=number, queue=[], turn=0, done=False, stage=0,
-               candidates=[], votes=[], tied=[], last_words_due=[], last_words_given=[])
-    pub["slot"] += 1
-    state["secret"]["night"] = new_night(len(state["private"]))
-    for s in range(len(state["private"])):
-        state["private"][s]["choice"] = None
-    note(state, events, "night_falls", public(),
-         [f"Night {number} begins: the bandits choose a victim and the police a seat to "
-          "check (seed 001 §3.3-§3.11)."], number=number)
-
+from .day import begin_day
 
 # --- what a seat may target -------------------------------------------------------------------
 
@@ -183,15 +158,35 @@ def resolve_night(state: dict, events: list) -> None:
     6. Dereliction deaths.
     7. Dawn: the deaths are announced with what each reveals; victory is checked.
     8. Next: the extra check if the police checked the poison, else the day.
+    Each step is a function of its own, called in this order: 1 `team_choices`,
+    2 `set_guardians`, 3 `kill`, 4 `possess`, 5 `report_check`, 6 `derelictions`, 7 `dawn`,
+    8 `after_night`.
     """
-    from .day import begin_day  # the day follows the night; imported here to avoid a cycle
-
-    secret, pub = state["secret"], state["public"]
+    secret = state["secret"]
     night = secret["night"]
     gm_why: list[str] = []
     deaths_before = len(secret["deaths"])
+    victim, pact, check, check_why = team_choices(state, events, gm_why)      # 1
+    derelict = set_guardians(state, events, gm_why)                           # 2
+    pair = kill(state, events, victim, pact, gm_why)                          # 3
+    hide_all = possess(state, events, gm_why)                                 # 4
+    if check is not None and report_check(state, events, check, check_why,   # 5
+                                          extra=False):
+        night["extra_due"] = True
+    derelictions(state, derelict, gm_why)                                     # 6
+    gm_note(state, events, "night_resolved", gm_why or ["Nothing happened tonight."],
+            victim=victim, pact=pact, check=check, possess=night["possess"],
+            protecting=[[g, t] for g, t in enumerate(secret["protecting"]) if t is not None])
+    if dawn(state, events, deaths_before, pair=pair, hide_all=hide_all):     # 7
+        return
+    after_night(state, events)                                                # 8
 
-    # 1. team choices
+
+def team_choices(state: dict, events: list,
+                 gm_why: list[str]) -> tuple[int | None, int | None, int | None, list[str]]:
+    """Step 1: the bandits' victim and (ghost variant) death pact, the police's check, and
+    the reasons for the check (told to the police with its result)."""
+    night = state["secret"]["night"]
     kill_props = [p[0] if isinstance(p, list) else p for p in night["kill"]]
     victim, why = team_choice(state, events, kill_props, "kill_tie", "a victim")
     gm_why += why
@@ -202,8 +197,14 @@ def resolve_night(state: dict, events: list) -> None:
         pact, why = team_choice(state, events, pacts, "pact_tie", "a bandit for the death pact")
         gm_why += why
     check, check_why = team_choice(state, events, night["check"], "check_tie", "a seat to check")
+    return victim, pact, check, check_why
 
-    # 2. guardians
+
+def set_guardians(state: dict, events: list, gm_why: list[str]) -> list[tuple[int, str]]:
+    """Step 2: each active guardian protects, is stranded or skips; returns the guardians
+    that die of dereliction at step 6, with the reason."""
+    secret = state["secret"]
+    night = secret["night"]
     protecting = [None] * len(state["private"])
     derelict = []
     for g in active_guardians(state):
@@ -234,62 +235,64 @@ def resolve_night(state: dict, events: list) -> None:
                      ["The guardian protected nobody this round; a second skip in the game "
                       "is death by dereliction (seed 003 guardian rule 2)."], seat=g)
     secret["protecting"] = protecting
+    return derelict
 
-    # 3. the kill
-    pair = None
-    if victim is not None and is_alive(state, victim):
-        target_role = role_of(state, victim)
-        savers = [g for g in active_guardians(state) if secret["protecting"][g] == victim
-                  and R.protection_works(role_of(state, g), target_role,
-                                         target_lapsed=victim in secret["lapsed"])]
-        if savers:
-            for g in savers:
-                kill_seat(state, g, GUARDED_KILL)
-            gm_why.append(f"{seat_list(savers)} protected {seat_name(victim)}, so died in its "
-                          "place (seed 003 guardian).")
-        else:
-            kill_seat(state, victim, KILLED)
-            gm_why.append(f"{seat_name(victim).capitalize()} {CAUSE_TEXT[KILLED]}.")
-            if target_role == R.BANDIT_GUARDIAN:
-                lapse_police_guardian(state, events)
-                gm_why.append("The victim was the bandit guardian: the police guardian "
-                              "lapses (seed 003 dual §6).")
-            if target_role == R.POISON and pact is not None and is_alive(state, pact):
-                kill_seat(state, pact, PACT)
-                pair = [victim, pact]
-                gm_why.append(f"The victim was the poison: {seat_name(pact)}, named in the "
-                              "death pact, dies with it (seed 003 poison rule 1).")
 
-    # 4. the possession
-    hide_all = possess(state, events, gm_why)
+def kill(state: dict, events: list, victim: int | None, pact: int | None,
+         gm_why: list[str]) -> list[int] | None:
+    """Step 3: the kill. Returns [poison, pact bandit] when the pact made both die."""
+    secret = state["secret"]
+    if victim is None or not is_alive(state, victim):
+        return None
+    target_role = role_of(state, victim)
+    savers = [g for g in active_guardians(state) if secret["protecting"][g] == victim
+              and R.protection_works(role_of(state, g), target_role,
+                                     target_lapsed=victim in secret["lapsed"])]
+    if savers:
+        for g in savers:
+            kill_seat(state, g, GUARDED_KILL)
+        gm_why.append(f"{seat_list(savers)} protected {seat_name(victim)}, so died in its "
+                      "place (seed 003 guardian).")
+        return None
+    kill_seat(state, victim, KILLED)
+    gm_why.append(f"{seat_name(victim).capitalize()} {CAUSE_TEXT[KILLED]}.")
+    if target_role == R.BANDIT_GUARDIAN:
+        lapse_police_guardian(state, events)
+        gm_why.append("The victim was the bandit guardian: the police guardian "
+                      "lapses (seed 003 dual §6).")
+    if target_role == R.POISON and pact is not None and is_alive(state, pact):
+        kill_seat(state, pact, PACT)
+        gm_why.append(f"The victim was the poison: {seat_name(pact)}, named in the "
+                      "death pact, dies with it (seed 003 poison rule 1).")
+        return [victim, pact]
+    return None
 
-    # 5. the check
-    if check is not None:
-        if report_check(state, events, check, check_why, extra=False):
-            night["extra_due"] = True
 
-    # 6. dereliction
+def derelictions(state: dict, derelict: list[tuple[int, str]], gm_why: list[str]) -> None:
+    """Step 6: guardians still alive that skipped twice or were stranded twice die."""
     for g, reason in derelict:
         if is_alive(state, g):
             kill_seat(state, g, DERELICTION)
             gm_why.append(f"The guardian in {seat_name(g)} died of dereliction: {reason}.")
 
-    gm_note(state, events, "night_resolved", gm_why or ["Nothing happened tonight."],
-            victim=victim, pact=pact, check=check, possess=night["possess"],
-            protecting=[[g, t] for g, t in enumerate(protecting) if t is not None])
 
-    # 7. dawn (tonight's choices are spent: clear each seat's note of its own)
+def dawn(state: dict, events: list, deaths_before: int, *, pair: list | None,
+         hide_all: bool) -> bool:
+    """Step 7: tonight's choices are spent; the deaths are announced; returns whether the
+    game is over."""
     for mine in state["private"]:
         mine["choice"] = None
-    new = secret["deaths"][deaths_before:]
-    dead = sorted(d["seat"] for d in new)
+    new = state["secret"]["deaths"][deaths_before:]
     announce_dawn(state, events, new, pair=pair, hide_all=hide_all)
-    pub["night_deaths"] = dead
-    if finish_if_over(state, events):
-        return
+    state["public"]["night_deaths"] = sorted(d["seat"] for d in new)
+    return finish_if_over(state, events)
 
-    # 8. next
-    if night["extra_due"] and living_with_role(state, R.POLICE):
+
+def after_night(state: dict, events: list) -> None:
+    """Step 8: the extra check if the police checked the poison (and one still lives),
+    else the day."""
+    pub = state["public"]
+    if state["secret"]["night"]["extra_due"] and living_with_role(state, R.POLICE):
         pub.update(phase="extra_check", queue=[], turn=0, done=False)
         pub["slot"] += 1
         note(state, events, "extra_check", team_visibility(state, R.POLICE),
@@ -302,8 +305,6 @@ def resolve_night(state: dict, events: list) -> None:
 def resolve_extra_check(state: dict, events: list) -> None:
     """End the extra check: the police's choice is reported (no further extra check, even
     on the poison again), then the day begins."""
-    from .day import begin_day
-
     night = state["secret"]["night"]
     target, why = team_choice(state, events, night["extra"], "extra_check_tie", "a seat to check")
     if target is not None and is_alive(state, target):

@@ -19,6 +19,12 @@ docs/rules/classic.md; the main ones:
 - two different results at once (e.g. the last bandit and the last police die together)
   are a draw (seed 003 5D generalised).
 
+Modules: this one holds the setup, the phase machine and `apply`; `actions.py` the one
+table of action kinds (who may act, when, on whom, with which checks: both the offered
+choices and the refusals come from it); `night.py` the night and its resolution at dawn;
+`day.py` last words, speeches and the vote; `common.py` what they share (seats, deaths,
+reveals, victory, the night's frame).
+
 Phases (`public["phase"]`): night -> [extra_check] -> [last_words] -> speech -> vote ->
 [tie_speech -> tie_vote (up to twice)] -> [last_words] -> night ... -> over. Players act
 with `apply`; only the clock's `end_phase` moves from one phase (or one speaker's or
@@ -39,32 +45,24 @@ from ..base import (
     Refusal,
     RuleSet,
     State,
-    TextField,
     Transition,
     draw_random,
     fresh_state,
-    public,
 )
 from ..base import seats as to_seats
-from . import day, night
+from . import actions, day, night
 from . import roles as R
+from .actions import is_seat
 from .common import (
     active_guardians,
+    enter_night,
     gm_note,
-    is_alive,
     living_with_role,
+    new_night,
     note,
-    role_of,
     seat_list,
     seat_name,
-    team_visibility,
 )
-
-TEXT_MAX = 20_000
-SPEECH = TextField("text", min_chars=1, max_chars=TEXT_MAX)
-LAST_WORDS = TextField("text", min_chars=1, max_chars=TEXT_MAX)
-TEAM_MESSAGE = TextField("text", min_chars=1, max_chars=TEXT_MAX)
-TEXT_KINDS = {"speak": SPEECH, "last_words": LAST_WORDS, "team_message": TEAM_MESSAGE}
 
 ALL_CIVILIANS_DEAD = ("seed", R.DRAW, R.BANDIT_WIN)
 FIXED_CARDS = (*R.ROLES, R.GHOST)
@@ -88,19 +86,6 @@ def copy_state(state: State) -> State:
     return new
 
 
-def _first(*results: Refusal | None) -> Refusal | None:
-    """The first refusal among checks (a Refusal is falsy, so `or` cannot chain them)."""
-    for r in results:
-        if r is not None:
-            return r
-    return None
-
-
-def _is_seat(state: State, value) -> bool:
-    return (isinstance(value, int) and not isinstance(value, bool)
-            and 0 <= value < len(state["private"]))
-
-
 def seed_rule(config: dict) -> str:
     """The result when every civilian is dead: the seed's own rule unless the game chose.
     Seed 001 §4.3 makes it a draw; seed 003 (5B) a bandit win, so any 2.0 variant defaults
@@ -111,6 +96,84 @@ def seed_rule(config: dict) -> str:
     any_variant = (config["variant_ghost_poison"] or config["guardian"]
                    or config["dual_guardians"])
     return R.BANDIT_WIN if any_variant else R.DRAW
+
+
+def open_state(state: State, comp: dict[str, int]) -> None:
+    """Setup: the public and secret parts of a game before the deal."""
+    n, cfg = len(state["private"]), state["config"]
+    state["public"] = {
+        "phase": "setup", "number": 0, "slot": 0, "seats": n, "alive": [True] * n,
+        "revealed": [None] * n, "death_order": [], "last_words_limit": R.team_size(n),
+        "composition": comp, "all_civilians_dead": seed_rule(cfg),
+        "order": [], "queue": [], "turn": 0, "done": False, "stage": 0,
+        "candidates": [], "votes": [], "tied": [], "night_deaths": [],
+        "last_words_due": [], "last_words_given": [], "last_words_then": None,
+        "outcome": None, "final_roles": None,
+    }
+    state["secret"].update(
+        roles=[], ghost=None, possessed=[], lapsed=[], possession_used=False,
+        protected=[[] for _ in range(n)], skips=[0] * n, stranded=[0] * n,
+        protecting=[None] * n, deaths=[], night=new_night(n))
+
+
+def deal_roles(state: State, events: list, comp: dict[str, int]) -> tuple[list[str], int | None]:
+    """Setup step 2: (the role of each seat, the ghost's seat or None). The GM's fixed deal,
+    or a shuffled deck by lot (seed 001 §3.1), the ghost then drawn among the bandits."""
+    cfg = state["config"]
+    if cfg["fixed_roles"] is not None:
+        cards = list(cfg["fixed_roles"])
+        ghost = cards.index(R.GHOST) if R.GHOST in cards else None
+        roles = [R.BANDIT if c == R.GHOST else c for c in cards]
+        gm_note(state, events, "deal", ["The GM dealt the roles by hand (fixed_roles)."],
+                roles=cards)
+        return roles, ghost
+    deck = [role for role, k in comp.items() for _ in range(k)]
+    deck = [R.BANDIT if c == R.GHOST else c for c in deck]
+    draw_random(state, "deal").shuffle(deck)
+    roles = deck
+    gm_note(state, events, "chance", ["The roles are dealt by lot (seed 001 §3.1)."],
+            purpose="deal", drawn=roles)
+    ghost = None
+    if cfg["variant_ghost_poison"]:
+        bandits = [s for s, r in enumerate(roles) if r == R.BANDIT]
+        ghost = draw_random(state, "ghost").choice(bandits)
+        gm_note(state, events, "chance",
+                ["The ghost is drawn among the bandits once their list is fixed "
+                 "(seed 003, ghost bandit)."], purpose="ghost", drawn=ghost)
+    return roles, ghost
+
+
+def tell_roles(state: State, events: list, roles: list[str], ghost: int | None) -> None:
+    """Setup step 3: each seat learns its role; the police and the bandits their teammates,
+    the bandits who their ghost is."""
+    variant = state["config"]["variant_ghost_poison"]
+    police = [s for s, r in enumerate(roles) if r == R.POLICE]
+    bandits = [s for s, r in enumerate(roles) if r == R.BANDIT]
+    for s, role in enumerate(roles):
+        mine = {"seat": s, "role": role, "choice": None}
+        if role == R.POLICE:
+            mine.update(team=police, checks=[])
+        elif role == R.BANDIT:
+            mine.update(team=bandits)
+            if variant:
+                mine["ghost_seat"] = ghost
+            if s == ghost:
+                mine.update(ghost=True, possession_used=False, possession_pending=None)
+        elif role in R.GUARDIANS:
+            mine.update(protected=[], skips=0, stranded=0)
+            if role == R.POLICE_GUARDIAN:
+                mine["lapsed"] = False
+        state["private"][s] = mine
+        what = R.label_text(R.GHOST if s == ghost else role)
+        note(state, events, "role", to_seats(s), [f"You drew the card: {what}."],
+             seat=s, role=R.GHOST if s == ghost else role)
+    note(state, events, "teammates", to_seats(*police),
+         [f"The police are {seat_list(police)}; they see each other (seed 001 §3.9)."],
+         team=police)
+    why = [f"The bandits are {seat_list(bandits)}; they see each other (seed 001 §3.5)."]
+    if ghost is not None:
+        why.append(f"Their ghost is {seat_name(ghost)} (seed 003, ghost bandit).")
+    note(state, events, "teammates", to_seats(*bandits), why, team=bandits, ghost=ghost)
 
 
 class Classic(RuleSet):
@@ -183,79 +246,15 @@ class Classic(RuleSet):
         """
         cfg = self.validate_config(seats, config)
         state = fresh_state(self.name, seats=seats, config=cfg, seed=seed)
-        n = seats
         comp = self.composition(seats, cfg)
-        state["public"] = {
-            "phase": "setup", "number": 0, "slot": 0, "seats": n, "alive": [True] * n,
-            "revealed": [None] * n, "death_order": [], "last_words_limit": R.team_size(n),
-            "composition": comp, "all_civilians_dead": seed_rule(cfg),
-            "order": [], "queue": [], "turn": 0, "done": False, "stage": 0,
-            "candidates": [], "votes": [], "tied": [], "night_deaths": [],
-            "last_words_due": [], "last_words_given": [], "last_words_then": None,
-            "outcome": None, "final_roles": None,
-        }
-        state["secret"].update(
-            roles=[], ghost=None, possessed=[], lapsed=[], possession_used=False,
-            protected=[[] for _ in range(n)], skips=[0] * n, stranded=[0] * n,
-            protecting=[None] * n, deaths=[], night=night.new_night(n))
+        open_state(state, comp)
         events: list[dict] = []
-
-        # 2. the deal
-        if cfg["fixed_roles"] is not None:
-            cards = list(cfg["fixed_roles"])
-            ghost = cards.index(R.GHOST) if R.GHOST in cards else None
-            roles = [R.BANDIT if c == R.GHOST else c for c in cards]
-            gm_note(state, events, "deal", ["The GM dealt the roles by hand (fixed_roles)."],
-                    roles=cards)
-        else:
-            deck = [role for role, k in comp.items() for _ in range(k)]
-            deck = [R.BANDIT if c == R.GHOST else c for c in deck]
-            draw_random(state, "deal").shuffle(deck)
-            roles = deck
-            gm_note(state, events, "chance", ["The roles are dealt by lot (seed 001 §3.1)."],
-                    purpose="deal", drawn=roles)
-            ghost = None
-            if cfg["variant_ghost_poison"]:
-                bandits = [s for s, r in enumerate(roles) if r == R.BANDIT]
-                ghost = draw_random(state, "ghost").choice(bandits)
-                gm_note(state, events, "chance",
-                        ["The ghost is drawn among the bandits once their list is fixed "
-                         "(seed 003, ghost bandit)."], purpose="ghost", drawn=ghost)
+        roles, ghost = deal_roles(state, events, comp)
         state["secret"]["roles"] = roles
         state["secret"]["ghost"] = ghost
         state["secret"]["deal"] = [R.GHOST if s == ghost else r for s, r in enumerate(roles)]
-
-        # 3. what each seat knows
-        police = [s for s, r in enumerate(roles) if r == R.POLICE]
-        bandits = [s for s, r in enumerate(roles) if r == R.BANDIT]
-        for s, role in enumerate(roles):
-            mine = {"seat": s, "role": role, "choice": None}
-            if role == R.POLICE:
-                mine.update(team=police, checks=[])
-            elif role == R.BANDIT:
-                mine.update(team=bandits)
-                if cfg["variant_ghost_poison"]:
-                    mine["ghost_seat"] = ghost
-                if s == ghost:
-                    mine.update(ghost=True, possession_used=False, possession_pending=None)
-            elif role in R.GUARDIANS:
-                mine.update(protected=[], skips=0, stranded=0)
-                if role == R.POLICE_GUARDIAN:
-                    mine["lapsed"] = False
-            state["private"][s] = mine
-            what = R.label_text(R.GHOST if s == ghost else role)
-            note(state, events, "role", to_seats(s), [f"You drew the card: {what}."],
-                 seat=s, role=R.GHOST if s == ghost else role)
-        note(state, events, "teammates", to_seats(*police),
-             [f"The police are {seat_list(police)}; they see each other (seed 001 §3.9)."],
-             team=police)
-        why = [f"The bandits are {seat_list(bandits)}; they see each other (seed 001 §3.5)."]
-        if ghost is not None:
-            why.append(f"Their ghost is {seat_name(ghost)} (seed 003, ghost bandit).")
-        note(state, events, "teammates", to_seats(*bandits), why, team=bandits, ghost=ghost)
-
-        # 4. night 1
-        night.enter_night(state, events, 1)
+        tell_roles(state, events, roles, ghost)
+        enter_night(state, events, 1)
         return Transition(state, events)
 
     def commitment_text(self, state: State) -> str:
@@ -295,72 +294,14 @@ class Classic(RuleSet):
         return []
 
     def legal_actions(self, state: State, actor) -> list[Choice]:
-        """Every action `actor` may take now. Built from the same checks `apply` runs, so an
-        offered choice is always accepted."""
-        if not _is_seat(state, actor) or state["public"]["phase"] == "over":
+        """Every action `actor` may take now, read from the one table of action kinds
+        (`actions.ACTIONS`) that `apply` checks too, so an offered choice is always
+        accepted."""
+        if not is_seat(state, actor) or state["public"]["phase"] == "over":
             return []
-        out = []
-        for kind, params in self._candidates(state, actor):
-            if self._check(state, actor, kind, params) is None:
-                field = TEXT_KINDS.get(kind)
-                out.append(Choice(kind, params, (field,) if field else (),
-                                  label=self._label(kind, params)))
-        return out
-
-    def _candidates(self, state: State, actor: int):
-        """Plausible (kind, params) pairs for `actor` in this phase, before the checks."""
-        ph = state["public"]["phase"]
-        if not is_alive(state, actor) and ph != "last_words":
-            return
-        role = role_of(state, actor)
-        if ph == "night":
-            if role == R.BANDIT:
-                pacts = night.pact_choices(state) if state["config"][
-                    "variant_ghost_poison"] else [None]
-                for t in night.kill_targets(state):
-                    for p in pacts:
-                        yield "kill", ({"target": t, "pact": p} if p is not None
-                                       else {"target": t})
-                for t in night.possess_targets(state, actor):
-                    yield "possess", {"target": t}
-                yield "cancel_possession", {}
-            if role == R.POLICE:
-                for t in night.check_targets(state, actor):
-                    yield "check", {"target": t}
-            if role in R.GUARDIANS:
-                for t in night.protect_targets(state, actor):
-                    yield "protect", {"target": t}
-                yield "skip_protection", {}
-            yield "defer", {}
-            yield "team_message", {}
-        elif ph == "extra_check":
-            for t in night.check_targets(state, actor, extra=True):
-                yield "check", {"target": t}
-            yield "defer", {}
-            yield "team_message", {}
-        elif ph == "last_words":
-            yield "last_words", {}
-        elif ph in ("speech", "tie_speech"):
-            yield "speak", {}
-        elif ph in ("vote", "tie_vote"):
-            for t in state["public"]["candidates"]:
-                yield "vote", {"target": t}
-            yield "abstain", {}
-
-    @staticmethod
-    def _label(kind: str, params: dict) -> str:
-        target = params.get("target")
-        words = {
-            "kill": "kill {t}", "possess": "possess {t}", "check": "check {t}",
-            "protect": "protect {t}", "vote": "vote for {t}", "defer": "go with my team",
-            "cancel_possession": "cancel the possession", "skip_protection": "protect nobody",
-            "team_message": "message my team", "last_words": "leave last words",
-            "speak": "speak (closing with 过)", "abstain": "abstain",
-        }[kind]
-        text = words.format(t=seat_name(target) if isinstance(target, int) else "")
-        if params.get("pact") is not None:
-            text += f" (death pact: {seat_name(params['pact'])})"
-        return text
+        return [Choice(kind, params, (row.text,) if row.text else (),
+                       label=actions.label(row, params))
+                for kind, params, row in actions.choices(state, actor)]
 
     # --- 3. doing it ----------------------------------------------------------------------
 
@@ -371,7 +312,7 @@ class Classic(RuleSet):
             return checked
         new = copy_state(state)
         events: list[dict] = []
-        self._do(new, step["actor"], step["kind"], step["params"], events)
+        actions.ACTIONS[step["kind"]].do(new, step["actor"], step["params"], events)
         return Transition(new, events)
 
     def apply_in_place(self, state: State, step: dict) -> list[dict] | Refusal:
@@ -381,12 +322,12 @@ class Classic(RuleSet):
         if isinstance(checked, Refusal):
             return checked
         events: list[dict] = []
-        self._do(state, step["actor"], step["kind"], step["params"], events)
+        actions.ACTIONS[step["kind"]].do(state, step["actor"], step["params"], events)
         return events
 
     def _check_step(self, state: State, step) -> Refusal | None:
-        """1. The step's shape; 2. the actor; 3. the kind; 4. the kind's own checks; 5. any
-        free text."""
+        """1. The step's shape; 2. the actor; 3. the kind; 4. any free text; 5. the kind's
+        own checks, from the table (`actions.refusal`)."""
         if not isinstance(step, dict) or not isinstance(step.get("params"), dict) \
                 or not isinstance(step.get("kind"), str):
             return _refuse("bad_step", "That is not a well-formed action.")
@@ -398,11 +339,11 @@ class Classic(RuleSet):
                                               "the rules run the night and the day.")
         if actor == CLOCK:
             return _refuse("clock_step", "Only the clock ends a phase, through end_phase.")
-        if not _is_seat(state, actor):
+        if not is_seat(state, actor):
             return _refuse("bad_actor", "That seat is not in this game.")
-        if kind not in self.KINDS:
+        if kind not in actions.ACTIONS:
             return _refuse("unknown_action", f"There is no action called {kind[:40]!r}.")
-        field = TEXT_KINDS.get(kind)
+        field = actions.ACTIONS[kind].text
         plain = dict(params)
         if field is not None:
             text = plain.pop(field.name, None)
@@ -412,201 +353,7 @@ class Classic(RuleSet):
                 return _refuse("bad_text_length",
                                f"The text must hold {field.min_chars} to {field.max_chars} "
                                "characters.", min=field.min_chars, max=field.max_chars)
-        return self._check(state, actor, kind, plain)
-
-    KINDS = ("kill", "defer", "team_message", "possess", "cancel_possession", "check",
-             "protect", "skip_protection", "last_words", "speak", "vote", "abstain")
-
-    def _check(self, state: State, actor: int, kind: str, params: dict) -> Refusal | None:
-        """Whether `actor` may take `kind` with `params` (text already checked) now."""
-        pub, secret = state["public"], state["secret"]
-        ph = pub["phase"]
-        role = role_of(state, actor)
-        alive = is_alive(state, actor)
-        nt = secret["night"]
-        variant = state["config"]["variant_ghost_poison"]
-
-        def keys(*names):
-            if set(params) != set(names):
-                return _refuse("bad_params", f"This action takes: {', '.join(names) or 'nothing'}.")
-            return None
-
-        def target_in(options, what):
-            t = params.get("target")
-            if not _is_seat(state, t) or t not in options:
-                return _refuse("bad_target", f"You cannot {what} that seat now.")
-            return None
-
-        if kind == "last_words":
-            if ph != "last_words" or actor not in pub["last_words_due"]:
-                return _refuse("not_your_turn", "You have no last words to leave now.")
-            if actor in pub["last_words_given"]:
-                return _refuse("already_done", "You already left your last words.")
-            return keys()
-        if not alive:
-            return _refuse("dead", "You are dead; the dead take no part in the game.")
-
-        if kind in ("speak",):
-            if ph not in ("speech", "tie_speech") or pub["done"] or \
-                    pub["queue"][pub["turn"]] != actor:
-                return _refuse("not_your_turn", "It is not your turn to speak.")
-            return keys()
-        if kind in ("vote", "abstain"):
-            if ph not in ("vote", "tie_vote") or pub["done"] or \
-                    pub["queue"][pub["turn"]] != actor:
-                return _refuse("not_your_turn", "It is not your turn to vote.")
-            if kind == "abstain":
-                return keys()
-            bad = keys("target")
-            if bad is not None:
-                return bad
-            if params["target"] == actor:
-                return _refuse("self_vote", "You cannot vote for yourself.")
-            return target_in(pub["candidates"], "vote for")
-
-        if ph not in ("night", "extra_check"):
-            return _refuse("wrong_phase", "That is a night action; it is day now.")
-        team_role = role if role in (R.BANDIT, R.POLICE) else None
-        if kind == "team_message":
-            if team_role is None or (ph == "extra_check" and role != R.POLICE):
-                return _refuse("no_team", "You have no team to talk to now.")
-            return keys()
-        if kind == "defer":
-            if ph == "extra_check":
-                if role != R.POLICE:
-                    return _refuse("not_police", "Only the police check.")
-                current = nt["extra"][actor]
-            elif team_role is None:
-                return _refuse("no_team", "Only a team member can go with the team's choice.")
-            else:
-                current = nt["kill" if role == R.BANDIT else "check"][actor]
-            if current == "defer":
-                return _refuse("already_done", "You already said you go with your team.")
-            return keys()
-        if kind == "check":
-            if role != R.POLICE:
-                return _refuse("not_police", "Only the police check.")
-            return _first(keys("target"), target_in(
-                night.check_targets(state, actor, extra=ph == "extra_check"), "check"))
-        if ph != "night":
-            return _refuse("wrong_phase", "Only the police's extra check happens now.")
-        if kind == "kill":
-            if role != R.BANDIT:
-                return _refuse("not_bandit", "Only the bandits kill.")
-            if variant:
-                bad = keys("target", "pact")
-                if bad is not None:
-                    return _refuse("bad_params", "Name the victim and, in the death pact, the "
-                                                 "bandit who dies with the poison if the victim "
-                                                 "is the poison (seed 003 minor rule 2).")
-                if not _is_seat(state, params["pact"]) or \
-                        params["pact"] not in night.pact_choices(state):
-                    return _refuse("bad_pact", "The death pact must name a living bandit.")
-            else:
-                bad = keys("target")
-                if bad is not None:
-                    return bad
-            return target_in(night.kill_targets(state), "kill")
-        if kind == "possess":
-            if not night.may_possess(state, actor):
-                return _refuse("cannot_possess", "Only the living ghost may possess, once per "
-                                                 "game (seed 003 ghost bandit).")
-            return _first(keys("target"),
-                          target_in(night.possess_targets(state, actor), "possess"))
-        if kind == "cancel_possession":
-            if not night.may_possess(state, actor) or nt["possess"] is None:
-                return _refuse("nothing_to_cancel", "You have no possession to cancel.")
-            return keys()
-        if kind in ("protect", "skip_protection"):
-            if role not in R.GUARDIANS or actor in secret["lapsed"]:
-                return _refuse("not_guardian", "Only a guardian protects.")
-            if kind == "skip_protection":
-                if nt["protect"][actor] == "skip":
-                    return _refuse("already_done", "You already chose to protect nobody.")
-                if not night.protect_targets(state, actor):
-                    return _refuse("nobody_to_protect", "There is nobody left you may protect.")
-                return keys()
-            return _first(keys("target"),
-                          target_in(night.protect_targets(state, actor), "protect"))
-        return _refuse("unknown_action", f"There is no action called {kind[:40]!r}.")
-
-    def _do(self, state: State, actor: int, kind: str, params: dict, events: list) -> None:
-        """Record an accepted action. Precondition: `_check_step` accepted it."""
-        pub, secret = state["public"], state["secret"]
-        nt = secret["night"]
-        mine = state["private"][actor]
-        me = seat_name(actor).capitalize()
-        if kind == "kill":
-            t, p = params["target"], params.get("pact")
-            nt["kill"][actor] = [t, p]
-            mine["choice"] = {"kill": t, "pact": p}
-            why = [f"{me} proposes to kill {seat_name(t)}."]
-            if p is not None:
-                why.append(f"If the victim is the poison, {seat_name(p)} dies with it "
-                           "(the death pact, seed 003 minor rule 2).")
-            note(state, events, "kill_proposed", team_visibility(state, R.BANDIT), why,
-                 seat=actor, target=t, pact=p)
-        elif kind == "defer":
-            key = "extra" if pub["phase"] == "extra_check" else (
-                "kill" if role_of(state, actor) == R.BANDIT else "check")
-            nt[key][actor] = "defer"
-            mine["choice"] = {"defer": True}
-            note(state, events, "deferred", team_visibility(state, role_of(state, actor)),
-                 [f"{me} goes with the team's choice; silence counts as agreeing "
-                  "(seed 001 §3.6)."], seat=actor)
-        elif kind == "team_message":
-            note(state, events, "team_message", team_visibility(state, role_of(state, actor)),
-                 [f"{me} writes to the team (the GM reads the team's talk)."],
-                 seat=actor, text=params["text"])
-        elif kind == "possess":
-            nt["possess"] = params["target"]
-            mine["possession_pending"] = params["target"]
-            note(state, events, "possession_submitted", team_visibility(state, R.BANDIT),
-                 [f"The ghost in {seat_name(actor)} will possess {seat_name(params['target'])} "
-                  "after tonight's kill (seed 003 ghost bandit)."],
-                 seat=actor, target=params["target"])
-        elif kind == "cancel_possession":
-            nt["possess"] = None
-            mine["possession_pending"] = None
-            note(state, events, "possession_cancelled", team_visibility(state, R.BANDIT),
-                 [f"The ghost in {seat_name(actor)} withdrew tonight's possession."], seat=actor)
-        elif kind == "check":
-            key = "extra" if pub["phase"] == "extra_check" else "check"
-            nt[key][actor] = params["target"]
-            mine["choice"] = {"check": params["target"]}
-            note(state, events, "check_proposed", team_visibility(state, R.POLICE),
-                 [f"{me} proposes to check {seat_name(params['target'])}."],
-                 seat=actor, target=params["target"])
-        elif kind == "protect":
-            nt["protect"][actor] = params["target"]
-            mine["choice"] = {"protect": params["target"]}
-            note(state, events, "protection_submitted", to_seats(actor),
-                 [f"You protect {seat_name(params['target'])} this round, against the night's "
-                  "kill and the day's vote (seed 003 guardian)."], target=params["target"])
-        elif kind == "skip_protection":
-            nt["protect"][actor] = "skip"
-            mine["choice"] = {"protect": None}
-            note(state, events, "protection_skip_chosen", to_seats(actor),
-                 ["You protect nobody this round; a guardian may do so once, the second time "
-                  "is death by dereliction (seed 003 guardian rule 2)."])
-        elif kind == "last_words":
-            pub["last_words_given"].append(actor)
-            note(state, events, "last_words", public(),
-                 [f"{me} leaves last words (seed 001 §3.14)."], seat=actor, text=params["text"])
-        elif kind == "speak":
-            pub["done"] = True
-            note(state, events, "speech", public(),
-                 [f"{me} speaks and closes with 过 (seed 001 §3.15)."],
-                 seat=actor, stage=pub["stage"], text=params["text"])
-        elif kind in ("vote", "abstain"):
-            target = params.get("target")
-            pub["votes"].append([actor, target])
-            pub["done"] = True
-            why = (f"{me} votes for {seat_name(target)}." if target is not None
-                   else f"{me} abstains.")
-            note(state, events, "vote", public(), [why + " Votes are cast in the open, in "
-                                                   "order (seed 001 §3.16)."],
-                 voter=actor, target=target, stage=pub["stage"])
+        return actions.refusal(state, actor, kind, plain)
 
     def end_phase(self, state: State) -> Transition:
         new = copy_state(state)

@@ -21,7 +21,8 @@ Interpretations made here (docs/rules/ninelives.md lists them all):
 from __future__ import annotations
 
 from ..base import Outcome, State, emit, gm_only, make_event, public, seats
-from .cards import CIVILIAN_CAMP, KILLER_CAMP, WOLF_CAMP, camp_of
+from .cards import CIVILIAN_CAMP, KILLER_CAMP, SEAT_CAMPS, WOLF_CAMP, camp_of
+from .dealing import free_agent_camps
 
 NIGHT = "night"
 DAY = "day"
@@ -133,6 +134,22 @@ def foul_out(state: State, events: list, seat: int, *, reason: str, because: lis
         because=[f"{label(seat)} is out of the game (§9.1): {reason}"])
 
 
+def spend_bomb(state: State, events: list, seat: int) -> None:
+    """The BOMB leaves its user's hand when it goes off, unannounced (§3.4.7)."""
+    priv = state["private"][seat]
+    priv["hand"] = [c for c in priv["hand"] if c != "BOMB"]
+    if priv["loss_order"] is not None:
+        priv["loss_order"] = [c for c in priv["loss_order"] if c != "BOMB"]
+        if priv["core_card"] == "BOMB" and priv["loss_order"]:
+            priv["core_card"] = priv["loss_order"][-1]
+    emit(state, events, make_event("bomb_spent", seats(seat), because=[
+        "Your BOMB went off and is gone from your hand; nobody is told (§3.4.7)."],
+        seat=seat))
+    if not priv["hand"]:
+        die(state, events, seat, cause="no_cards",
+            because=[f"{label(seat)} has no card left, so it is dead (§5.8)."])
+
+
 # --- reorder windows (§6.3) ----------------------------------------------------------------
 
 def open_reorder_window(state: State, events: list, next_phase: dict) -> None:
@@ -222,6 +239,12 @@ def check_victory(state: State, events: list) -> bool:
         "game_over", public(), because=[result.summary],
         result=result.result, winners=list(result.winners), reveal=pub["reveal"]))
     return True
+
+
+def camp_options(hand: list[str]) -> list[str]:
+    """The camps a free agent holding `hand` may choose (§2, with the dealer's §4 reading:
+    a camp of a card it holds, whose §4 limits its hand keeps)."""
+    return [c for c in SEAT_CAMPS if c in free_agent_camps(list(hand), 6)]
 
 
 def card_camp_label(card: str) -> str:

@@ -30,9 +30,17 @@ The end of night N, step by step (docs/rules/ninelives.md has the pairwise table
        attacks in the order KILLER, WEREWOLF, SNIPER, STRIKE, BOMB (seat order within a
        kind), then protection failures. The spent BOMB leaves its user's hand unannounced.
    10. Deaths, a reorder window for day N if 8 or 16 losses were reached, victory; day N.
+
+Each step is a function of its own, called by `end_night` in this order: 0
+`settle_first_night`, 1 `record_card_uses`, 2 `apply_blocks` (with `resolve_blocks`),
+3 `pardoner`, 4 `answer_investigations`, 5 `set_protections`, 6 `arm_day_effects`,
+7 `resolve_attacks` (one attack: `attack_result`), 8 `protection_failures`,
+9 `settle_execution` and `announce_night`, 10 `start_day`.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from ..base import State, draw_random, emit, gm_only, make_event, public, seats
 from .cards import ATTACK_CARDS, FREE_AGENT, camp_of
@@ -40,13 +48,14 @@ from .common import (
     DAY,
     NIGHT,
     alive_seats,
+    camp_options,
     check_victory,
     label,
     lose_card,
     open_reorder_window,
     phase_label,
+    spend_bomb,
 )
-from .rules import camp_options
 
 BLOCKS = ("JAIL", "BOMB")
 ATTACK_ORDER = ("KILLER", "WEREWOLF", "SNIPER", "STRIKE", "BOMB")
@@ -142,19 +151,48 @@ def settle_first_night(state: State, events: list) -> None:
 def end_night(state: State, events: list) -> None:
     """Resolve night N (steps 0-10 of the module docstring) and open day N.
 
-    Precondition: `state` is the caller's own copy and its phase is a night.
+    Precondition: `state` is the caller's own copy and its phase is a night. Each step is a
+    function of its own below, called in this order.
     """
-    pub, secret = state["public"], state["secret"]
-    n = pub["phase"]["number"]
-    night = phase_label(pub["phase"])
+    close_night(state, events)
+    if state["public"]["phase"]["number"] == 1:
+        settle_first_night(state, events)
+    acts = record_card_uses(state, events)                          # 1
+    eff = apply_blocks(state, events, acts)                         # 2
+    pardoned_by = pardoner(state, eff)                              # 3
+    answer_investigations(state, events, eff)                       # 4
+    guards = set_protections(eff)                                   # 5
+    arm_day_effects(state, events, eff)                             # 6
+    attacks = resolve_attacks(state, events, eff, guards)           # 7
+    losses = attacks.losses + protection_failures(state, eff, attacks.attacked)  # 8
+    losses = settle_execution(state, events, eff, pardoned_by) + losses          # 9
+    announce_night(state, events, eff, attacks.announcements, losses)
+    start_day(state, events, attacks.saved)                         # 10
+
+
+def night_label(state: State) -> str:
+    return phase_label(state["public"]["phase"])
+
+
+def cards_used(eff: dict[int, dict], card: str) -> list[int]:
+    """The seats whose effective use tonight is `card`, in seat order."""
+    return [s for s, a in sorted(eff.items()) if a["card"] == card]
+
+
+def close_night(state: State, events: list) -> None:
+    """The night's reorder window (if any) closes; the night is announced as over."""
+    pub = state["public"]
     if pub["reorder"] and pub["reorder"]["phase"] == pub["phase"]:
         pub["reorder"] = None
     emit(state, events, make_event("phase_ended", public(), because=[
-        f"{night} is over; its actions take effect now (§5.5)."], phase=dict(pub["phase"])))
-    if n == 1:
-        settle_first_night(state, events)
+        f"{night_label(state)} is over; its actions take effect now (§5.5)."],
+        phase=dict(pub["phase"])))
 
-    # 1. card uses of the night
+
+def record_card_uses(state: State, events: list) -> dict[int, dict]:
+    """Step 1: {seat: card use} of the night, recorded for §3.5.3 (and JAIL's §3.4.3); an
+    attack whose manifesto was rejected and not sent again is dropped (§3.5.2)."""
+    n = state["public"]["phase"]["number"]
     acts: dict[int, dict] = {}
     for seat in alive_seats(state):
         priv = state["private"][seat]
@@ -171,8 +209,13 @@ def end_night(state: State, events: list) -> None:
         priv["uses"].setdefault(str(n), []).append(NIGHT)
         if action["card"] == "JAIL":
             priv["last_jail"] = {"night": n, "target": action["target"]}
+    return acts
 
-    # 2. blocks
+
+def apply_blocks(state: State, events: list, acts: dict[int, dict]) -> dict[int, dict]:
+    """Step 2: the card uses that still work once JAIL and BOMB blocks are applied
+    (`resolve_blocks`); the void ones are told to their users and explained to the GM."""
+    night = night_label(state)
     blocks = [(s, a["target"], a["card"]) for s, a in sorted(acts.items())
               if a["card"] in BLOCKS]
     landed = resolve_blocks(blocks)
@@ -199,15 +242,19 @@ def end_night(state: State, events: list) -> None:
             emit(state, events, make_event("action_resolved", gm_only(), because=[
                 f"{describe(user, acts[user])} landed: {label(target)}'s powers are void "
                 f"tonight (§3.4.3)."], seat=user, card=card, target=target, result="blocked"))
+    return eff
 
-    def users(card: str) -> list[int]:
-        return [s for s, a in sorted(eff.items()) if a["card"] == card]
 
-    # 3. pardon
-    pardoners = users("PARDON")
-    pardoned_by = pardoners[0] if pardoners and secret["execution"] else None
+def pardoner(state: State, eff: dict[int, dict]) -> int | None:
+    """Step 3: the seat whose PARDON spares yesterday's execution, if one is pending."""
+    pardoners = cards_used(eff, "PARDON")
+    return pardoners[0] if pardoners and state["secret"]["execution"] else None
 
-    # 4. investigations (hands at nightfall: no loss is announced yet, §5.8)
+
+def answer_investigations(state: State, events: list, eff: dict[int, dict]) -> None:
+    """Step 4: each investigation answers from the hands at nightfall (no loss is announced
+    yet, §5.8), taints included (§3.5.1)."""
+    secret, night = state["secret"], night_label(state)
     for seat in [s for s, a in sorted(eff.items()) if a["card"] in QUESTIONS]:
         card, target = eff[seat]["card"], eff[seat]["target"]
         wanted, taint, section = QUESTIONS[card]
@@ -226,80 +273,128 @@ def end_night(state: State, events: list) -> None:
             f"{describe(seat, eff[seat])} asked about {wanted}: {truth}."],
             seat=seat, card=card, target=target, result="yes" if found else "no"))
 
-    # 5. protections
-    self_guarded = {card: set(users(card)) for card in SELF_GUARDS}
-    counter = users("COUNTER_SNIPER")
-    guards = {card: {eff[s]["target"]: s for s in users(card)} for card in GUARDS}
 
-    # 6. SAINT, CURSE, BLESS
-    for seat in users("SAINT"):
+@dataclass
+class Protections:
+    """Step 5: who is protected tonight, and by what."""
+
+    self_guarded: dict[str, set[int]]   # VEST / WOLFSBANE -> seats guarding themselves
+    counter: list[int]                  # seats using COUNTER_SNIPER
+    guards: dict[str, dict[int, int]]   # SOULBINDER / WITCH_DOCTOR -> {target: guardian}
+
+
+def set_protections(eff: dict[int, dict]) -> Protections:
+    """Step 5: the night's protections, from the card uses that work."""
+    return Protections(
+        self_guarded={card: set(cards_used(eff, card)) for card in SELF_GUARDS},
+        counter=cards_used(eff, "COUNTER_SNIPER"),
+        guards={card: {eff[s]["target"]: s for s in cards_used(eff, card)} for card in GUARDS})
+
+
+def arm_day_effects(state: State, events: list, eff: dict[int, dict]) -> None:
+    """Step 6: SAINT is armed for day N; CURSE and BLESS wait for day N's count."""
+    secret, n = state["secret"], state["public"]["phase"]["number"]
+    for seat in cards_used(eff, "SAINT"):
         secret["saint"] = {"seat": seat, "day": n}
         emit(state, events, make_event("saint_armed", seats(seat), because=[
             f"Your SAINT is armed for day {n}: if you are executed that day, each seat that "
             f"voted for you loses a card (§3.4.10)."], seat=seat, day=n))
     for card in ("CURSE", "BLESS"):
-        for seat in users(card):
+        for seat in cards_used(eff, card):
             secret["count_effects"].append(
                 {"card": card, "seat": seat, "target": eff[seat]["target"], "day": n})
             emit(state, events, make_event("action_resolved", gm_only(), because=[
                 f"{describe(seat, eff[seat])} will count at day {n}'s vote (§3.4.8, §3.4.9)."],
                 seat=seat, card=card, target=eff[seat]["target"], result="waiting"))
 
-    # 7. attacks
-    losses: list[tuple[int, str, list[str], list[str]]] = []
-    announcements: list[tuple[str, dict, list[str]]] = []
-    attacked = {"KILLER": set(), "WEREWOLF": set()}
-    saved: set[int] = set()
+
+# A loss waiting to be announced: (seat, cause, public because, GM chain).
+Loss = tuple[int, str, list[str], list[str]]
+
+
+@dataclass
+class Attacks:
+    """Step 7's result: the losses the attacks cause, the public announcements (manifestos,
+    saves, failed attacks), the seats KILLER and WEREWOLF attacked, and the seats saved."""
+
+    losses: list[Loss] = field(default_factory=list)
+    announcements: list[tuple[str, dict, list[str]]] = field(default_factory=list)
+    attacked: dict[str, set[int]] = field(
+        default_factory=lambda: {"KILLER": set(), "WEREWOLF": set()})
+    saved: set[int] = field(default_factory=set)
+
+
+def attack_result(card: str, target: int, guards: Protections, n: int,
+                  chain: list[str]) -> str:
+    """Step 7 for one attack: "stopped" (by the target's own card or a COUNTER_SNIPER),
+    "saved" (by another seat's protection) or "lost"; the reasons go onto `chain`."""
+    result = "lost"
+    for guard, (stops, section) in SELF_GUARDS.items():
+        if stops == card and target in guards.self_guarded[guard]:
+            result = "stopped"
+            chain.append(f"{guard} of {label(target)} stopped it ({section}).")
+    for guard, (stops, section) in GUARDS.items():
+        if stops == card and result == "lost" and target in guards.guards[guard]:
+            result = "saved"
+            chain.append(f"{guard} of {label(guards.guards[guard][target])} protected "
+                         f"{label(target)} ({section}): it may talk but not vote "
+                         f"on day {n}.")
+    if card == "SNIPER" and guards.counter:
+        result = "stopped"
+        chain.append(f"COUNTER_SNIPER of {seat_names(guards.counter)} made every SNIPER "
+                     f"attack fail tonight (§3.4.5).")
+    return result
+
+
+def resolve_attacks(state: State, events: list, eff: dict[int, dict],
+                    guards: Protections) -> Attacks:
+    """Step 7: every attack, in ATTACK_ORDER and seat order, is stopped, saved or lands."""
+    n, night = state["public"]["phase"]["number"], night_label(state)
+    out = Attacks()
     for card in ATTACK_ORDER:
-        for seat in users(card):
+        for seat in cards_used(eff, card):
             target = eff[seat]["target"]
             chain = [f"{describe(seat, eff[seat])} attacked ({SECTIONS[card]})."]
-            if card in attacked:
-                attacked[card].add(target)
-            result = "lost"
-            for guard, (stops, section) in SELF_GUARDS.items():
-                if stops == card and target in self_guarded[guard]:
-                    result = "stopped"
-                    chain.append(f"{guard} of {label(target)} stopped it ({section}).")
-            for guard, (stops, section) in GUARDS.items():
-                if stops == card and result == "lost" and target in guards[guard]:
-                    result = "saved"
-                    saved.add(target)
-                    chain.append(f"{guard} of {label(guards[guard][target])} protected "
-                                 f"{label(target)} ({section}): it may talk but not vote "
-                                 f"on day {n}.")
-            if card == "SNIPER" and counter:
-                result = "stopped"
-                chain.append(f"COUNTER_SNIPER of {seat_names(counter)} made every SNIPER "
-                             f"attack fail tonight (§3.4.5).")
+            if card in out.attacked:
+                out.attacked[card].add(target)
+            result = attack_result(card, target, guards, n, chain)
+            if result == "saved":
+                out.saved.add(target)
             emit(state, events, make_event(
                 "action_resolved", gm_only(), because=chain + [
                     "→ " + {"lost": f"{label(target)} loses a card.",
                             "stopped": "no loss.", "saved": "no loss."}[result]],
                 seat=seat, card=card, target=target, result=result))
-            public_why = attack_public_because(card, target, night)
             if card in ATTACK_CARDS:
                 text = eff[seat]
-                announcements.append(("manifesto", {
+                out.announcements.append(("manifesto", {
                     "target": target, "text": text["text"], "story": text["story"]},
                     [f"An attack on {label(target)} was made during {night}; the GM publishes "
                      f"its {'story' if text['story'] else 'manifesto'} without naming the "
                      f"author (§3.5.2)."]))
             if result == "lost":
-                losses.append((target, card.lower() if card in ("STRIKE", "BOMB") else
-                               "attack", public_why, chain))
+                out.losses.append((target, card.lower() if card in ("STRIKE", "BOMB") else
+                                   "attack", attack_public_because(card, target, night), chain))
             elif result == "saved":
-                announcements.append(("protected", {"seat": target}, [
+                out.announcements.append(("protected", {"seat": target}, [
                     f"{label(target)} was attacked during {night} and saved; it may talk "
                     f"but not vote on day {n} (§3.3.4, §3.3.5)."]))
             else:
-                announcements.append(("attack_failed", {"seat": target}, [
+                out.announcements.append(("attack_failed", {"seat": target}, [
                     f"{label(target)} was attacked during {night} and lost no card."]))
+    return out
 
-    # 8. protection failures
-    history = secret["protect_history"]
+
+def protection_failures(state: State, eff: dict[int, dict],
+                        attacked: dict[str, set[int]]) -> list[Loss]:
+    """Step 8: a SOULBINDER (WITCH_DOCTOR) on the same seat two nights running, with no
+    KILLER (WEREWOLF) attack on it either night, costs that seat a card. Updates the
+    protection history for tomorrow night."""
+    n = state["public"]["phase"]["number"]
+    history = state["secret"]["protect_history"]
+    losses: list[Loss] = []
     for guard, (stops, section) in GUARDS.items():
-        for seat in users(guard):
+        for seat in cards_used(eff, guard):
             target = eff[seat]["target"]
             hit_now = target in attacked[stops]
             prev = history.get(guard)
@@ -311,48 +406,62 @@ def end_night(state: State, events: list) -> None:
                     f"{guard} of {label(seat)} protected {label(target)} on nights {n - 1} "
                     f"and {n}, and no {stops} attacked it on either night ({section})."]))
             history[guard] = {"seat": seat, "night": n, "target": target, "attacked": hit_now}
+    return losses
 
-    # 9. announcements and losses
+
+def settle_execution(state: State, events: list, eff: dict[int, dict],
+                     pardoned_by: int | None) -> list[Loss]:
+    """Step 9, first part: yesterday's execution is pardoned (announced, no loss) or
+    announced with the loss it costs (returned, to come first, §8.1)."""
+    pub, secret, night = state["public"], state["secret"], night_label(state)
     ex = secret["execution"]
-    if ex:
-        seat = ex["seat"]
-        if pardoned_by is not None and state["public"]["alive"][seat]:
-            pub["pardoned"].append(seat)
-            emit(state, events, make_event("pardoned", public(), because=[
-                f"{label(seat)} was executed on day {ex['day']} and pardoned during {night}; "
-                f"it loses no card (§3.4.4, §8.1)."], seat=seat, day=ex["day"],
-                tally=ex["tally"]))
+    if not ex:
+        pardoners = cards_used(eff, "PARDON")
+        if pardoners:
             emit(state, events, make_event("action_resolved", gm_only(), because=[
-                f"{describe(pardoned_by, eff[pardoned_by])} spared {label(seat)}, executed "
-                f"on day {ex['day']} (§3.4.4)."], seat=pardoned_by, card="PARDON",
-                target=seat, result="pardoned"))
-            holder = state["private"][pardoned_by]
-            if set(pub["pardoned"]) >= set(range(len(state["private"]))):
-                holder["dead_cards"].append("PARDON")
-        else:
-            emit(state, events, make_event("execution", public(), because=[
-                f"{label(seat)} was executed by the vote of day {ex['day']} and nobody "
-                f"pardoned it (§8.1)."], seat=seat, day=ex["day"], tally=ex["tally"]))
-            losses.insert(0, (seat, "execution", [
-                f"{label(seat)} was executed on day {ex['day']} (§8.1)."], ex["chain"]))
-        secret["execution"] = None
-        pub["pending_execution"] = None
-    elif pardoners:
+                f"{describe(pardoners[0], eff[pardoners[0]])} found nobody to pardon."],
+                seat=pardoners[0], card="PARDON", result="nothing"))
+        return []
+    seat = ex["seat"]
+    losses: list[Loss] = []
+    if pardoned_by is not None and pub["alive"][seat]:
+        pub["pardoned"].append(seat)
+        emit(state, events, make_event("pardoned", public(), because=[
+            f"{label(seat)} was executed on day {ex['day']} and pardoned during {night}; "
+            f"it loses no card (§3.4.4, §8.1)."], seat=seat, day=ex["day"],
+            tally=ex["tally"]))
         emit(state, events, make_event("action_resolved", gm_only(), because=[
-            f"{describe(pardoners[0], eff[pardoners[0]])} found nobody to pardon."],
-            seat=pardoners[0], card="PARDON", result="nothing"))
+            f"{describe(pardoned_by, eff[pardoned_by])} spared {label(seat)}, executed "
+            f"on day {ex['day']} (§3.4.4)."], seat=pardoned_by, card="PARDON",
+            target=seat, result="pardoned"))
+        holder = state["private"][pardoned_by]
+        if set(pub["pardoned"]) >= set(range(len(state["private"]))):
+            holder["dead_cards"].append("PARDON")
+    else:
+        emit(state, events, make_event("execution", public(), because=[
+            f"{label(seat)} was executed by the vote of day {ex['day']} and nobody "
+            f"pardoned it (§8.1)."], seat=seat, day=ex["day"], tally=ex["tally"]))
+        losses.append((seat, "execution", [
+            f"{label(seat)} was executed on day {ex['day']} (§8.1)."], ex["chain"]))
+    secret["execution"] = None
+    pub["pending_execution"] = None
+    return losses
+
+
+def announce_night(state: State, events: list, eff: dict[int, dict],
+                   announcements: list[tuple[str, dict, list[str]]],
+                   losses: list[Loss]) -> None:
+    """Step 9, the rest: the public announcements, the spent STRIKEs and BOMBs, then every
+    loss in order (deaths happen in `lose_card`)."""
     for kind, data, because in announcements:
         emit(state, events, make_event(kind, public(), because=because, **data))
-    for seat in users("STRIKE"):
+    for seat in cards_used(eff, "STRIKE"):
         state["private"][seat]["dead_cards"].append("STRIKE")
-    for seat in users("BOMB"):
+    for seat in cards_used(eff, "BOMB"):
         spend_bomb(state, events, seat)
     for target, cause, public_because, chain in losses:
         lose_card(state, events, target, cause=cause, public_because=public_because,
                   gm_because=chain)
-
-    # 10. deaths happened in lose_card; windows, victory, day N
-    start_day(state, events, saved)
 
 
 def attack_public_because(card: str, target: int, night: str) -> list[str]:
@@ -366,23 +475,6 @@ def attack_public_because(card: str, target: int, night: str) -> list[str]:
 
 def seat_names(numbers: list[int]) -> str:
     return ", ".join(label(s) for s in numbers)
-
-
-def spend_bomb(state: State, events: list, seat: int) -> None:
-    """The BOMB leaves its user's hand when it goes off, unannounced (§3.4.7)."""
-    priv = state["private"][seat]
-    priv["hand"] = [c for c in priv["hand"] if c != "BOMB"]
-    if priv["loss_order"] is not None:
-        priv["loss_order"] = [c for c in priv["loss_order"] if c != "BOMB"]
-        if priv["core_card"] == "BOMB" and priv["loss_order"]:
-            priv["core_card"] = priv["loss_order"][-1]
-    emit(state, events, make_event("bomb_spent", seats(seat), because=[
-        "Your BOMB went off and is gone from your hand; nobody is told (§3.4.7)."],
-        seat=seat))
-    if not priv["hand"]:
-        from .common import die
-        die(state, events, seat, cause="no_cards",
-            because=[f"{label(seat)} has no card left, so it is dead (§5.8)."])
 
 
 def start_day(state: State, events: list, saved: set[int]) -> None:

@@ -68,6 +68,7 @@ from ..base import (
     public,
 )
 from ..base import seats as only
+from . import dealing
 from .cards import (
     ATTACK_CARDS,
     CARDS,
@@ -85,11 +86,14 @@ from .common import (
     OVER,
     RUNOFF,
     alive_seats,
+    camp_options,
     check_victory,
     foul_out,
     label,
     phase_label,
 )
+from .resolution import end_night
+from .votes import end_vote
 
 MANIFESTO_MIN = 100          # §3.5.2: at least 100 characters
 TEXT_MAX = 20_000
@@ -130,8 +134,8 @@ def is_seat_number(value, players: int) -> bool:
 def parse_deal(data, players: int) -> dict:
     """Check a deal in the `Deal.to_json()` shape and return it as plain JSON data.
 
-    Raises ValueError on a malformed deal. When `dealing.py` is present its `validate`
-    runs too (the §4 constraints), so a GM's hand-entered deal is held to the same rules.
+    Raises ValueError on a malformed deal. The dealer's `validate` runs too (the §4
+    constraints), so a GM's hand-entered deal is held to the same rules as a drawn one.
     """
     if not isinstance(data, dict) or data.get("players") != players:
         raise ValueError(f"the deal must be a dict for {players} players")
@@ -164,29 +168,68 @@ def parse_deal(data, players: int) -> dict:
     out = {"players": players,
            "seats": [{"camp": c, "cards": h} for c, h in zip(camps, hands, strict=True)],
            "taints": {k: list(taints[k]) for k in ("killer", "wolf")}}
-    try:
-        from . import dealing
-    except ImportError:  # the dealer is being written concurrently
-        return out
     violations = dealing.validate(dealing.Deal.from_json(out))
     if violations:
         raise ValueError(f"the deal breaks §4: {violations}")
     return out
 
 
-def camp_options(hand: list[str]) -> list[str]:
-    """The camps a free agent holding `hand` may choose (§2, with the dealer's §4 reading)."""
-    try:
-        from .dealing import free_agent_camps
-    except ImportError:  # the dealer is being written concurrently
-        return [c for c in SEAT_CAMPS if any(camp_of(x) == c for x in hand)]
-    return [c for c in SEAT_CAMPS if c in free_agent_camps(list(hand), 6)]
-
-
 def random_deal(state: State, players: int) -> dict:
     """A uniform valid deal from the dealer, drawn through the recorded generator."""
-    from . import dealing  # lazily: this module imports even before the dealer exists
     return dealing.deal(players, draw_random(state, "deal")).to_json()
+
+
+def open_first_night(state: State, deal: dict) -> None:
+    """Setup step 1: the deal goes into the secret part with the game's bookkeeping, and the
+    public part opens night 1 with every seat alive (§5.4)."""
+    seats = state["config"]["players"]
+    state["secret"].update({
+        "deal": deal,
+        "taints": {k: list(v) for k, v in deal["taints"].items()},
+        "execution": None,          # a pardonable execution awaiting the night's end
+        "protect_history": {},      # card -> last effective protection (§3.3.4, §3.3.5)
+        "count_effects": [],        # CURSE/BLESS waiting for the day's count (§3.4.8-9)
+        "saint": None,              # {"seat", "day"}: a SAINT armed for that day
+        "free_agent_default": None,  # the GM's default camp for the free agent (§2)
+    })
+    state["public"].update({
+        "phase": {"name": NIGHT, "number": 1},
+        "phase_alive": list(range(seats)),
+        "alive": [True] * seats,
+        "lost": [[] for _ in range(seats)],
+        "total_lost": 0,
+        "windows_opened": 0,
+        "reorder": None,
+        "votes": {},
+        "candidates": [],
+        "no_vote": [],
+        "pending_execution": None,
+        "pardoned": [],
+        "outcome": None,
+    })
+
+
+def deal_hands(state: State, events: list, deal: dict) -> None:
+    """Setup step 2: each seat gets its camp and hand, told to it alone (§2, §4)."""
+    seats = state["config"]["players"]
+    for i, entry in enumerate(deal["seats"]):
+        state["private"][i] = {
+            "seat": i,
+            "camp": entry["camp"],
+            "dealt_camp": entry["camp"],
+            "hand": list(entry["cards"]),
+            "loss_order": None,
+            "core_card": None,
+            "dead_cards": [],
+            "uses": {},            # round -> ["night", "day"]: §3.5.3 bookkeeping
+            "action": None,        # this phase's card use, or {"pass": True}
+            "proxy": None,         # this vote's proxy target (§8.3)
+            "last_jail": None,     # {"night", "target"}: §3.4.3
+        }
+        emit(state, events, make_event(
+            "hand_dealt", only(i), because=[
+                f"The GM dealt {label(i)} its camp and {hand_size(seats)} cards (§2, §4)."],
+            seat=i, camp=entry["camp"], cards=list(entry["cards"])))
 
 
 # --- the rule set ----------------------------------------------------------------------------
@@ -221,48 +264,8 @@ class NineLives(RuleSet):
         if fixed is None:
             emit(state, events, make_event("chance", gm_only(), because=[
                 "The dealer drew a valid deal at random (§4)."], purpose="deal", deal=deal))
-        state["secret"].update({
-            "deal": deal,
-            "taints": {k: list(v) for k, v in deal["taints"].items()},
-            "execution": None,          # a pardonable execution awaiting the night's end
-            "protect_history": {},      # card -> last effective protection (§3.3.4, §3.3.5)
-            "count_effects": [],        # CURSE/BLESS waiting for the day's count (§3.4.8-9)
-            "saint": None,              # {"seat", "day"}: a SAINT armed for that day
-            "free_agent_default": None,  # the GM's default camp for the free agent (§2)
-        })
-        state["public"].update({
-            "phase": {"name": NIGHT, "number": 1},
-            "phase_alive": list(range(seats)),
-            "alive": [True] * seats,
-            "lost": [[] for _ in range(seats)],
-            "total_lost": 0,
-            "windows_opened": 0,
-            "reorder": None,
-            "votes": {},
-            "candidates": [],
-            "no_vote": [],
-            "pending_execution": None,
-            "pardoned": [],
-            "outcome": None,
-        })
-        for i, entry in enumerate(deal["seats"]):
-            state["private"][i] = {
-                "seat": i,
-                "camp": entry["camp"],
-                "dealt_camp": entry["camp"],
-                "hand": list(entry["cards"]),
-                "loss_order": None,
-                "core_card": None,
-                "dead_cards": [],
-                "uses": {},            # round -> ["night", "day"]: §3.5.3 bookkeeping
-                "action": None,        # this phase's card use, or {"pass": True}
-                "proxy": None,         # this vote's proxy target (§8.3)
-                "last_jail": None,     # {"night", "target"}: §3.4.3
-            }
-            emit(state, events, make_event(
-                "hand_dealt", only(i), because=[
-                    f"The GM dealt {label(i)} its camp and {hand_size(seats)} cards (§2, §4)."],
-                seat=i, camp=entry["camp"], cards=list(entry["cards"])))
+        open_first_night(state, deal)
+        deal_hands(state, events, deal)
         emit(state, events, make_event(
             "phase_started", public(), because=[
                 "The game opens at night 1 (§5.4). Send your loss order before night 1 "
@@ -453,8 +456,7 @@ class NineLives(RuleSet):
 
     def _camp_options(self, priv: dict) -> list[str]:
         """The camps a free agent may join (§2): the dealer's `free_agent_camps` (a camp of
-        a card it holds, whose §4 limits its hand keeps); without the dealer, any camp of a
-        card it holds."""
+        a card it holds, whose §4 limits its hand keeps)."""
         return camp_options(priv["hand"])
 
     def _camp_for_refusal(self, state: State, seat) -> Refusal | None:
@@ -508,72 +510,95 @@ class NineLives(RuleSet):
         return handler(state, actor, kind, params)
 
     def _apply_seat(self, state: State, seat: int, kind: str, params: dict):
+        """A seat's step, by kind (SEAT_KINDS): `_apply_<kind>`, each of which refuses
+        before it copies anything."""
+        return getattr(self, f"_apply_{kind}")(state, seat, params)
+
+    def _apply_use_card(self, state: State, seat: int, params: dict) -> Transition | Refusal:
+        """Choose (or change) this phase's card use (§3.5, §3.5.5)."""
+        pub, priv = state["public"], state["private"][seat]
+        card, target = params.get("card"), params.get("target")
+        refusal = self._use_refusal(state, seat, card, target)
+        if refusal is None:
+            refusal = self._text_refusal(card, params.get("manifesto"), params.get("story"))
+        if refusal is not None:
+            return refusal
+        new, events = self._copy(state)
+        action = {"card": card, "target": target, "phase": pub["phase"]["name"]}
+        if card in ATTACK_CARDS:
+            story = params.get("story")
+            action.update(text=story if story is not None else params["manifesto"],
+                          story=story is not None, rejected=False)
+        replaced = priv["action"]
+        new["private"][seat]["action"] = action
+        what = f"{card}" + ("" if target is None else f" on {label(target)}")
+        emit(new, events, make_event(
+            "card_chosen", only(seat), because=[
+                f"{label(seat)} chose to use {what} during {phase_label(pub['phase'])}; it "
+                f"takes effect when the phase ends (§5.5) and may be changed until then "
+                f"(§3.5.5)."]
+            + ([f"It replaces the earlier choice: {replaced.get('card') or 'no card'}"
+                + ("" if replaced.get("target") is None
+                   else f" on {label(replaced['target'])}") + "."] if replaced else []),
+            seat=seat, card=card, target=target,
+            story=action.get("story"), text=action.get("text")))
+        return Transition(new, events)
+
+    def _apply_withdraw(self, state: State, seat: int, params: dict) -> Transition | Refusal:
+        """Withdraw this phase's card use (I3)."""
+        pub, priv = state["public"], state["private"][seat]
+        if priv["action"] is None:
+            return Refusal("nothing_to_withdraw", "You have no card use to withdraw.")
+        if pub["phase"]["name"] not in (NIGHT, DAY, RUNOFF):
+            return Refusal("wrong_phase", "Nothing can be withdrawn now.")
+        new, events = self._copy(state)
+        new["private"][seat]["action"] = None
+        emit(new, events, make_event("withdrawn", only(seat), because=[
+            f"{label(seat)} withdrew its choice for {phase_label(pub['phase'])} (§3.5.5)."],
+            seat=seat))
+        return Transition(new, events)
+
+    def _apply_pass(self, state: State, seat: int, params: dict) -> Transition | Refusal:
+        """Use no card tonight."""
         pub, priv = state["public"], state["private"][seat]
         name = pub["phase"]["name"]
-        here = phase_label(pub["phase"])
-        if kind == "use_card":
-            card, target = params.get("card"), params.get("target")
-            refusal = self._use_refusal(state, seat, card, target)
-            if refusal is None:
-                refusal = self._text_refusal(card, params.get("manifesto"), params.get("story"))
-            if refusal is not None:
-                return refusal
-            new, events = self._copy(state)
-            action = {"card": card, "target": target, "phase": name}
-            if card in ATTACK_CARDS:
-                story = params.get("story")
-                action.update(text=story if story is not None else params["manifesto"],
-                              story=story is not None, rejected=False)
-            replaced = priv["action"]
-            new["private"][seat]["action"] = action
-            what = f"{card}" + ("" if target is None else f" on {label(target)}")
-            emit(new, events, make_event(
-                "card_chosen", only(seat), because=[
-                    f"{label(seat)} chose to use {what} during {here}; it takes effect when the "
-                    f"phase ends (§5.5) and may be changed until then (§3.5.5)."]
-                + ([f"It replaces the earlier choice: {replaced.get('card') or 'no card'}"
-                    + ("" if replaced.get("target") is None
-                       else f" on {label(replaced['target'])}") + "."] if replaced else []),
-                seat=seat, card=card, target=target,
-                story=action.get("story"), text=action.get("text")))
-            return Transition(new, events)
-        if kind == "withdraw":
-            if priv["action"] is None:
-                return Refusal("nothing_to_withdraw", "You have no card use to withdraw.")
-            if name not in (NIGHT, DAY, RUNOFF):
-                return Refusal("wrong_phase", "Nothing can be withdrawn now.")
-            new, events = self._copy(state)
-            new["private"][seat]["action"] = None
-            emit(new, events, make_event("withdrawn", only(seat), because=[
-                f"{label(seat)} withdrew its choice for {here} (§3.5.5)."], seat=seat))
-            return Transition(new, events)
-        if kind == "pass":
-            if name != NIGHT:
-                return Refusal("wrong_phase", "Passing is for the night; by day, just vote.")
-            if (priv["action"] or {}).get("pass"):
-                return Refusal("already_passed", "You already chose to use no card tonight.")
-            new, events = self._copy(state)
-            new["private"][seat]["action"] = {"pass": True, "phase": name}
-            emit(new, events, make_event("passed", only(seat), because=[
-                f"{label(seat)} will use no card during {here}."], seat=seat))
-            return Transition(new, events)
-        if kind == "loss_order":
-            return self._apply_loss_order(state, seat, params.get("cards"))
-        if kind == "choose_camp":
-            camp = params.get("camp")
-            refusal = self._camp_for_refusal(state, seat)
-            if refusal is not None:
-                return refusal
-            if camp not in self._camp_options(priv):
-                return Refusal("camp_not_held", "You may only join a camp whose cards you hold "
-                               "(§2).", {"camp": str(camp)})
-            new, events = self._copy(state)
-            new["private"][seat]["camp"] = camp
-            emit(new, events, make_event("camp_chosen", only(seat), because=[
-                f"The free agent at {label(seat)} joined the {camp} camp (§2); the choice is "
-                f"final."], seat=seat, camp=camp, by="seat"))
-            return Transition(new, events)
-        # vote / proxy_vote
+        if name != NIGHT:
+            return Refusal("wrong_phase", "Passing is for the night; by day, just vote.")
+        if (priv["action"] or {}).get("pass"):
+            return Refusal("already_passed", "You already chose to use no card tonight.")
+        new, events = self._copy(state)
+        new["private"][seat]["action"] = {"pass": True, "phase": name}
+        emit(new, events, make_event("passed", only(seat), because=[
+            f"{label(seat)} will use no card during {phase_label(pub['phase'])}."], seat=seat))
+        return Transition(new, events)
+
+    def _apply_choose_camp(self, state: State, seat: int, params: dict) -> Transition | Refusal:
+        """The free agent joins a camp during night 1 (§2, I2)."""
+        camp = params.get("camp")
+        refusal = self._camp_for_refusal(state, seat)
+        if refusal is not None:
+            return refusal
+        if camp not in self._camp_options(state["private"][seat]):
+            return Refusal("camp_not_held", "You may only join a camp whose cards you hold "
+                           "(§2).", {"camp": str(camp)})
+        new, events = self._copy(state)
+        new["private"][seat]["camp"] = camp
+        emit(new, events, make_event("camp_chosen", only(seat), because=[
+            f"The free agent at {label(seat)} joined the {camp} camp (§2); the choice is "
+            f"final."], seat=seat, camp=camp, by="seat"))
+        return Transition(new, events)
+
+    def _apply_vote(self, state: State, seat: int, params: dict) -> Transition | Refusal:
+        return self._cast_vote(state, seat, params, proxy=False)
+
+    def _apply_proxy_vote(self, state: State, seat: int, params: dict) -> Transition | Refusal:
+        return self._cast_vote(state, seat, params, proxy=True)
+
+    def _cast_vote(self, state: State, seat: int, params: dict, *,
+                   proxy: bool) -> Transition | Refusal:
+        """A vote in person (final) or a proxy vote (changeable until the count) (§8, I8)."""
+        pub, priv = state["public"], state["private"][seat]
+        name, here = pub["phase"]["name"], phase_label(pub["phase"])
         refusal = self._vote_refusal(state, seat)
         if refusal is not None:
             return refusal
@@ -582,9 +607,12 @@ class NineLives(RuleSet):
                 target, state["config"]["players"]):
             what = "one of the tied seats" if name == RUNOFF else "a living seat"
             return Refusal("bad_target", f"Vote for {what} (§8).")
+        if proxy and priv["proxy"] == target:
+            return Refusal("proxy_unchanged", f"Your proxy vote already goes to {label(target)} "
+                           "(§8.3).", {"target": target})
         new, events = self._copy(state)
         which = "runoff vote" if name == RUNOFF else "vote"
-        if kind == "vote":
+        if not proxy:
             new["public"]["votes"][str(seat)] = target
             emit(new, events, make_event("vote_cast", public(), because=[
                 f"{label(seat)} cast its {which} of {here} for {label(target)}; it cannot be "
@@ -602,8 +630,9 @@ class NineLives(RuleSet):
                 f"{label(seat)} votes in person (§8.3)."], seat=seat, target=target))
         return Transition(new, events)
 
-    def _apply_loss_order(self, state: State, seat: int, cards) -> Transition | Refusal:
-        priv = state["private"][seat]
+    def _apply_loss_order(self, state: State, seat: int, params: dict) -> Transition | Refusal:
+        """Set (or, in a reorder window, change) the loss order (§6, I1)."""
+        priv, cards = state["private"][seat], params.get("cards")
         refusal = self._loss_order_open(state, seat)
         if refusal is not None:
             return refusal
@@ -691,8 +720,6 @@ class NineLives(RuleSet):
 
     def end_phase(self, state: State) -> Transition:
         """Resolve the current phase and open the next one (the clock's step; never refuses)."""
-        from .resolution import end_night
-        from .votes import end_vote
         new, events = self._copy(state)
         name = new["public"]["phase"]["name"]
         if new["public"]["outcome"] is not None:
@@ -711,7 +738,6 @@ class NineLives(RuleSet):
         Precondition: `state` was made by `initial_state` (the deal is in `secret["deal"]`,
         which no step ever changes, so the text is the same at every point of the game).
         """
-        from . import dealing  # lazily, as elsewhere in this module
         return dealing.canonical(dealing.Deal.from_json(state["secret"]["deal"]))
 
     def outcome(self, state: State) -> Outcome | None:

@@ -17,9 +17,16 @@ The end of day N (or of its runoff), step by step:
        cannot — the seat was already pardoned once, or it is an armed SAINT — costs the card
        at once; an executed SAINT also costs each seat that voted for it a card (§3.4.10).
     9. Deaths, a reorder window for the next phase, victory; then the runoff or night N+1.
+
+Each step is a function of its own, called by `end_vote` in this order: 1
+`record_day_uses`, 2 (the bombed seats), 3 `publish_proxies`, 4 `foul_out_silent`,
+5 `count_votes`, 6 `strike_and_bomb`, 7 and 8 `announce_result` (with `execute`),
+9 `open_next_phase`.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from ..base import State, emit, gm_only, make_event, public, seats
 from .common import (
@@ -34,25 +41,43 @@ from .common import (
     open_reorder_window,
     phase_label,
     seat_list,
+    spend_bomb,
 )
-from .resolution import spend_bomb
 
 
 def end_vote(state: State, events: list) -> None:
     """Resolve day N or its runoff (steps 1-9 above) and open the next phase.
 
-    Precondition: `state` is the caller's own copy and its phase is a day or a runoff.
+    Precondition: `state` is the caller's own copy and its phase is a day or a runoff. Each
+    step is a function of its own below, called in this order.
     """
-    pub, secret = state["public"], state["secret"]
-    n = pub["phase"]["number"]
-    runoff = pub["phase"]["name"] == RUNOFF
-    here = phase_label(pub["phase"])
+    close_vote(state, events)
+    acts = record_day_uses(state)                                   # 1
+    bombed = {a["target"] for _, a in sorted(acts.items()) if a["card"] == "BOMB"}  # 2
+    votes = publish_proxies(state, events)                          # 3
+    foul_out_silent(state, events, votes)                           # 4
+    count = count_votes(state, events, votes, bombed, acts)         # 5
+    strike_and_bomb(state, events, acts)                            # 6
+    next_phase, candidates = announce_result(state, events, count)  # 7, 8
+    open_next_phase(state, events, next_phase, candidates, bombed)  # 9
+
+
+def vote_label(state: State) -> str:
+    return phase_label(state["public"]["phase"])
+
+
+def close_vote(state: State, events: list) -> None:
+    """The phase's reorder window (if any) closes; the vote is announced as closed."""
+    pub = state["public"]
     if pub["reorder"] and pub["reorder"]["phase"] == pub["phase"]:
         pub["reorder"] = None
     emit(state, events, make_event("phase_ended", public(), because=[
-        f"The vote of {here} is closed (§8)."], phase=dict(pub["phase"])))
+        f"The vote of {vote_label(state)} is closed (§8)."], phase=dict(pub["phase"])))
 
-    # 1. day card uses
+
+def record_day_uses(state: State) -> dict[int, dict]:
+    """Step 1: {seat: card use} of this phase, recorded for the one-card rule (§3.5.3)."""
+    n = state["public"]["phase"]["number"]
     acts: dict[int, dict] = {}
     for seat in alive_seats(state):
         action = state["private"][seat]["action"]
@@ -61,12 +86,14 @@ def end_vote(state: State, events: list) -> None:
             uses = state["private"][seat]["uses"].setdefault(str(n), [])
             if DAY not in uses:
                 uses.append(DAY)
+    return acts
 
-    # 2. bombs void votes
-    bombs = {s: a["target"] for s, a in sorted(acts.items()) if a["card"] == "BOMB"}
-    bombed = set(bombs.values())
 
-    # 3. proxies
+def publish_proxies(state: State, events: list) -> dict[int, int]:
+    """Step 3: {voter: target} with the proxy votes of seats that did not vote in person
+    published and counted after all others (§8.3)."""
+    pub = state["public"]
+    runoff = pub["phase"]["name"] == RUNOFF
     votes = {int(k): v for k, v in pub["votes"].items()}
     for seat in alive_seats(state):
         proxy = state["private"][seat]["proxy"]
@@ -75,15 +102,36 @@ def end_vote(state: State, events: list) -> None:
             emit(state, events, make_event("proxy_vote_published", public(), because=[
                 f"The messenger casts {label(seat)}'s proxy vote for {label(proxy)} after "
                 f"all others (§8.3)."], seat=seat, target=proxy, runoff=runoff))
+    return votes
 
-    # 4. missing votes
+
+def foul_out_silent(state: State, events: list, votes: dict[int, int]) -> None:
+    """Step 4: a seat that owed a vote and sent neither vote nor proxy is out (§9.1.5)."""
+    pub, here = state["public"], vote_label(state)
     for seat in alive_seats(state):
         if seat not in pub["no_vote"] and seat not in votes:
             foul_out(state, events, seat, reason="no vote and no proxy vote", because=[
                 f"{label(seat)} neither voted nor sent a proxy vote in {here} "
                 f"(§8.3, §9.1.5)."])
 
-    # 5. the count
+
+@dataclass
+class Count:
+    """Step 5's result: the votes that count, the tally (seats with a non-zero total), the
+    GM's chain of reasons and the CURSE/BLESS adjustments."""
+
+    counted: dict[int, int]
+    tally: dict[int, int]
+    chain: list[str]
+    adjustments: list[dict]
+
+
+def count_votes(state: State, events: list, votes: dict[int, int], bombed: set[int],
+                acts: dict[int, dict]) -> Count:
+    """Step 5: one vote per voter a BOMB did not hit, then (not in a runoff, §8.2) +1 per
+    CURSE and -1 per BLESS aimed at a seat for today (§3.4.8, §3.4.9)."""
+    pub, secret = state["public"], state["secret"]
+    n, runoff = pub["phase"]["number"], pub["phase"]["name"] == RUNOFF
     counted = {}
     for voter, target in sorted(votes.items()):
         if voter in bombed:
@@ -114,8 +162,12 @@ def end_vote(state: State, events: list) -> None:
     emit(state, events, make_event("count", gm_only(), because=chain or ["Nobody voted."],
                                    tally={str(k): v for k, v in tally.items()},
                                    runoff=runoff))
+    return Count(counted, tally, chain, adjustments)
 
-    # 6. STRIKE and BOMB
+
+def strike_and_bomb(state: State, events: list, acts: dict[int, dict]) -> None:
+    """Step 6: STRIKEs, then BOMBs, used in this phase cost their targets a card."""
+    here = vote_label(state)
     for card in ("STRIKE", "BOMB"):
         for seat, action in sorted(acts.items()):
             if action["card"] != card:
@@ -132,32 +184,43 @@ def end_vote(state: State, events: list) -> None:
                 gm_because=[f"{card} of {label(seat)} hit {label(target)} during {here} "
                             f"({section})."])
 
-    # 7. the result
+
+def announce_result(state: State, events: list, count: Count) -> tuple[dict, list[int]]:
+    """Steps 7 and 8: an execution, a runoff or none; returns the next phase and the runoff
+    candidates (empty unless a runoff follows)."""
+    pub = state["public"]
+    n, runoff, here = pub["phase"]["number"], pub["phase"]["name"] == RUNOFF, vote_label(state)
+    tally = count.tally
     top = max(tally.values(), default=0)
     leaders = sorted(s for s, v in tally.items() if v == top) if top > 0 else []
     leaders = [s for s in leaders if pub["alive"][s]]
-    public_tally = {"tally": {str(k): v for k, v in tally.items()}, "adjustments": adjustments}
-    next_phase = {"name": NIGHT, "number": n + 1}
-    candidates: list[int] = []
+    public_tally = {"tally": {str(k): v for k, v in tally.items()},
+                    "adjustments": count.adjustments}
     if len(leaders) == 1:
-        execute(state, events, leaders[0], counted, chain, public_tally, here)
+        execute(state, events, leaders[0], count.counted, count.chain, public_tally, here)
     elif len(leaders) > 1 and not runoff:
-        candidates = leaders
-        next_phase = {"name": RUNOFF, "number": n}
         emit(state, events, make_event("runoff_started", public(), because=[
             f"{seat_list(leaders)} tied with the most votes in {here}: a runoff among them "
             f"follows, without CURSE or BLESS (§8.2)."], candidates=leaders, **public_tally))
+        return {"name": RUNOFF, "number": n}, leaders
     else:
         why = ("the runoff tied again" if runoff and len(leaders) > 1
                else "no seat had a vote to count")
         emit(state, events, make_event("no_execution", public(), because=[
             f"Nobody is executed after {here}: {why} (§8.2)."], **public_tally))
+    return {"name": NIGHT, "number": n + 1}, []
 
-    # 9. next phase
+
+def open_next_phase(state: State, events: list, next_phase: dict, candidates: list[int],
+                    bombed: set[int]) -> None:
+    """Step 9: the SAINT expires unless a runoff follows; a reorder window, victory; then
+    the runoff (seats saved last night and bombed seats owe no vote) or night N+1."""
+    pub, secret = state["public"], state["secret"]
+    n = pub["phase"]["number"]
     if not candidates:
         if secret["saint"] and secret["saint"]["day"] <= n:
             secret["saint"] = None
-    saved_today = [s for s in pub["no_vote"]]
+    saved_today = list(pub["no_vote"])
     open_reorder_window(state, events, next_phase)
     if check_victory(state, events):
         return

@@ -109,6 +109,15 @@ def test_proxy_vote_may_change_until_the_count():
     assert g.state["secret"]["execution"]["seat"] == 0
 
 
+def test_the_same_proxy_vote_again_is_refused_as_it_is_not_offered():
+    g = day_one()
+    g.do(4, "proxy_vote", target=1)
+    refused = g.refused(4, "proxy_vote", target=1)
+    assert (refused.code, refused.params) == ("proxy_unchanged", {"target": 1})
+    offered = {(c.kind, c.params.get("target")) for c in RULES.legal_actions(g.state, 4)}
+    assert ("proxy_vote", 1) not in offered and ("proxy_vote", 0) in offered
+
+
 def test_voting_in_person_voids_the_proxy_vote():
     g = day_one()
     g.do(4, "proxy_vote", target=1)

@@ -1,0 +1,101 @@
+"""The seat's page for 谁偷了我的金币: the 'my hand' panel and the action form, in Chinese."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+from django.urls import reverse
+
+from games.engine.gold.rules import CARD_NAMES_ZH, CARDS
+from tests.factories.gold import act, fresh, pick_all, seed_where, user_of
+
+pytestmark = pytest.mark.django_db
+
+
+def act_page(client, game, number: int) -> str:
+    client.force_login(user_of(game, number))
+    return unescape(client.get(reverse("game-act", args=[game.pk])).content.decode())
+
+
+def panel(html: str) -> str:
+    return html[html.index('id="gold-panel"'):html.index("</section>")]
+
+
+def options(html: str) -> list[str]:
+    select = html[html.index('<select name="choice"'):]
+    return re.findall(r"<option value=.*?>([^<]*)</option>", select[:select.index("</select>")])
+
+
+def test_the_panel_and_the_form_read_in_chinese(client, start_gold, chinese):
+    seed, picks = seed_where(3, lambda s: not any(s))
+    game = pick_all(start_gold(seed=seed), picks)
+    laid = next(c for c in CARDS if c != picks[0])
+    act(game, 0, "swap", card=laid)
+    game = fresh(game)
+    mine = panel(act_page(client, game, 0))
+    assert "先手玩家" in mine and "我背面朝上盖下的牌" in mine and "只有我知道" in mine
+    assert CARD_NAMES_ZH[laid] in mine
+    assert not any(c in mine for c in CARDS), "card code names leak into the Chinese page"
+    page = act_page(client, game, 1)
+    labels = options(page)
+    assert "保持身份不变，不做其他操作" in labels
+    assert "掀开金子背面朝上的身份牌" in labels
+    assert any(label.startswith("把你的") for label in labels)
+    assert "轮到你了" in panel(page) and "轮到你了" not in panel(act_page(client, game, 2))
+
+
+def test_the_pick_form_marks_the_current_pick(client, start_gold, chinese):
+    game = start_gold()
+    act(game, 2, "pick", card="THIEF")
+    labels = options(act_page(client, fresh(game), 2))
+    assert labels == ["选择杀手", "选择刺客", "选择盗贼 （你目前的选择）"]
+    assert "我秘密选择的身份" in panel(act_page(client, fresh(game), 2))
+
+
+def test_after_the_game_the_panel_lists_every_round(client, start_gold):
+    game = start_gold(players=2)
+    for _round in range(2):
+        game = pick_all(game, ["KILLER", "THIEF"])
+        while fresh(game).status == "running" and fresh(game).phase_name != "pick":
+            pub = fresh(game).state["public"]
+            act(game, pub["turn"], "take_bonus" if game.phase_name == "priority" else "keep")
+            game = fresh(game)
+    assert game.status == "finished"
+    results = act_page(client, game, 0)
+    rows = re.findall(r"<tr><td>(\d+)</td>", results[results.index('id="gold-results"'):])
+    assert rows == ["1", "2"]
+    assert "id=\"action-form\"" not in results
+
+
+def seat_rows(html: str) -> list[str]:
+    table = html[html.index('<table id="seats"'):]
+    table = table[:table.index("</table>")]
+    return [re.sub(r"\s+", " ", row) for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]]
+
+
+def test_the_home_page_lists_each_seats_public_facts(client, start_gold, make_user, chinese):
+    game = start_gold()
+    act(game, 1, "pick", card="THIEF")
+    client.force_login(make_user("路人"))
+    home = reverse("game-home", args=[game.pk])
+    rows = seat_rows(unescape(client.get(home).content.decode()))
+    assert ["尚未选择" in rows[0], "已选择" in rows[1], "尚未选择" in rows[2]] == [True] * 3
+    assert not any(name in row for row in rows for name in CARD_NAMES_ZH.values())
+
+    game = pick_all(game, ["KILLER", "THIEF", "ASSASSIN"])
+    pub = game.state["public"]
+    if game.phase_name == "priority":  # let every priority holder keep its token
+        while fresh(game).phase_name == "priority":
+            act(game, fresh(game).state["public"]["turn"], "take_bonus")
+        pub = fresh(game).state["public"]
+    swapper = pub["turn"]
+    act(game, swapper, "swap", card=fresh(game).state["private"][swapper]["hand"][0])
+    rows = seat_rows(unescape(client.get(home).content.decode()))
+    for number, row in enumerate(rows):
+        coins = fresh(game).state["public"]["coins"][number]
+        assert f"{coins} 枚金币" in row
+        shown = ["KILLER", "THIEF", "ASSASSIN"][number]
+        assert f"亮出{CARD_NAMES_ZH[shown]}" in row
+        assert ("背面朝上的牌：?" in row) == (number == swapper)
