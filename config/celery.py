@@ -1,4 +1,5 @@
-"""The Celery app and the beat schedule. Tasks stay thin: they call services."""
+"""The Celery app and the beat schedule. The tasks (games/tasks.py, found by autodiscovery)
+stay thin: they call services. The schedule names them; nothing imports them."""
 
 import os
 
@@ -15,8 +16,9 @@ app.autodiscover_tasks()
 def _schedule(sender, **kwargs):
     from django.conf import settings
 
-    # The sweeper advances every game whose deadline has passed and sends reminders
-    # (games/tasks.py). It is idempotent, so a duplicate beat or a redelivered message
+    # The sweeper advances every game whose deadline has passed; reminders (and closing due
+    # awards) and the community rules (handovers, activity warnings) are tasks of their own
+    # on slower beats. Each is idempotent, so a duplicate beat or a redelivered message
     # changes nothing twice.
     sender.add_periodic_task(settings.SWEEP_INTERVAL_SECONDS, sender.signature("games.sweep"),
                              name="sweep due games")

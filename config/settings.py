@@ -161,7 +161,7 @@ else:
     CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or REDIS_URL or None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # Publishing must not hang a request when the broker is down: fail fast, and the callers
-# (games.tasks.queue_email) fall back to sending inline.
+# (games.mail.hand_over) fall back to sending inline.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.5,
                                     "interval_max": 0.5}

@@ -6,6 +6,18 @@ class GamesConfig(AppConfig):
     verbose_name = "游戏"
 
     def ready(self):
+        import os
+
+        from django.core import checks
+
+        from . import rulesets
+        from .checks import check_rulesets
+
+        checks.register(check_rulesets, "games")
+        # Processes started by tests and benchmarks (a Celery worker, gunicorn) get their
+        # extra rule sets here, e.g. EXTRA_RULESETS="tests.toy:register".
+        rulesets.register_extra(os.environ.get("EXTRA_RULESETS", ""))
+
         from messaging.hooks import register_thread_panel
         from messaging.rules import register_posting_check
 
@@ -27,7 +39,7 @@ def vote_panel(request, thread):
     """The vote box above a game's vote thread (messaging never imports games)."""
     if not thread.key.startswith("vote-"):
         return None
-    from .views import vote_panel_context
+    from .web.play import vote_panel_context
 
     context = vote_panel_context(request, thread)
     return ("games/vote_panel.html", context) if context else None
@@ -49,7 +61,7 @@ def game_board_check(*, user, board, thread, kind, body):
     if seat is None:
         return _("Only the players of this game may post on its board while it runs.")
     if not seat.alive and thread is not None:
-        from .community import ghost_reply_refusal
+        from .services import ghost_reply_refusal
 
         return ghost_reply_refusal(Game.objects.get(pk=game.pk), user, body)
     return None
@@ -58,7 +70,7 @@ def game_board_check(*, user, board, thread, kind, body):
 def _ghost_thread(sender, instance, created, **kwargs):
     """A dead player's new thread (its first post just written) goes to the GM board."""
     if created and instance.number == 1:
-        from .community import move_ghost_thread
+        from .services import move_ghost_thread
 
         move_ghost_thread(instance.thread)
 

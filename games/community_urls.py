@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from . import award_views, calendar, review
+from .web import awards as award_views
+from .web import calendar, review
 
 urlpatterns = [
     path("games/<int:pk>/review/", review.review, name="game-review"),

@@ -16,19 +16,16 @@ accounts and the 神的使者 account itself are never written to.
 from __future__ import annotations
 
 from django.conf import settings
-from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import display_name
 
+from .mail import queue_email, user_locale
+
 # An email carries the text it is about, but not a whole thread's worth of it.
 MAX_EXCERPT = 2_000
-
-
-def _profile(user):
-    return getattr(user, "profile", None) if user is not None else None
 
 
 def wants(user, setting: str) -> bool:
@@ -37,29 +34,13 @@ def wants(user, setting: str) -> bool:
         return False
     if user.get_username() == settings.MESSENGER_USERNAME:
         return False
-    profile = _profile(user)
+    profile = getattr(user, "profile", None)
     return bool(profile is not None and getattr(profile, setting, False))
-
-
-def language_of(user) -> str:
-    profile = _profile(user)
-    return getattr(profile, "language", None) or settings.LANGUAGE_CODE
 
 
 def excerpt(text: str) -> str:
     text = (text or "").strip()
     return text if len(text) <= MAX_EXCERPT else text[:MAX_EXCERPT].rstrip() + " …"
-
-
-def queue_email(*, to: str, subject: str, body: str) -> None:
-    """Send one email through Celery once the current transaction commits (inline if the
-    broker is down: see games.tasks.queue_email)."""
-    from . import tasks
-
-    # Bind the values now: the lambda runs after the caller's variables have moved on.
-    transaction.on_commit(
-        lambda to=to, subject=subject, body=body: tasks.queue_email(to=to, subject=subject,
-                                                                    body=body))
 
 
 def notify_private_result(game, seat, body: str) -> None:
@@ -68,7 +49,7 @@ def notify_private_result(game, seat, body: str) -> None:
     user = seat.user
     if not wants(user, "email_results"):
         return
-    with translation.override(language_of(user)):
+    with translation.override(user_locale(user).language):
         link = settings.SITE_URL + reverse("game-act", args=[game.pk])
         subject = _("[%(game)s] A private result from 神的使者") % {"game": game.name}
         text = _("%(body)s\n\nYour conversation with 神的使者: %(link)s\n") % {
@@ -87,7 +68,7 @@ def notify_announcement(game, announcement) -> None:
         user = seat.user
         if not wants(user, "email_announcements"):
             continue
-        with translation.override(language_of(user)):
+        with translation.override(user_locale(user).language):
             link = settings.SITE_URL + (announcement.post.get_absolute_url()
                                         if announcement.post_id else game.get_absolute_url())
             subject = _("[%(game)s] %(title)s") % {"game": game.name,
@@ -122,7 +103,7 @@ def notify_reply(post) -> None:
         seen.add(user.pk)
         if not wants(user, "email_replies") or not rules.can_read_thread(user, thread):
             continue
-        with translation.override(language_of(user)):
+        with translation.override(user_locale(user).language):
             values = {"name": display_name(post.author), "thread": thread.title}
             subject = (_("%(name)s quoted your post in “%(thread)s”") if why == "quote"
                        else _("%(name)s replied in your thread “%(thread)s”")) % values

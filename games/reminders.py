@@ -17,8 +17,10 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from . import rulesets
+from .mail import queue_email, user_locale
 from .models import Game, ReminderSent, Seat
-from .services import phase_label, ruleset_of
+from .presenters import phase_label
 
 MAX_HOURS = 48
 
@@ -43,7 +45,7 @@ def send_due_reminders(*, now: dt.datetime | None = None) -> int:
                                 deadline__lte=now + dt.timedelta(hours=MAX_HOURS))
     sent = 0
     for game in games.select_related("current_phase"):
-        awaiting = ruleset_of(game).phase(game.state).awaiting
+        awaiting = rulesets.engine(game.ruleset).phase(game.state).awaiting
         if not awaiting or game.current_phase is None:
             continue
         seats = Seat.objects.filter(game=game, number__in=awaiting, user__isnull=False)
@@ -69,18 +71,16 @@ def _remind(game: Game, seat: Seat, now: dt.datetime) -> int:
     if not created:
         return 0
     nearest = min(created)
-    lang = getattr(getattr(user, "profile", None), "language", "zh-hans")
-    with translation.override(lang), timezone.override(
-            getattr(getattr(user, "profile", None), "timezone", settings.DEFAULT_USER_TIMEZONE)):
+    locale = user_locale(user)
+    with translation.override(locale.language), timezone.override(locale.timezone):
         link = settings.SITE_URL + reverse("game-act", args=[game.pk])
         local = timezone.localtime(game.deadline).strftime("%Y-%m-%d %H:%M")
         subject = _("[%(game)s] %(hours)d h left: you have not acted yet") % {
             "game": game.name, "hours": nearest}
         body = _("The %(phase)s of %(game)s ends at %(deadline)s (%(zone)s). You have not "
                  "acted or voted yet.\n\nAct here: %(link)s\n") % {
-            "phase": phase_label(game.phase_name, game.ruleset), "game": game.name, "deadline": local,
+            "phase": phase_label(game.phase_name, game.ruleset), "game": game.name,
+            "deadline": local,
             "zone": timezone.get_current_timezone_name(), "link": link}
-    from .tasks import queue_email
-
-    transaction.on_commit(lambda: queue_email(to=user.email, subject=subject, body=body))
+    queue_email(to=user.email, subject=subject, body=body)
     return 1

@@ -1,4 +1,9 @@
-"""Celery tasks: thin wrappers that call services."""
+"""Celery entry points, and nothing else: thin wrappers that call services.
+
+Celery finds this module by autodiscovery (config/celery.py); nothing in the project imports
+it (tests/test_layers.py). Other code refers to a task by its name (games.mail names
+"games.send_email"; the beat schedule names the periodic ones).
+"""
 
 import os
 
@@ -32,44 +37,25 @@ def sweep():
 def reminders():
     """Send due reminder emails and close awards past their deadline (every
     REMINDER_INTERVAL_SECONDS: it reads every running game, so not on every sweep)."""
-    from . import awards
     from . import reminders as reminder_mails
+    from . import services
 
     sent = reminder_mails.send_due_reminders()
-    awards.close_due_awards()
+    services.close_due_awards()
     return {"reminders": sent}
 
 
 @shared_task(name="games.send_email", ignore_result=True, autoretry_for=(OSError,),
              retry_backoff=True, max_retries=5)
 def send_email(*, to: str, subject: str, body: str):
-    from django.conf import settings
-    from django.core.mail import send_mail
+    from .mail import deliver
 
-    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [to])
+    deliver(to=to, subject=subject, body=body)
 
 
 @shared_task(name="games.community", ignore_result=True)
 def community():
     """Expire handover windows and warn inactive seats (every few minutes; idempotent)."""
-    from .community import sweep_community
+    from . import services
 
-    return sweep_community()
-
-
-def queue_email(*, to: str, subject: str, body: str) -> None:
-    """Hand an email to the worker; if the broker is unreachable, send it from here.
-
-    Called from `transaction.on_commit`, after the player's step is stored: a broker outage
-    must not turn a stored step into an error page, nor lose the email.
-    """
-    import logging
-
-    try:
-        send_email.delay(to=to, subject=subject, body=body)
-    except Exception as exc:  # kombu/redis connection errors, timeouts
-        logging.getLogger(__name__).warning("broker unavailable (%s); sending inline", exc)
-        try:
-            send_email.run(to=to, subject=subject, body=body)
-        except Exception:
-            logging.getLogger(__name__).exception("email to %s could not be sent", to)
+    return services.sweep_community()

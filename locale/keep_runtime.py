@@ -4,7 +4,7 @@ see. Usage (from the project root, after makemessages):
     python locale/keep_runtime.py locale/zh_Hans/LC_MESSAGES/django.po previous-django.po
 
 1. Engine refusal reasons: the engines (no Django there) write `Refusal(code, "reason")`, and
-   a presenter may look the English reason up in the catalogue (presenters_gold.refusal).
+   a presenter may look the English reason up in the catalogue (games/presenters/gold.py refusal).
    Every reason found in games/engine that the previous catalogue translated, and that the
    new one lacks, is appended with its translation and its places in the engine.
 2. Escaped literals: xgettext keeps a Python "\\u201c" escape as six characters, so that msgid

@@ -46,10 +46,10 @@ def main() -> None:
     from django.contrib.auth import get_user_model
 
     from games import services
-    from games.engine import registry
     from games.models import Game
+    from tests import toy
 
-    registry.RULESETS["toy"] = "tests.toy:Toy"
+    toy.register()
     User = get_user_model()
     Game.objects.filter(name__startswith="bench-").delete()
     users = [User.objects.get_or_create(username=f"bench{i}")[0] for i in range(5)]

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/killinggames_bench")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.update(LOG_LEVEL="WARNING", RATE_LIMITS="false", DEBUG="false",
-                  BENCH_EXTRA_RULESETS="toy=tests.toy:Toy")
+                  EXTRA_RULESETS="tests.toy:register")
 
 GAMES, SEATS = 25, 8
 

@@ -19,7 +19,7 @@ from django.conf import settings
 from tests.factories import gold as gold_factory
 from tests.factories import install_chinese_catalog
 from tests.factories import ninelives as nl_factory
-from tests.factories.toy import TOY
+from tests.factories.toy import TOY_REGISTRATION
 
 REQUIRE_REAL = os.environ.get("REQUIRE_REAL_SERVICES") == "1"
 PASSWORD = "correct-horse-battery-9"
@@ -130,7 +130,7 @@ def celery_worker_and_beat(transactional_db, tmp_path):
         url = (f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:"
                f"{db['PORT'] or 5432}/{db['NAME']}")
     env = dict(os.environ, DATABASE_URL=url, SWEEP_INTERVAL_SECONDS="1",
-               BENCH_EXTRA_RULESETS=f"toy={TOY}",
+               EXTRA_RULESETS=TOY_REGISTRATION,
                SWEEP_GRACE_SECONDS="1", EMAIL_URL="consolemail://")
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     log = open(tmp_path / "celery.log", "w")
@@ -171,14 +171,13 @@ def chinese(settings, tmp_path):
 # --- the toy rule set (tests/toy.py; helpers in tests/factories/toy.py) -------------------------
 
 @pytest.fixture
-def toy_ruleset(monkeypatch):
-    """The toy rule set registered as "toy" for the test."""
-    from games.engine import registry
+def toy_ruleset():
+    """The toy rule set registered as "toy" for the test (games.rulesets.register)."""
+    from tests import toy
 
-    monkeypatch.setitem(registry.RULESETS, "toy", TOY)
-    registry.get.cache_clear()
+    toy.register()
     yield
-    registry.get.cache_clear()
+    toy.unregister()
 
 
 @pytest.fixture

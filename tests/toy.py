@@ -135,3 +135,28 @@ class Toy(RuleSet):
 
 def _seats(i):
     return seats(i)
+
+
+def register():
+    """Put the toy in the rule-set table (games.rulesets); `unregister()` takes it out.
+
+    Tests call it from a fixture; a process they start (a Celery worker, gunicorn) gets it
+    with EXTRA_RULESETS="tests.toy:register". Its sentences are the generic text.
+    """
+    from pathlib import Path
+
+    from games import rulesets
+    from games.presenters import base
+
+    rulesets.register(name="toy", engine=Toy, presenter=base, panel="games/panels/default.html",
+                      title="Toy", rules_doc=Path(__file__), event_kinds=EVENT_KINDS)
+
+
+def unregister():
+    from games import rulesets
+
+    rulesets.unregister("toy")
+
+
+EVENT_KINDS = ("executed", "kill_planned", "killed", "no_execution", "quiet_night", "role",
+               "vote_cast")

@@ -1,48 +1,41 @@
-"""The rule sets the service knows, by name. Imported lazily so one module's import error
-cannot take the others down."""
+"""The engine's rule sets by name, imported directly: a broken rule set is an error at
+start-up, never a name that quietly goes missing.
+
+The service's table (games/rulesets.py) adds what the web needs (presenter, panel, title,
+rules page) and registers every rule set here too; tests and benchmarks add theirs (the test
+toy) through `games.rulesets.register`, which calls `register` below.
+"""
 
 from __future__ import annotations
 
-import importlib
-from functools import cache
-
 from .base import RuleSet
+from .classic.rules import Classic
+from .gold.rules import Gold
+from .ninelives.rules import NineLives
 
-# name -> "module:Class"
-RULESETS: dict[str, str] = {
-    "ninelives": "games.engine.ninelives.rules:NineLives",
-    "classic": "games.engine.classic.rules:Classic",
-    "gold": "games.engine.gold.rules:Gold",
+RULESETS: dict[str, type[RuleSet]] = {
+    "ninelives": NineLives,
+    "classic": Classic,
+    "gold": Gold,
 }
+_instances: dict[str, RuleSet] = {}
 
 
-def _extra() -> None:
-    """Extra rule sets named in the environment (benchmarks register the test toy this way),
-    e.g. BENCH_EXTRA_RULESETS="toy=tests.service.toy:Toy"."""
-    import os
-
-    for item in filter(None, os.environ.get("BENCH_EXTRA_RULESETS", "").split(",")):
-        name, _, path = item.partition("=")
-        RULESETS.setdefault(name.strip(), path.strip())
-
-
-_extra()
-
-
-@cache
 def get(name: str) -> RuleSet:
-    """The rule set called `name`. Raises KeyError for an unknown name."""
-    module, cls = RULESETS[name].split(":")
-    return getattr(importlib.import_module(module), cls)()
+    """The rule set called `name` (one shared instance). Raises KeyError for an unknown name."""
+    if name not in _instances:
+        _instances[name] = RULESETS[name]()
+    return _instances[name]
 
 
-def available() -> list[str]:
-    """The names whose modules import cleanly (the others are still being written)."""
-    names = []
-    for name in RULESETS:
-        try:
-            get(name)
-        except ImportError:
-            continue
-        names.append(name)
-    return names
+def register(name: str, cls: type[RuleSet]) -> None:
+    """Add a rule set under `name` (the same class again is a no-op; another is an error)."""
+    if RULESETS.get(name, cls) is not cls:
+        raise ValueError(f"rule set {name!r} is already registered as {RULESETS[name]!r}")
+    RULESETS[name] = cls
+
+
+def unregister(name: str) -> None:
+    """Remove a rule set added with `register` (tests put the table back this way)."""
+    RULESETS.pop(name)
+    _instances.pop(name, None)

@@ -1,5 +1,5 @@
 """The 猫有n条命 'my hand' panel's one tag: everything the panel shows, prepared from the seat's
-own view by games.presenters_ninelives.panel (so the private results read exactly as the
+own view by games.presenters.ninelives.panel (so the private results read exactly as the
 seat's messages from 神的使者 do, through `present`)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import mark_safe
 
-from games import presenters_ninelives
+from games.presenters import ninelives as presenters_ninelives
 from messaging.rendering import render_markdown
 
 register = template.Library()

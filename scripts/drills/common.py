@@ -23,7 +23,7 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/killin
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("VAR_DIR", tempfile.mkdtemp(prefix="kg-drill-"))
 os.environ.update(LOG_LEVEL="WARNING", RATE_LIMITS="false", DEBUG="false",
-                  BENCH_EXTRA_RULESETS="toy=tests.toy:Toy",
+                  EXTRA_RULESETS="tests.toy:register",
                   SWEEP_INTERVAL_SECONDS="1", SWEEP_GRACE_SECONDS="0",
                   EMAIL_URL="consolemail://")
 

@@ -11,10 +11,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import selectors, services
 from games.engine.base import Choice
 from games.models import Event, Game
-from games.views import choice_value
+from games.web.play import choice_value
 from tests.factories import build_chinese_catalog, fresh
 from tests.factories.gold import DURATIONS, NAMES, assert_hides_others, seed_where
 
@@ -31,7 +31,7 @@ def test_three_players_play_a_round_in_the_browser(browser, live_server, make_us
     game = services.create_game(name="浏览器金币局", ruleset="gold", gm=gm, seat_count=3,
                                 config={"lead": 0}, durations=dict(DURATIONS))
     game = services.start_game(game_id=game.pk, users=users, seed=seed)
-    names = services.seat_names(game)
+    names = selectors.seat_names(game)
     act_url = live_server.url + reverse("game-act", args=[game.pk])
 
     pages = []

@@ -5,27 +5,25 @@ from html import unescape
 
 import pytest
 
-from games import community, services
-from games.engine import registry
+from games import services
 from messaging import services as forum
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("toy_ruleset")]
 
 
 def test_a_substitute_takes_over_a_seat_during_the_night(page_for, live_server, make_user,
                                                          monkeypatch, artifacts_dir):
-    monkeypatch.setitem(registry.RULESETS, "toy", "tests.toy:Toy")
-    registry.get.cache_clear()
     gm = make_user("天神丁", staff=True)
     players = [make_user(n) for n in ["甲", "乙", "丙", "丁", "戊"]]
     sub_user = make_user("替补猫")
     g = services.create_game(name="换人局", ruleset="toy", gm=gm, seat_count=5)
-    community.open_signups(game_id=g.pk, gm=gm)
+    services.open_signups(game_id=g.pk, gm=gm)
     for p in players:
-        community.sign_up(game_id=g.pk, user=p)
-    community.sign_up(game_id=g.pk, user=sub_user, role="substitute")
-    community.pick_players(game_id=g.pk, gm=gm, users=players)
-    game = community.start_from_signups(game_id=g.pk, gm=gm)
+        services.sign_up(game_id=g.pk, user=p)
+    services.sign_up(game_id=g.pk, user=sub_user, role="substitute")
+    services.pick_players(game_id=g.pk, gm=gm, users=players)
+    game = services.start_from_signups(game_id=g.pk, gm=gm)
     assert game.phase_name == "night"
     seat = game.seats.get(number=2)
     role = game.state["private"][2]["role"]
@@ -54,4 +52,3 @@ def test_a_substitute_takes_over_a_seat_during_the_night(page_for, live_server, 
     assert response.status == 404
     response = outgoing.goto(f"{live_server.url}/messenger/{seat.conversation.pk}/")
     assert response.status == 404
-    registry.get.cache_clear()

@@ -36,7 +36,7 @@ DURATIONS = {"night": 600, "extra_check": 60, "last_words": 60, "speech": 30,
              "tie_speech": 30, "vote": 15, "tie_vote": 15}
 ROLE_ZH = {"police": "警", "bandit": "匪", "civilian": "民"}
 # Where Classic's own messages come from (makemessages writes these as the entries' locations).
-CLASSIC_SOURCES = {"games/presenters_classic.py", "templates/games/panels/classic.html"}
+CLASSIC_SOURCES = {"games/presenters/classic.py", "templates/games/panels/classic.html"}
 
 
 def read_catalogue():

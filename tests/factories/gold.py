@@ -20,7 +20,7 @@ from games.models import Event, Game
 from games.presenters import describe
 from tests.factories import ROOT, fresh, user_of
 
-PRESENTER = ROOT / "games" / "presenters_gold.py"
+PRESENTER = ROOT / "games" / "presenters" / "gold.py"
 PANEL = ROOT / "templates" / "games" / "panels" / "gold.html"
 RULES = ROOT / "games" / "engine" / "gold" / "rules.py"
 
@@ -177,8 +177,8 @@ def refusal_reasons(path: Path = RULES) -> set[str]:
 
 
 # Where gold's own entries come from (makemessages, and the engine's refusal reasons the
-# catalogue keeps for presenters_gold.refusal, write these as the entries' locations).
-GOLD_SOURCES = ("games/presenters_gold.py", "templates/games/panels/gold.html",
+# catalogue keeps for presenters/gold.refusal, write these as the entries' locations).
+GOLD_SOURCES = ("games/presenters/gold.py", "templates/games/panels/gold.html",
                 "games/engine/gold/")
 
 

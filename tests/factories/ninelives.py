@@ -23,7 +23,7 @@ DURATIONS = {"night": 24 * 60, "day": 24 * 60, "runoff": 12 * 60}
 NAMES = ["阿猫", "阿狗", "小白", "老黑", "花花", "大黄"]
 MANIFESTO = "夜色如墨，屋顶上的猫数着自己剩下的命，风从巷口吹来。" * 5  # 130 characters
 
-PRESENTER = ROOT / "games" / "presenters_ninelives.py"
+PRESENTER = ROOT / "games" / "presenters" / "ninelives.py"
 PANEL = ROOT / "templates" / "games" / "panels" / "ninelives.html"
 ENGINE = ROOT / "games" / "engine" / "ninelives"
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from games import services
 
-TOY = "tests.toy:Toy"  # the registry entry of the toy rule set (registry.RULESETS["toy"])
+# How a process the tests start (a Celery worker) registers the toy: EXTRA_RULESETS names it
+# (games.rulesets.register_extra, run by GamesConfig.ready()).
+TOY_REGISTRATION = "tests.toy:register"
 
 
 def seat_user(game, role):

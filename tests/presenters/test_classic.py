@@ -15,12 +15,12 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation.template import templatize
 
-from games import presenters_classic as P
 from games.engine.base import Refusal
 from games.engine.classic import roles as R
 from games.engine.classic.rules import Classic
 from games.engine.conformance import random_playthrough
 from games.presenters import choice_label, describe, refusal_text
+from games.presenters import classic as P
 from tests.factories.classic import classic_entries, read_catalogue, zh_catalogue  # noqa: F401
 
 ENGINE = Path(settings.BASE_DIR) / "games/engine/classic"
@@ -201,7 +201,7 @@ def used_messages() -> set[tuple[str | None, str]]:
                 "pgettext": ((1, "c"), 2), "pgettext_lazy": ((1, "c"), 2),
                 "ngettext": (1, 2), "npgettext": ((1, "c"), 2, 3)}
     base = Path(settings.BASE_DIR)
-    sources = [(base / "games/presenters_classic.py").read_text(encoding="utf-8"),
+    sources = [(base / "games/presenters/classic.py").read_text(encoding="utf-8"),
                templatize((base / "templates/games/panels/classic.html").read_text(
                    encoding="utf-8"))]
     found = set()

@@ -1,4 +1,4 @@
-"""games/presenters_gold.py and the Chinese catalogue: every event, choice and refusal of the
+"""games/presenters/gold.py and the Chinese catalogue: every event, choice and refusal of the
 engine has its own readable sentence, and django.po translates every msgid used."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from games import presenters_gold as gold
 from games.engine.base import Choice, Refusal, action
 from games.engine.gold.rules import Gold
 from games.presenters import choice_label, describe, refusal_text
+from games.presenters import gold as gold
 from tests.factories import DJANGO_PO, read_catalog
 from tests.factories.gold import (
     gold_entries,

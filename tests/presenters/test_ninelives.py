@@ -9,11 +9,11 @@ import re
 import pytest
 from django.utils import translation
 
-from games import presenters_ninelives as P
 from games.engine.base import Choice, Refusal, TextField, visible_to
 from games.engine.ninelives.cards import CAMP_NAMES_ZH, CARDS
 from games.engine.ninelives.simulate import play
 from games.presenters import choice_label, describe, refusal_text
+from games.presenters import ninelives as P
 from tests.factories import DJANGO_PO, read_catalog
 from tests.factories.ninelives import (
     engine_event_kinds,

@@ -118,7 +118,8 @@ def interpretations_section(html: str) -> str:
 # --- every page exists, renders and falls back as documented ------------------------------
 
 def test_every_registered_rule_set_has_a_page_in_both_languages():
-    built_in = {name for name, path in registry.RULESETS.items() if path.startswith("games.")}
+    built_in = {name for name, cls in registry.RULESETS.items()
+                if cls.__module__.startswith("games.")}
     assert set(rules_pages.rulesets()) == set(RULESETS) == built_in
     for ruleset, language in PAGES:
         assert rules_pages.page_path(ruleset, language).is_file()

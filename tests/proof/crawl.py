@@ -22,7 +22,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import translation
 
-from games import services
+from games import selectors, services
 from games.engine.conformance import fill
 from games.models import Game
 from games.presenters import describe
@@ -161,7 +161,7 @@ def panel_html(game: Game, seat) -> str:
                                 "games/panels/default.html"])
     with translation.override(LANGUAGE):
         return render_to_string(template.template.name, {
-            "view": view, "names": services.seat_names(game), "seat": seat, "game": game,
+            "view": view, "names": selectors.seat_names(game), "seat": seat, "game": game,
             "me": json.dumps(view.get("me", {}), ensure_ascii=False, indent=1)})
 
 
@@ -197,7 +197,7 @@ class Secrets:
     def __init__(self, game: Game, markers: dict[str, int | None]):
         self.game = game
         engine = services.ruleset_of(game)
-        names = services.seat_names(game)
+        names = selectors.seat_names(game)
         self.events: list[tuple[str, frozenset[int], int]] = []
         texts: dict[int, str] = {}
         every = list(game.events.order_by("id"))

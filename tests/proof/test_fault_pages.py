@@ -19,9 +19,9 @@ def unreachable(*args, **kwargs):
 
 def test_a_view_that_hits_a_dead_database_answers_503(monkeypatch):
     """The failure inside a view is what DatabaseUnavailableMiddleware catches today."""
-    import games.views
+    import games.web.pages
 
-    monkeypatch.setattr(games.views.Game.objects, "exclude", unreachable)
+    monkeypatch.setattr(games.web.pages.Game.objects, "exclude", unreachable)
     response = Client(raise_request_exception=False).get("/games/")
     assert response.status_code == 503
     assert response["Retry-After"] == "30"
@@ -43,9 +43,9 @@ def test_a_step_answers_normally_when_the_broker_is_down(make_user, monkeypatch,
 
     from kombu.exceptions import OperationalError as BrokerDown
 
+    from config.celery import app
     from games import services
     from games.models import Action
-    from games.tasks import send_email
     from tests.engine.ninelives.deals import FIVE
 
     def broker_down(*args, **kwargs):
@@ -55,7 +55,7 @@ def test_a_step_answers_normally_when_the_broker_is_down(make_user, monkeypatch,
     game = services.create_game(name="断线局", ruleset="ninelives", gm=users[0], seat_count=5,
                                 config={"players": 5, "deal": FIVE}, early_end=False)
     game = services.start_game(game_id=game.pk, users=users, seed="broker")
-    monkeypatch.setattr(send_email, "delay", broker_down)
+    monkeypatch.setattr(app, "send_task", broker_down)
     client = Client(raise_request_exception=False)
     client.force_login(users[2])
     response = client.post(f"/games/{game.pk}/act/", {

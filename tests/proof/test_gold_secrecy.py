@@ -23,7 +23,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import selectors, services
 from games.engine import registry
 from games.engine.gold.rules import CARDS
 from games.models import Game
@@ -180,7 +180,7 @@ def test_no_page_of_a_whole_game_shows_another_seats_hidden_card(start_gold):
     are checked after every step."""
     game = start_gold(seed="secrecy-whole", lead=None)
     engine = registry.get("gold")
-    names = services.seat_names(game)
+    names = selectors.seat_names(game)
     rng = random.Random(3)
     hidden = 0
     while fresh(game).status == Game.Status.RUNNING:

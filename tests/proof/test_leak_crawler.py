@@ -35,7 +35,7 @@ from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 
-from games import community, services
+from games import selectors, services
 from games.models import Announcement, Game, Phase
 from messaging import services as forum
 from messaging.models import Board, Conversation, Post, Thread
@@ -86,7 +86,7 @@ class Table:
         self.leaks: list = []
         self.post_only: set[str] = set()  # routes that answered a GET with 405
         self.plant_markers()
-        community.sign_up(game_id=game.pk, user=self.substitute, role="substitute")
+        services.sign_up(game_id=game.pk, user=self.substitute, role="substitute")
 
     def marker(self, what: str) -> str:
         return f"MARK{what}{token.token_hex(6)}"
@@ -118,10 +118,10 @@ class Table:
         """The substitute (signed up as one when the table was laid) takes over a seat the
         GM opened for replacement, and with it the seat's conversation."""
         game = self.game
-        community.start_substitution(game_id=game.pk, gm=self.gm, seat_number=number,
+        services.start_substitution(game_id=game.pk, gm=self.gm, seat_number=number,
                                      reason="the leak crawler's handover")
         self.former = game.seats.get(number=number).user
-        seat = community.accept_substitution(game_id=game.pk, user=self.substitute)
+        seat = services.accept_substitution(game_id=game.pk, user=self.substitute)
         assert seat.number == number and seat.user == self.substitute
 
     def viewers(self) -> list[Viewer]:
@@ -339,7 +339,7 @@ def test_the_crawler_finds_leaks_when_there_are_some(make_user, people, monkeypa
     table = Table(game, people)
     act_randomly(game, random.Random(1), T0 + dt.timedelta(minutes=1))
     real_get = messaging.views.get_object_or_404
-    monkeypatch.setattr(services, "events_visible_to",
+    monkeypatch.setattr(selectors, "events_visible_to",
                         lambda game, user: Event.objects.filter(game=game))
     monkeypatch.setattr(messaging.views, "get_object_or_404", lambda klass, *args, **kw: real_get(
         klass, *args, **{k: v for k, v in kw.items() if k != "owner"}))

@@ -14,8 +14,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import messenger_user
-from games import awards, services
+from games import selectors, services
 from games.models import Award, AwardVote, Nomination, Substitution
+from games.services import awards
 from messaging.models import Thread
 from tests.factories.toy import finish, night_kill
 
@@ -97,7 +98,7 @@ def test_a_substitute_who_took_a_seat_and_the_player_who_left_both_count(over, g
                                 ends_at=timezone.now(), closed_at=timezone.now())
     seat.user = newcomer
     seat.save()
-    assert {players[4].pk, newcomer.pk} <= awards.player_ids(over)
+    assert {players[4].pk, newcomer.pk} <= selectors.player_ids(over)
     awards.nominate(game_id=over.pk, gm=gm, kind=MVP, nominee=players[4])
     awards.cast_vote(game_id=over.pk, user=newcomer, kind=MVP, nominee=players[4])
 

@@ -8,9 +8,8 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from games import community, services
-from games.community_models import ActivityWarning, LeaveRequest, Signup, Substitution
-from games.models import Game
+from games import services
+from games.models import ActivityWarning, Game, LeaveRequest, Signup, Substitution
 from messaging import services as forum
 from messaging.models import Conversation
 
@@ -21,69 +20,69 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "eng
 def signup_game(gm):
     g = services.create_game(name="报名局", ruleset="toy", gm=gm, seat_count=5,
                              durations={"night": 60, "day": 60})
-    return community.open_signups(game_id=g.pk, gm=gm)
+    return services.open_signups(game_id=g.pk, gm=gm)
 
 
 def test_sign_ups_open_in_the_lobby_and_refuse_doubles(signup_game, crowd):
     assert signup_game.signup_thread.board.kind == "lobby"
-    community.sign_up(game_id=signup_game.pk, user=crowd[0])
+    services.sign_up(game_id=signup_game.pk, user=crowd[0])
     with pytest.raises(services.GameError, match="already signed up"):
-        community.sign_up(game_id=signup_game.pk, user=crowd[0], role="substitute")
+        services.sign_up(game_id=signup_game.pk, user=crowd[0], role="substitute")
     with pytest.raises(services.GameError):
-        community.sign_up(game_id=signup_game.pk, user=crowd[1], role="referee")
+        services.sign_up(game_id=signup_game.pk, user=crowd[1], role="referee")
     assert Signup.objects.filter(game=signup_game).count() == 1
 
 
 def test_the_draw_is_published_and_recomputable(signup_game, crowd, gm):
     for user in crowd[:7]:
-        community.sign_up(game_id=signup_game.pk, user=user)
-    picked = community.draw_players(game_id=signup_game.pk, gm=gm, seed="abc123")
+        services.sign_up(game_id=signup_game.pk, user=user)
+    picked = services.draw_players(game_id=signup_game.pk, gm=gm, seed="abc123")
     candidates = sorted(crowd[:7], key=lambda u: u.pk)
     rng = random.Random(int.from_bytes(hashlib.sha256(b"abc123").digest(), "big"))
     assert picked == rng.sample(candidates, 5)
     assert "abc123" in signup_game.signup_thread.posts.last().body
-    game = community.start_from_signups(game_id=signup_game.pk, gm=gm)
+    game = services.start_from_signups(game_id=signup_game.pk, gm=gm)
     assert [s.user for s in game.seats.order_by("number")] == picked
     losers = set(crowd[:7]) - set(picked)
     assert {s.user for s in Signup.objects.filter(game=game, role="substitute")} == losers
 
 
 def test_a_draw_needs_enough_players(signup_game, crowd, gm):
-    community.sign_up(game_id=signup_game.pk, user=crowd[0])
+    services.sign_up(game_id=signup_game.pk, user=crowd[0])
     with pytest.raises(services.GameError, match="sign-ups"):
-        community.draw_players(game_id=signup_game.pk, gm=gm)
+        services.draw_players(game_id=signup_game.pk, gm=gm)
 
 
 @pytest.fixture
 def running(signup_game, crowd, gm):
     for user in crowd[:5]:
-        community.sign_up(game_id=signup_game.pk, user=user)
+        services.sign_up(game_id=signup_game.pk, user=user)
     for user in crowd[5:7]:
-        community.sign_up(game_id=signup_game.pk, user=user, role="substitute")
-    community.pick_players(game_id=signup_game.pk, gm=gm, users=crowd[:5])
-    return community.start_from_signups(game_id=signup_game.pk, gm=gm)
+        services.sign_up(game_id=signup_game.pk, user=user, role="substitute")
+    services.pick_players(game_id=signup_game.pk, gm=gm, users=crowd[:5])
+    return services.start_from_signups(game_id=signup_game.pk, gm=gm)
 
 
 def test_check_in_once_within_the_window(running, crowd):
-    community.check_in(game_id=running.pk, user=crowd[0])
+    services.check_in(game_id=running.pk, user=crowd[0])
     with pytest.raises(services.GameError, match="already checked in"):
-        community.check_in(game_id=running.pk, user=crowd[0])
+        services.check_in(game_id=running.pk, user=crowd[0])
     late = running.started_at + dt.timedelta(hours=25)
     with pytest.raises(services.GameError, match="closed"):
-        community.check_in(game_id=running.pk, user=crowd[1], now=late)
+        services.check_in(game_id=running.pk, user=crowd[1], now=late)
     with pytest.raises(services.GameError, match="seat"):
-        community.check_in(game_id=running.pk, user=crowd[6])
+        services.check_in(game_id=running.pk, user=crowd[6])
 
 
 def test_no_check_in_warns_and_opens_a_replacement_that_extends_the_phase(running, crowd):
     for user in crowd[1:5]:
-        community.check_in(game_id=running.pk, user=user)
+        services.check_in(game_id=running.pk, user=user)
     deadline = Game.objects.get(pk=running.pk).deadline
     later = running.started_at + dt.timedelta(hours=25)
     with time_machine.travel(later, tick=False):
         running.refresh_from_db()
-        warnings = community.check_activity(game=running, now=later)
-        again = community.check_activity(game=running, now=later)
+        warnings = services.check_activity(game=running, now=later)
+        again = services.check_activity(game=running, now=later)
     assert [w.reason for w in warnings] == ["no_check_in"] and again == []
     sub = Substitution.objects.get(game=running)
     assert sub.seat.user == crowd[0] and sub.status == "open"
@@ -96,11 +95,11 @@ def test_no_check_in_warns_and_opens_a_replacement_that_extends_the_phase(runnin
 def test_the_first_substitute_takes_the_seat_and_its_conversation(running, crowd, gm, client):
     seat = running.seats.get(user=crowd[2])
     forum.send_as_messenger(conversation=seat.conversation, body="秘密结果：你的身份")
-    community.start_substitution(game_id=running.pk, gm=gm, seat_number=seat.number)
-    taken = community.accept_substitution(game_id=running.pk, user=crowd[5])
+    services.start_substitution(game_id=running.pk, gm=gm, seat_number=seat.number)
+    taken = services.accept_substitution(game_id=running.pk, user=crowd[5])
     assert taken.pk == seat.pk and taken.user == crowd[5]
     with pytest.raises(services.GameError, match="faster|No seat"):
-        community.accept_substitution(game_id=running.pk, user=crowd[6])
+        services.accept_substitution(game_id=running.pk, user=crowd[6])
     client.force_login(crowd[5])
     page = client.get(reverse("game-act", args=[running.pk])).content.decode()
     assert "秘密结果" in page
@@ -111,20 +110,20 @@ def test_the_first_substitute_takes_the_seat_and_its_conversation(running, crowd
 
 
 def test_only_waiting_substitutes_may_accept(running, crowd, gm, make_user):
-    community.start_substitution(game_id=running.pk, gm=gm, seat_number=0)
+    services.start_substitution(game_id=running.pk, gm=gm, seat_number=0)
     with pytest.raises(services.GameError, match="not a waiting substitute"):
-        community.accept_substitution(game_id=running.pk, user=make_user("路人丁"))
+        services.accept_substitution(game_id=running.pk, user=make_user("路人丁"))
     with pytest.raises(services.GameError, match="not a waiting substitute"):
-        community.accept_substitution(game_id=running.pk, user=crowd[1])  # a seated player
+        services.accept_substitution(game_id=running.pk, user=crowd[1])  # a seated player
 
 
 def test_the_gm_cancels_and_an_unanswered_handover_is_wasted(running, crowd, gm):
-    sub = community.start_substitution(game_id=running.pk, gm=gm, seat_number=0)
-    community.cancel_substitution(substitution_id=sub.pk, gm=gm)
+    sub = services.start_substitution(game_id=running.pk, gm=gm, seat_number=0)
+    services.cancel_substitution(substitution_id=sub.pk, gm=gm)
     with pytest.raises(services.GameError):
-        community.cancel_substitution(substitution_id=sub.pk, gm=gm)
-    sub2 = community.start_substitution(game_id=running.pk, gm=gm, seat_number=1)
-    assert community.expire_substitutions(now=sub2.ends_at + dt.timedelta(seconds=1)) == 1
+        services.cancel_substitution(substitution_id=sub.pk, gm=gm)
+    sub2 = services.start_substitution(game_id=running.pk, gm=gm, seat_number=1)
+    assert services.expire_substitutions(now=sub2.ends_at + dt.timedelta(seconds=1)) == 1
     sub2.refresh_from_db()
     assert sub2.status == "wasted"
     assert running.seats.get(number=1).user == crowd[1]  # the seat plays on without
@@ -135,35 +134,35 @@ def test_several_replacements_go_to_the_longest_silent_first(running, crowd, gm)
     thread = forum.start_thread(board=running.board, author=crowd[0], kind="discussion",
                                 title="早", body="我很活跃", enforce_rate_limit=False)
     assert thread
-    community.start_substitution(game_id=running.pk, gm=gm, seat_number=0)
-    community.start_substitution(game_id=running.pk, gm=gm, seat_number=1)
-    first = community.accept_substitution(game_id=running.pk, user=crowd[5])
+    services.start_substitution(game_id=running.pk, gm=gm, seat_number=0)
+    services.start_substitution(game_id=running.pk, gm=gm, seat_number=1)
+    first = services.accept_substitution(game_id=running.pk, user=crowd[5])
     assert first.pk == seat_b.pk  # seat 1's player never posted: silent longest
-    second = community.accept_substitution(game_id=running.pk, user=crowd[6])
+    second = services.accept_substitution(game_id=running.pk, user=crowd[6])
     assert second.pk == seat_a.pk
 
 
 def test_a_leave_request_reaches_the_gm(running, crowd):
-    community.request_leave(game_id=running.pk, user=crowd[3], message="明天出差一天")
+    services.request_leave(game_id=running.pk, user=crowd[3], message="明天出差一天")
     assert LeaveRequest.objects.get(game=running).seat.user == crowd[3]
     conversation = running.seats.get(user=crowd[3]).conversation
     conversation.refresh_from_db()
     assert conversation.staff_unread == 1
     with pytest.raises(services.GameError):
-        community.request_leave(game_id=running.pk, user=crowd[3], message="  ")
+        services.request_leave(game_id=running.pk, user=crowd[3], message="  ")
 
 
 def test_few_posts_in_48_hours_warn_once(running, crowd):
     later = running.started_at + dt.timedelta(hours=49)
     for user in crowd[:5]:
-        community.check_in(game_id=running.pk, user=user, now=running.started_at)
+        services.check_in(game_id=running.pk, user=user, now=running.started_at)
     with time_machine.travel(later, tick=False):
         for i in range(5):
             t = forum.start_thread(board=running.board, author=crowd[0], kind="discussion",
                                    title=f"帖{i}", body="内容", enforce_rate_limit=False)
             assert t
         running.refresh_from_db()
-        warned = community.check_activity(game=running, now=later)
+        warned = services.check_activity(game=running, now=later)
     reasons = {(w.seat.user, w.reason) for w in warned}
     last = running.seats.get(user=crowd[1]).conversation.messages.last().body
     assert "Deadline:" in last and "Asia/Shanghai" in last

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import awards, services
+from games import services
 from games.models import Signup
 from tests.factories.toy import finish
 
@@ -91,7 +91,7 @@ def test_sign_ups_and_open_awards_are_listed(game, players, gm, make_user, clien
     Signup.objects.create(game=upcoming, user=players[0])
     over = finish(game)
     until = timezone.now() + dt.timedelta(days=1)
-    awards.nominate(game_id=over.pk, gm=gm, kind="fair_play", nominee=players[1],
+    services.nominate(game_id=over.pk, gm=gm, kind="fair_play", nominee=players[1],
                     vote_until=until)
     events = {str(e["UID"]).split("@")[0]: e["DTSTART"].dt
               for e in entries(client, make_feed(client, players[0]))}

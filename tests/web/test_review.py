@@ -10,9 +10,10 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from games import review, services
+from games import services
 from games.engine.base import GM, replay
 from games.models import Event, Game
+from games.web import review
 from tests.factories.toy import finish, night_kill, seat_user, wolf_seat
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset")]

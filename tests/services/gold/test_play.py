@@ -13,7 +13,7 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from games import services
+from games import selectors, services
 from games.engine import registry
 from games.engine.base import replay
 from games.engine.gold.rules import CARDS
@@ -50,7 +50,7 @@ def sentence(game: Game, kind: str, **match) -> str:
     events = [e for e in Event.objects.filter(game=game, kind=kind).order_by("-id")
               if all(e.data.get(k) == v for k, v in match.items())]
     assert events, f"no {kind} event with {match}"
-    return describe("gold", events[0].as_engine_event(), services.seat_names(game))
+    return describe("gold", events[0].as_engine_event(), selectors.seat_names(game))
 
 
 def test_the_game_opens_with_a_secret_pick_and_its_deadline(start_gold):

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games import presenters_ninelives as P
+from games.presenters import ninelives as P
 from tests.factories.ninelives import FIVE, SIX, act, fresh, user_of
 from tests.services.ninelives.test_play import ORDERS, ZH, play_night_1, send_orders
 

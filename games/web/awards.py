@@ -1,7 +1,8 @@
 """The awards page of a finished game (§11.2): candidates, the voting deadline, the forms to
 nominate (GM), add a candidate and vote (players of the game), and the results once closed.
 
-Thin: every write goes through games.awards; a refusal comes back as a readable message.
+Thin: every write goes through games.services (awards); a refusal comes back as a readable
+message.
 Running tallies are not shown while an award is open, so early votes do not sway later
 ones; the counts appear with the results.
 """
@@ -20,9 +21,9 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import display_name
 
-from . import awards
-from .models import Award, AwardVote, Game
-from .services import GameError
+from .. import selectors, services
+from ..models import Award, AwardVote, Game
+from ..services import GameError
 
 
 def _finished(pk) -> Game:
@@ -35,7 +36,7 @@ def _finished(pk) -> Game:
 def awards_page(request, pk):
     game = _finished(pk)
     now = timezone.now()
-    players = awards.player_ids(game)
+    players = selectors.player_ids(game)
     me = request.user
     is_player = me.is_authenticated and me.pk in players
     people = sorted(get_user_model().objects.filter(pk__in=players).select_related("profile"),
@@ -50,7 +51,7 @@ def awards_page(request, pk):
         award = opened.get(kind)
         is_open = bool(award and award.closed_at is None
                        and (award.vote_until is None or now < award.vote_until))
-        candidates = awards.tally(award) if award else []
+        candidates = selectors.tally(award) if award else []
         listed = {c["nomination"].nominee_id for c in candidates}
         rows.append({
             "kind": kind, "label": label, "award": award, "open": is_open,
@@ -95,17 +96,17 @@ def award_post(request, pk):
     nominee = _user(request.POST.get("nominee", ""))
     try:
         if do == "nominate":
-            awards.nominate(game_id=game.pk, gm=request.user, kind=kind, nominee=nominee,
+            services.nominate(game_id=game.pk, gm=request.user, kind=kind, nominee=nominee,
                             vote_until=_deadline(request.POST.get("vote_until", "")))
             done = _("The nomination was recorded.")
         elif do == "add":
-            awards.add_candidate(game_id=game.pk, user=request.user, kind=kind, nominee=nominee)
+            services.add_candidate(game_id=game.pk, user=request.user, kind=kind, nominee=nominee)
             done = _("The candidate was added.")
         elif do == "vote":
-            awards.cast_vote(game_id=game.pk, user=request.user, kind=kind, nominee=nominee)
+            services.cast_vote(game_id=game.pk, user=request.user, kind=kind, nominee=nominee)
             done = _("Your vote was counted.")
         elif do == "close":
-            closed = awards.close_awards(game_id=game.pk, gm=request.user)
+            closed = services.close_awards(game_id=game.pk, gm=request.user)
             done = _("Results posted.") if closed else _("No award was open.")
         else:
             raise GameError(_("Unknown request."))

@@ -1,13 +1,14 @@
 """谁偷了我的金币 (`gold`) for people: events as sentences, choices as form labels, refusals.
 
-The machinery (games/presenters.py) calls four functions:
+The machinery (games/presenters/__init__.py) calls four functions:
     present(event, names) -> str | None   an engine event (or the confirmation of a step)
     label(choice, names) -> str | None    how the action form offers a `Choice`
     refusal(refusal) -> str | None        a `Refusal` as a sentence for the player
     seat_facts(view, number) -> str       one seat's public facts, for the game's home page
 `names` maps a seat index to its player's display name. Every sentence is an English msgid
-translated through the catalogue (Chinese by default; the fragment is
-locale/zh_Hans/LC_MESSAGES/gold.po). Returning None falls back to the generic text.
+translated through the one catalogue (Chinese by default,
+locale/zh_Hans/LC_MESSAGES/django.po). Returning None (an unknown kind, a malformed event)
+uses the generic text of games/presenters/base.py for that one event.
 
 What a sentence may say is decided by the event's visibility, which the engine sets: a
 private event (a secret pick, the card a seat laid face down) only ever reaches that seat's
@@ -23,7 +24,7 @@ import re
 
 from django.utils.translation import gettext as _
 
-from .presenters import seat_name
+from .base import seat_name
 
 SHOWING = re.compile(r"\(showing (KILLER|ASSASSIN|THIEF)\)")
 
@@ -350,8 +351,8 @@ def seat_facts(view: dict, number: int) -> str:
 def refusal(refused) -> str | None:
     """A refusal in the reader's language.
 
-    The engine's reasons are the msgids (locale/zh_Hans/LC_MESSAGES/gold.po translates each
-    one); their `{seat}` placeholders are filled from the refusal's params, already numbered
+    The engine's reasons are the msgids (locale/zh_Hans/LC_MESSAGES/django.po translates
+    each one); their `{seat}` placeholders are filled from the refusal's params, already numbered
     from 1. An unknown reason is still formatted, in English.
     """
     text = _(refused.reason)

@@ -1,14 +1,15 @@
 """Classic 杀人游戏 (`classic`) for people: events as sentences, choices as form labels,
 refusals as sentences a player can read.
 
-The machinery (games/presenters.py) calls three functions:
+The machinery (games/presenters/__init__.py) calls three functions:
     present(event, names) -> str | None   an engine event, or the confirmation of a step
                                           (then `kind` is the step's kind, `data` its params)
     label(choice, names) -> str | None    how the action form offers a `Choice`
     refusal(refusal) -> str | None        a `Refusal` as a sentence for the player
 `names` maps a seat index to its player's display name. Every sentence is an English msgid
-translated through the catalogue (Chinese by default; the fragment is
-locale/zh_Hans/LC_MESSAGES/classic.po). Returning None falls back to the generic text.
+translated through the one catalogue (Chinese by default,
+locale/zh_Hans/LC_MESSAGES/django.po). Returning None (an unknown kind, a malformed event)
+uses the generic text of games/presenters/base.py for that one event.
 
 What a sentence may say is decided by the event's visibility, which the engine sets (a team's
 proposals reach the team, a check result the police, a protection its guardian). The

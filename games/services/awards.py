@@ -31,34 +31,28 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import display_name
 
-from .models import Announcement, Award, AwardVote, Game, Nomination, Substitution
-from .services import GameError, publish_announcement
+from ..models import Announcement, Award, AwardVote, Game, Nomination
+from ..selectors import player_ids, tally
+from . import kernel
+from .kernel import GameError, publish_announcement
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser as User
+    from django.contrib.auth.models import AnonymousUser
 
 log = logging.getLogger(__name__)
 
 VOTE_HOURS = 72
 MAX_VOTE_DAYS = 30
-
-
-def _now(now: dt.datetime | None) -> dt.datetime:
-    return now or timezone.now()
-
-
-def player_ids(game: Game) -> set[int]:
-    """Ids of every user who held a seat in `game` (present holders and handovers)."""
-    ids = set(game.seats.exclude(user=None).values_list("user_id", flat=True))
-    for pair in Substitution.objects.filter(game=game, status=Substitution.Status.ACCEPTED) \
-            .values_list("outgoing_id", "incoming_id"):
-        ids.update(i for i in pair if i is not None)
-    return ids
 
 
 def _kind(kind: str) -> str:
@@ -87,19 +81,20 @@ def _open_award(game: Game, kind: str, now: dt.datetime) -> Award:
     return award
 
 
-def _player(user, players: set[int], message) -> None:
+def _player(user: User | AnonymousUser | None, players: set[int], message: str) -> None:
     if user is None or not user.is_authenticated or user.pk not in players:
         raise GameError(message, code="forbidden")
 
 
-def nominate(*, game_id: int, gm, kind: str, nominee, vote_until: dt.datetime | None = None,
+def nominate(*, game_id: int, gm: User | None, kind: str, nominee: User | None,
+             vote_until: dt.datetime | None = None,
              now: dt.datetime | None = None) -> Nomination:
     """The GM nominates `nominee` for the award `kind`, opening the award if needed.
 
     `vote_until` sets (or moves) the voting deadline; a new award defaults to VOTE_HOURS
     from now. A candidate a player added becomes the GM's nominee too.
     """
-    now = _now(now)
+    now = kernel.now(now)
     kind = _kind(kind)
     if gm is None or not gm.is_staff:
         raise GameError(_("Only a game master may do this."), code="forbidden")
@@ -132,10 +127,11 @@ def nominate(*, game_id: int, gm, kind: str, nominee, vote_until: dt.datetime | 
     return nomination
 
 
-def add_candidate(*, game_id: int, user, kind: str, nominee,
+def add_candidate(*, game_id: int, user: User | AnonymousUser | None, kind: str,
+                  nominee: User | None,
                   now: dt.datetime | None = None) -> Nomination:
     """A player of the game adds a candidate they support to an award the GM opened."""
-    now = _now(now)
+    now = kernel.now(now)
     kind = _kind(kind)
     with transaction.atomic():
         game = _finished_game(game_id)
@@ -154,10 +150,10 @@ def add_candidate(*, game_id: int, user, kind: str, nominee,
                             % {"name": display_name(nominee)}) from None
 
 
-def cast_vote(*, game_id: int, user, kind: str, nominee,
+def cast_vote(*, game_id: int, user: User | AnonymousUser | None, kind: str, nominee: User | None,
               now: dt.datetime | None = None) -> AwardVote:
     """A player's one vote for a candidate of an open award (final once cast)."""
-    now = _now(now)
+    now = kernel.now(now)
     kind = _kind(kind)
     with transaction.atomic():
         game = _finished_game(game_id)
@@ -178,30 +174,15 @@ def cast_vote(*, game_id: int, user, kind: str, nominee,
 
 # --- counting ----------------------------------------------------------------------------
 
-def tally(award: Award) -> list[dict]:
-    """The candidates of `award` with their votes, winner first.
 
-    Order: most votes; on a tie, the one whose last vote came first (who reached the count
-    first); candidates without votes last, in the order they were added.
-    """
-    rows = []
-    for nomination in award.nominations.select_related("nominee__profile").order_by(
-            "created", "id"):
-        times = sorted(v.created for v in nomination.votes.all())
-        rows.append({"nomination": nomination, "name": display_name(nomination.nominee),
-                     "votes": len(times), "reached": times[-1] if times else None})
-    far = dt.datetime.max.replace(tzinfo=dt.UTC)
-    rows.sort(key=lambda r: (-r["votes"], r["reached"] or far))
-    return rows
-
-
-def close_awards(*, game_id: int, gm=None, now: dt.datetime | None = None) -> list[Award]:
+def close_awards(*, game_id: int, gm: User | None = None,
+                 now: dt.datetime | None = None) -> list[Award]:
     """Count and close the game's awards: the due ones, or (when the GM closes early) every
     open one; post their results in one announcement. Returns the awards closed now.
 
     Closing twice closes nothing the second time (the game lock and `closed_at`).
     """
-    now = _now(now)
+    now = kernel.now(now)
     if gm is not None and not gm.is_staff:
         raise GameError(_("Only a game master may do this."), code="forbidden")
     with transaction.atomic():
@@ -224,7 +205,7 @@ def close_awards(*, game_id: int, gm=None, now: dt.datetime | None = None) -> li
 def close_due_awards(*, now: dt.datetime | None = None) -> int:
     """Close every award whose voting deadline has passed (for the sweeper); returns how
     many were closed. One query when nothing is due."""
-    now = _now(now)
+    now = kernel.now(now)
     game_ids = set(Award.objects.filter(closed_at__isnull=True, vote_until__lte=now)
                    .values_list("game_id", flat=True))
     closed = 0

@@ -1,6 +1,6 @@
 """Everything the 天神 of seed 002 did by hand around the rules (§5.1-5.3, §5.7, §7, §9):
 sign-ups, the fair draw, check-in, substitutes and handovers, leave requests, activity
-warnings and ghost posts. Services in the same style as games/services.py: keyword-only,
+warnings and ghost posts. Services over the shared kernel (games/services/kernel.py): keyword-only,
 under the game lock, refusals as GameError, emails on commit.
 
 Interpretations (also in docs/community.md):
@@ -21,35 +21,43 @@ Interpretations (also in docs/community.md):
   GM console for a one-click foul-out.
 """
 
+
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
 import random
 import secrets
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import display_name, messenger_user
 from messaging import services as forum
-from messaging.models import Board, Message, Post, Thread
+from messaging.models import Post, Thread
 
-from . import services
-from .community_models import ActivityWarning, LeaveRequest, MovedThread, Signup, Substitution
-from .models import Game, Phase, Seat
-from .services import GameError, _lock, _log_gm, _now
+from ..mail import queue_email, user_locale
+from ..models import ActivityWarning, Game, LeaveRequest, Phase, Seat, Signup, Substitution
+from ..selectors import last_activity, seat_of, waiting_substitutes
+from . import kernel
+from .kernel import GameError, announce, lock_game, log_gm, require_gm
+from .lifecycle import start_game
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser as User
+    from django.contrib.auth.models import AnonymousUser
+
 
 # --- sign-ups (§5.1) ---------------------------------------------------------------------
 
-def open_signups(*, game_id: int, gm, starts_at: dt.datetime | None = None,
+def open_signups(*, game_id: int, gm: User | None, starts_at: dt.datetime | None = None,
                  note: str = "") -> Game:
     """Announce a draft game in the lobby with its sign-up thread."""
     with transaction.atomic():
-        game = services._gm_game(game_id, gm)
+        game = require_gm(game_id, gm)
         if game.status != Game.Status.DRAFT:
             raise GameError(_("Only a game in draft can open its sign-ups."))
         game.status = Game.Status.SIGNUP
@@ -65,17 +73,18 @@ def open_signups(*, game_id: int, gm, starts_at: dt.datetime | None = None,
             title=_("Sign-ups: %(name)s") % {"name": game.name}, body=body,
             enforce_rate_limit=False)
         game.save(update_fields=["status", "starts_at", "signup_thread"])
-        _log_gm(game, gm, "open_signups", {})
+        log_gm(game, gm, "open_signups", {})
     return game
 
 
-def sign_up(*, game_id: int, user, role: str = Signup.Role.PLAYER) -> Signup:
+def sign_up(*, game_id: int, user: User | AnonymousUser | None,
+            role: str = Signup.Role.PLAYER) -> Signup:
     if role not in Signup.Role.values:
         raise GameError(_("Sign up as a player or as a substitute."))
     if user is None or not user.is_authenticated:
         raise GameError(_("Sign in to sign up."), code="forbidden")
     with transaction.atomic():
-        game = _lock(game_id)
+        game = lock_game(game_id)
         if game is None:
             raise GameError(_("This game does not exist."), code="not_found")
         running = game.status in (Game.Status.RUNNING, Game.Status.PAUSED)
@@ -93,9 +102,9 @@ def sign_up(*, game_id: int, user, role: str = Signup.Role.PLAYER) -> Signup:
         return Signup.objects.create(game=game, user=user, role=role)
 
 
-def withdraw_signup(*, game_id: int, user) -> None:
+def withdraw_signup(*, game_id: int, user: User | AnonymousUser | None) -> None:
     with transaction.atomic():
-        game = _lock(game_id)
+        game = lock_game(game_id)
         signup = Signup.objects.filter(game=game, user=user, withdrawn_at=None).first()
         if signup is None:
             raise GameError(_("You have not signed up for this game."))
@@ -105,7 +114,7 @@ def withdraw_signup(*, game_id: int, user) -> None:
         signup.save(update_fields=["withdrawn_at"])
 
 
-def draw_players(*, game_id: int, gm, seed: str | None = None) -> list:
+def draw_players(*, game_id: int, gm: User | None, seed: str | None = None) -> list:
     """Pick the players among the player sign-ups by a published, recomputable draw.
 
     The draw: sort the candidates by user id, seed `random.Random` with the SHA-256 of the
@@ -113,7 +122,7 @@ def draw_players(*, game_id: int, gm, seed: str | None = None) -> list:
     order). Everyone can recompute it from the announcement.
     """
     with transaction.atomic():
-        game = services._gm_game(game_id, gm)
+        game = require_gm(game_id, gm)
         if game.status != Game.Status.SIGNUP:
             raise GameError(_("The draw happens during sign-ups."))
         candidates = list(Signup.objects.filter(game=game, role=Signup.Role.PLAYER,
@@ -135,14 +144,14 @@ def draw_players(*, game_id: int, gm, seed: str | None = None) -> list:
         if game.signup_thread is not None:
             forum.reply(thread=game.signup_thread, author=messenger_user(), body=body,
                         enforce_rate_limit=False)
-        _log_gm(game, gm, "draw_players", {"seed": seed})
+        log_gm(game, gm, "draw_players", {"seed": seed})
     return [s.user for s in picked]
 
 
-def pick_players(*, game_id: int, gm, users: list) -> None:
+def pick_players(*, game_id: int, gm: User | None, users: list[User]) -> None:
     """The GM picks the players by hand (in seat order)."""
     with transaction.atomic():
-        game = services._gm_game(game_id, gm)
+        game = require_gm(game_id, gm)
         if game.status != Game.Status.SIGNUP:
             raise GameError(_("Players are picked during sign-ups."))
         Signup.objects.filter(game=game).update(chosen=False, seat_order=None)
@@ -151,14 +160,14 @@ def pick_players(*, game_id: int, gm, users: list) -> None:
                                             defaults={"chosen": True, "withdrawn_at": None,
                                                       "role": Signup.Role.PLAYER,
                                                       "seat_order": order})
-        _log_gm(game, gm, "pick_players", {"users": [u.pk for u in users]})
+        log_gm(game, gm, "pick_players", {"users": [u.pk for u in users]})
 
 
-def start_from_signups(*, game_id: int, gm, now: dt.datetime | None = None) -> Game:
+def start_from_signups(*, game_id: int, gm: User | None, now: dt.datetime | None = None) -> Game:
     """Deal to the chosen players (in the order they were drawn or picked) and open check-in."""
     chosen = list(Signup.objects.filter(game_id=game_id, chosen=True, withdrawn_at=None)
                   .select_related("user").order_by("seat_order", "pk"))
-    game = services.start_game(game_id=game_id, users=[s.user for s in chosen], now=now)
+    game = start_game(game_id=game_id, users=[s.user for s in chosen], now=now)
     Signup.objects.filter(game=game, chosen=False, withdrawn_at=None).update(
         role=Signup.Role.SUBSTITUTE)
     return game
@@ -166,11 +175,12 @@ def start_from_signups(*, game_id: int, gm, now: dt.datetime | None = None) -> G
 
 # --- check-in (§5.2, §9.1.4) ---------------------------------------------------------------
 
-def check_in(*, game_id: int, user, now: dt.datetime | None = None) -> Seat:
-    now = _now(now)
+def check_in(*, game_id: int, user: User | AnonymousUser | None,
+             now: dt.datetime | None = None) -> Seat:
+    now = kernel.now(now)
     with transaction.atomic():
-        game = _lock(game_id)
-        seat = services.seat_of(game, user) if game else None
+        game = lock_game(game_id)
+        seat = seat_of(game, user) if game else None
         if seat is None:
             raise GameError(_("You do not hold a seat in this game."), code="forbidden")
         if seat.checked_in_at is not None:
@@ -184,18 +194,12 @@ def check_in(*, game_id: int, user, now: dt.datetime | None = None) -> Seat:
 
 # --- substitutes and handovers (§5.7, §9.2, §9.3) ------------------------------------------
 
-def waiting_substitutes(game: Game):
-    seated = game.seats.exclude(user=None).values_list("user_id", flat=True)
-    return (Signup.objects.filter(game=game, role=Signup.Role.SUBSTITUTE, withdrawn_at=None)
-            .exclude(user_id__in=seated).select_related("user"))
-
-
-def start_substitution(*, game_id: int, gm=None, seat_number: int, reason: str = "",
+def start_substitution(*, game_id: int, gm: User | None = None, seat_number: int, reason: str = "",
                        now: dt.datetime | None = None) -> Substitution:
     """Open a handover for a seat: extend the phase, ask every waiting substitute."""
-    now = _now(now)
+    now = kernel.now(now)
     with transaction.atomic():
-        game = services._gm_game(game_id, gm) if gm is not None else _lock(game_id)
+        game = require_gm(game_id, gm) if gm is not None else lock_game(game_id)
         if not game.is_live:
             raise GameError(_("This game is not running."))
         seat = game.seats.filter(number=seat_number).first()
@@ -210,7 +214,7 @@ def start_substitution(*, game_id: int, gm=None, seat_number: int, reason: str =
             game.deadline += hours
             Phase.objects.filter(pk=game.current_phase_id).update(deadline=game.deadline)
             game.save(update_fields=["deadline"])
-        _log_gm(game, gm, "start_substitution", {"seat": seat_number, "reason": reason})
+        log_gm(game, gm, "start_substitution", {"seat": seat_number, "reason": reason})
         link = settings.SITE_URL + f"/games/{game.pk}/"
         for signup in waiting_substitutes(game):
             conversation = forum.conversation_for(owner=signup.user, board=None)
@@ -224,12 +228,13 @@ def start_substitution(*, game_id: int, gm=None, seat_number: int, reason: str =
     return sub
 
 
-def accept_substitution(*, game_id: int, user, now: dt.datetime | None = None) -> Seat:
+def accept_substitution(*, game_id: int, user: User | AnonymousUser | None,
+                        now: dt.datetime | None = None) -> Seat:
     """The first waiting substitute to accept takes the open seat whose player has been
     silent longest; they inherit the seat's conversation (and so everything it was told)."""
-    now = _now(now)
+    now = kernel.now(now)
     with transaction.atomic():
-        game = _lock(game_id)
+        game = lock_game(game_id)
         if game is None:
             raise GameError(_("This game does not exist."), code="not_found")
         if not waiting_substitutes(game).filter(user=user).exists():
@@ -252,42 +257,43 @@ def accept_substitution(*, game_id: int, user, now: dt.datetime | None = None) -
         sub.save(update_fields=["incoming", "status", "closed_at"])
         Signup.objects.filter(game=game, user=user).update(chosen=True)
         ActivityWarning.objects.filter(seat=seat, resolved_at=None).update(resolved_at=now)
-        services._announce(game, game.current_phase, _("Substitute"), _(
+        announce(game, game.current_phase, _("Substitute"), _(
             "%(new)s takes over seat %(n)d.") % {"new": display_name(user), "n": seat.label},
             events=[], force_publish=True)
     return seat
 
 
-def cancel_substitution(*, substitution_id: int, gm, now: dt.datetime | None = None) -> None:
+def cancel_substitution(*, substitution_id: int, gm: User | None,
+                        now: dt.datetime | None = None) -> None:
     """The original player came back before anyone accepted (§9.3)."""
-    now = _now(now)
+    now = kernel.now(now)
     with transaction.atomic():
         sub = Substitution.objects.select_related("game").get(pk=substitution_id)
-        services._gm_game(sub.game_id, gm)
+        require_gm(sub.game_id, gm)
         sub = Substitution.objects.select_for_update().get(pk=substitution_id)
         if sub.status != Substitution.Status.OPEN:
             raise GameError(_("This replacement is no longer open."))
         sub.status, sub.closed_at = Substitution.Status.CANCELLED, now
         sub.save(update_fields=["status", "closed_at"])
-        _log_gm(sub.game, gm, "cancel_substitution", {"seat": sub.seat.number})
+        log_gm(sub.game, gm, "cancel_substitution", {"seat": sub.seat.number})
 
 
 def expire_substitutions(*, now: dt.datetime | None = None) -> int:
     """Open handovers whose window passed: the seat plays on without (a wasted slot)."""
-    now = _now(now)
+    now = kernel.now(now)
     return Substitution.objects.filter(status=Substitution.Status.OPEN, ends_at__lte=now).update(
         status=Substitution.Status.WASTED, closed_at=now)
 
 
-def request_leave(*, game_id: int, user, message: str) -> LeaveRequest:
+def request_leave(*, game_id: int, user: User | AnonymousUser | None, message: str) -> LeaveRequest:
     """A player announces an absence (§9.2); the GM sees it in the console and the
     conversation, and decides to extend or replace."""
     message = (message or "").strip()
     if not message or len(message) > 2000:
         raise GameError(_("Say when and how long you will be away (up to 2,000 characters)."))
     with transaction.atomic():
-        game = _lock(game_id)
-        seat = services.seat_of(game, user) if game else None
+        game = lock_game(game_id)
+        seat = seat_of(game, user) if game else None
         if seat is None:
             raise GameError(_("You do not hold a seat in this game."), code="forbidden")
         leave = LeaveRequest.objects.create(game=game, seat=seat, user=user, message=message)
@@ -298,22 +304,11 @@ def request_leave(*, game_id: int, user, message: str) -> LeaveRequest:
     return leave
 
 
-def last_activity(game: Game, user) -> dt.datetime | None:
-    """The user's last post on the game's board or message to 神的使者 in it."""
-    if user is None:
-        return None
-    post = Post.objects.filter(thread__board=game.board, author=user).aggregate(
-        t=Max("created_at"))["t"]
-    message = Message.objects.filter(conversation__board=game.board, sender=user).aggregate(
-        t=Max("created_at"))["t"]
-    return max([t for t in (post, message) if t is not None], default=None)
-
-
 # --- activity rules (§7.1, §9.1.4, §9.1.6) -------------------------------------------------
 
 def check_activity(*, game: Game, now: dt.datetime | None = None) -> list[ActivityWarning]:
     """Warn the seats that break an activity rule now (once per seat, phase and reason)."""
-    now = _now(now)
+    now = kernel.now(now)
     if game.status != Game.Status.RUNNING or game.started_at is None:
         return []
     made = []
@@ -355,8 +350,7 @@ def _warn(game: Game, seat: Seat, reason: str, detail: str) -> list[ActivityWarn
     if reason == ActivityWarning.Reason.NO_CHECK_IN and game.started_at:
         deadline = game.started_at + dt.timedelta(hours=game.checkin_hours)
     if deadline is not None:
-        zone = getattr(getattr(seat.user, "profile", None), "timezone",
-                       settings.DEFAULT_USER_TIMEZONE)
+        zone = user_locale(seat.user).timezone
         with timezone.override(zone):
             text += " " + _("Deadline: %(when)s (%(zone)s).") % {
                 "when": timezone.localtime(deadline).strftime("%Y-%m-%d %H:%M"), "zone": zone}
@@ -372,7 +366,7 @@ def _warn(game: Game, seat: Seat, reason: str, detail: str) -> list[ActivityWarn
 
 def sweep_community(*, now: dt.datetime | None = None) -> int:
     """The periodic part: expire handovers, warn inactive seats. Returns warnings made."""
-    now = _now(now)
+    now = kernel.now(now)
     expire_substitutions(now=now)
     made = 0
     for game in Game.objects.filter(status=Game.Status.RUNNING).select_related("current_phase"):
@@ -380,66 +374,7 @@ def sweep_community(*, now: dt.datetime | None = None) -> int:
     return made
 
 
-# --- ghost posts (§7.2) -------------------------------------------------------------------
-
-def gm_board(game: Game) -> Board:
-    board, _created = Board.objects.get_or_create(
-        slug=f"gm-{game.board.slug}"[:60],
-        defaults={"kind": Board.Kind.GM, "title": _("GM board: %(name)s") % {"name": game.name}})
-    return board
-
-
-def dead_seat(game: Game, user) -> Seat | None:
-    return game.seats.filter(user=user, alive=False).first() if user else None
-
-
-def move_ghost_thread(thread: Thread) -> MovedThread | None:
-    """A dead player's new thread goes to the GM board until the game ends."""
-    game = Game.objects.filter(board=thread.board_id).first()
-    if game is None or game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
-        return None
-    seat = dead_seat(game, thread.author)
-    if seat is None:
-        return None
-    from_board = thread.board
-    forum.move_thread(thread=thread, board=gm_board(game))
-    moved = MovedThread.objects.create(thread=thread, game=game, from_board=from_board)
-    if seat.conversation is not None:
-        forum.send_as_messenger(conversation=seat.conversation, body=_(
-            "Your thread “%(title)s” was moved to the GM board: the dead may only "
-            "reply briefly until the game ends (§7.2). It comes back after the game.") % {
-            "title": thread.title})
-    return moved
-
-
-def restore_ghost_threads(game: Game) -> int:
-    n = 0
-    for moved in MovedThread.objects.filter(game=game, restored_at=None).select_related(
-            "thread", "from_board"):
-        forum.move_thread(thread=moved.thread, board=moved.from_board)
-        moved.restored_at = timezone.now()
-        moved.save(update_fields=["restored_at"])
-        n += 1
-    return n
-
-
-def ghost_reply_refusal(game: Game, user, body: str) -> str | None:
-    if dead_seat(game, user) is None:
-        return None
-    if len(body) > game.ghost_reply_max_chars:
-        return _("The dead may only reply briefly: at most %(n)d characters (§7.2).") % {
-            "n": game.ghost_reply_max_chars}
-    return None
-
-
-def _email(user, subject: str, body: str) -> None:
+def _email(user: User | AnonymousUser | None, subject: str, body: str) -> None:
     if user is None or not user.email:
         return
-    from .tasks import queue_email
-
-    transaction.on_commit(lambda: queue_email(to=user.email, subject=subject, body=body))
-
-
-def open_warnings(game: Game):
-    return ActivityWarning.objects.filter(game=game, resolved_at=None).select_related(
-        "seat__user__profile").order_by("seat__number")
+    queue_email(to=user.email, subject=subject, body=body)

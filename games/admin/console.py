@@ -1,4 +1,10 @@
-"""The 天神 console: every GM power as an admin page or button, all through services."""
+"""The 天神 console: every GM power as an admin page or button, all through services.
+
+GameAdmin is the Game model's admin and the console: the console page (`console`) and one
+POST endpoint per command (`command`), each command a small function in COMMANDS. The Game
+change form itself saves the Game row directly (Django's ModelAdmin.save_model), not
+through a service.
+"""
 
 from __future__ import annotations
 
@@ -14,11 +20,10 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import community, services
-from .engine import registry
-from .engine.base import GM
-from .models import Action, Announcement, Event, Game, Phase, ReminderSent, Seat, Vote
-from .presenters import describe
+from .. import rulesets, selectors, services
+from ..engine.base import GM
+from ..models import Action, Announcement, Event, Game, Seat
+from ..presenters import describe
 
 
 class SeatInline(admin.TabularInline):
@@ -88,7 +93,7 @@ class GameAdmin(admin.ModelAdmin):
                                                           args=[game.pk]), _("Open the console"))
 
     def save_model(self, request, obj, form, change):
-        if obj.ruleset not in registry.RULESETS:
+        if obj.ruleset not in rulesets.names():
             messages.error(request, _("Unknown rule set."))
         super().save_model(request, obj, form, change)
         if not change:
@@ -106,13 +111,13 @@ class GameAdmin(admin.ModelAdmin):
     # -- the console page --
     def console(self, request, pk):
         game = get_object_or_404(Game, pk=pk)
-        names = services.seat_names(game)
-        engine = services.ruleset_of(game) if game.ruleset in registry.RULESETS else None
+        names = selectors.seat_names(game)
+        engine = rulesets.engine(game.ruleset) if game.ruleset in rulesets.names() else None
         gm_view = engine.view(game.state, GM) if engine and game.state else None
         awaiting = sorted(engine.phase(game.state).awaiting) if gm_view else []
         pending = Action.objects.filter(game=game, phase=game.current_phase).exclude(
             actor="clock").order_by("seq") if game.current_phase_id else []
-        preview = [(e, describe(game.ruleset, e, names)) for e in services.preview_end_phase(game)]
+        preview = [(e, describe(game.ruleset, e, names)) for e in selectors.preview_end_phase(game)]
         context = {
             **self.admin_site.each_context(request), "title": _("Console: %(name)s") % {
                 "name": game.name}, "game": game, "opts": self.model._meta,
@@ -128,7 +133,7 @@ class GameAdmin(admin.ModelAdmin):
             "signups": game.signups.filter(withdrawn_at=None).select_related("user__profile"),
             "substitutions": game.substitutions.select_related("seat", "outgoing__profile",
                                                                "incoming__profile")[:50],
-            "warnings": community.open_warnings(game),
+            "warnings": selectors.open_warnings(game),
             "leaves": game.leaves.select_related("seat", "user__profile")[:50],
             "can_foul_out": any(c.kind == "foul_out" for c in (
                 engine.legal_actions(game.state, GM) if gm_view else [])),
@@ -136,135 +141,109 @@ class GameAdmin(admin.ModelAdmin):
         return TemplateResponse(request, "admin/games/console.html", context)
 
     def command(self, request, pk, command):
+        """One console button (POST): run its command; say what came of it."""
         game = get_object_or_404(Game, pk=pk)
         back = redirect("admin:games_game_console", pk=game.pk)
         if request.method != "POST":
             return back
-        user, post = request.user, request.POST
+        run = COMMANDS.get(command)
+        if run is None:
+            messages.error(request, _("Unknown command."))
+            return back
         try:
-            if command == "start":
-                form = StartForm(post, game=game)
-                if not form.is_valid():
-                    messages.error(request, _("Choose a player for every seat."))
-                    return back
-                services.start_game(game_id=game.pk, users=form.users(),
-                                    seed=form.cleaned_data["seed"] or None)
-            elif command == "pause":
-                services.pause_game(game_id=game.pk, gm=user)
-            elif command == "resume":
-                services.resume_game(game_id=game.pk, gm=user)
-            elif command == "extend":
-                minutes = post.get("minutes", "")
-                services.extend_deadline(game_id=game.pk, gm=user,
-                                         minutes=int(minutes) if minutes.isdigit() else -1)
-            elif command == "end_phase":
-                services.end_phase_now(game_id=game.pk, gm=user)
-            elif command == "step":
-                form = StepForm(post)
-                if not form.is_valid():
-                    messages.error(request, "; ".join(
-                        str(e) for errs in form.errors.values() for e in errs))
-                    return back
-                services.gm_step(game_id=game.pk, gm=user, kind=form.cleaned_data["kind"],
-                                 params=form.cleaned_data["params"])
-            elif command == "publish":
-                ann = get_object_or_404(Announcement, pk=post.get("announcement", 0), game=game)
-                services.publish_announcement(announcement_id=ann.pk,
-                                              story=post.get("story", ""), gm=user)
-            elif command == "open_signups":
-                community.open_signups(game_id=game.pk, gm=user, note=post.get("note", ""))
-            elif command == "draw":
-                community.draw_players(game_id=game.pk, gm=user, seed=post.get("seed") or None)
-            elif command == "start_signups":
-                community.start_from_signups(game_id=game.pk, gm=user)
-            elif command == "substitute":
-                community.start_substitution(game_id=game.pk, gm=user,
-                                             seat_number=_seat_index(post),
-                                             reason=post.get("reason", ""))
-            elif command == "cancel_substitution":
-                sub = get_object_or_404(game.substitutions, pk=post.get("substitution", 0))
-                community.cancel_substitution(substitution_id=sub.pk, gm=user)
-            elif command == "foul_out":
-                services.gm_step(game_id=game.pk, gm=user, kind="foul_out",
-                                 params={"seat": _seat_index(post),
-                                         "reason": post.get("reason", "") or "§9.1"})
-            elif command == "abort":
-                services.abort_game(game_id=game.pk, gm=user, reason=post.get("reason", ""))
-            else:
-                messages.error(request, _("Unknown command."))
-                return back
+            problem = run(game, request.user, request.POST)
         except services.GameError as exc:
             messages.error(request, exc.message)
         else:
-            messages.success(request, _("Done."))
+            if problem:
+                messages.error(request, problem)
+            else:
+                messages.success(request, _("Done."))
         return back
 
 
-@admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
-    list_display = ["game", "number", "user", "alive"]
-    list_filter = ["alive", "game__status"]
-    search_fields = ["game__name", "user__profile__display_name", "user__email"]
-    raw_id_fields = ["game", "user", "conversation"]
+# --- the console's commands: (game, gm, POST data) -> None when done, or a form problem ----
+
+def _start(game, gm, post):
+    form = StartForm(post, game=game)
+    if not form.is_valid():
+        return _("Choose a player for every seat.")
+    services.start_game(game_id=game.pk, users=form.users(),
+                        seed=form.cleaned_data["seed"] or None)
+    return None
 
 
-@admin.register(Phase)
-class PhaseAdmin(admin.ModelAdmin):
-    list_display = ["game", "seq", "name", "number", "started_at", "deadline", "ended_at",
-                    "end_reason"]
-    list_filter = ["name", "end_reason"]
-    search_fields = ["game__name"]
-    raw_id_fields = ["game"]
+def _extend(game, gm, post):
+    minutes = post.get("minutes", "")
+    services.extend_deadline(game_id=game.pk, gm=gm,
+                             minutes=int(minutes) if minutes.isdigit() else -1)
 
 
-@admin.register(Action)
-class ActionAdmin(admin.ModelAdmin):
-    list_display = ["game", "seq", "phase", "actor", "kind", "short_params", "user", "created"]
-    list_filter = ["kind", "actor"]
-    search_fields = ["game__name", "kind"]
-    raw_id_fields = ["game", "phase", "seat", "user"]
-
-    @admin.display(description=gettext_lazy("params"))
-    def short_params(self, action):
-        return json.dumps(action.params, ensure_ascii=False)[:80]
-
-    def has_change_permission(self, request, obj=None):
-        return False  # the replay log is append-only
+def _step(game, gm, post):
+    form = StepForm(post)
+    if not form.is_valid():
+        return "; ".join(str(e) for errs in form.errors.values() for e in errs)
+    services.gm_step(game_id=game.pk, gm=gm, kind=form.cleaned_data["kind"],
+                     params=form.cleaned_data["params"])
+    return None
 
 
-@admin.register(Vote)
-class VoteAdmin(admin.ModelAdmin):
-    list_display = ["game", "phase", "voter", "target", "proxy", "created"]
-    list_filter = ["proxy"]
-    search_fields = ["game__name"]
-    raw_id_fields = ["game", "phase", "voter", "target"]
+def _publish(game, gm, post):
+    ann = get_object_or_404(Announcement, pk=post.get("announcement", 0), game=game)
+    services.publish_announcement(announcement_id=ann.pk, story=post.get("story", ""), gm=gm)
 
 
-@admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
-    list_display = ["game", "seq", "phase", "kind", "public", "audience", "created"]
-    list_filter = ["public", "kind"]
-    search_fields = ["game__name", "kind"]
-    raw_id_fields = ["game", "phase"]
-
-    def has_change_permission(self, request, obj=None):
-        return False  # append-only
+def _substitute(game, gm, post):
+    services.start_substitution(game_id=game.pk, gm=gm, seat_number=_seat_index(post),
+                                reason=post.get("reason", ""))
 
 
-@admin.register(Announcement)
-class AnnouncementAdmin(admin.ModelAdmin):
-    list_display = ["game", "title", "published_at", "created"]
-    list_filter = ["published_at"]
-    search_fields = ["game__name", "title", "body"]
-    raw_id_fields = ["game", "phase", "post"]
+def _cancel_substitution(game, gm, post):
+    sub = get_object_or_404(game.substitutions, pk=post.get("substitution", 0))
+    services.cancel_substitution(substitution_id=sub.pk, gm=gm)
 
 
-@admin.register(ReminderSent)
-class ReminderSentAdmin(admin.ModelAdmin):
-    list_display = ["phase", "user", "hours", "created"]
-    list_filter = ["hours"]
-    search_fields = ["user__email"]
-    raw_id_fields = ["phase", "user"]
+def _foul_out(game, gm, post):
+    services.gm_step(game_id=game.pk, gm=gm, kind="foul_out",
+                     params={"seat": _seat_index(post),
+                             "reason": post.get("reason", "") or "§9.1"})
+
+
+def _pause(game, gm, post):
+    services.pause_game(game_id=game.pk, gm=gm)
+
+
+def _resume(game, gm, post):
+    services.resume_game(game_id=game.pk, gm=gm)
+
+
+def _end_phase(game, gm, post):
+    services.end_phase_now(game_id=game.pk, gm=gm)
+
+
+def _open_signups(game, gm, post):
+    services.open_signups(game_id=game.pk, gm=gm, note=post.get("note", ""))
+
+
+def _draw(game, gm, post):
+    services.draw_players(game_id=game.pk, gm=gm, seed=post.get("seed") or None)
+
+
+def _start_signups(game, gm, post):
+    services.start_from_signups(game_id=game.pk, gm=gm)
+
+
+def _abort(game, gm, post):
+    services.abort_game(game_id=game.pk, gm=gm, reason=post.get("reason", ""))
+
+
+COMMANDS = {
+    "start": _start, "pause": _pause, "resume": _resume, "extend": _extend,
+    "end_phase": _end_phase, "step": _step, "publish": _publish,
+    "open_signups": _open_signups, "draw": _draw, "start_signups": _start_signups,
+    "substitute": _substitute, "cancel_substitution": _cancel_substitution,
+    "foul_out": _foul_out, "abort": _abort,
+}
 
 
 def _seat_index(post) -> int:

@@ -1,7 +1,7 @@
 """猫有n条命 (`ninelives`) for people: events as sentences, choices as form labels, refusals as
 sentences a player can read, and the public facts of a seat for the game's home page.
 
-The machinery (games/presenters.py) calls:
+The machinery (games/presenters/__init__.py) calls:
     present(event, names) -> str | None   an engine event, or the confirmation of a step
                                           (then `kind` is the step's kind, `data` its params)
     label(choice, names) -> str | None    how the action form offers a `Choice`
@@ -11,12 +11,13 @@ and, optionally,
     phase_label(name) -> str | None       a phase's name ("夜", "白天", "生死投票")
     ANNOUNCE_AT_ONCE                      public kinds a step announces at once (none here)
 `names` maps a seat index to its player's display name. Sentences are English msgids
-translated through the catalogue (the fragment is locale/zh_Hans/LC_MESSAGES/ninelives.po);
+translated through the one catalogue (locale/zh_Hans/LC_MESSAGES/django.po);
 short msgids (under 45 characters), which another rule set could translate differently,
 carry the context "ninelives". Card and camp names come from the engine's card table
 (games/engine/ninelives/cards.py): Chinese when the active language is Chinese, the
 glossary's code names otherwise.
-Returning None falls back to the generic text.
+Returning None (an event kind not in EVENTS, e.g. a GM's own log entry) uses the generic
+text; a malformed event of a known kind is an error, not a silent fallback.
 
 What a sentence may say is decided by the event's visibility, which the engine sets, and the
 sentences here only restate the event's own data:
@@ -37,7 +38,7 @@ import re
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
-from .engine.ninelives.cards import CAMP_NAMES_ZH, CARDS
+from ..engine.ninelives.cards import CAMP_NAMES_ZH, CARDS
 
 CARD_IN_TEXT = re.compile(r"\b(" + "|".join(sorted(CARDS, key=len, reverse=True)) + r")\b")
 GM_FOUL_NO_VOTE = "no vote and no proxy vote"  # the engine's reason for §9.1.5
@@ -632,24 +633,15 @@ STEPS = {
 # `present`; the form's label uses the step's wording.
 LABELS = dict(STEPS, foul_out=_foul_step)
 
-ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
-
-
 def present(event: dict, names: dict[int, str]) -> str | None:
-    """One sentence (Markdown) for an engine event or a step's confirmation.
-
-    A malformed or unknown event returns None, so the generic text is used instead of a
-    crash (the timeline also shows the GM's own log entries).
-    """
+    """One sentence (Markdown) for an engine event or a step's confirmation; None for a kind
+    this presenter does not know (the timeline also shows the GM's own log entries)."""
     kind = event.get("kind")
     data = event.get("data") or {}
-    try:
-        if kind in EVENTS:
-            return EVENTS[kind](data, names, event)
-        if kind in STEPS:
-            return STEPS[kind](data, names)
-    except ERRORS:
-        return None
+    if kind in EVENTS:
+        return EVENTS[kind](data, names, event)
+    if kind in STEPS:
+        return STEPS[kind](data, names)
     return None
 
 
@@ -659,10 +651,7 @@ def label(choice, names: dict[int, str]) -> str | None:
     writer = LABELS.get(choice.kind)
     if writer is None:
         return None
-    try:
-        return writer(choice.params, names, tuple(f.name for f in choice.text_fields))
-    except ERRORS:
-        return None
+    return writer(choice.params, names, tuple(f.name for f in choice.text_fields))
 
 
 # --- refusals ----------------------------------------------------------------------------
@@ -678,9 +667,10 @@ def _refused_card(refused) -> str:
 
 def _refusals(refused) -> dict:
     """Every refusal code of the engine, as a sentence; `refused` fills the placeholders."""
-    params = refused.params or {}
-    card = _refused_card(refused)
-    tied = "tied" in (refused.reason or "")
+    return {**_step_refusals(), **_card_refusals(refused), **_order_and_vote_refusals(refused)}
+
+
+def _step_refusals() -> dict:
     return {
         # malformed requests (a hand-made form, a stale page)
         "bad_step": pgettext("ninelives", "That request is not a well-formed action."),
@@ -689,6 +679,14 @@ def _refusals(refused) -> dict:
         "bad_params": pgettext("ninelives", "That action has fields it does not take."),
         "game_over": pgettext("ninelives", "The game is over."),
         "dead": pgettext("ninelives", "Dead seats take no more actions."),
+    }
+
+
+def _card_refusals(refused) -> dict:
+    params = refused.params or {}
+    card = _refused_card(refused)
+    tied = "tied" in (refused.reason or "")
+    return {
         # card uses
         "unknown_card": pgettext("ninelives", "There is no such card."),
         "not_in_hand": pgettext("ninelives", "You do not hold %(card)s.") % {"card": card},
@@ -715,6 +713,13 @@ def _refusals(refused) -> dict:
         "nothing_to_withdraw": pgettext("ninelives", "You have no card use to withdraw."),
         "wrong_phase": pgettext("ninelives", "That cannot be done in this phase."),
         "already_passed": pgettext("ninelives", "You already chose to use no card tonight."),
+    }
+
+
+def _order_and_vote_refusals(refused) -> dict:
+    params = refused.params or {}
+    card = _refused_card(refused)
+    return {
         # loss order and camp
         "order_closed": _("The loss order can be set during night 1 and changed only in the two "
                           "reorder windows."),
@@ -742,10 +747,7 @@ def _refusals(refused) -> dict:
 def refusal(refused) -> str | None:
     """A refusal in the reader's language; an unknown code falls back to the engine's
     English reason (through the catalogue)."""
-    try:
-        text = _refusals(refused).get(refused.code)
-    except ERRORS:
-        text = None
+    text = _refusals(refused).get(refused.code)
     return text or _(refused.reason)
 
 
@@ -782,11 +784,10 @@ def seat_facts(view: dict | None, number: int) -> str:
     if not view:
         return ""
     pub = view.get("public") or {}
-    try:
-        lost = pub.get("lost", [])[number]
-        alive = pub.get("alive", [])[number]
-    except (IndexError, TypeError):
-        return ""
+    lost_by_seat, alive_by_seat = pub.get("lost") or [], pub.get("alive") or []
+    if not 0 <= number < min(len(lost_by_seat), len(alive_by_seat)):
+        return ""  # a view from before the deal has no seats yet
+    lost, alive = lost_by_seat[number], alive_by_seat[number]
     parts = [pgettext("ninelives", "lost: %(camps)s") % {
         "camps": listing(camp_name(c) for c in lost)}
              if lost else pgettext("ninelives", "no card lost")]
@@ -864,24 +865,21 @@ def _to_me(event: dict) -> str | None:
     """A public event about the seat (or every seat), told to the seat in the second person,
     as its own result (the public sentence is in the announcements)."""
     kind, d = event["kind"], event.get("data") or {}
-    try:
-        if kind == "protected":
-            return _("You were attacked and saved: you lost no card, and may talk but not "
-                     "vote today.")
-        if kind == "attack_failed":
-            return pgettext("ninelives", "You were attacked and lost no card.")
-        if kind == "vote_void":
-            return _("A %(card)s hit you today: your vote does not count.") % {
-                "card": card_name("BOMB")}
-        if kind == "seat_died":
-            if d.get("cause") == "foul_out":
-                return pgettext("ninelives", "You are out of the game, and count as dead.")
-            return pgettext("ninelives", "You have no card left: you are dead.")
-        if kind == "reorder_window":
-            return _("A reorder window opened: you may send a new loss order until the end "
-                     "of %(phase)s.") % {"phase": phase_text(d["until"])}
-    except ERRORS:
-        return None
+    if kind == "protected":
+        return _("You were attacked and saved: you lost no card, and may talk but not "
+                 "vote today.")
+    if kind == "attack_failed":
+        return pgettext("ninelives", "You were attacked and lost no card.")
+    if kind == "vote_void":
+        return _("A %(card)s hit you today: your vote does not count.") % {
+            "card": card_name("BOMB")}
+    if kind == "seat_died":
+        if d.get("cause") == "foul_out":
+            return pgettext("ninelives", "You are out of the game, and count as dead.")
+        return pgettext("ninelives", "You have no card left: you are dead.")
+    if kind == "reorder_window":
+        return _("A reorder window opened: you may send a new loss order until the end "
+                 "of %(phase)s.") % {"phase": phase_text(d["until"])}
     return None
 
 

@@ -12,7 +12,7 @@ Pages:
   phase, and the steps it took. Same access rule.
 - `/games/<id>/events.json`: the event log. After the end: every event, plus the setup and
   the steps, so anyone can replay the game with `games.engine.base.replay`. Before the end:
-  only the events the requesting viewer may see (`services.events_visible_to`), no setup and
+  only the events the requesting viewer may see (`selectors.events_visible_to`), no setup and
   no steps.
 
 Long timelines are paginated by phases (PHASES_PER_PAGE phases a page); each phase is a
@@ -28,17 +28,17 @@ import json
 from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
-from django.template.loader import select_template
+from django.template.loader import get_template
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from accounts.models import display_name
 from messaging.rendering import render_markdown
 
-from . import services
-from .engine.base import GM
-from .models import Action, Event, Game, Seat, Substitution
-from .presenters import describe, seat_facts, seat_name
+from .. import rulesets, selectors
+from ..engine.base import GM
+from ..models import Action, Event, Game, Seat
+from ..presenters import describe, phase_label, seat_facts, seat_name
+from ..selectors import commitment_check, phase_titles, seat_holders
 
 PHASES_PER_PAGE = 10
 # A step's free text (a manifesto...) is shown whole in the review, but a runaway parameter
@@ -134,50 +134,13 @@ def step_row(action: Action, names: dict[int, str]) -> dict:
             "at": action.received_at or action.created}
 
 
-def phase_titles(game: Game) -> dict[int, str]:
-    """Phase.pk -> "Night 1" in the reader's language."""
-    return {p.pk: f"{services.phase_label(p.name, game.ruleset)} {p.number}"
-            for p in game.phases.all()}
-
-
-def seat_holders(game: Game) -> dict[int, list[str]]:
-    """Seat number -> the names of everyone who held it, first to last (substitutions)."""
-    holders: dict[int, list[str]] = {}
-    handovers = (Substitution.objects.filter(game=game, status=Substitution.Status.ACCEPTED)
-                 .select_related("seat", "outgoing__profile", "incoming__profile")
-                 .order_by("closed_at", "id"))
-    for sub in handovers:
-        chain = holders.setdefault(sub.seat.number, [])
-        if not chain and sub.outgoing_id:
-            chain.append(display_name(sub.outgoing))
-        if sub.incoming_id:
-            chain.append(display_name(sub.incoming))
-    for seat in game.seats.select_related("user__profile"):
-        chain = holders.setdefault(seat.number, [])
-        current = display_name(seat.user) if seat.user_id else ""
-        if current and (not chain or chain[-1] != current):
-            chain.append(current)
-    return holders
-
-
-def commitment_check(game: Game) -> dict:
-    """The deal commitment recomputed from the revealed deal and salt (after the end, or for
-    staff: the caller has checked access)."""
-    text = services.ruleset_of(game).commitment_text(game.state) if game.state else None
-    if text is None or not game.commitment:
-        return {"text": None}
-    recomputed = services.commitment_of(text, game.salt)
-    return {"text": text, "salt": game.salt, "recomputed": recomputed,
-            "matches": recomputed == game.commitment}
-
-
 # --- pages -------------------------------------------------------------------------------
 
 def review(request, pk):
     """The whole game, revealed (see the module docstring for who may see it)."""
     game = reviewable_game(pk, request.user)
-    names = services.seat_names(game)
-    engine = services.ruleset_of(game)
+    names = selectors.seat_names(game)
+    engine = rulesets.engine(game.ruleset)
     gm_view = engine.view(game.state, GM) if game.state else None
     holders = seat_holders(game)
     seats = []
@@ -195,7 +158,7 @@ def review(request, pk):
     events = Event.objects.filter(game=game, phase__in=shown).order_by("id")
     steps = Action.objects.filter(game=game, phase__in=shown).order_by("seq")
     by_phase: dict[int | None, dict] = {
-        p.pk: {"phase": p, "title": f"{services.phase_label(p.name, game.ruleset)} {p.number}",
+        p.pk: {"phase": p, "title": f"{phase_label(p.name, game.ruleset)} {p.number}",
                "events": [], "steps": []} for p in shown}
     if page.number == 1:  # what happened outside any phase (e.g. before the start)
         loose = {"phase": None, "title": _("Outside the phases"), "events": [], "steps": []}
@@ -223,8 +186,8 @@ def review_seat(request, pk, number: int):
     game = reviewable_game(pk, request.user)
     seat = get_object_or_404(Seat.objects.select_related("user__profile"), game=game,
                              number=number - 1)
-    names = services.seat_names(game)
-    view = services.ruleset_of(game).view(game.state, seat.number) if game.state else None
+    names = selectors.seat_names(game)
+    view = rulesets.engine(game.ruleset).view(game.state, seat.number) if game.state else None
     titles = phase_titles(game)
     phase_of_seq = dict(Event.objects.filter(game=game, seq__isnull=False)
                         .values_list("seq", "phase_id"))
@@ -240,7 +203,7 @@ def review_seat(request, pk, number: int):
         told[-1]["events"].append(event_row(game, entry, names))
     steps = [dict(step_row(a, names), phase=titles.get(a.phase_id, ""))
              for a in Action.objects.filter(game=game, seat=seat).order_by("seq")]
-    panel = select_template([f"games/panels/{game.ruleset}.html", "games/panels/default.html"])
+    panel = get_template(rulesets.get(game.ruleset).panel)
     return render(request, "games/review_seat.html", {
         "game": game, "preview": not game.is_over, "seat": seat, "view": view,
         "names": names, "panel_template": panel, "told": told, "public_count": public_count,
@@ -268,7 +231,7 @@ def events_json(request, pk):
     full = game.is_over or is_staff(request.user)
     phases = list(game.phases.order_by("seq"))
     phase_seq = {p.pk: p.seq for p in phases}
-    events = services.events_visible_to(game, request.user).order_by("id")
+    events = selectors.events_visible_to(game, request.user).order_by("id")
     out = {
         "game": {"id": game.pk, "name": game.name, "ruleset": game.ruleset,
                  "status": game.status, "seats": game.seat_count,
@@ -278,7 +241,7 @@ def events_json(request, pk):
                  "outcome": game.outcome if game.is_over else None},
         "complete": full,
         "players": [{"seat": n, "name": name}
-                    for n, name in sorted(services.seat_names(game).items())],
+                    for n, name in sorted(selectors.seat_names(game).items())],
         "phases": [{"seq": p.seq, "name": p.name, "number": p.number,
                     "started_at": p.started_at.isoformat(),
                     "deadline": p.deadline.isoformat() if p.deadline else None,

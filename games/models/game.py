@@ -5,7 +5,8 @@ ordered list of accepted steps (`Action`); `Game.state` is a cached snapshot of 
 state after the last step, and `Event` is the append-only log of what the engine said, each
 with its visibility. `engine.replay(setup, steps)` rebuilds the snapshot from the log.
 
-Writes go through games/services.py only.
+Writes go through games/services/ — with one exception today: the Django admin's Game change
+form (games/admin/console.py, GameAdmin) saves the Game row it edits directly.
 """
 
 from __future__ import annotations
@@ -289,15 +290,3 @@ class ReminderSent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.hours}h"
-
-
-from .community_models import (  # noqa: E402,F401  (models of the games app, in their own file)
-    ActivityWarning,
-    Award,
-    AwardVote,
-    LeaveRequest,
-    MovedThread,
-    Nomination,
-    Signup,
-    Substitution,
-)

@@ -1,0 +1,79 @@
+"""Model admins for a game's records (seats, phases, the replay log, votes, events,
+announcements, reminders): lists to search and read; the replay log and events are
+append-only."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import admin
+from django.utils.translation import gettext_lazy
+
+from ..models import Action, Announcement, Event, Phase, ReminderSent, Seat, Vote
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["game", "number", "user", "alive"]
+    list_filter = ["alive", "game__status"]
+    search_fields = ["game__name", "user__profile__display_name", "user__email"]
+    raw_id_fields = ["game", "user", "conversation"]
+
+
+@admin.register(Phase)
+class PhaseAdmin(admin.ModelAdmin):
+    list_display = ["game", "seq", "name", "number", "started_at", "deadline", "ended_at",
+                    "end_reason"]
+    list_filter = ["name", "end_reason"]
+    search_fields = ["game__name"]
+    raw_id_fields = ["game"]
+
+
+@admin.register(Action)
+class ActionAdmin(admin.ModelAdmin):
+    list_display = ["game", "seq", "phase", "actor", "kind", "short_params", "user", "created"]
+    list_filter = ["kind", "actor"]
+    search_fields = ["game__name", "kind"]
+    raw_id_fields = ["game", "phase", "seat", "user"]
+
+    @admin.display(description=gettext_lazy("params"))
+    def short_params(self, action):
+        return json.dumps(action.params, ensure_ascii=False)[:80]
+
+    def has_change_permission(self, request, obj=None):
+        return False  # the replay log is append-only
+
+
+@admin.register(Vote)
+class VoteAdmin(admin.ModelAdmin):
+    list_display = ["game", "phase", "voter", "target", "proxy", "created"]
+    list_filter = ["proxy"]
+    search_fields = ["game__name"]
+    raw_id_fields = ["game", "phase", "voter", "target"]
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ["game", "seq", "phase", "kind", "public", "audience", "created"]
+    list_filter = ["public", "kind"]
+    search_fields = ["game__name", "kind"]
+    raw_id_fields = ["game", "phase"]
+
+    def has_change_permission(self, request, obj=None):
+        return False  # append-only
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(admin.ModelAdmin):
+    list_display = ["game", "title", "published_at", "created"]
+    list_filter = ["published_at"]
+    search_fields = ["game__name", "title", "body"]
+    raw_id_fields = ["game", "phase", "post"]
+
+
+@admin.register(ReminderSent)
+class ReminderSentAdmin(admin.ModelAdmin):
+    list_display = ["phase", "user", "hours", "created"]
+    list_filter = ["hours"]
+    search_fields = ["user__email"]
+    raw_id_fields = ["phase", "user"]

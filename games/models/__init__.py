@@ -1,0 +1,27 @@
+"""The games app's models, by domain (Django sees them through this package):
+
+    game       Game, Seat, Phase, Action (the replay log), Vote, Event (append-only, with
+               visibility), Announcement (drafts), ReminderSent
+    community  Signup, Substitution, LeaveRequest, ActivityWarning, MovedThread
+    awards     Award, Nomination, AwardVote
+"""
+
+from .awards import Award, AwardVote, Nomination
+from .community import ActivityWarning, LeaveRequest, MovedThread, Signup, Substitution
+from .game import (
+    DEFAULT_PHASE_MINUTES,
+    Action,
+    Announcement,
+    Event,
+    Game,
+    Phase,
+    ReminderSent,
+    Seat,
+    Vote,
+)
+
+__all__ = [
+    "DEFAULT_PHASE_MINUTES", "Action", "ActivityWarning", "Announcement", "Award", "AwardVote",
+    "Event", "Game", "LeaveRequest", "MovedThread", "Nomination", "Phase", "ReminderSent",
+    "Seat", "Signup", "Substitution", "Vote",
+]

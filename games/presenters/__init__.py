@@ -1,0 +1,98 @@
+"""Engine events and choices as sentences and form labels for people, in the reader's language
+(announcements, 神的使者's messages, timelines, the action form).
+
+The engine speaks in event kinds and data. Each rule set names its presenter module in the
+rule-set table (games/rulesets.py); a presenter may define
+    present(event, names) -> str | None   an event, or the confirmation of a step
+    label(choice, names) -> str | None    how the action form offers a `Choice`
+    refusal(refusal) -> str | None        a `Refusal` as a sentence for the player
+    seat_facts(view, number) -> str       public facts of a seat for the game's home page
+    phase_label(name) -> str | None       the rule set's name for a phase
+    ANNOUNCE_AT_ONCE                      public kinds a player's step announces at once
+    EVENTS                                kind -> sentence writer (the system check in
+                                          games/checks.py requires one per declared kind)
+Where a presenter returns None for one event (a GM's log entry, a kind it leaves alone) the
+generic text of games/presenters/base.py is used. A rule set missing from the table is an
+error (KeyError), never silently generic text.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from .. import rulesets
+from .base import SEAT_KEYS, generic_label, generic_text, seat_name
+
+__all__ = ["SEAT_KEYS", "announce_at_once", "choice_label", "describe", "phase_label",
+           "phase_title", "refusal_text", "ruleset_name", "seat_facts", "seat_name"]
+
+
+def _presenter(ruleset: str):
+    return rulesets.get(ruleset).presenter
+
+
+def ruleset_name(name: str) -> str:
+    """The rule set's title in the reader's language."""
+    return str(rulesets.get(name).title)
+
+
+def choice_label(ruleset: str, choice, names: dict[int, str]) -> str:
+    """How the action form offers `choice` (a games.engine.base.Choice)."""
+    label = getattr(_presenter(ruleset), "label", None)
+    if label is not None:
+        text = label(choice, names)
+        if text:
+            return text
+    return generic_label(choice, names)
+
+
+def describe(ruleset: str, event: dict, names: dict[int, str]) -> str:
+    """One readable sentence (Markdown allowed) for `event`."""
+    present = getattr(_presenter(ruleset), "present", None)
+    if present is not None:
+        text = present(event, names)
+        if text:
+            return text
+    return generic_text(event, names)
+
+
+def refusal_text(ruleset: str, refusal) -> str:
+    """A refusal (games.engine.base.Refusal) in the reader's language: the rule set's
+    `refusal(refusal) -> str | None` if it has one, else the engine's English sentence run
+    through the catalogue."""
+    translate = getattr(_presenter(ruleset), "refusal", None)
+    if translate is not None:
+        text = translate(refusal)
+        if text:
+            return text
+    return _(refusal.reason)
+
+
+def seat_facts(ruleset: str, view: dict, number: int) -> str:
+    """Public facts about one seat for the game's home page (e.g. camps of lost cards), read
+    from the viewer's view only; empty when the rule set has nothing to add."""
+    facts = getattr(_presenter(ruleset), "seat_facts", None)
+    if facts is None or not view:
+        return ""
+    return facts(view, number) or ""
+
+
+def announce_at_once(ruleset: str) -> frozenset[str]:
+    """Kinds of public events a player's step produces that go to the announcement thread at
+    once (e.g. a flip in 谁偷了我的金币). Others wait for the end of the phase or stay on the
+    game's timeline (a vote is shown in the vote thread instead)."""
+    return frozenset(getattr(_presenter(ruleset), "ANNOUNCE_AT_ONCE", ()))
+
+
+def phase_title(ruleset: str, name: str) -> str | None:
+    """The rule set's own name for a phase, if its presenter gives one."""
+    label = getattr(_presenter(ruleset), "phase_label", None)
+    return label(name) if label is not None else None
+
+
+def phase_label(name: str, ruleset: str | None = None) -> str:
+    """A phase's name for people: the rule set's own, else a common one."""
+    labels = {"night": _("Night"), "day": _("Day"), "runoff": _("Runoff vote"),
+              "setup": _("Setup")}
+    own = phase_title(ruleset, name) if ruleset else None
+    return own or labels.get(name, name.replace("_", " ").capitalize())

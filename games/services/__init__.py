@@ -1,0 +1,48 @@
+"""The only writers of games: views, Celery tasks and the admin all call these functions.
+
+Modules by domain, over one shared kernel (lock, re-check, write, notify on commit):
+    kernel     GameError, now, lock_game, require_gm, log_gm, announce, deliver_private
+    record     the replay log, events and state snapshot of an accepted step
+    lifecycle  create, start, the clock (advance_phase, sweep), the end of a game
+    steps      players' steps and votes (submit_action)
+    gm         the GM's powers (gm_step, end_phase_now, extend, pause, resume, abort)
+    community  sign-ups, the draw, check-in, substitutes, leave, activity warnings
+    ghosts     dead players' threads and replies (§7.2)
+    awards     post-game awards (§11.2)
+Callers import from the package: `from games import services; services.submit_action(...)`.
+"""
+
+from .awards import add_candidate, cast_vote, close_awards, close_due_awards, nominate
+from .community import (
+    accept_substitution,
+    cancel_substitution,
+    check_activity,
+    check_in,
+    draw_players,
+    expire_substitutions,
+    open_signups,
+    pick_players,
+    request_leave,
+    sign_up,
+    start_from_signups,
+    start_substitution,
+    sweep_community,
+    withdraw_signup,
+)
+from .ghosts import ghost_reply_refusal, gm_board, move_ghost_thread, restore_ghost_threads
+from .gm import abort_game, end_phase_now, extend_deadline, gm_step, pause_game, resume_game
+from .kernel import GameError, publish_announcement, ruleset_of
+from .lifecycle import advance_phase, create_game, ensure_board, grace, start_game, sweep
+from .steps import VOTE_KINDS, submit_action
+
+__all__ = [
+    "VOTE_KINDS", "GameError", "abort_game", "accept_substitution", "add_candidate",
+    "advance_phase", "cancel_substitution", "cast_vote", "check_activity", "check_in",
+    "close_awards", "close_due_awards", "create_game", "draw_players", "end_phase_now",
+    "ensure_board", "expire_substitutions", "extend_deadline", "ghost_reply_refusal",
+    "gm_board", "gm_step", "grace", "move_ghost_thread", "nominate", "open_signups",
+    "pause_game", "pick_players", "publish_announcement", "request_leave",
+    "restore_ghost_threads", "resume_game", "ruleset_of", "sign_up", "start_from_signups",
+    "start_game", "start_substitution", "submit_action", "sweep", "sweep_community",
+    "withdraw_signup",
+]

@@ -1,0 +1,109 @@
+"""The GM's powers over a running game: a rule set's GM step, end the phase now, extend the
+deadline, pause, resume, abort. Each is logged in the game's GM-only event log."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..engine.base import GM, Transition, action
+from ..models import Game, Phase
+from ..selectors import seat_names
+from . import kernel
+from .kernel import GameError, announce, deliver_private, log_gm, require_gm
+from .lifecycle import advance_locked, finish_if_over
+from .record import apply_step
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser as User
+
+
+def gm_step(*, game_id: int, gm: User | None, kind: str, params: dict | None = None) -> Transition:
+    """A GM step the rule set defines (override an action, reject a manifesto...)."""
+    with transaction.atomic():
+        game = require_gm(game_id, gm)
+        if not game.is_live:
+            raise GameError(_("This game is not running."))
+        t = apply_step(game, action(GM, kind, **(params or {})), user=gm, seat=None)
+        names = seat_names(game)
+        deliver_private(game, t.events, names)
+        log_gm(game, gm, kind, params or {})
+        announce(game, game.current_phase, _("From the GM"), "", events=t.events)
+        finish_if_over(game, timezone.now())
+        game.save()
+    return t
+
+
+def end_phase_now(*, game_id: int, gm: User | None, now: dt.datetime | None = None) -> None:
+    now = kernel.now(now)
+    with transaction.atomic():
+        game = require_gm(game_id, gm)
+        if game.status != Game.Status.RUNNING:
+            raise GameError(_("This game is not running."))
+        advance_locked(game, reason="gm", now=now, by=gm)
+
+
+def extend_deadline(*, game_id: int, gm: User | None, minutes: int) -> Game:
+    if not isinstance(minutes, int) or not 1 <= minutes <= 7 * 24 * 60:
+        raise GameError(_("Extend by 1 minute to 7 days."))
+    with transaction.atomic():
+        game = require_gm(game_id, gm)
+        if game.status != Game.Status.RUNNING or game.deadline is None:
+            raise GameError(_("This game is not running."))
+        game.deadline += dt.timedelta(minutes=minutes)
+        Phase.objects.filter(pk=game.current_phase_id).update(deadline=game.deadline)
+        game.save(update_fields=["deadline"])
+        log_gm(game, gm, "extend_deadline", {"minutes": minutes})
+    return game
+
+
+def pause_game(*, game_id: int, gm: User | None, now: dt.datetime | None = None) -> Game:
+    now = kernel.now(now)
+    with transaction.atomic():
+        game = require_gm(game_id, gm)
+        if game.status != Game.Status.RUNNING:
+            raise GameError(_("Only a running game can be paused."))
+        game.status = Game.Status.PAUSED
+        game.paused_remaining = max(game.deadline - now, dt.timedelta()) if game.deadline else None
+        game.save(update_fields=["status", "paused_remaining"])
+        log_gm(game, gm, "pause", {})
+    return game
+
+
+def resume_game(*, game_id: int, gm: User | None, now: dt.datetime | None = None) -> Game:
+    """Resume with the time that was left when the game was paused."""
+    now = kernel.now(now)
+    with transaction.atomic():
+        game = require_gm(game_id, gm)
+        if game.status != Game.Status.PAUSED:
+            raise GameError(_("Only a paused game can be resumed."))
+        game.status = Game.Status.RUNNING
+        if game.paused_remaining is not None:
+            game.deadline = now + game.paused_remaining
+            Phase.objects.filter(pk=game.current_phase_id).update(deadline=game.deadline)
+        game.paused_remaining = None
+        game.save(update_fields=["status", "deadline", "paused_remaining"])
+        log_gm(game, gm, "resume", {})
+    return game
+
+
+def abort_game(*, game_id: int, gm: User | None, reason: str = "",
+               now: dt.datetime | None = None) -> Game:
+    now = kernel.now(now)
+    with transaction.atomic():
+        game = require_gm(game_id, gm)
+        if game.is_over:
+            raise GameError(_("This game is already over."))
+        game.status = Game.Status.ABORTED
+        game.finished_at, game.deadline = now, None
+        game.outcome = {"result": "aborted", "winners": [], "summary": reason or "aborted"}
+        game.save()
+        log_gm(game, gm, "abort", {"reason": reason})
+        announce(game, game.current_phase, _("Game aborted"),
+                  _("The GM has stopped the game. %(reason)s") % {"reason": reason},
+                  events=[], force_publish=True)
+    return game

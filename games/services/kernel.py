@@ -1,0 +1,152 @@
+"""The kernel every writer shares (Zulip's zerver/actions share theirs the same way): the
+refusal type, the clock, the game lock, the GM check, the GM's audit log, and how people
+are told (announcements, each seat's private results).
+
+Every write follows one pattern (lock, re-check, write, notify on commit):
+1. `transaction.atomic()` and `lock_game()` (`select_for_update()` on the game row);
+2. re-check status, phase and deadline inside the lock (what the player saw may be stale);
+3. hand the step to the rule set's pure engine, which accepts it or refuses with a reason;
+4. store the step, its events and the new state snapshot in the same transaction;
+5. queue emails with `transaction.on_commit` (games.mail), so nothing is sent for a rollback.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from accounts.models import display_name, messenger_user
+from messaging import services as forum
+from messaging.models import Thread
+
+from .. import rulesets
+from ..engine.base import RuleSet
+from ..mail import user_locale
+from ..models import Announcement, Event, Game, Phase
+from ..notifications import notify_announcement, notify_private_result
+from ..presenters import describe
+from ..selectors import seat_names
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser as User
+
+
+class GameError(Exception):
+    """A refused request, with a sentence to show the user. Nothing was stored."""
+
+    def __init__(self, message: str, code: str = "refused") -> None:
+        super().__init__(str(message))
+        self.message = message
+        self.code = code
+
+
+def now(value: dt.datetime | None = None) -> dt.datetime:
+    """`value`, or the current time (services take `now` so tests can set the clock)."""
+    return value or timezone.now()
+
+
+def ruleset_of(game: Game) -> RuleSet:
+    """The engine of the game's rule set (KeyError for a name the table does not hold)."""
+    return rulesets.engine(game.ruleset)
+
+
+def lock_game(game_id: int, *, skip_locked: bool = False) -> Game | None:
+    """The game row, locked for this transaction (None if another holds it and skip_locked).
+
+    Precondition: inside `transaction.atomic()`.
+    """
+    return (Game.objects.select_for_update(skip_locked=skip_locked)
+            .filter(pk=game_id).first())
+
+
+def require_gm(game_id: int, gm: User | None) -> Game:
+    """The game row, locked, if `gm` may run games; else a GameError.
+
+    Precondition: inside `transaction.atomic()`.
+    """
+    if gm is None or not gm.is_staff:
+        raise GameError(_("Only a game master may do this."), code="forbidden")
+    game = lock_game(game_id)
+    if game is None:
+        raise GameError(_("This game does not exist."), code="not_found")
+    return game
+
+
+def log_gm(game: Game, gm: User | None, what: str, details: dict) -> None:
+    """Every GM act goes into the event log, visible to the GM only."""
+    Event.objects.create(game=game, seq=None, phase=game.current_phase, kind=f"gm_{what}",
+                         public=False, audience="",
+                         data=dict(details, gm=display_name(gm) if gm else "system"),
+                         because=[f"GM action: {what}"])
+
+
+def announce(game: Game, phase: Phase | None, title: str, intro: str, *, events: list[dict],
+             force_publish: bool = False) -> Announcement | None:
+    """Draft the public announcement of `events`; post it unless the GM holds drafts.
+
+    Precondition: the caller holds the game lock.
+    """
+    names = seat_names(game)
+    lines = [intro] if intro else []
+    lines += [describe(game.ruleset, e, names) for e in events if e["visibility"]["public"]]
+    if not lines:
+        return None
+    ann = Announcement.objects.create(game=game, phase=phase, title=title[:120],
+                                      body="\n\n".join(lines))
+    if force_publish or not game.hold_announcements:
+        publish_announcement(announcement_id=ann.pk)
+    return ann
+
+
+def publish_announcement(*, announcement_id: int, story: str = "",
+                         gm: User | None = None) -> Announcement:
+    """Post a drafted announcement (with the GM's story text, if any) in the game's
+    announcement thread. Publishing twice does nothing the second time (the row lock)."""
+    with transaction.atomic():
+        ann = Announcement.objects.select_for_update().select_related("game").get(
+            pk=announcement_id)
+        if ann.published_at is not None:
+            return ann
+        game = ann.game
+        if story:
+            ann.story = story
+        body = f"### {ann.title}\n\n" + (f"{ann.story}\n\n---\n\n" if ann.story else "") + ann.body
+        thread = Thread.objects.filter(board=game.board, key="announcements").first()
+        if thread is not None:
+            ann.post = forum.reply(thread=thread, author=messenger_user(), body=body[:19_000],
+                                   enforce_rate_limit=False)
+        ann.published_at = timezone.now()
+        ann.save()
+        notify_announcement(game, ann)
+        if gm is not None:
+            log_gm(game, gm, "publish_announcement", {"announcement": ann.pk})
+    return ann
+
+
+def deliver_private(game: Game, events: list[dict], names: dict[int, str]) -> None:
+    """Each seat's private results, as messages from 神的使者 in the seat's conversation.
+
+    Precondition: the caller holds the game lock.
+    """
+    per_seat: dict[int, list[dict]] = {}
+    for e in events:
+        vis = e["visibility"]
+        if vis["public"]:
+            continue
+        for number in vis["seats"]:
+            per_seat.setdefault(number, []).append(e)
+    if not per_seat:
+        return
+    seats = {s.number: s for s in game.seats.select_related("conversation", "user__profile")}
+    for number, seat_events in per_seat.items():
+        seat = seats.get(number)
+        if seat is None or seat.conversation is None:
+            continue
+        with translation.override(user_locale(seat.user).language):
+            body = "\n\n".join(describe(game.ruleset, e, names) for e in seat_events)
+        forum.send_as_messenger(conversation=seat.conversation, body=body[:19_000])
+        notify_private_result(game, seat, body)

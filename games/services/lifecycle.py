@@ -1,0 +1,265 @@
+"""A game's life: create, start (deal, commitment, player list), the clock that ends phases
+(`advance_phase`, `sweep`) and the end of the game.
+
+Nothing here knows a particular rule set: the engine interface (games/engine/base.py) is all
+the machinery uses.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import secrets
+import uuid
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.models import messenger_user
+from messaging import services as forum
+from messaging.models import Board, Thread
+
+from .. import rulesets
+from ..engine.base import end_phase, new_seed
+from ..models import Game, Phase, Seat
+from ..presenters import phase_label
+from ..selectors import commitment_of, seat_names
+from . import kernel
+from .ghosts import restore_ghost_threads
+from .kernel import GameError, announce, deliver_private, lock_game, log_gm, ruleset_of
+from .record import record_step, store_events, sync_alive
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser as User
+
+    from ..engine.base import Outcome
+
+log = logging.getLogger(__name__)
+
+
+def create_game(*, name: str, ruleset: str, gm: User | None, seat_count: int,
+                config: dict | None = None,
+                durations: dict | None = None, early_end: bool = True,
+                hold_announcements: bool = False, change_cutoff_minutes: int = 10) -> Game:
+    """A new game in draft, with its board and announcement thread."""
+    if ruleset not in rulesets.names():
+        raise GameError(_("Unknown rule set."))
+    engine = rulesets.engine(ruleset)
+    if not engine.min_seats <= seat_count <= engine.max_seats:
+        raise GameError(_("This rule set is played by %(lo)d to %(hi)d players.")
+                        % {"lo": engine.min_seats, "hi": engine.max_seats})
+    with transaction.atomic():
+        game = Game.objects.create(
+            name=name, ruleset=ruleset, gm=gm, seat_count=seat_count,
+            config=config or engine.default_config(), durations=durations or {},
+            early_end=early_end, hold_announcements=hold_announcements,
+            change_cutoff_minutes=change_cutoff_minutes)
+        ensure_board(game)
+    return game
+
+
+def ensure_board(game: Game) -> Board:
+    """The game's board and its announcement thread (created once; the admin's add form
+    calls this too)."""
+    if game.board is None:
+        game.board = forum.create_board(slug=f"game-{uuid.uuid4().hex[:12]}", title=game.name)
+        game.save(update_fields=["board"])
+        forum.start_thread(board=game.board, author=messenger_user(),
+                           kind=Thread.Kind.ANNOUNCEMENT,
+                           title=_("Announcements: %(name)s") % {"name": game.name},
+                           body=_("Announcements of the game will be posted here."),
+                           key="announcements", pinned=True, enforce_rate_limit=False)
+    return game.board
+
+
+def start_game(*, game_id: int, users: list[User], seed: str | None = None,
+               now: dt.datetime | None = None) -> Game:
+    """Seat `users` in order, deal, publish the player list and the deal commitment, and
+    open the first phase."""
+    now = kernel.now(now)
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game is None:
+            raise GameError(_("This game does not exist."), code="not_found")
+        if game.status not in (Game.Status.DRAFT, Game.Status.SIGNUP):
+            raise GameError(_("This game has already started."))
+        if len(users) != game.seat_count or len({u.pk for u in users}) != len(users):
+            raise GameError(_("A game of %(n)d seats needs %(n)d different players.")
+                            % {"n": game.seat_count})
+        engine = ruleset_of(game)
+        game.seed = seed or new_seed()
+        try:
+            t = engine.initial_state(seats=game.seat_count, config=game.config, seed=game.seed)
+        except ValueError as exc:
+            raise GameError(_("The game cannot start: %(why)s") % {"why": exc}) from None
+        for number, user in enumerate(users):
+            conversation = forum.conversation_for(owner=user, board=game.board)
+            Seat.objects.create(game=game, number=number, user=user, conversation=conversation)
+        game.state = t.state
+        text = engine.commitment_text(t.state)
+        if text is not None:
+            game.salt = secrets.token_hex(16)
+            game.commitment = commitment_of(text, game.salt)
+        game.status = Game.Status.RUNNING
+        game.started_at = now
+        game.save()
+        phase = open_phase(game, now)
+        store_events(game, t.events, phase)
+        names = seat_names(game)
+        lines = [_("The game begins. Players:")]
+        lines += [f"{n + 1}. {name}" for n, name in sorted(names.items())]
+        if game.commitment:
+            lines.append(_("Deal commitment (SHA-256 of the deal and a secret salt, revealed "
+                           "at the end): `%(hash)s`") % {"hash": game.commitment})
+        announce(game, phase, _("Player list"), "\n\n".join(lines), events=t.events,
+                  force_publish=True)
+        deliver_private(game, t.events, names)
+        game.save()
+    return game
+
+
+def open_phase(game: Game, now: dt.datetime) -> Phase:
+    """Create the Phase row for the engine's current phase and set the deadline.
+
+    Precondition: the caller holds the game lock and `game.state` is the new state.
+    """
+    info = ruleset_of(game).phase(game.state)
+    seq = (game.current_phase.seq + 1) if game.current_phase_id else 1
+    deadline = now + dt.timedelta(minutes=game.minutes_for(info.name))
+    phase = Phase.objects.create(game=game, seq=seq, name=info.name, number=info.number,
+                                 started_at=now, deadline=deadline)
+    game.current_phase = phase
+    game.phase_name, game.phase_number, game.deadline = info.name, info.number, deadline
+    if info.name in ruleset_of(game).vote_phases:
+        _open_vote_thread(game, phase)
+    return phase
+
+
+def _open_vote_thread(game: Game, phase: Phase) -> None:
+    key = f"vote-{phase.seq}"
+    if game.board is None or Thread.objects.filter(board=game.board, key=key).exists():
+        return
+    title = _("Vote: %(phase)s %(n)d") % {"phase": phase_label(phase.name, game.ruleset),
+                                          "n": phase.number}
+    forum.start_thread(board=game.board, author=messenger_user(), kind=Thread.Kind.VOTE,
+                       title=title, body=_("Vote with the form above. A vote cannot be "
+                                           "changed once cast."), key=key, pinned=True,
+                       enforce_rate_limit=False)
+
+
+def advance_phase(*, game_id: int, reason: str = "deadline", expected_version: int | None = None,
+                  now: dt.datetime | None = None, by: User | None = None) -> bool:
+    """End the game's current phase and open the next one. Returns True if it advanced.
+
+    Safe to call any number of times at once (two sweepers, a redelivered task, a player's
+    last action racing the deadline): the game row lock serializes them; `expected_version`
+    and the deadline are re-checked inside the lock, so a phase is advanced once only. A
+    sweeper passes skip_locked so it never waits behind another advancing the same game.
+    """
+    now = kernel.now(now)
+    with transaction.atomic():
+        game = lock_game(game_id, skip_locked=(reason == "deadline"))
+        if game is None or game.status != Game.Status.RUNNING:
+            return False
+        if expected_version is not None and game.version != expected_version:
+            return False
+        if reason == "deadline" and (game.deadline is None or game.deadline > now - grace()):
+            return False
+        if reason == "early" and ruleset_of(game).phase(game.state).awaiting:
+            return False
+        advance_locked(game, reason=reason, now=now, by=by)
+        return True
+
+
+def advance_locked(game: Game, *, reason: str, now: dt.datetime, by: User | None = None) -> None:
+    """Precondition: the caller holds the game lock and the game is running."""
+    engine = ruleset_of(game)
+    closing = game.current_phase
+    t = engine.end_phase(game.state)
+    record_step(game, end_phase(), t, user=by, seat=None)
+    if closing is not None:
+        Phase.objects.filter(pk=closing.pk).update(ended_at=now, end_reason=reason)
+    if reason == "gm":
+        log_gm(game, by, "end_phase_now", {})
+    outcome = engine.outcome(game.state)
+    names = seat_names(game)
+    sync_alive(game, engine)
+    phase = open_phase(game, now) if outcome is None else closing
+    store_events(game, t.events, phase)
+    title = (_("%(phase)s %(n)d ends") % {"phase": phase_label(closing.name, game.ruleset),
+                                          "n": closing.number}) if closing else _("Announcement")
+    announce(game, phase, title, "", events=t.events)
+    deliver_private(game, t.events, names)
+    if outcome is not None:
+        _finish(game, outcome, phase, names, now)
+    game.version += 1
+    game.save()
+
+
+def _finish(game: Game, outcome: Outcome, phase: Phase | None, names: dict[int, str],
+            now: dt.datetime) -> None:
+    """The game is over: stop the clock, publish the result and reveal the deal.
+
+    Precondition: the caller holds the game lock and saves the game afterwards.
+    """
+    game.status = Game.Status.FINISHED
+    game.finished_at, game.deadline = now, None
+    game.outcome = {"result": outcome.result, "winners": list(outcome.winners),
+                    "summary": outcome.summary}
+    if phase is not None:
+        Phase.objects.filter(pk=phase.pk, ended_at=None).update(ended_at=now, end_reason="over")
+    _announce_end(game, phase, outcome, names)
+    restore_ghost_threads(game)
+
+
+def finish_if_over(game: Game, now: dt.datetime) -> bool:
+    """After a player's or the GM's step: end the game if the rules say it is over."""
+    outcome = ruleset_of(game).outcome(game.state)
+    if outcome is None or game.is_over:
+        return False
+    _finish(game, outcome, game.current_phase, seat_names(game), now)
+    game.version += 1
+    return True
+
+
+def _announce_end(game: Game, phase: Phase | None, outcome: Outcome, names: dict[int, str]) -> None:
+    winners = ", ".join(names.get(w, str(w + 1)) for w in outcome.winners) or _("nobody")
+    lines = [_("The game is over: %(summary)s") % {"summary": outcome.summary},
+             _("Winners: %(names)s") % {"names": winners}]
+    text = ruleset_of(game).commitment_text(game.state)
+    if game.commitment and text is not None:
+        lines.append(_("The deal and the salt are revealed; anyone can check the commitment "
+                       "(see the review page):"))
+        lines.append(f"```\n{text}\n```")
+        lines.append(_("Salt: `%(salt)s` → SHA-256 `%(hash)s`")
+                     % {"salt": game.salt, "hash": game.commitment})
+    announce(game, phase, _("Game over"), "\n\n".join(lines), events=[], force_publish=True)
+
+
+def grace() -> dt.timedelta:
+    """How long after a deadline the clock waits before ending the phase.
+
+    A vote or action is judged by when it ARRIVED (taken before waiting for the game lock);
+    the grace lets one that arrived just before the deadline, and is still waiting for the
+    lock, be counted before the phase ends.
+    """
+    return dt.timedelta(seconds=settings.SWEEP_GRACE_SECONDS)
+
+
+def sweep(*, now: dt.datetime | None = None, limit: int = 100) -> int:
+    """Advance every running game whose deadline has passed; return how many advanced.
+
+    One indexed query when nothing is due, whatever the number of games.
+    """
+    now = kernel.now(now)
+    due = list(Game.objects.filter(status=Game.Status.RUNNING, deadline__lte=now - grace())
+               .order_by("deadline").values_list("id", "version")[:limit])
+    advanced = 0
+    for game_id, version in due:
+        try:
+            advanced += advance_phase(game_id=game_id, expected_version=version, now=now)
+        except Exception:  # one broken game must not stop the others being advanced
+            log.exception("advancing game %s failed", game_id)
+    return advanced

@@ -1,0 +1,68 @@
+"""The game's public pages: the list of games, a game's home page, the deal commitment."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+
+from .. import rulesets, selectors
+from ..models import Game
+from ..presenters import describe, phase_label, ruleset_name, seat_facts
+
+
+def game_list(request):
+    games = Game.objects.exclude(status=Game.Status.DRAFT).select_related("board")
+    page = Paginator(games, 30).get_page(request.GET.get("page"))
+    rows = [(g, ruleset_name(g.ruleset), phase_label(g.phase_name, g.ruleset)
+             if g.phase_name else "") for g in page]
+    return render(request, "games/list.html", {"page": page, "rows": rows})
+
+
+def game_or_404(pk) -> Game:
+    game = get_object_or_404(Game.objects.select_related("board", "current_phase"), pk=pk)
+    if game.status == Game.Status.DRAFT:
+        raise Http404
+    return game
+
+
+def game_home(request, pk):
+    game = game_or_404(pk)
+    view, seat = selectors.view_for(game, request.user)
+    names = selectors.seat_names(game)
+    events = selectors.events_visible_to(game, request.user).filter(public=True).order_by("-id")
+    timeline = [(e, describe(game.ruleset, e.as_engine_event(), names))
+                for e in events[:100]]
+    user = request.user
+    signup = game.signups.filter(user=user, withdrawn_at=None).first() \
+        if user.is_authenticated else None
+    can_substitute = user.is_authenticated and seat is None and \
+        selectors.waiting_substitutes(game).filter(user=user).exists() and \
+        game.substitutions.filter(status="open").exists()
+    return render(request, "games/home.html", {
+        "signup": signup, "can_substitute": can_substitute,
+        "checkin_open": seat is not None and seat.checked_in_at is None and game.is_live,
+        "game": game, "seat": seat, "view": view,
+        "phase_title": phase_label(game.phase_name, game.ruleset),
+        "seats": game.seats.select_related("user__profile"),
+        "public_view": _public_rows(game, view, names), "timeline": timeline,
+        "announcements": game.announcements.exclude(published_at=None).order_by("-created")[:20],
+    })
+
+
+def _public_rows(game: Game, view: dict | None, names):
+    """Per-seat public facts for the table on the game's home page."""
+    return [{"number": number + 1, "name": name,
+             "facts": seat_facts(game.ruleset, view, number) if view else ""}
+            for number, name in sorted(names.items())]
+
+
+def commitment(request, pk):
+    """The deal commitment, and after the end the revealed deal to check it against."""
+    game = game_or_404(pk)
+    text = rulesets.engine(game.ruleset).commitment_text(game.state) if (
+        game.is_over and game.state) else None
+    recomputed = selectors.commitment_of(text, game.salt) if text is not None else None
+    return render(request, "games/commitment.html", {
+        "game": game, "deal_text": text, "recomputed": recomputed,
+        "matches": recomputed == game.commitment if recomputed else None})

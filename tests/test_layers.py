@@ -1,0 +1,117 @@
+"""The layers of the apps (config, accounts, messaging, games), read from the source like the
+engine's purity test (docs/architecture.md, "Rules of the house"):
+
+1. nothing imports games.tasks (Celery finds it; everyone else names a task);
+2. games.mail imports no service, directly or through another module;
+3. no module uses another module's `_private` name;
+4. no import cycle among the project's modules.
+
+Each rule has a canary: the same check run on a small tree that breaks it must complain.
+The graph comes from scripts/code_graph.py (scripts/code_metrics.py prints its figures).
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+from scripts.code_graph import ROOT, app_files, cycles, import_graph, module_name, private_uses
+
+
+def graph(root: pathlib.Path = ROOT) -> dict[str, set[str]]:
+    return import_graph(app_files(root), root)
+
+
+def importers_of_tasks(g: dict[str, set[str]]) -> list[str]:
+    return sorted(m for m, deps in g.items() if "games.tasks" in deps)
+
+
+def reachable(g: dict[str, set[str]], start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for dep in g.get(todo.pop(), ()):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    return seen
+
+
+def services_reached_by_mail(g: dict[str, set[str]]) -> list[str]:
+    return sorted(m for m in reachable(g, "games.mail")
+                  if m == "games.services" or m.startswith("games.services."))
+
+
+def private_users(root: pathlib.Path = ROOT) -> dict[str, list[str]]:
+    files = app_files(root)
+    modules = {module_name(p, root) for p in files}
+    found = {str(p.relative_to(root)): private_uses(p, modules, root) for p in files}
+    return {path: uses for path, uses in found.items() if uses}
+
+
+def tree(tmp_path: pathlib.Path, files: dict[str, str]) -> pathlib.Path:
+    for name in ("config", "accounts", "messaging", "games"):
+        (tmp_path / name).mkdir(exist_ok=True)
+        (tmp_path / name / "__init__.py").write_text("")
+    for path, text in files.items():
+        target = tmp_path / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    return tmp_path
+
+
+# --- 1. nothing imports games.tasks ----------------------------------------------------------
+
+def test_nothing_imports_the_celery_tasks():
+    g = graph()
+    assert "games.tasks" in g and len(g) > 50
+    assert importers_of_tasks(g) == []
+
+
+def test_the_tasks_check_would_see_an_import(tmp_path):
+    root = tree(tmp_path, {"games/tasks.py": "", "games/views.py": "def f():\n"
+                           "    from .tasks import sweep\n"})
+    assert importers_of_tasks(graph(root)) == ["games.views"]
+
+
+# --- 2. mail imports no service -----------------------------------------------------------------
+
+def test_mail_reaches_no_service():
+    g = graph()
+    assert "games.mail" in g
+    assert services_reached_by_mail(g) == []
+
+
+def test_the_mail_check_would_see_a_service_two_steps_away(tmp_path):
+    root = tree(tmp_path, {"games/mail.py": "from . import helpers\n",
+                           "games/helpers.py": "from games.services import kernel\n",
+                           "games/services/__init__.py": "", "games/services/kernel.py": ""})
+    assert services_reached_by_mail(graph(root)) == ["games.services.kernel"]
+
+
+# --- 3. no module borrows another's _private names ---------------------------------------------
+
+def test_no_module_uses_another_modules_private_names():
+    assert private_users() == {}
+
+
+def test_the_private_check_would_see_both_ways_of_borrowing(tmp_path):
+    root = tree(tmp_path, {
+        "games/services.py": "def _lock():\n    pass\n",
+        "games/community.py": "from .services import _lock\nfrom . import services\n\n"
+                              "def f():\n    return services._lock, services.__doc__\n",
+        "games/fine.py": "from __future__ import annotations\nimport os\n\n"
+                         "def g():\n    return os._exit\n"})
+    assert private_users(root) == {
+        "games/community.py": ["1: from games.services import _lock", "5: games.services._lock"]}
+
+
+# --- 4. no import cycles --------------------------------------------------------------------------
+
+def test_no_import_cycles():
+    assert cycles(graph()) == []
+
+
+def test_the_cycle_check_would_see_a_hidden_cycle(tmp_path):
+    root = tree(tmp_path, {"games/a.py": "from . import b\n",
+                           "games/b.py": "def f():\n    from games import c\n",
+                           "games/c.py": "import games.a\n", "games/d.py": "from . import a\n"})
+    assert cycles(graph(root)) == [["games.a", "games.b", "games.c"]]
