@@ -131,7 +131,7 @@ def readable_posts(user, posts: QuerySet | None = None) -> QuerySet:
 
 # --- writing ------------------------------------------------------------------------------
 
-def _writer_refusal(user) -> str | None:
+def writer_refusal(user) -> str | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return _("Sign in to post.")
     if not user.is_active and not is_messenger(user):
@@ -149,7 +149,7 @@ def _extra_refusal(**kwargs) -> str | None:
 
 def start_refusal(user, board: Board, kind: str, body: str = "") -> str | None:
     """Why `user` may not start a thread of `kind` on `board`, or None if they may."""
-    reason = _writer_refusal(user)
+    reason = writer_refusal(user)
     if reason:
         return reason
     gm = is_gm(user)
@@ -171,7 +171,7 @@ def reply_refusal(user, thread: Thread, body: str = "") -> str | None:
 
     Precondition: `thread.board` is loaded (or loadable) and reflects the current row.
     """
-    reason = _writer_refusal(user)
+    reason = writer_refusal(user)
     if reason:
         return reason
     gm = is_gm(user)

@@ -312,7 +312,7 @@ def send_to_messenger(*, conversation: Conversation, author, body: str,
     html = render_post(body)[0]
     with transaction.atomic():
         conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
-        _refuse_if(rules._writer_refusal(author))
+        _refuse_if(rules.writer_refusal(author))
         if author.pk != conversation.owner_id:
             raise PostingRefused(_("This conversation does not exist."), code="not_found")
         if enforce_rate_limit:
@@ -333,7 +333,7 @@ def write_to_messenger(*, author, body: str, board: Board | None = None) -> Mess
     a refused message (empty, too long, over the limit) leaves no empty conversation.
     """
     body = clean_body(body)
-    _refuse_if(rules._writer_refusal(author))
+    _refuse_if(rules.writer_refusal(author))
     if rules.is_messenger(author):
         raise PostingRefused(_("The messenger has no conversation with itself."))
     with transaction.atomic():
