@@ -182,8 +182,31 @@ try:
     vars().update(environ.Env.email_url_config(EMAIL_URL))
 except Exception as exc:
     raise SettingError(f"EMAIL_URL is not an email URL: {exc}") from None
-DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "神的使者 <messenger@localhost>")
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20, minimum=1)  # seconds; a hung server is a failure
+# The From of every email, at a real domain (receivers junk mail from localhost): by default
+# noreply@ the site's host (SITE_URL, else the first ALLOWED_HOSTS); production refuses to
+# start without one; elsewhere example.com stands in.
+
+
+def _real_domain(host: str) -> bool:
+    return "." in host and not host.startswith(("localhost", "127.", ".")) and \
+        not host.replace(".", "").isdigit()
+
+
+_hosts = [SITE_URL.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0], *ALLOWED_HOSTS]
+_domain = next((h for h in _hosts if _real_domain(h)), "" if PRODUCTION else "example.com")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL",
+                             f"神的使者 <noreply@{_domain}>" if _domain else "")
+if not _real_domain(DEFAULT_FROM_EMAIL.rstrip(">").rpartition("@")[2]):
+    raise SettingError(f"DEFAULT_FROM_EMAIL={DEFAULT_FROM_EMAIL!r} must be an address at a "
+                       "real domain, e.g. '神的使者 <noreply@example.org>'")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The outbox (games/mail.py): retry after 1 min, 2, 4 … up to 1 h, for 3 days.
+OUTBOX_INTERVAL_SECONDS = env_int("OUTBOX_INTERVAL_SECONDS", 30, minimum=1)
+OUTBOX_RETRY_BASE_SECONDS = env_int("OUTBOX_RETRY_BASE_SECONDS", 60, minimum=1)
+OUTBOX_RETRY_MAX_SECONDS = env_int("OUTBOX_RETRY_MAX_SECONDS", 3600, minimum=1)
+OUTBOX_GIVE_UP_HOURS = env_int("OUTBOX_GIVE_UP_HOURS", 72, minimum=1)
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # sign-in mail goes through the outbox
 
 # --- auth and allauth ----------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [

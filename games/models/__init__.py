@@ -4,6 +4,7 @@
                visibility), Announcement (drafts), ReminderSent
     community  Signup, Substitution, LeaveRequest, ActivityWarning, MovedThread
     awards     Award, Nomination, AwardVote
+    outbox     OutboxEmail (every email, sent by games.mail)
 """
 
 from .awards import Award, AwardVote, Nomination
@@ -19,9 +20,10 @@ from .game import (
     Seat,
     Vote,
 )
+from .outbox import OutboxEmail
 
 __all__ = [
     "DEFAULT_PHASE_MINUTES", "Action", "ActivityWarning", "Announcement", "Award", "AwardVote",
-    "Event", "Game", "LeaveRequest", "MovedThread", "Nomination", "Phase", "ReminderSent",
+    "Event", "Game", "LeaveRequest", "MovedThread", "Nomination", "OutboxEmail", "Phase", "ReminderSent",
     "Seat", "Signup", "Substitution", "Vote",
 ]
