@@ -173,6 +173,9 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 20, minimum=1)
 SWEEP_GRACE_SECONDS = env_int("SWEEP_GRACE_SECONDS", 3, minimum=0)
+# A game whose advance raises waits 1 min, 2, 4 … up to 1 h before the next try.
+SWEEP_RETRY_BASE_SECONDS = env_int("SWEEP_RETRY_BASE_SECONDS", 60, minimum=1)
+SWEEP_RETRY_MAX_SECONDS = env_int("SWEEP_RETRY_MAX_SECONDS", 3600, minimum=1)
 REMINDER_INTERVAL_SECONDS = env_int("REMINDER_INTERVAL_SECONDS", 60, minimum=5)
 COMMUNITY_INTERVAL_SECONDS = env_int("COMMUNITY_INTERVAL_SECONDS", 300, minimum=10)
 
@@ -309,14 +312,15 @@ if PRODUCTION:
 
 # --- operations: logs, error mail, error reporting (docs/operations.md) ---------------------
 # Every line: UTC time, level, logger, message, e.g.
-# "2026-12-01T08:15:02Z WARNING games.services advance failed ...".
+# "2026-12-01T08:15:02Z WARNING games.services.lifecycle game=42 advance failed ..." (the
+# game field only on lines about a game: config/logs.py).
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
 if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
     raise SettingError(f"LOG_LEVEL={LOG_LEVEL!r} must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s",
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(game)s%(message)s",
                             "datefmt": "%Y-%m-%dT%H:%M:%SZ",
                             "()": "config.logs.UTCFormatter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
