@@ -152,8 +152,13 @@ def attack_labels(card: str, target: int) -> tuple[str, str]:
 
 
 @cache
-def vote_label(target: int, *, proxy: bool = False) -> str:
-    return f"{'Proxy vote' if proxy else 'Vote'} for {label(target)}"
+def vote_label(target: int) -> str:
+    return f"Vote for {label(target)}"
+
+
+@cache
+def proxy_vote_label(target: int) -> str:
+    return f"Proxy vote for {label(target)}"
 
 
 def is_seat_number(value, players: int) -> bool:
@@ -350,7 +355,7 @@ class NineLives(RuleSet):
         if name == NIGHT and number == 1 and priv["camp"] == FREE_AGENT:
             for camp in self._camp_options(priv):
                 out.append(Choice("choose_camp", {"camp": camp}, label=f"Join the {camp} camp"))
-        if self._loss_order_open(state, seat) is None:
+        if self._order_window(state) and priv["camp"] != FREE_AGENT:  # `_loss_order_open`
             for core in self._core_options(priv):
                 rest = [c for c in (priv["loss_order"] or priv["hand"]) if c != core]
                 out.append(Choice("loss_order", {"cards": rest + [core]},
@@ -360,7 +365,7 @@ class NineLives(RuleSet):
                 out.append(Choice("vote", {"target": target}, label=vote_label(target)))
                 if priv["proxy"] != target:
                     out.append(Choice("proxy_vote", {"target": target},
-                                      label=vote_label(target, proxy=True)))
+                                      label=proxy_vote_label(target)))
         return out
 
     def _card_choices(self, state: State, seat: int) -> list[Choice]:
@@ -521,13 +526,17 @@ class NineLives(RuleSet):
                            {"min": MANIFESTO_MIN, "got": len(manifesto or "")})
         return None
 
+    def _order_window(self, state: State) -> bool:
+        """Whether loss orders may be sent now: night 1 or a reorder window (§6.1, §6.3)."""
+        pub = state["public"]
+        return (pub["phase"]["name"] == NIGHT and pub["phase"]["number"] == 1) \
+            or pub["reorder"] is not None
+
     def _loss_order_open(self, state: State, seat: int) -> Refusal | None:
-        pub, priv = state["public"], state["private"][seat]
-        name, number = pub["phase"]["name"], pub["phase"]["number"]
-        if not (name == NIGHT and number == 1) and pub["reorder"] is None:
+        if not self._order_window(state):
             return Refusal("order_closed", "The loss order can be set during night 1 and "
                            "changed only in the two reorder windows (§6.1, §6.3).")
-        if priv["camp"] == FREE_AGENT:
+        if state["private"][seat]["camp"] == FREE_AGENT:
             return Refusal("camp_first", "Choose your camp before your loss order: the core "
                            "card must be of your camp (§2, §6.2).")
         return None
