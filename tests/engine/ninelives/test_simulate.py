@@ -37,7 +37,7 @@ def test_wilson_interval():
 def test_speed_reports_games_per_second_as_a_ratio_to_a_baseline_of_the_same_run():
     stats = speed(5, 3, seed=1)
     assert stats["copies_per_game"] == pytest.approx(
-        stats["baseline_copies_per_second"] / stats["games_per_second"])
+        stats["baseline_copies_per_second"] / stats["games_per_cpu_second"])
     assert "JSON copies of a fresh state" in report(stats)
 
 
