@@ -1,9 +1,10 @@
 from django.urls import include, path
 
-from .web import community, pages, play
+from .web import archive, community, pages, play
 
 urlpatterns = [
     path("games/", pages.game_list, name="game-list"),
+    path("games/archive/", archive.archive, name="game-archive"),
     path("games/<int:pk>/", pages.game_home, name="game-home"),
     path("games/<int:pk>/act/", play.act, name="game-act"),
     path("games/<int:pk>/vote/", play.vote, name="game-vote"),
