@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import display_name
 from messaging.models import Message, Post
+from messaging.rules import readable_posts
 
 from . import rulesets
 from .engine.base import GM, SPECTATOR
@@ -383,3 +384,67 @@ def camp_totals(rows: list[dict]) -> list[dict]:
     for entry in totals.values():
         entry["rate"] = round(100 * entry["wins"] / entry["games"])
     return sorted(totals.values(), key=lambda e: (-e["games"], e["ruleset"], e["camp"]))
+
+
+# --- a seat's posts (ISO for a seat) -------------------------------------------------------------
+
+def seat_holdings(game: Game, seat: Seat) -> list[dict]:
+    """Who held `seat`, first to last: {"user_id", "since", "until"} (None = open end),
+    from its accepted handovers (Substitution.closed_at is the moment of the handover)."""
+    holdings: list[dict] = []
+    handovers = (Substitution.objects.filter(seat=seat, status=Substitution.Status.ACCEPTED)
+                 .order_by("closed_at", "id").values("outgoing_id", "incoming_id", "closed_at"))
+    for sub in handovers:
+        if not holdings and sub["outgoing_id"]:
+            holdings.append({"user_id": sub["outgoing_id"], "since": None, "until": None})
+        if holdings:
+            holdings[-1]["until"] = sub["closed_at"]
+        if sub["incoming_id"]:
+            holdings.append({"user_id": sub["incoming_id"], "since": sub["closed_at"],
+                             "until": None})
+    if not holdings and seat.user_id:
+        holdings.append({"user_id": seat.user_id, "since": None, "until": None})
+    return holdings
+
+
+def _held_at(holdings: list[dict], post: Post) -> bool:
+    return any(h["user_id"] == post.author_id
+               and (h["since"] is None or post.created_at >= h["since"])
+               and (h["until"] is None or post.created_at < h["until"]) for h in holdings)
+
+
+def seat_posts(game: Game, seat: Seat, viewer: User | AnonymousUser | None) -> dict:
+    """Every post written from `seat` on the game's board that `viewer` may read
+    (messaging.rules.readable_posts), grouped by the phase it was written in (Phase start
+    and end times), oldest first. A post counts for the seat when its author held the seat
+    at the time (seat_holdings); a later holder's posts carry `by_substitute`.
+    Four queries whatever the number of posts, phases or handovers.
+    """
+    holdings = seat_holdings(game, seat)
+    first = holdings[0]["user_id"] if holdings else None
+    posts = readable_posts(viewer, Post.objects.filter(
+        thread__board_id=game.board_id, author_id__in={h["user_id"] for h in holdings}))
+    posts = posts.select_related("thread", "author__profile").order_by("created_at", "id")
+    phases = list(game.phases.order_by("seq"))
+    groups: list[dict] = []
+    before = {"title": _("Before the game"), "posts": []}
+    after = {"title": _("After the game"), "posts": []}
+    by_phase = {p.pk: {"title": f"{phase_label(p.name, game.ruleset)} {p.number}",
+                       "phase": p, "posts": []} for p in phases}
+    count = 0
+    for post in posts:
+        if not _held_at(holdings, post):
+            continue
+        count += 1
+        post.by_substitute = post.author_id != first
+        phase = next((p for p in reversed(phases) if p.started_at <= post.created_at), None)
+        if phase is None:
+            before["posts"].append(post)
+        elif phase.ended_at is not None and post.created_at >= phase.ended_at \
+                and phase is phases[-1]:
+            after["posts"].append(post)
+        else:
+            by_phase[phase.pk]["posts"].append(post)
+    groups = [before, *by_phase.values(), after]
+    return {"groups": [g for g in groups if g["posts"]], "count": count,
+            "holders": [h["user_id"] for h in holdings]}

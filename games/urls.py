@@ -7,6 +7,7 @@ urlpatterns = [
     path("games/archive/", archive.archive, name="game-archive"),
     path("games/<int:pk>/", pages.game_home, name="game-home"),
     path("games/<int:pk>/act/", play.act, name="game-act"),
+    path("games/<int:pk>/seat/<int:number>/posts/", archive.seat_posts, name="game-seat-posts"),
     path("games/<int:pk>/vote/", play.vote, name="game-vote"),
     path("games/<int:pk>/commitment/", pages.commitment, name="game-commitment"),
     path("games/<int:pk>/do/<slug:what>/", community.community_action, name="game-community"),
