@@ -34,6 +34,12 @@ class GamesConfig(AppConfig):
 
         signals.connect()
 
+        from accounts.profile_sections import register_profile_section
+
+        from .web.archive import profile_section
+
+        register_profile_section(profile_section)
+
 
 def vote_panel(request, thread):
     """The vote box above a game's vote thread (messaging never imports games)."""

@@ -7,6 +7,11 @@ email's outbox row (games/mail.py) are written in one transaction: a reminder re
 sent always has its outbox row, which is retried until the mail server accepts it. When a sweep finds several
 reminders due at once (a phase shorter than the first reminder), only the nearest is sent
 and the earlier ones are marked as passed.
+
+With the first reminder of a phase the user also gets one on-site notice (the bell), once
+per (phase, user): a ReminderSent row with hours=NOTICE_HOURS (0, which no email uses)
+records it under the same constraint. Only living seats the engine still awaits are
+reminded: a dead or fouled-out seat owes nothing.
 """
 
 from __future__ import annotations
@@ -19,12 +24,15 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from messaging.notifications import Kind, notify
+
 from . import rulesets
 from .mail import queue_email, user_locale
 from .models import Game, ReminderSent, Seat
 from .presenters import phase_label
 
 MAX_HOURS = 48
+NOTICE_HOURS = 0  # the ReminderSent row of the on-site notice (emails use 1..MAX_HOURS)
 
 
 def reminder_hours(user) -> list[int]:
@@ -50,27 +58,48 @@ def send_due_reminders(*, now: dt.datetime | None = None) -> int:
         awaiting = rulesets.engine(game.ruleset).phase(game.state).awaiting
         if not awaiting or game.current_phase is None:
             continue
-        seats = Seat.objects.filter(game=game, number__in=awaiting, user__isnull=False)
+        seats = Seat.objects.filter(game=game, number__in=awaiting, user__isnull=False,
+                                    alive=True)
         for seat in seats.select_related("user__profile"):
             with transaction.atomic():  # the record and its email commit together
                 sent += _remind(game, seat, now)
     return sent
 
 
+def _claim(game: Game, user, hours: int) -> bool:
+    """Record the reminder (phase, user, hours); False if an earlier or a concurrent sweep
+    already did."""
+    try:
+        with transaction.atomic():  # a savepoint: a duplicate only skips this one
+            ReminderSent.objects.create(phase=game.current_phase, user=user, hours=hours)
+    except IntegrityError:
+        return False
+    return True
+
+
+def _notice(game: Game, user) -> None:
+    """The bell's deadline notice, once per (phase, user)."""
+    if not _claim(game, user, NOTICE_HOURS):
+        return
+    locale = user_locale(user)
+    with translation.override(locale.language), timezone.override(locale.timezone):
+        local = timezone.localtime(game.deadline)
+        text = _("%(game)s: %(phase)s ends %(deadline)s") % {
+            "game": game.name, "phase": phase_label(game.phase_name, game.ruleset),
+            "deadline": local.strftime("%Y-%m-%d %H:%M")}
+    notify(user=user, kind=Kind.DEADLINE, text=text, url=reverse("game-act", args=[game.pk]))
+
+
 def _remind(game: Game, seat: Seat, now: dt.datetime) -> int:
     user = seat.user
     left = game.deadline - now
     due = [h for h in reminder_hours(user) if left <= dt.timedelta(hours=h)]
-    if not due or not user.email:
+    if not due:
         return 0
-    created = []
-    for h in due:
-        try:
-            with transaction.atomic():  # a savepoint: a duplicate only skips this one
-                ReminderSent.objects.create(phase=game.current_phase, user=user, hours=h)
-            created.append(h)
-        except IntegrityError:
-            continue  # sent (or marked passed) by an earlier or a concurrent sweep
+    _notice(game, user)
+    if not user.email:
+        return 0
+    created = [h for h in due if _claim(game, user, h)]
     if not created:
         return 0
     nearest = min(created)

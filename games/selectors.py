@@ -21,10 +21,12 @@ from django.utils.translation import gettext as _
 
 from accounts.models import display_name
 from messaging.models import Message, Post
+from messaging.rules import readable_posts
 
 from . import rulesets
 from .engine.base import GM, SPECTATOR
 from .models import (
+    Action,
     ActivityWarning,
     Award,
     Event,
@@ -33,7 +35,7 @@ from .models import (
     Signup,
     Substitution,
 )
-from .presenters import phase_label
+from .presenters import phase_label, ruleset_name, seat_camp
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -275,3 +277,176 @@ def deadlines(user: User | AnonymousUser | None, *,
 
     entries.sort(key=lambda pair: pair[0])
     return [event for _when, event in entries]
+
+
+# --- the archive: finished games and a player's record -----------------------------------------
+
+def finished_games() -> QuerySet[Game]:
+    """Finished games, newest end first (the archive's list; aborted games have no result)."""
+    return (Game.objects.filter(status=Game.Status.FINISHED)
+            .order_by("-finished_at", "-id").defer("state", "config"))
+
+
+def outcome_results() -> list[str]:
+    """The result codes finished games have ended with (the archive's outcome filter)."""
+    rows = finished_games().order_by().values_list("outcome__result", flat=True).distinct()
+    return sorted({r for r in rows if isinstance(r, str) and r})
+
+
+def filter_archive(games: QuerySet[Game], *, ruleset: str | None = None,
+                   player_id: int | None = None, result: str | None = None,
+                   since: dt.date | None = None, until: dt.date | None = None) -> QuerySet[Game]:
+    """`games` narrowed by rule set, a player (who held a seat at the end or before a
+    handover), the result code and the day the game ended (inclusive, in the active zone)."""
+    if ruleset:
+        games = games.filter(ruleset=ruleset)
+    if player_id is not None:
+        handed = Substitution.objects.filter(
+            status=Substitution.Status.ACCEPTED, outgoing_id=player_id).values("game_id")
+        games = games.filter(Q(seats__user_id=player_id) | Q(pk__in=handed)).distinct()
+    if result:
+        games = games.filter(outcome__result=result)
+    zone = timezone.get_current_timezone()
+    if since is not None:
+        games = games.filter(finished_at__gte=dt.datetime.combine(since, dt.time.min, zone))
+    if until is not None:
+        games = games.filter(finished_at__lt=dt.datetime.combine(
+            until + dt.timedelta(days=1), dt.time.min, zone))
+    return games
+
+
+def _record_row(game: Game, number: int, how: str, fouls: int, awards: list[str]) -> dict:
+    """One finished game in a player's record. `how`: "" (held the seat throughout),
+    "in" (took it over as a substitute) or "out" (handed it over)."""
+    view = rulesets.engine(game.ruleset).view(game.state, GM) if game.state else {}
+    outcome = game.outcome or {}
+    return {"game": game, "ruleset": ruleset_name(game.ruleset), "seat": number + 1,
+            "camp": seat_camp(game.ruleset, view, number),
+            "outcome": _(outcome["summary"]) if outcome.get("summary") else "",
+            "won": number in (outcome.get("winners") or []), "substitute": how,
+            "fouls": fouls, "awards": awards}
+
+
+def player_record(user: User) -> dict:
+    """What the public profile shows of `user`'s games, in a number of queries that does not
+    depend on how many games they played (six; four with no finished game):
+    1. finished games: seat, camp (the GM's view: a finished game reveals everything),
+       outcome, won or lost, substitute in or out, fouls (foul-out steps against the seat),
+       awards won; totals by camp with win rates;
+    2. running games: only that the user plays in them (never a camp, a hand or a seat's
+       secret: the game's state is not even read);
+    3. the number of finished games they hosted as GM.
+    """
+    finished = Game.Status.FINISHED
+    held = {(s.game_id, s.number): s for s in Seat.objects.filter(
+        user=user, game__status=finished).select_related("game")}
+    how: dict[tuple[int, int], str] = {key: "" for key in held}
+    games = {gid: seat.game for (gid, _n), seat in held.items()}
+    subs = (Substitution.objects.filter(Q(outgoing=user) | Q(incoming=user),
+                                        status=Substitution.Status.ACCEPTED,
+                                        game__status=finished)
+            .select_related("game", "seat"))
+    for sub in subs:
+        key = (sub.game_id, sub.seat.number)
+        games.setdefault(sub.game_id, sub.game)
+        if sub.outgoing_id == user.pk and key not in held:
+            how[key] = "out"
+        elif sub.incoming_id == user.pk and how.get(key) != "out":
+            how[key] = "in"
+    fouls: dict[tuple[int, int], int] = {}
+    for gid, params in Action.objects.filter(game_id__in=list(games), kind="foul_out")             .values_list("game_id", "params"):
+        seat = params.get("seat") if isinstance(params, dict) else None
+        fouls[(gid, seat)] = fouls.get((gid, seat), 0) + 1
+    awards: dict[int, list[str]] = {}
+    for award in Award.objects.filter(game_id__in=list(games), winner=user):
+        awards.setdefault(award.game_id, []).append(str(award.get_kind_display()))
+    rows = [_record_row(games[gid], number, kind, fouls.get((gid, number), 0),
+                        awards.get(gid, []))
+            for (gid, number), kind in how.items()]
+    rows.sort(key=lambda r: (r["game"].finished_at or r["game"].created, r["game"].pk),
+              reverse=True)
+    running = list(Game.objects.filter(status__in=(Game.Status.RUNNING, Game.Status.PAUSED),
+                                       seats__user=user).distinct()
+                   .order_by("-started_at").only("id", "name", "ruleset"))
+    hosted = Game.objects.filter(gm=user, status=finished).count()
+    return {"played": rows, "camps": camp_totals(rows), "running": running,
+            "hosted": hosted}
+
+
+def camp_totals(rows: list[dict]) -> list[dict]:
+    """Per camp (rule set and camp name): games, wins and the win rate in percent."""
+    totals: dict[tuple[str, str], dict] = {}
+    for row in rows:
+        if not row["camp"]:
+            continue
+        entry = totals.setdefault((row["ruleset"], row["camp"]), {
+            "ruleset": row["ruleset"], "camp": row["camp"], "games": 0, "wins": 0})
+        entry["games"] += 1
+        entry["wins"] += row["won"]
+    for entry in totals.values():
+        entry["rate"] = round(100 * entry["wins"] / entry["games"])
+    return sorted(totals.values(), key=lambda e: (-e["games"], e["ruleset"], e["camp"]))
+
+
+# --- a seat's posts (ISO for a seat) -------------------------------------------------------------
+
+def seat_holdings(game: Game, seat: Seat) -> list[dict]:
+    """Who held `seat`, first to last: {"user_id", "since", "until"} (None = open end),
+    from its accepted handovers (Substitution.closed_at is the moment of the handover)."""
+    holdings: list[dict] = []
+    handovers = (Substitution.objects.filter(seat=seat, status=Substitution.Status.ACCEPTED)
+                 .order_by("closed_at", "id").values("outgoing_id", "incoming_id", "closed_at"))
+    for sub in handovers:
+        if not holdings and sub["outgoing_id"]:
+            holdings.append({"user_id": sub["outgoing_id"], "since": None, "until": None})
+        if holdings:
+            holdings[-1]["until"] = sub["closed_at"]
+        if sub["incoming_id"]:
+            holdings.append({"user_id": sub["incoming_id"], "since": sub["closed_at"],
+                             "until": None})
+    if not holdings and seat.user_id:
+        holdings.append({"user_id": seat.user_id, "since": None, "until": None})
+    return holdings
+
+
+def _held_at(holdings: list[dict], post: Post) -> bool:
+    return any(h["user_id"] == post.author_id
+               and (h["since"] is None or post.created_at >= h["since"])
+               and (h["until"] is None or post.created_at < h["until"]) for h in holdings)
+
+
+def seat_posts(game: Game, seat: Seat, viewer: User | AnonymousUser | None) -> dict:
+    """Every post written from `seat` on the game's board that `viewer` may read
+    (messaging.rules.readable_posts), grouped by the phase it was written in (Phase start
+    and end times), oldest first. A post counts for the seat when its author held the seat
+    at the time (seat_holdings); a later holder's posts carry `by_substitute`.
+    Four queries whatever the number of posts, phases or handovers.
+    """
+    holdings = seat_holdings(game, seat)
+    first = holdings[0]["user_id"] if holdings else None
+    posts = readable_posts(viewer, Post.objects.filter(
+        thread__board_id=game.board_id, author_id__in={h["user_id"] for h in holdings}))
+    posts = posts.select_related("thread", "author__profile").order_by("created_at", "id")
+    phases = list(game.phases.order_by("seq"))
+    groups: list[dict] = []
+    before = {"title": _("Before the game"), "posts": []}
+    after = {"title": _("After the game"), "posts": []}
+    by_phase = {p.pk: {"title": f"{phase_label(p.name, game.ruleset)} {p.number}",
+                       "phase": p, "posts": []} for p in phases}
+    count = 0
+    for post in posts:
+        if not _held_at(holdings, post):
+            continue
+        count += 1
+        post.by_substitute = post.author_id != first
+        phase = next((p for p in reversed(phases) if p.started_at <= post.created_at), None)
+        if phase is None:
+            before["posts"].append(post)
+        elif phase.ended_at is not None and post.created_at >= phase.ended_at \
+                and phase is phases[-1]:
+            after["posts"].append(post)
+        else:
+            by_phase[phase.pk]["posts"].append(post)
+    groups = [before, *by_phase.values(), after]
+    return {"groups": [g for g in groups if g["posts"]], "count": count,
+            "holders": [h["user_id"] for h in holdings]}

@@ -1,13 +1,15 @@
 from django.urls import include, path
 
-from .web import community, pages, play, rules
+from .web import archive, community, pages, play, rules
 
 urlpatterns = [
     path("games/", pages.game_list, name="game-list"),
+    path("games/archive/", archive.archive, name="game-archive"),
     path("games/rules/", rules.rules_index, name="rules-index"),
     path("games/rules/<slug:ruleset>/", rules.rules_detail, name="rules-detail"),
     path("games/<int:pk>/", pages.game_home, name="game-home"),
     path("games/<int:pk>/act/", play.act, name="game-act"),
+    path("games/<int:pk>/seat/<int:number>/posts/", archive.seat_posts, name="game-seat-posts"),
     path("games/<int:pk>/vote/", play.vote, name="game-vote"),
     path("games/<int:pk>/commitment/", pages.commitment, name="game-commitment"),
     path("games/<int:pk>/do/<slug:what>/", community.community_action, name="game-community"),

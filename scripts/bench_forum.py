@@ -8,6 +8,9 @@ machine):
   - a board list with unread marks (100 threads, some read),
   - search (one, two and four Chinese characters, a rare and a common word, an ASCII word),
   - a player's public profile, and the notifications page;
+  - the games side: a profile whose games section lists 50 finished games (of 400, 8 seats
+    each, the toy rule set of tests/toy.py), the archive of finished games, and the archive
+    filtered by player and rule set;
 then the search strategies compared on the same rows (the bigram GIN index used, a plain
 LIKE scan, and pg_trgm for three characters or more when the extension is available), with
 index sizes. Seeding uses bulk_create and takes about a minute; `--keep` reuses the data.
@@ -49,7 +52,7 @@ def seed(*, posts: int, users: int) -> dict:
     from django.utils import timezone
 
     from accounts.models import Profile
-    from accounts.names import canonical_name
+    from accounts.names import canonical_name, name_skeleton
     from messaging import search
     from messaging.models import Board, Notification, Post, Thread, ThreadReadState
     from messaging.rendering import render_markdown
@@ -61,7 +64,8 @@ def seed(*, posts: int, users: int) -> dict:
         [User(username=f"{BENCH}-{i}", password="!", email=f"b{i}@example.com")
          for i in range(users)], batch_size=2000)
     Profile.objects.bulk_create(
-        [Profile(user=u, display_name=f"玩家{i}", display_key=canonical_name(f"玩家{i}"))
+        [Profile(user=u, display_name=f"玩家{i}", display_key=canonical_name(f"玩家{i}"),
+                 name_skeleton=name_skeleton(f"玩家{i}"))
          for i, u in enumerate(people)], batch_size=2000)
     boards = Board.objects.bulk_create(
         [Board(slug=f"{BENCH}-{i}", title=f"第{i}局", kind=Board.Kind.GAME) for i in range(20)])
@@ -116,6 +120,42 @@ def seed(*, posts: int, users: int) -> dict:
     return {}
 
 
+GAMES, SEATS, PLAYED = 400, 8, 50
+
+
+def seed_games(people: list) -> None:
+    """GAMES finished toy games of SEATS seats; people[7] plays in PLAYED of them and
+    people[8] hosted them all (the toy is registered by main())."""
+    from django.utils import timezone
+
+    from games.models import Game, Seat
+    from tests.toy import Toy
+
+    rng = random.Random(8)
+    engine, now = Toy(), timezone.now()
+    games = []
+    for i in range(GAMES):
+        state = engine.initial_state(seats=SEATS, seed=f"bench-{i}").state
+        wolf = state["secret"]["wolf"]
+        won = rng.random() < 0.5
+        games.append(Game(
+            name=f"{BENCH}-game-{i}", ruleset="toy", status=Game.Status.FINISHED,
+            gm=people[8], seat_count=SEATS, state=state, started_at=now, finished_at=now,
+            outcome={"result": "wolf" if won else "village",
+                     "winners": [wolf] if won else [n for n in range(SEATS) if n != wolf],
+                     "summary": "The wolf is dead." if not won else "The wolf outlived "
+                     "the village."}))
+    games = Game.objects.bulk_create(games, batch_size=500)
+    seats = []
+    for i, game in enumerate(games):
+        chosen = rng.sample([p for p in people if p.pk != people[7].pk], SEATS)
+        if i < PLAYED:
+            chosen[i % SEATS] = people[7]
+        seats += [Seat(game=game, number=n, user=u) for n, u in enumerate(chosen)]
+    Seat.objects.bulk_create(seats, batch_size=2000)
+    print(f"seeded {GAMES} finished games of {SEATS} seats")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--posts", type=int, default=100_000)
@@ -135,9 +175,12 @@ def main() -> None:
     from django.db import connection
     from django.test import Client
 
+    from games.models import Game
     from messaging import search
     from messaging.models import Board, Post, Thread
+    from tests import toy
 
+    toy.register()  # the archive's games are toy games (tests/toy.py)
     call_command("migrate", verbosity=0)
     User = get_user_model()
     seeded = User.objects.filter(username__startswith=BENCH).count() == args.users
@@ -145,10 +188,13 @@ def main() -> None:
         Board.objects.filter(slug__startswith=BENCH).delete()
         User.objects.filter(username__startswith=BENCH).delete()
         seed(posts=args.posts, users=args.users)
+    if not (args.keep and Game.objects.filter(name__startswith=BENCH).count() == GAMES):
+        Game.objects.filter(name__startswith=BENCH).delete()
+        seed_games(list(User.objects.filter(username__startswith=BENCH).order_by("id")))
     viewer = User.objects.get(username=f"{BENCH}-1")
     big = Thread.objects.get(board__slug=f"{BENCH}-0", title="第一天大讨论")
     iso_author = big.posts.values_list("author_id", flat=True).first()
-    profile_user = User.objects.get(username=f"{BENCH}-7")
+    profile_user = User.objects.get(username=f"{BENCH}-7")  # plays PLAYED finished games
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(viewer)
     nav = {"HTTP_SEC_FETCH_MODE": "navigate", "HTTP_SEC_FETCH_DEST": "document"}
@@ -165,7 +211,10 @@ def main() -> None:
         ("search ASCII (claim)", "/search/?q=claim"),
         ("search in one board (查杀)", f"/search/?q=查杀&board={BENCH}-3"),
         ("search no hit (龙卷风)", "/search/?q=龙卷风"),
-        ("player profile", f"/u/{profile_user.pk}/"),
+        ("player profile (+ 50 finished games)", f"/u/{profile_user.pk}/"),
+        ("archive of finished games", "/games/archive/"),
+        ("archive, one player, one rule set",
+         f"/games/archive/?player={profile_user.pk}&ruleset=toy"),
         ("notifications page", "/notifications/"),
     ]
     # Round robin: every page once per round, so a machine that gets busier or quieter

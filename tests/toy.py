@@ -146,9 +146,9 @@ def register():
     from pathlib import Path
 
     from games import rulesets
-    from games.presenters import base
+    from tests import toy_presenter
 
-    rulesets.register(name="toy", engine=Toy, presenter=base, panel="games/panels/default.html",
+    rulesets.register(name="toy", engine=Toy, presenter=toy_presenter, panel="games/panels/default.html",
                       title="Toy", rules_doc=Path(__file__), event_kinds=EVENT_KINDS)
 
 

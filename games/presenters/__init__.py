@@ -24,7 +24,7 @@ from .. import rulesets
 from .base import SEAT_KEYS, generic_label, generic_text, seat_name
 
 __all__ = ["SEAT_KEYS", "announce_at_once", "choice_label", "describe", "phase_label",
-           "phase_title", "refusal_text", "ruleset_name", "seat_facts", "seat_name"]
+           "phase_title", "refusal_text", "ruleset_name", "seat_camp", "seat_facts", "seat_name"]
 
 
 def _presenter(ruleset: str):
@@ -75,6 +75,16 @@ def seat_facts(ruleset: str, view: dict, number: int) -> str:
     if facts is None or not view:
         return ""
     return facts(view, number) or ""
+
+
+def seat_camp(ruleset: str, view: dict, number: int) -> str:
+    """The camp a seat played, in the reader's language, read from the GM's view of a
+    FINISHED game (the caller checks that); empty when the rule set has no camps (a
+    presenter without `final_camp`)."""
+    camp = getattr(_presenter(ruleset), "final_camp", None)
+    if camp is None or not view:
+        return ""
+    return camp(view, number) or ""
 
 
 def announce_at_once(ruleset: str) -> frozenset[str]:

@@ -52,6 +52,12 @@ PAIR_SEATS = re.compile(r"seat (\d+)")
 
 # --- small pieces --------------------------------------------------------------------------
 
+def final_camp(view: dict, number: int) -> str:
+    """The role seat `number` played, from the final reveal after the end (the archive)."""
+    roles = view.get("public", {}).get("final_roles") or []
+    return role_text(roles[number]) if number < len(roles) else ""
+
+
 def role_text(label: str | None) -> str:
     """A card or an announced identity in the reader's language; None = withheld.
 

@@ -66,6 +66,13 @@ def camp_name(camp) -> str:
     return {"free_agent": "free agent"}.get(camp, str(camp))
 
 
+def final_camp(view: dict, number: int) -> str:
+    """The camp seat `number` played, from the GM's view after the end (the profile's
+    archive; a free agent's chosen camp)."""
+    private = view.get("private") or []
+    return camp_name(private[number]["camp"]) if number < len(private) else ""
+
+
 def card_camp(code) -> str:
     """The camp a card belongs to, in the reader's language."""
     entry = CARDS.get(code) if isinstance(code, str) else None

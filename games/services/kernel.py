@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import display_name, messenger_user
 from messaging import services as forum
-from messaging.models import Thread
+from messaging.models import Post, Thread
+from messaging.notifications import Kind, notify
 
 from .. import rulesets
 from ..engine.base import RuleSet
@@ -128,6 +129,7 @@ def publish_announcement(*, announcement_id: int, story: str = "",
         ann.published_at = timezone.now()
         ann.save()
         notify_announcement(game, ann)
+        notify_players(game, kind=Kind.ANNOUNCEMENT, post=ann.post)
         if gm is not None:
             log_gm(game, gm, "publish_announcement", {"announcement": ann.pk})
     return ann
@@ -154,5 +156,23 @@ def deliver_private(game: Game, events: list[dict], names: dict[int, str]) -> No
             continue
         with translation.override(user_locale(seat.user).language):
             body = "\n\n".join(describe(game.ruleset, e, names) for e in seat_events)
-        forum.send_as_messenger(conversation=seat.conversation, body=body[:19_000])
+        # One on-site notice (a result, not a plain message), made by send_as_messenger.
+        forum.send_as_messenger(conversation=seat.conversation, body=body[:19_000],
+                                notice=Kind.RESULT, notice_text=game.name)
         notify_private_result(game, seat, body)
+
+
+def notify_players(game: Game, *, kind: str, post: Post | None = None,
+                   thread: Thread | None = None, living_only: bool = False) -> None:
+    """An on-site notice (the bell) to every seat holder of `game`, about a public post or
+    thread of its board (an announcement, a vote thread), with the game's name as detail.
+
+    `messaging.notifications.notify` refuses a thread the reader may not read, so a GM-only
+    thread never reaches a player. Precondition: inside the writer's transaction.
+    """
+    seats = game.seats.filter(user__isnull=False).select_related("user")
+    if living_only:
+        seats = seats.filter(alive=True)
+    url = "" if (post or thread) else game.get_absolute_url()
+    for seat in seats:
+        notify(user=seat.user, kind=kind, post=post, thread=thread, text=game.name, url=url)

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from accounts.models import messenger_user
 from messaging import services as forum
 from messaging.models import Board, Thread
+from messaging.notifications import Kind
 
 from .. import rulesets
 from ..engine.base import end_phase, new_seed
@@ -143,10 +144,12 @@ def _open_vote_thread(game: Game, phase: Phase) -> None:
         return
     title = _("Vote: %(phase)s %(n)d") % {"phase": phase_label(phase.name, game.ruleset),
                                           "n": phase.number}
-    forum.start_thread(board=game.board, author=messenger_user(), kind=Thread.Kind.VOTE,
-                       title=title, body=_("Vote with the form above. A vote cannot be "
-                                           "changed once cast."), key=key, pinned=True,
-                       enforce_rate_limit=False)
+    thread = forum.start_thread(
+        board=game.board, author=messenger_user(), kind=Thread.Kind.VOTE, title=title,
+        body=_("Vote with the form above. A vote cannot be changed once cast."), key=key,
+        pinned=True, enforce_rate_limit=False)
+    # The living seats vote: each gets a notice (the dead have no vote to cast).
+    kernel.notify_players(game, kind=Kind.VOTE_THREAD, thread=thread, living_only=True)
 
 
 def advance_phase(*, game_id: int, reason: str = "deadline", expected_version: int | None = None,
