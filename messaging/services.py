@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q, Sum
+from django.db.models import F, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -217,8 +217,7 @@ def edit_post(*, post: Post, editor, body: str) -> Post:
     """
     from django.utils import timezone
 
-    if editor is None or not editor.is_authenticated or not editor.is_staff \
-            or not editor.is_active:
+    if rules.is_messenger(editor) or not rules.is_gm(editor, post.thread.board_id):
         raise PostingRefused(_("Only the GM may edit posts."), code="forbidden")
     body = clean_body(body)
     html, _mentioned = render_with_mentions(body)
@@ -369,9 +368,10 @@ def send_as_messenger(*, conversation: Conversation, body: str, written_by=None,
 
 
 def answer_as_messenger(*, conversation: Conversation, staff, body: str) -> Message:
-    """A staff member answers the owner in the name of 神的使者."""
-    if staff is None or not staff.is_authenticated or not staff.is_staff or not staff.is_active:
-        raise PostingRefused(_("Only staff may answer as the messenger."), code="forbidden")
+    """A GM answers the owner in the name of 神的使者: in a seat's conversation only a GM
+    of that game (`rules.is_gm` on the conversation's board)."""
+    if rules.is_messenger(staff) or not rules.is_gm(staff, conversation.board_id):
+        raise PostingRefused(_("Only the GM may answer as the messenger."), code="forbidden")
     return send_as_messenger(conversation=conversation, body=body, written_by=staff)
 
 
@@ -410,14 +410,15 @@ def hand_over_conversation(*, conversation: Conversation, new_owner) -> Conversa
 
 
 def unread_for(user) -> int:
-    """Messages waiting for `user`: from 神的使者 to them, plus, for staff, unanswered player
-    messages in every conversation. One query."""
+    """Messages waiting for `user`: from 神的使者 to them, plus, for a GM, the players'
+    unanswered messages in the conversations they answer (`rules.gm_conversations`)."""
     if user is None or not user.is_authenticated:
         return 0
-    if user.is_staff:
-        totals = Conversation.objects.filter(Q(owner=user) | Q(staff_unread__gt=0)).aggregate(
-            own=Sum("owner_unread", filter=Q(owner=user)), staff=Sum("staff_unread"))
-        return (totals["own"] or 0) + (totals["staff"] or 0)
+    if user.is_staff and user.is_active:
+        own = Conversation.objects.filter(owner=user).aggregate(n=Sum("owner_unread"))["n"]
+        waiting = rules.gm_conversations(user).filter(staff_unread__gt=0).aggregate(
+            n=Sum("staff_unread"))["n"]
+        return (own or 0) + (waiting or 0)
     total = Conversation.objects.filter(owner=user, owner_unread__gt=0).aggregate(
         n=Sum("owner_unread"))["n"]
     return total or 0
