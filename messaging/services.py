@@ -346,8 +346,10 @@ def send_as_messenger(*, conversation: Conversation, body: str, written_by=None,
                       notice: str = notifications.Kind.MESSENGER, notice_text: str = "") -> Message:
     """A message from 神的使者 to the owner (game results, or a staff member's answer).
 
-    `written_by` is the staff member who wrote it, recorded for the GM only. Sending counts
-    as answering: the staff's unread counter of the conversation goes back to zero.
+    `written_by` is the GM who wrote it, recorded for the GM only. Only a GM's answer
+    counts as answering (the conversation's waiting counter goes back to zero); an automatic
+    message (a private result, a reminder: no `written_by`) leaves the players' messages
+    waiting.
     The owner gets an on-site notice of kind `notice` (games pass `Kind.RESULT` for private
     results, with the game's name as `notice_text`).
     """
@@ -359,9 +361,10 @@ def send_as_messenger(*, conversation: Conversation, body: str, written_by=None,
         message = Message.objects.create(conversation=conversation, sender=messenger,
                                          from_messenger=True, written_by=written_by,
                                          body=body, html=html)
+        answered = {"staff_unread": 0} if written_by is not None else {}
         Conversation.objects.filter(pk=conversation.pk).update(
-            owner_unread=F("owner_unread") + 1, staff_unread=0,
-            last_message_at=message.created_at)
+            owner_unread=F("owner_unread") + 1, last_message_at=message.created_at,
+            **answered)
         notifications.notify(user=conversation.owner, kind=notice, conversation=conversation,
                              text=notice_text)
     return message

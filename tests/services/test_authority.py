@@ -90,3 +90,13 @@ def test_the_review_before_the_end_is_for_the_games_gm_only(client, game, gm, ot
     assert client.get(url).json()["complete"] is False
     client.force_login(gm)
     assert client.get(url).json()["setup"]["seed"] == "fixed-seed"
+
+
+def test_automatic_messenger_messages_leave_the_players_message_waiting(game, gm, players):
+    """Issue 13 item 4: a private result does not answer a player's question; the GM does."""
+    conv = game.seats.get(number=0).conversation
+    forum.send_to_messenger(conversation=conv, author=players[0], body="我可以请假吗？")
+    forum.send_as_messenger(conversation=conv, body="你的夜晚结果")
+    assert forum.unread_for(gm) == 1
+    forum.answer_as_messenger(conversation=conv, staff=gm, body="可以")
+    assert forum.unread_for(gm) == 0
