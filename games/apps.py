@@ -19,10 +19,13 @@ class GamesConfig(AppConfig):
         rulesets.register_extra(os.environ.get("EXTRA_RULESETS", ""))
 
         from messaging.hooks import register_thread_panel
-        from messaging.rules import register_posting_check
+        from messaging.rules import register_board_authority, register_posting_check
+
+        from .selectors import board_authority
 
         register_thread_panel(vote_panel)
         register_posting_check(game_board_check)
+        register_board_authority(board_authority)
 
         from django.db.models.signals import post_save
 
@@ -58,10 +61,12 @@ def game_board_check(*, user, board, thread, kind, body):
 
     from .models import Game
 
-    game = Game.objects.filter(board=board).only("id", "status").first()
+    game = Game.objects.filter(board=board).first()
     if game is None or game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
         return None
-    if user.is_staff or user.get_username() == _messenger_username():
+    from .selectors import is_gm
+
+    if user.get_username() == _messenger_username() or is_gm(user, game):
         return None
     seat = game.seats.filter(user=user).only("alive").first()
     if seat is None:

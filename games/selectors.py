@@ -14,13 +14,14 @@ from urllib.parse import urlsplit
 
 import icalendar
 from django.conf import settings
-from django.db.models import Max, Q, QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Concat
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import display_name
-from messaging.models import Message, Post
+from messaging.models import Board, Message, Post
 from messaging.rules import readable_posts
 
 from . import rulesets
@@ -55,6 +56,71 @@ def seat_of(game: Game, user: User | AnonymousUser | None) -> Seat | None:
     return game.seats.filter(user=user).first()
 
 
+# --- who runs a game ------------------------------------------------------------------------
+
+def ever_seated_ids(game: Game) -> set[int]:
+    """The users who hold or ever held a seat of `game` (substitutions included)."""
+    ids = set(game.seats.exclude(user=None).values_list("user_id", flat=True))
+    for out_id, in_id in Substitution.objects.filter(
+            game=game, status=Substitution.Status.ACCEPTED).values_list("outgoing_id",
+                                                                        "incoming_id"):
+        ids.update(i for i in (out_id, in_id) if i is not None)
+    return ids
+
+
+def is_gm(user: User | AnonymousUser | None, game: Game) -> bool:
+    """The one authority check: `user` runs `game`.
+
+    1. an active staff account (staff status means "may host games");
+    2. named as the game's GM or one of its co-GMs (superusers too: they may reassign the
+       GM, they are not GM of every game);
+    3. and never a seat holder of it: whoever holds or ever held a seat has no GM power or
+       GM view of that game.
+    """
+    if user is None or not user.is_authenticated or not user.is_active or not user.is_staff:
+        return False
+    if game.gm_id != user.pk and not game.co_gms.filter(pk=user.pk).exists():
+        return False
+    return user.pk not in ever_seated_ids(game)
+
+
+def games_run_by(user: User | AnonymousUser | None) -> list[Game]:
+    """The games `user` runs (see `is_gm`), oldest first."""
+    if user is None or not user.is_authenticated or not user.is_active or not user.is_staff:
+        return []
+    named = (Game.objects.filter(Q(gm=user) | Q(co_gms=user)).distinct()
+             .select_related("board").order_by("id"))
+    return [g for g in named if user.pk not in ever_seated_ids(g)]
+
+
+def gm_board_slug(game: Game) -> str:
+    """The slug of the game's GM board (see services.ghosts.gm_board)."""
+    return f"gm-{game.board.slug}"[:60] if game.board_id else ""
+
+
+def board_authority(user) -> tuple[set[int], set[int]]:
+    """(boards `user` governs as GM, boards that belong to any game): a game's board and its
+    GM board, in one query. messaging.rules asks this (registered in GamesConfig.ready)."""
+    uid = user.pk if user is not None and user.is_authenticated else None
+    staff = bool(uid and user.is_active and user.is_staff)
+    seated = (Q(seats__user_id=uid) | Q(substitutions__status=Substitution.Status.ACCEPTED,
+                                        substitutions__outgoing_id=uid))
+    rows = (Game.objects.exclude(board=None).annotate(
+        gm_board_id=Subquery(Board.objects.filter(
+            slug=Concat(Value("gm-"), OuterRef("board__slug"))).values("id")[:1]),
+        named=Exists(Game.co_gms.through.objects.filter(game_id=OuterRef("pk"), user_id=uid)),
+        played=Exists(Game.objects.filter(seated, pk=OuterRef("pk"))))
+        .values_list("board_id", "gm_board_id", "gm_id", "named", "played"))
+    governed: set[int] = set()
+    owned: set[int] = set()
+    for board_id, gm_board_id, gm_id, named, played in rows:
+        ids = {board_id} | ({gm_board_id} if gm_board_id else set())
+        owned |= ids
+        if staff and (gm_id == uid or named) and not played:
+            governed |= ids
+    return governed, owned
+
+
 def view_for(game: Game, user: User | AnonymousUser | None) -> tuple[dict | None, Seat | None]:
     """The engine's view for `user`, and their seat (None without one):
     1. a seat holder gets their seat's view (also after the end: the review shows all);
@@ -76,10 +142,10 @@ def view_for(game: Game, user: User | AnonymousUser | None) -> tuple[dict | None
 
 
 def events_visible_to(game: Game, user: User | AnonymousUser | None) -> QuerySet[Event]:
-    """Events the user may see: their seat's and public ones; everything for staff or after
-    the end."""
+    """Events the user may see: their seat's and public ones; everything for the game's GM
+    (`is_gm`) or after the end."""
     qs = Event.objects.filter(game=game)
-    if (user is not None and user.is_authenticated and user.is_staff) or game.is_over:
+    if game.is_over or is_gm(user, game):
         return qs
     seat = seat_of(game, user)
     cond = Q(public=True)

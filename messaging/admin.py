@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.db.models import Q
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
 from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 
-from . import services
+from . import rules, services
 from .forms import BodyField
 from .models import Board, Conversation, Message, Post, Thread
 
@@ -49,6 +50,10 @@ class ThreadAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     actions = ("lock", "unlock")
 
+    def get_queryset(self, request):
+        # A game's GM-only threads reach its GM only (rules.is_gm), in the admin too.
+        return rules.readable_threads(request.user, super().get_queryset(request))
+
     def has_add_permission(self, request) -> bool:
         return False
 
@@ -77,6 +82,9 @@ class PostAdmin(admin.ModelAdmin):
     fields = ("thread", "number", "author", "quote", "body", "shown", "created_at", "edited_at",
               "edited_by")
     date_hierarchy = "created_at"
+
+    def get_queryset(self, request):
+        return rules.readable_posts(request.user, super().get_queryset(request))
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -166,6 +174,11 @@ class ConversationAdmin(admin.ModelAdmin):
     raw_id_fields = ("owner",)
     actions = ("mark_read",)
 
+    def get_queryset(self, request):
+        # A seat's conversation reaches the GMs of its game only (rules.is_gm), never a
+        # staff user who plays in it or hosts another game.
+        return rules.gm_conversations(request.user, super().get_queryset(request))
+
     def get_readonly_fields(self, request, obj=None):
         # The owner changes only through a handover (services.hand_over_conversation).
         return ("owner", "board", "created_at", "last_message_at", "history") if obj else ()
@@ -238,6 +251,11 @@ class MessageAdmin(admin.ModelAdmin):
                            "sender__profile", "written_by")
     readonly_fields = ("conversation", "sender", "from_messenger", "written_by", "body",
                        "created_at")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(
+            Q(conversation__board=None)
+            | rules.gm_boards_q(request.user, "conversation__board_id"))
     date_hierarchy = "created_at"
 
     def has_add_permission(self, request) -> bool:

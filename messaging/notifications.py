@@ -98,10 +98,11 @@ def header_counts(user) -> dict[str, int]:
     notices = (Notification.objects.filter(user=OuterRef("pk"), read_at__isnull=True)
                .order_by().values("user").annotate(n=Count("pk")).values("n"))
     waiting = Value(0, IntegerField())
-    if user.is_staff:
-        # Players' messages waiting for any staff member: a total over every conversation.
+    if user.is_staff and user.is_active:
+        # Players' messages waiting for this GM: a total over the conversations of the games
+        # they run (rules.is_gm) and the general ones.
         waiting = Coalesce(Subquery(
-            Conversation.objects.filter(staff_unread__gt=0).order_by()
+            rules.gm_conversations(user).filter(staff_unread__gt=0).order_by()
             .annotate(total=Window(Sum("staff_unread"))).values("total")[:1],
             output_field=IntegerField()), 0)
     row = (get_user_model().objects.filter(pk=user.pk)

@@ -19,12 +19,13 @@ Choices made where the rule texts are silent (seed 002 numbering):
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
-from .models import Board, Post, Thread
+from .models import Board, Conversation, Post, Thread
 
 GM = "gm"
 ANYONE = "anyone"
@@ -81,52 +82,118 @@ def is_messenger(user) -> bool:
                 and user.get_username() == settings.MESSENGER_USERNAME)
 
 
-def is_gm(user) -> bool:
-    """A staff user or the 神的使者 account."""
+BoardAuthority = Callable[[Any], "tuple[set[int], set[int]]"]
+_authority: list[BoardAuthority] = []
+
+
+def register_board_authority(resolver: BoardAuthority) -> BoardAuthority:
+    """Let another app say who governs its boards: `resolver(user)` answers (the boards
+    `user` governs, the boards the app owns). Messaging never imports games; games registers
+    its resolver in its AppConfig.ready().
+    """
+    if resolver not in _authority:
+        _authority.append(resolver)
+    return resolver
+
+
+def _boards_of(user) -> tuple[set[int], set[int]]:
+    governed: set[int] = set()
+    owned: set[int] = set()
+    for resolver in list(_authority):
+        g, o = resolver(user)
+        governed |= g
+        owned |= o
+    return governed, owned
+
+
+def _active_staff(user) -> bool:
+    return bool(user is not None and getattr(user, "is_authenticated", False)
+                and user.is_staff and user.is_active)
+
+
+def is_gm(user, board: Board | int | None = None) -> bool:
+    """May `user` act as the GM on `board` (None: outside any board, e.g. the lobby's site
+    matters and general conversations)?
+
+    1. the 神的使者 account: everywhere;
+    2. a board that belongs to a game (its board or its GM board): only that game's GM and
+       co-GMs who never held a seat in it (the registered authority says which);
+    3. any other board, or none: an active staff account.
+    """
     if user is None or not getattr(user, "is_authenticated", False):
         return False
-    return bool(user.is_staff and user.is_active) or is_messenger(user)
+    if is_messenger(user):
+        return True
+    if not _active_staff(user):
+        return False
+    if board is None:
+        return True
+    board_id = board if isinstance(board, int) else board.pk
+    governed, owned = _boards_of(user)
+    return board_id in governed or board_id not in owned
+
+
+def gm_boards_q(user, field: str = "pk") -> Q:
+    """The boards (`field` names the board's id) on which `user` is the GM, as a query."""
+    if is_messenger(user):
+        return Q()
+    if not _active_staff(user):
+        return Q(pk__in=[])
+    governed, owned = _boards_of(user)
+    return Q(**{f"{field}__in": governed}) | ~Q(**{f"{field}__in": owned})
+
+
+def gm_conversations(user, conversations: QuerySet | None = None) -> QuerySet:
+    """The conversations with 神的使者 that `user` answers as the GM: the general ones (any
+    active staff) and the seats' conversations of the games `user` runs."""
+    conversations = Conversation.objects.all() if conversations is None else conversations
+    if is_messenger(user):
+        return conversations
+    if not _active_staff(user):
+        return conversations.none()
+    return conversations.filter(Q(board=None) | gm_boards_q(user, "board_id"))
 
 
 # --- reading ------------------------------------------------------------------------------
 
 def can_read_board(user, board: Board) -> bool:
-    return board.kind != Board.Kind.GM or is_gm(user)
+    return board.kind != Board.Kind.GM or is_gm(user, board)
 
 
 def can_read_thread(user, thread: Thread) -> bool:
     if not can_read_board(user, thread.board):
         return False
-    return thread.kind != Thread.Kind.GM_ONLY or is_gm(user)
+    return thread.kind != Thread.Kind.GM_ONLY or is_gm(user, thread.board)
 
 
 def readable_boards(user, boards: QuerySet | None = None) -> QuerySet:
     boards = Board.objects.all() if boards is None else boards
-    if is_gm(user):
+    if is_messenger(user):
         return boards
-    return boards.exclude(kind=Board.Kind.GM)
+    return boards.exclude(Q(kind=Board.Kind.GM) & ~gm_boards_q(user))
 
 
-def _hidden_from_players(prefix: str = "") -> Q:
-    """Threads only the GM reads (`prefix` "thread__" for posts): the same rule as
+def _hidden_from(user, prefix: str = "") -> Q:
+    """Threads `user` may not read (`prefix` "thread__" for posts): the same rule as
     `can_read_thread`, as a query."""
-    return (Q(**{f"{prefix}board__kind": Board.Kind.GM})
-            | Q(**{f"{prefix}kind": Thread.Kind.GM_ONLY}))
+    hidden = (Q(**{f"{prefix}board__kind": Board.Kind.GM})
+              | Q(**{f"{prefix}kind": Thread.Kind.GM_ONLY}))
+    return hidden & ~gm_boards_q(user, f"{prefix}board_id")
 
 
 def readable_threads(user, threads: QuerySet | None = None) -> QuerySet:
     threads = Thread.objects.all() if threads is None else threads
-    if is_gm(user):
+    if is_messenger(user):
         return threads
-    return threads.exclude(_hidden_from_players())
+    return threads.exclude(_hidden_from(user))
 
 
 def readable_posts(user, posts: QuerySet | None = None) -> QuerySet:
     """The posts of threads `user` may read (search, profiles): never GM-only content."""
     posts = Post.objects.all() if posts is None else posts
-    if is_gm(user):
+    if is_messenger(user):
         return posts
-    return posts.exclude(_hidden_from_players("thread__"))
+    return posts.exclude(_hidden_from(user, "thread__"))
 
 
 # --- writing ------------------------------------------------------------------------------
@@ -152,7 +219,7 @@ def start_refusal(user, board: Board, kind: str, body: str = "") -> str | None:
     reason = writer_refusal(user)
     if reason:
         return reason
-    gm = is_gm(user)
+    gm = is_gm(user, board)
     if not can_read_board(user, board):
         return _("This board does not exist.")
     if kind not in STARTERS:
@@ -174,7 +241,7 @@ def reply_refusal(user, thread: Thread, body: str = "") -> str | None:
     reason = writer_refusal(user)
     if reason:
         return reason
-    gm = is_gm(user)
+    gm = is_gm(user, thread.board)
     if not can_read_thread(user, thread):
         return _("This thread does not exist.")
     if (thread.is_locked or thread.board.is_locked) and not gm:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q, Sum
+from django.db.models import F, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -217,8 +217,7 @@ def edit_post(*, post: Post, editor, body: str) -> Post:
     """
     from django.utils import timezone
 
-    if editor is None or not editor.is_authenticated or not editor.is_staff \
-            or not editor.is_active:
+    if rules.is_messenger(editor) or not rules.is_gm(editor, post.thread.board_id):
         raise PostingRefused(_("Only the GM may edit posts."), code="forbidden")
     body = clean_body(body)
     html, _mentioned = render_with_mentions(body)
@@ -347,8 +346,10 @@ def send_as_messenger(*, conversation: Conversation, body: str, written_by=None,
                       notice: str = notifications.Kind.MESSENGER, notice_text: str = "") -> Message:
     """A message from 神的使者 to the owner (game results, or a staff member's answer).
 
-    `written_by` is the staff member who wrote it, recorded for the GM only. Sending counts
-    as answering: the staff's unread counter of the conversation goes back to zero.
+    `written_by` is the GM who wrote it, recorded for the GM only. Only a GM's answer
+    counts as answering (the conversation's waiting counter goes back to zero); an automatic
+    message (a private result, a reminder: no `written_by`) leaves the players' messages
+    waiting.
     The owner gets an on-site notice of kind `notice` (games pass `Kind.RESULT` for private
     results, with the game's name as `notice_text`).
     """
@@ -360,18 +361,20 @@ def send_as_messenger(*, conversation: Conversation, body: str, written_by=None,
         message = Message.objects.create(conversation=conversation, sender=messenger,
                                          from_messenger=True, written_by=written_by,
                                          body=body, html=html)
+        answered = {"staff_unread": 0} if written_by is not None else {}
         Conversation.objects.filter(pk=conversation.pk).update(
-            owner_unread=F("owner_unread") + 1, staff_unread=0,
-            last_message_at=message.created_at)
+            owner_unread=F("owner_unread") + 1, last_message_at=message.created_at,
+            **answered)
         notifications.notify(user=conversation.owner, kind=notice, conversation=conversation,
                              text=notice_text)
     return message
 
 
 def answer_as_messenger(*, conversation: Conversation, staff, body: str) -> Message:
-    """A staff member answers the owner in the name of 神的使者."""
-    if staff is None or not staff.is_authenticated or not staff.is_staff or not staff.is_active:
-        raise PostingRefused(_("Only staff may answer as the messenger."), code="forbidden")
+    """A GM answers the owner in the name of 神的使者: in a seat's conversation only a GM
+    of that game (`rules.is_gm` on the conversation's board)."""
+    if rules.is_messenger(staff) or not rules.is_gm(staff, conversation.board_id):
+        raise PostingRefused(_("Only the GM may answer as the messenger."), code="forbidden")
     return send_as_messenger(conversation=conversation, body=body, written_by=staff)
 
 
@@ -410,14 +413,15 @@ def hand_over_conversation(*, conversation: Conversation, new_owner) -> Conversa
 
 
 def unread_for(user) -> int:
-    """Messages waiting for `user`: from 神的使者 to them, plus, for staff, unanswered player
-    messages in every conversation. One query."""
+    """Messages waiting for `user`: from 神的使者 to them, plus, for a GM, the players'
+    unanswered messages in the conversations they answer (`rules.gm_conversations`)."""
     if user is None or not user.is_authenticated:
         return 0
-    if user.is_staff:
-        totals = Conversation.objects.filter(Q(owner=user) | Q(staff_unread__gt=0)).aggregate(
-            own=Sum("owner_unread", filter=Q(owner=user)), staff=Sum("staff_unread"))
-        return (totals["own"] or 0) + (totals["staff"] or 0)
+    if user.is_staff and user.is_active:
+        own = Conversation.objects.filter(owner=user).aggregate(n=Sum("owner_unread"))["n"]
+        waiting = rules.gm_conversations(user).filter(staff_unread__gt=0).aggregate(
+            n=Sum("staff_unread"))["n"]
+        return (own or 0) + (waiting or 0)
     total = Conversation.objects.filter(owner=user, owner_unread__gt=0).aggregate(
         n=Sum("owner_unread"))["n"]
     return total or 0

@@ -102,9 +102,9 @@ def post_page_url(post: Post) -> str:
 
 def lobby(request: HttpRequest) -> HttpResponse:
     user = request.user
-    gm = rules.is_gm(user)
     services.lobby_board()
-    thread_filter = None if gm else ~Q(threads__kind=Thread.Kind.GM_ONLY)
+    thread_filter = None if rules.is_messenger(user) else (
+        ~Q(threads__kind=Thread.Kind.GM_ONLY) | rules.gm_boards_q(user))
     # The lobby first (lowest position), then the newest games.
     boards = rules.readable_boards(user).annotate(
         thread_count=Count("threads", filter=thread_filter)).order_by("position", "-id")
@@ -216,6 +216,8 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
     return render(request, "messaging/thread.html", {
         "thread": thread, "board": thread.board, "page": page, "form": form,
         "reply_refusal": refusal, "quoting": quoting,
+        "can_edit": not rules.is_messenger(request.user)
+        and rules.is_gm(request.user, thread.board_id),
         "iso": bool(authors) or bool(bad_query), "iso_users": iso_users,
         "bad_query": bad_query,
         "page_query": urlencode([("author", a) for a in authors or []]),
@@ -288,7 +290,7 @@ def _editable_post_or_404(request: HttpRequest, pk: int) -> Post:
     """A post staff may edit and read the history of; a 404 for everyone else."""
     post = get_object_or_404(Post.objects.select_related("thread__board", "author__profile",
                                                          "edited_by__profile"), pk=pk)
-    if not (request.user.is_staff and request.user.is_active) \
+    if rules.is_messenger(request.user) or not rules.is_gm(request.user, post.thread.board_id) \
             or not rules.can_read_thread(request.user, post.thread):
         raise Http404
     return post

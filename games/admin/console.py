@@ -13,6 +13,7 @@ import json
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -110,7 +111,7 @@ class GameAdmin(admin.ModelAdmin):
 
     # -- the console page --
     def console(self, request, pk):
-        game = get_object_or_404(Game, pk=pk)
+        game = governed_game_or_404(request, pk)
         names = selectors.seat_names(game)
         engine = rulesets.engine(game.ruleset) if game.ruleset in rulesets.names() else None
         gm_view = engine.view(game.state, GM) if engine and game.state else None
@@ -142,7 +143,7 @@ class GameAdmin(admin.ModelAdmin):
 
     def command(self, request, pk, command):
         """One console button (POST): run its command; say what came of it."""
-        game = get_object_or_404(Game, pk=pk)
+        game = governed_game_or_404(request, pk)
         back = redirect("admin:games_game_console", pk=game.pk)
         if request.method != "POST":
             return back
@@ -160,6 +161,15 @@ class GameAdmin(admin.ModelAdmin):
             else:
                 messages.success(request, _("Done."))
         return back
+
+
+def governed_game_or_404(request, pk) -> Game:
+    """The game, if the requesting user runs it (`selectors.is_gm`); a 404 for everyone
+    else: another game's GM, a staff user seated in it, a superuser who is not its GM."""
+    game = get_object_or_404(Game, pk=pk)
+    if not selectors.is_gm(request.user, game):
+        raise Http404
+    return game
 
 
 # --- the console's commands: (game, gm, POST data) -> None when done, or a form problem ----

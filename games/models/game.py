@@ -38,6 +38,9 @@ class Game(models.Model):
     gm = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                            on_delete=models.SET_NULL, related_name="games_run",
                            verbose_name=_("game master"))
+    co_gms = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True,
+                                    related_name="games_co_run",
+                                    verbose_name=_("co-game masters"))
     seat_count = models.PositiveSmallIntegerField(_("seats"), default=5)
     config = models.JSONField(_("rule options"), default=dict, blank=True)
     # Minutes per phase name ("night", "day", "runoff", ...); missing names take 24 h.

@@ -43,7 +43,7 @@ from accounts.models import display_name
 from ..models import Announcement, Award, AwardVote, Game, Nomination
 from ..selectors import player_ids, tally
 from . import kernel
-from .kernel import GameError, publish_announcement
+from .kernel import GameError, is_gm, publish_announcement
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -104,6 +104,8 @@ def nominate(*, game_id: int, gm: User | None, kind: str, nominee: User | None,
                         % {"n": MAX_VOTE_DAYS})
     with transaction.atomic():
         game = _finished_game(game_id)
+        if not is_gm(gm, game):
+            raise GameError(_("Only this game's game master may do this."), code="forbidden")
         if nominee is None or nominee.pk not in player_ids(game):
             raise GameError(_("Only a player of this game can be nominated."))
         award, created = Award.objects.get_or_create(
@@ -187,6 +189,8 @@ def close_awards(*, game_id: int, gm: User | None = None,
         raise GameError(_("Only a game master may do this."), code="forbidden")
     with transaction.atomic():
         game = _finished_game(game_id)
+        if gm is not None and not is_gm(gm, game):
+            raise GameError(_("Only this game's game master may do this."), code="forbidden")
         awards = Award.objects.filter(game=game, closed_at__isnull=True)
         if gm is None:
             awards = awards.filter(vote_until__lte=now)

@@ -31,7 +31,7 @@ from ..mail import user_locale
 from ..models import Announcement, Event, Game, Phase
 from ..notifications import notify_announcement, notify_private_result
 from ..presenters import describe
-from ..selectors import seat_names
+from ..selectors import is_gm, seat_names
 
 log = logging.getLogger(__name__)
 
@@ -68,15 +68,17 @@ def lock_game(game_id: int, *, skip_locked: bool = False) -> Game | None:
 
 
 def require_gm(game_id: int, gm: User | None) -> Game:
-    """The game row, locked, if `gm` may run games; else a GameError.
+    """The game row, locked, if `gm` runs this game (`is_gm`); else a GameError.
 
     Precondition: inside `transaction.atomic()`.
     """
-    if gm is None or not gm.is_staff:
+    if gm is None or not gm.is_authenticated or not gm.is_staff:
         raise GameError(_("Only a game master may do this."), code="forbidden")
     game = lock_game(game_id)
     if game is None:
         raise GameError(_("This game does not exist."), code="not_found")
+    if not is_gm(gm, game):
+        raise GameError(_("Only this game's game master may do this."), code="forbidden")
     return game
 
 

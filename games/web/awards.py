@@ -63,7 +63,7 @@ def awards_page(request, pk):
         })
     return render(request, "games/awards.html", {
         "game": game, "rows": rows, "is_player": is_player,
-        "is_gm": me.is_authenticated and me.is_staff,
+        "is_gm": selectors.is_gm(me, game),
         "people": [(u.pk, display_name(u)) for u in people],
         # Awards not counted yet (open, or past the deadline before the sweeper came by).
         "pending": any(r["award"] and r["award"].closed_at is None for r in rows),

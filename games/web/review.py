@@ -48,20 +48,15 @@ MAX_PARAM_CHARS = 2_000
 
 # --- access ------------------------------------------------------------------------------
 
-def is_staff(user) -> bool:
-    return bool(user is not None and user.is_authenticated and user.is_staff)
-
-
 def reviewable_game(pk, user) -> Game:
     """The game if `user` may see its review, else Http404.
 
-    1. A draft game does not exist for anyone but the admin.
-    2. A game that is not over has no review, except as a preview for staff.
+    1. A draft game does not exist for anyone but its GM.
+    2. A game that is not over has no review, except as a preview for its GM (`is_gm`: never
+       a staff user who holds or held a seat in it).
     """
     game = get_object_or_404(Game.objects.select_related("current_phase", "board"), pk=pk)
-    if game.status == Game.Status.DRAFT and not is_staff(user):
-        raise Http404
-    if not game.is_over and not is_staff(user):
+    if not game.is_over and not selectors.is_gm(user, game):
         raise Http404
     return game
 
@@ -222,13 +217,14 @@ def event_json(event: Event, phase_seq: dict[int, int]) -> dict:
 def events_json(request, pk):
     """The event log as JSON: everything after the end; before it, what the viewer may see.
 
-    After the end (or for staff) the export also holds the setup (seats, config, seed) and
+    After the end (or for the game's GM) the export also holds the setup (seats, config, seed) and
     the steps, which `games.engine.base.replay` turns back into the final state.
     """
     game = get_object_or_404(Game, pk=pk)
-    if game.status == Game.Status.DRAFT and not is_staff(request.user):
+    gm = selectors.is_gm(request.user, game)
+    if game.status == Game.Status.DRAFT and not gm:
         raise Http404
-    full = game.is_over or is_staff(request.user)
+    full = game.is_over or gm
     phases = list(game.phases.order_by("seq"))
     phase_seq = {p.pk: p.seq for p in phases}
     events = selectors.events_visible_to(game, request.user).order_by("id")
