@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_signup_seat_order'),
+        ('games', '0006_advance_backoff'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
