@@ -13,6 +13,7 @@ import json
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -24,7 +25,14 @@ from .. import rulesets, selectors, services
 from ..engine.base import GM
 from ..models import Action, Announcement, Event, Game
 from ..presenters import describe
+from ..services import winrates
 from .forms import GameSettingsForm, RunningGameForm
+
+
+def _camp_name(ruleset: str, camp: str) -> str:
+    return {"civilian": _("civilians"), "killer": _("killers"), "wolf": _("wolves"),
+            "draw": _("draw"), "unfinished": _("unfinished"), "police": _("police"),
+            "bandit": _("bandits")}.get(camp, camp)
 
 
 def _started(game: Game) -> bool:
@@ -163,12 +171,41 @@ class GameAdmin(admin.ModelAdmin):
 
     def get_urls(self):
         urls = [
+            path("winrates/", self.admin_site.admin_view(self.winrates_view),
+                 name="games_game_winrates"),
             path("<int:pk>/console/", self.admin_site.admin_view(self.console),
                  name="games_game_console"),
             path("<int:pk>/console/<str:command>/", self.admin_site.admin_view(self.command),
                  name="games_game_command"),
         ]
         return urls + super().get_urls()
+
+    def winrates_view(self, request):
+        """JSON for the form's poll (staff only, GET): the setup's win rates per camp, or
+        "pending" while the task computes them, or "none" for a rule set without camps."""
+        if not request.user.is_staff:
+            return JsonResponse({"status": "forbidden"}, status=403)
+        game_id = request.GET.get("game", "")
+        if game_id.isdigit():  # a saved game: its stored setup
+            game = get_object_or_404(Game, pk=int(game_id))
+            setup = {"ruleset": game.ruleset, "seat_count": game.seat_count,
+                     "config": game.config}
+        else:
+            form = GameSettingsForm(data={**request.GET.dict(), "name": "-",
+                                          "gm": request.user.pk})
+            if not form.is_valid():
+                return JsonResponse({"status": "invalid"}, status=400)
+            setup = form.settings_kwargs
+        figures = winrates.request(ruleset=setup["ruleset"], seats=setup["seat_count"],
+                                   config=setup["config"])
+        if not winrates.supported(setup["ruleset"]):
+            return JsonResponse({"status": "none"})
+        if figures is None:
+            return JsonResponse({"status": "pending", "text": _("Calculating…")})
+        names = {camp: _camp_name(setup["ruleset"], camp) for camp in figures["camps"]}
+        return JsonResponse({"status": "ready", "games": figures["games"], "camps": [
+            {"camp": names[c], "share": r[0], "low": r[1], "high": r[2]}
+            for c, r in figures["camps"].items() if r[0] > 0 or c != "unfinished"]})
 
     # -- the console page --
     def console(self, request, pk):

@@ -115,7 +115,7 @@ class GameSettingsForm(forms.ModelForm):
             if option.kind == "bool":
                 field = forms.BooleanField(label=option.label, required=False)
             elif option.kind == "choice":
-                field = forms.ChoiceField(label=option.label,
+                field = forms.ChoiceField(label=option.label, required=False,
                                           choices=[(v, lbl) for v, lbl, _c in option.values])
             else:
                 field = forms.IntegerField(label=option.label, min_value=1,
@@ -159,6 +159,8 @@ class GameSettingsForm(forms.ModelForm):
             if key in self.errors:
                 continue
             value = data.get(key)
+            if option.kind == "choice" and not value:
+                value = option.default  # another rule set's page, or the field left out
             if option.kind == "seat" and value is not None and value > data.get(
                     "seat_count", entry.engine.max_seats):
                 self.add_error(key, _("There is no seat %(n)d.") % {"n": value})

@@ -28,3 +28,37 @@
     update();
   });
 })();
+
+/* Win rates of the chosen setup: poll the staff-only JSON endpoint until the Celery task
+   has filled the cache ("计算中…" meanwhile). */
+(function () {
+  "use strict";
+  var timer = null;
+  function pct(x) { return (100 * x).toFixed(1) + "%"; }
+  function poll() {
+    var box = document.getElementById("winrates");
+    var form = document.getElementById("game_form");
+    if (!box || !form) return;
+    var body = document.getElementById("winrates-body");
+    var params = new URLSearchParams(new FormData(form));
+    params.delete("csrfmiddlewaretoken");
+    if (box.dataset.game) params = new URLSearchParams({game: box.dataset.game});
+    clearTimeout(timer);
+    fetch(box.dataset.url + "?" + params.toString(), {credentials: "same-origin"})
+      .then(function (r) { return r.json(); })
+      .then(function (data) {
+        if (data.status === "pending") {
+          body.textContent = box.dataset.pending;
+          timer = setTimeout(poll, 2000);
+        } else if (data.status === "ready") {
+          body.textContent = data.camps.map(function (c) {
+            return c.camp + " " + pct(c.share) + " (" + pct(c.low) + "–" + pct(c.high) + ")";
+          }).join(" · ") + " — " + data.games + " " + box.dataset.games;
+        } else if (data.status === "none") {
+          body.textContent = box.dataset.none;
+        }
+      })
+      .catch(function () { /* invalid setup: the form's own errors say why on submit */ });
+  }
+  document.addEventListener("game-setup-changed", poll);
+})();
