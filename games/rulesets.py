@@ -45,20 +45,77 @@ class RuleSetEntry:
     title: str           # lazily translated
     rules_doc: Path
     event_kinds: tuple[str, ...]
+    summary: str = ""    # one line for the add-game form (lazily translated)
+    phases: tuple[str, ...] = ()          # the engine's phase names, each with a duration
+    presets: tuple[Preset, ...] = ()      # phase-length presets, the first is the default
+    options: tuple[Option, ...] = ()      # the rule options a GM chooses at creation
+
+
+@dataclass(frozen=True)
+class Preset:
+    """Named phase lengths (minutes per phase name) with a change cut-off that fits them:
+    the cut-off is always shorter than the shortest phase."""
+    key: str
+    label: str
+    durations: dict
+    cutoff: int
+
+    def __post_init__(self):
+        if self.durations and self.cutoff >= min(self.durations.values()):
+            raise ValueError(f"preset {self.key}: the cut-off must be shorter than every phase")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option as a typed form field. kind: "bool", "choice" or "seat" (a seat
+    number shown 1-based and stored 0-based; empty stores None). A choice's `values` are
+    (value, label, config) triples: `config` is written into the game's config when chosen
+    (so one choice may set several engine keys, e.g. the guardian mode)."""
+    key: str
+    label: str
+    kind: str
+    default: object = None
+    values: tuple = ()
+    help: str = ""
+
+    def to_config(self, value) -> dict:
+        if self.kind == "choice":
+            for v, _label, config in self.values:
+                if v == value:
+                    return dict(config)
+            raise ValueError(value)
+        if self.kind == "seat":
+            return {self.key: None if value in (None, "") else int(value) - 1}
+        return {self.key: bool(value)}
+
+    def from_config(self, config: dict):
+        """The form value that the stored `config` corresponds to (the default if none)."""
+        if self.kind == "choice":
+            for v, _label, fragment in self.values:
+                if all(config.get(k) == x for k, x in fragment.items()):
+                    return v
+            return self.default
+        if self.kind == "seat":
+            value = config.get(self.key)
+            return None if value is None else value + 1
+        return bool(config.get(self.key, self.default))
 
 
 TABLE: dict[str, RuleSetEntry] = {}
 
 
 def register(*, name: str, engine: type[RuleSet], presenter: ModuleType, panel: str,
-             title: str, rules_doc: Path, event_kinds: tuple[str, ...]) -> RuleSetEntry:
+             title: str, rules_doc: Path, event_kinds: tuple[str, ...], summary: str = "",
+             phases: tuple[str, ...] = (), presets: tuple[Preset, ...] = (),
+             options: tuple[Option, ...] = ()) -> RuleSetEntry:
     """Add a rule set to the table (and its engine to games.engine.registry)."""
     if name in TABLE:
         raise ValueError(f"rule set {name!r} is already in the table")
     registry.register(name, engine)
     entry = RuleSetEntry(name=name, engine=registry.get(name), presenter=presenter,
                          panel=panel, title=title, rules_doc=rules_doc,
-                         event_kinds=tuple(event_kinds))
+                         event_kinds=tuple(event_kinds), summary=summary,
+                         phases=tuple(phases), presets=tuple(presets), options=tuple(options))
     TABLE[name] = entry
     return entry
 
@@ -90,12 +147,54 @@ def names() -> list[str]:
     return list(TABLE)
 
 
+def _presets(standard: dict, fast: dict, turbo: dict, cutoffs=(10, 5, 2)) -> tuple:
+    return (Preset("standard", _("Forum standard"), standard, cutoffs[0]),
+            Preset("fast", _("Fast"), fast, cutoffs[1]),
+            Preset("turbo", _("Turbo"), turbo, cutoffs[2]))
+
+
 register(name="ninelives", engine=NineLives, presenter=ninelives_presenter,
          panel="games/panels/ninelives.html", title=_("Nine Lives (猫有n条命)"),
-         rules_doc=DOCS / "ninelives.md", event_kinds=NINELIVES_KINDS)
+         rules_doc=DOCS / "ninelives.md", event_kinds=NINELIVES_KINDS,
+         summary=_("Cards and lives: killers, wolves and civilians; a day vote and a runoff."),
+         phases=("night", "day", "runoff"),
+         # seed 002 §5: night 24 h, day 24 h, the runoff extends the day by 24 h
+         presets=_presets({"night": 1440, "day": 1440, "runoff": 1440},
+                          {"night": 60, "day": 60, "runoff": 30},
+                          {"night": 10, "day": 10, "runoff": 5}))
 register(name="classic", engine=Classic, presenter=classic_presenter,
          panel="games/panels/classic.html", title=_("Classic killing game"),
-         rules_doc=DOCS / "classic.md", event_kinds=CLASSIC_KINDS)
+         rules_doc=DOCS / "classic.md", event_kinds=CLASSIC_KINDS,
+         summary=_("Police against bandits among civilians; optional 2.0 variants."),
+         phases=("night", "extra_check", "last_words", "speech", "tie_speech", "vote",
+                 "tie_vote"),
+         # docs/rules/classic.md "Setting up a game"
+         presets=_presets({"night": 1440, "extra_check": 240, "last_words": 360, "speech": 120,
+                           "tie_speech": 120, "vote": 60, "tie_vote": 60},
+                          {"night": 60, "extra_check": 15, "last_words": 15, "speech": 10,
+                           "tie_speech": 10, "vote": 10, "tie_vote": 10},
+                          {"night": 10, "extra_check": 5, "last_words": 5, "speech": 3,
+                           "tie_speech": 3, "vote": 3, "tie_vote": 3}, cutoffs=(10, 3, 1)),
+         options=(
+             Option("variant_ghost_poison", _("Ghost bandit and poison (2.0)"), "bool", False),
+             Option("guardians", _("Guardians (2.0)"), "choice", "none", values=(
+                 ("none", _("No guardian"), {"guardian": False, "dual_guardians": False}),
+                 ("single", _("One guardian, free stance"),
+                  {"guardian": True, "dual_guardians": False}),
+                 ("dual", _("A police and a bandit guardian"),
+                  {"guardian": False, "dual_guardians": True}))),
+             Option("all_civilians_dead", _("When every civilian is dead"), "choice", "seed",
+                    values=(("seed", _("Each rule text's own rule"), {"all_civilians_dead": "seed"}),
+                            ("draw", _("A draw"), {"all_civilians_dead": "draw"}),
+                            ("bandit", _("The bandits win"), {"all_civilians_dead": "bandit"}))),
+         ))
 register(name="gold", engine=Gold, presenter=gold_presenter,
          panel="games/panels/gold.html", title=_("Who Stole My Gold"),
-         rules_doc=DOCS / "gold.md", event_kinds=GOLD_KINDS)
+         rules_doc=DOCS / "gold.md", event_kinds=GOLD_KINDS,
+         summary=_("A card game of coins: killers, assassins and thieves over several rounds."),
+         phases=("pick", "priority", "operation"),
+         # docs/rules/gold.md "One phase, one deadline"
+         presets=_presets({"pick": 1440, "priority": 360, "operation": 360},
+                          {"pick": 60, "priority": 15, "operation": 15},
+                          {"pick": 10, "priority": 5, "operation": 5}),
+         options=(Option("lead", _("First lead (seat number; empty: by lot)"), "seat", None),))

@@ -69,3 +69,11 @@ def community():
     from . import services
 
     return services.sweep_community()
+
+
+@shared_task(name="games.winrates", ignore_result=True)
+def winrates(*, ruleset, seats, config):
+    """Simulate a setup's win rates per camp and cache them (services.winrates)."""
+    from .services import winrates as service
+
+    service.compute(ruleset=ruleset, seats=seats, config=config)

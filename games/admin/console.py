@@ -13,27 +13,30 @@ import json
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .. import rulesets, selectors, services
 from ..engine.base import GM
-from ..models import Action, Announcement, Event, Game, Seat
+from ..models import Action, Announcement, Event, Game
 from ..presenters import describe
+from ..services import winrates
+from .forms import GameSettingsForm, RunningGameForm
 
 
-class SeatInline(admin.TabularInline):
-    model = Seat
-    extra = 0
-    fields = ["number", "user", "alive", "conversation"]
-    readonly_fields = ["number", "alive", "conversation"]
-    raw_id_fields = ["user"]
-    can_delete = False
+def _camp_name(ruleset: str, camp: str) -> str:
+    return {"civilian": _("civilians"), "killer": _("killers"), "wolf": _("wolves"),
+            "draw": _("draw"), "unfinished": _("unfinished"), "police": _("police"),
+            "bandit": _("bandits")}.get(camp, camp)
+
+
+def _started(game: Game) -> bool:
+    return game.status not in (Game.Status.DRAFT, Game.Status.SIGNUP)
 
 
 class StartForm(forms.Form):
@@ -80,7 +83,6 @@ class GameAdmin(admin.ModelAdmin):
               "change_cutoff_minutes", "early_end", "hold_announcements", "board",
               "console_link", "status", "phase_name", "phase_number", "deadline",
               "commitment", "started_at", "finished_at"]
-    inlines = [SeatInline]
 
     @admin.display(description=gettext_lazy("phase"))
     def phase_display(self, game):
@@ -93,21 +95,117 @@ class GameAdmin(admin.ModelAdmin):
         return format_html('<a href="{}">{}</a>', reverse("admin:games_game_console",
                                                           args=[game.pk]), _("Open the console"))
 
+    class Media:
+        js = ["admin/games/game_form.js"]
+
+    # -- the add/change form: typed settings (games/admin/forms.py), saved by services --
+    SETUP_FIELDS = ["name", "ruleset", "seat_count", "gm", "early_end", "hold_announcements",
+                    "change_cutoff_minutes"]
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return None  # the settings form's own fields, in its order
+        if _started(obj):
+            return list(services.RUNNING_SETTINGS) + [
+                "ruleset", "seat_count", "config", "durations", "change_cutoff_minutes",
+                "seat_list", "board", "console_link", "status", "phase_name", "phase_number", "deadline",
+                "commitment", "started_at", "finished_at"]
+        return None
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return []
+        if _started(obj):
+            return ["ruleset", "seat_count", "config", "durations", "change_cutoff_minutes",
+                    "seat_list", "board", *self.readonly_fields]
+        return list(self.readonly_fields)
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is not None and _started(obj):
+            return [(None, {"fields": self.get_fields(request, obj)})]
+        form = GameSettingsForm(instance=obj)
+        sets = [(None, {"fields": self.SETUP_FIELDS})]
+        for group in form.groups:
+            sets.append((group["title"], {
+                "fields": [group["preset"], *group["durations"],
+                           *group["options"]] if group["preset"] else group["options"],
+                "classes": [f"ruleset-fields ruleset-{group['ruleset']}"]}))
+        if obj is not None:
+            sets.append((_("State"), {"fields": ["console_link", "status"]}))
+        return sets
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        if obj is not None and _started(obj):
+            base = RunningGameForm
+        else:
+            base = GameSettingsForm
+        user = request.user
+
+        class Form(base):
+            def __init__(self, *args, **kw):
+                if base is GameSettingsForm:
+                    kw.setdefault("user", user)
+                super().__init__(*args, **kw)
+
+        Form.__name__ = base.__name__
+        return Form
+
+    @admin.display(description=gettext_lazy("seats"))
+    def seat_list(self, game):
+        """A started game's seats, read-only (a seat changes hands by a substitution)."""
+        names = selectors.seat_names(game)
+        return format_html_join(", ", "{}. {}", ((n + 1, name) for n, name in
+                                                 sorted(names.items()))) or "—"
+
     def save_model(self, request, obj, form, change):
-        if obj.ruleset not in rulesets.names():
-            messages.error(request, _("Unknown rule set."))
-        super().save_model(request, obj, form, change)
+        """Through the services: create_game for a new game, update_settings (under the game
+        lock, writing only the form's columns) for an existing one."""
         if not change:
-            services.ensure_board(obj)
+            game = services.create_game(**form.settings())
+            obj.pk = game.pk
+            obj.refresh_from_db()
+            return
+        changes = form.settings()
+        services.update_settings(game_id=obj.pk, changes=changes)
+        obj.refresh_from_db()
 
     def get_urls(self):
         urls = [
+            path("winrates/", self.admin_site.admin_view(self.winrates_view),
+                 name="games_game_winrates"),
             path("<int:pk>/console/", self.admin_site.admin_view(self.console),
                  name="games_game_console"),
             path("<int:pk>/console/<str:command>/", self.admin_site.admin_view(self.command),
                  name="games_game_command"),
         ]
         return urls + super().get_urls()
+
+    def winrates_view(self, request):
+        """JSON for the form's poll (staff only, GET): the setup's win rates per camp, or
+        "pending" while the task computes them, or "none" for a rule set without camps."""
+        if not request.user.is_staff:
+            return JsonResponse({"status": "forbidden"}, status=403)
+        game_id = request.GET.get("game", "")
+        if game_id.isascii() and game_id.isdigit() and len(game_id) < 12:  # a saved game
+            game = get_object_or_404(Game, pk=int(game_id))
+            setup = {"ruleset": game.ruleset, "seat_count": game.seat_count,
+                     "config": game.config}
+        else:
+            form = GameSettingsForm(data={**request.GET.dict(), "name": "-",
+                                          "gm": request.user.pk})
+            if not form.is_valid():
+                return JsonResponse({"status": "invalid"}, status=400)
+            setup = form.settings_kwargs
+        figures = winrates.request(ruleset=setup["ruleset"], seats=setup["seat_count"],
+                                   config=setup["config"])
+        if not winrates.supported(setup["ruleset"]):
+            return JsonResponse({"status": "none"})
+        if figures is None:
+            return JsonResponse({"status": "pending", "text": _("Calculating…")})
+        names = {camp: _camp_name(setup["ruleset"], camp) for camp in figures["camps"]}
+        return JsonResponse({"status": "ready", "games": figures["games"], "camps": [
+            {"camp": names[c], "share": r[0], "low": r[1], "high": r[2]}
+            for c, r in figures["camps"].items() if r[0] > 0 or c != "unfinished"]})
 
     # -- the console page --
     def console(self, request, pk):

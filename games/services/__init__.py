@@ -32,11 +32,21 @@ from .community import (
 from .ghosts import ghost_reply_refusal, gm_board, move_ghost_thread, restore_ghost_threads
 from .gm import abort_game, end_phase_now, extend_deadline, gm_step, pause_game, resume_game
 from .kernel import GameError, publish_announcement, ruleset_of
-from .lifecycle import advance_phase, create_game, ensure_board, grace, start_game, sweep
+from .lifecycle import (
+    RUNNING_SETTINGS,
+    advance_phase,
+    check_settings,
+    create_game,
+    ensure_board,
+    grace,
+    start_game,
+    sweep,
+    update_settings,
+)
 from .steps import VOTE_KINDS, submit_action
 
 __all__ = [
-    "VOTE_KINDS", "GameError", "abort_game", "accept_substitution", "add_candidate",
+    "RUNNING_SETTINGS", "VOTE_KINDS", "check_settings", "update_settings", "GameError", "abort_game", "accept_substitution", "add_candidate",
     "advance_phase", "cancel_substitution", "cast_vote", "check_activity", "check_in",
     "close_awards", "close_due_awards", "create_game", "draw_players", "end_phase_now",
     "ensure_board", "expire_substitutions", "extend_deadline", "ghost_reply_refusal",

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -64,8 +65,9 @@ def open_signups(*, game_id: int, gm: User | None, starts_at: dt.datetime | None
         game.starts_at = starts_at
         when = timezone.localtime(starts_at).strftime("%Y-%m-%d %H:%M %Z") if starts_at else "—"
         body = _("Sign-ups are open for **%(name)s** (%(seats)d seats). Sign up as a player or "
-                 "a substitute on the game's page. Start: %(when)s.") % {
-            "name": game.name, "seats": game.seat_count, "when": when}
+                 "a substitute on [the game's page](%(url)s). Start: %(when)s.") % {
+            "name": game.name, "seats": game.seat_count, "when": when,
+            "url": reverse("game-home", args=[game.pk])}
         if note:
             body += "\n\n" + note
         game.signup_thread = forum.start_thread(
@@ -164,9 +166,19 @@ def pick_players(*, game_id: int, gm: User | None, users: list[User]) -> None:
 
 
 def start_from_signups(*, game_id: int, gm: User | None, now: dt.datetime | None = None) -> Game:
-    """Deal to the chosen players (in the order they were drawn or picked) and open check-in."""
+    """Deal to the chosen players (in the order they were drawn or picked) and open check-in.
+
+    A refusal names the missing step (the draw or the pick), not just a count."""
     chosen = list(Signup.objects.filter(game_id=game_id, chosen=True, withdrawn_at=None)
                   .select_related("user").order_by("seat_order", "pk"))
+    game = Game.objects.filter(pk=game_id).first()
+    if game is not None and game.status == Game.Status.SIGNUP and len(chosen) < game.seat_count:
+        if not chosen:
+            raise GameError(_("No players are chosen yet: draw the players by lot (or pick "
+                              "them) first."), code="draw")
+        raise GameError(_("Only %(n)d of the %(seats)d chosen players are still signed up: "
+                          "draw again or pick the missing players.")
+                        % {"n": len(chosen), "seats": game.seat_count}, code="draw")
     game = start_game(game_id=game_id, users=[s.user for s in chosen], now=now)
     Signup.objects.filter(game=game, chosen=False, withdrawn_at=None).update(
         role=Signup.Role.SUBSTITUTE)

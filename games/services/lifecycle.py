@@ -40,24 +40,101 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def check_settings(*, ruleset: str, seat_count: int, config: dict | None,
+                   durations: dict | None, change_cutoff_minutes: int) -> dict:
+    """The full config of a game with these settings, or GameError naming what is wrong.
+
+    1. The rule set is in the table and the seat count within its range.
+    2. Each duration names a phase of the rule set and is a number of minutes > 0 and
+       longer than the change cut-off (else nobody could change a step in that phase).
+    3. The engine accepts the config: a trial deal with a throwaway seed must succeed.
+    """
+    if ruleset not in rulesets.names():
+        raise GameError(_("Unknown rule set."), code="ruleset")
+    entry = rulesets.get(ruleset)
+    engine = entry.engine
+    if isinstance(seat_count, bool) or not isinstance(seat_count, int) or not (
+            engine.min_seats <= seat_count <= engine.max_seats):
+        raise GameError(_("This rule set is played by %(lo)d to %(hi)d players.")
+                        % {"lo": engine.min_seats, "hi": engine.max_seats}, code="seat_count")
+    if isinstance(change_cutoff_minutes, bool) or not isinstance(change_cutoff_minutes, int) \
+            or change_cutoff_minutes < 0:
+        raise GameError(_("The change cut-off is a whole number of minutes, 0 or more."),
+                        code="change_cutoff_minutes")
+    for phase, minutes in (durations or {}).items():
+        if entry.phases and phase not in entry.phases:
+            raise GameError(_("This rule set has no phase %(phase)s.") % {"phase": phase},
+                            code="durations")
+        if isinstance(minutes, bool) or not isinstance(minutes, int | float) or minutes <= 0:
+            raise GameError(_("A phase lasts more than 0 minutes."), code="durations")
+        if minutes <= change_cutoff_minutes:
+            raise GameError(_("Every phase must be longer than the change cut-off "
+                              "(%(n)d minutes).") % {"n": change_cutoff_minutes},
+                            code="durations")
+    full = {**engine.default_config(), **(config or {})}
+    if "change_cutoff_minutes" in engine.default_config():
+        full["change_cutoff_minutes"] = change_cutoff_minutes
+    try:
+        engine.initial_state(seats=seat_count, config=full, seed="settings-check")
+    except (ValueError, TypeError, KeyError) as exc:
+        raise GameError(_("These rule options do not work together: %(why)s")
+                        % {"why": exc}, code="config") from None
+    return full
+
+
 def create_game(*, name: str, ruleset: str, gm: User | None, seat_count: int,
                 config: dict | None = None,
                 durations: dict | None = None, early_end: bool = True,
                 hold_announcements: bool = False, change_cutoff_minutes: int = 10) -> Game:
-    """A new game in draft, with its board and announcement thread."""
-    if ruleset not in rulesets.names():
-        raise GameError(_("Unknown rule set."))
-    engine = rulesets.engine(ruleset)
-    if not engine.min_seats <= seat_count <= engine.max_seats:
-        raise GameError(_("This rule set is played by %(lo)d to %(hi)d players.")
-                        % {"lo": engine.min_seats, "hi": engine.max_seats})
+    """A new game in draft, with its board and announcement thread (GameError on settings
+    that do not fit the rule set; nothing is stored then)."""
+    if gm is not None and gm.pk == messenger_user().pk:
+        raise GameError(_("The messenger account cannot be a game master."), code="gm")
+    full = check_settings(ruleset=ruleset, seat_count=seat_count, config=config,
+                          durations=durations, change_cutoff_minutes=change_cutoff_minutes)
     with transaction.atomic():
         game = Game.objects.create(
             name=name, ruleset=ruleset, gm=gm, seat_count=seat_count,
-            config=config or engine.default_config(), durations=durations or {},
+            config=full, durations=durations or {},
             early_end=early_end, hold_announcements=hold_announcements,
             change_cutoff_minutes=change_cutoff_minutes)
         ensure_board(game)
+    return game
+
+
+# What may still change once a game has started; the rest is its setup (replay depends on it).
+RUNNING_SETTINGS = ("name", "gm", "early_end", "hold_announcements")
+DRAFT_SETTINGS = RUNNING_SETTINGS + ("ruleset", "seat_count", "config", "durations",
+                                     "change_cutoff_minutes")
+
+
+def update_settings(*, game_id: int, changes: dict) -> Game:
+    """Change a game's settings from the admin: lock, re-check, write only those columns.
+
+    Race prevented: the admin form was read before a sweep advanced the game; saving the
+    whole row would write back the old state, phase and deadline. Under the game lock only
+    the named columns are written (`update_fields`), so whatever the sweeper wrote stays.
+    A started game keeps its setup: only RUNNING_SETTINGS may change.
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game is None:
+            raise GameError(_("This game does not exist."), code="not_found")
+        started = game.status not in (Game.Status.DRAFT, Game.Status.SIGNUP)
+        allowed = RUNNING_SETTINGS if started else DRAFT_SETTINGS
+        refused = sorted(set(changes) - set(allowed))
+        if refused:
+            raise GameError(_("A started game's setup cannot change: %(fields)s.")
+                            % {"fields": ", ".join(refused)}, code="started")
+        gm = changes.get("gm", game.gm)
+        if gm is not None and gm.pk == messenger_user().pk:
+            raise GameError(_("The messenger account cannot be a game master."), code="gm")
+        if not started:
+            merged = {key: changes.get(key, getattr(game, key)) for key in DRAFT_SETTINGS[4:]}
+            changes = {**changes, "config": check_settings(**merged)}
+        for key, value in changes.items():
+            setattr(game, key, value)
+        game.save(update_fields=list(changes))
     return game
 
 

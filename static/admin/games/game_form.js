@@ -1,0 +1,64 @@
+/* The add/change game form: show only the chosen rule set's phase lengths and options, and
+   the per-phase fields only with the "custom" preset. Without this script every field shows
+   and the server reads only the chosen rule set's ones. */
+(function () {
+  "use strict";
+  function update() {
+    var select = document.getElementById("id_ruleset");
+    if (!select) return;
+    var chosen = select.value;
+    document.querySelectorAll("fieldset.ruleset-fields").forEach(function (set) {
+      var mine = set.classList.contains("ruleset-" + chosen);
+      set.hidden = !mine;
+      var custom = set.querySelector('input[name="preset_' + chosen + '"][value="custom"]');
+      set.querySelectorAll('[class*="field-dur_"]').forEach(function (row) {
+        row.hidden = !(mine && custom && custom.checked);
+      });
+    });
+    var cutoff = document.querySelector(".field-change_cutoff_minutes");
+    var customChosen = document.querySelector(
+      'input[name="preset_' + chosen + '"][value="custom"]');
+    if (cutoff) cutoff.hidden = !(customChosen && customChosen.checked);
+    document.dispatchEvent(new CustomEvent("game-setup-changed"));
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = document.getElementById("game_form");
+    if (!form) return;
+    form.addEventListener("change", update);
+    update();
+  });
+})();
+
+/* Win rates of the chosen setup: poll the staff-only JSON endpoint until the Celery task
+   has filled the cache ("计算中…" meanwhile). */
+(function () {
+  "use strict";
+  var timer = null;
+  function pct(x) { return (100 * x).toFixed(1) + "%"; }
+  function poll() {
+    var box = document.getElementById("winrates");
+    var form = document.getElementById("game_form");
+    if (!box || !form) return;
+    var body = document.getElementById("winrates-body");
+    var params = new URLSearchParams(new FormData(form));
+    params.delete("csrfmiddlewaretoken");
+    if (box.dataset.game) params = new URLSearchParams({game: box.dataset.game});
+    clearTimeout(timer);
+    fetch(box.dataset.url + "?" + params.toString(), {credentials: "same-origin"})
+      .then(function (r) { return r.json(); })
+      .then(function (data) {
+        if (data.status === "pending") {
+          body.textContent = box.dataset.pending;
+          timer = setTimeout(poll, 2000);
+        } else if (data.status === "ready") {
+          body.textContent = data.camps.map(function (c) {
+            return c.camp + " " + pct(c.share) + " (" + pct(c.low) + "–" + pct(c.high) + ")";
+          }).join(" · ") + " — " + data.games + " " + box.dataset.games;
+        } else if (data.status === "none") {
+          body.textContent = box.dataset.none;
+        }
+      })
+      .catch(function () { /* invalid setup: the form's own errors say why on submit */ });
+  }
+  document.addEventListener("game-setup-changed", poll);
+})();
