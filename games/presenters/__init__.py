@@ -50,8 +50,8 @@ def choice_label(ruleset: str, choice, names: dict[int, str]) -> str:
 def field_label(name: str) -> str:
     """The action form's label for a free text or list field a Choice asks for."""
     labels = {
-        "cards": _("Loss order: the first card is lost first (the core card you pick above "
-                   "goes last); separate with commas"),
+        "cards": _("Another order (optional): the first card is lost first, the core card "
+                   "of the option above goes last; separate with commas"),
         "manifesto": _("Manifesto"),
         "story": _("Story"),
         "text": _("Text"),

@@ -47,16 +47,15 @@ def split_list(value: str) -> list[str]:
 
 
 def fill_list(offered: list, typed: list[str]) -> list:
-    """The list parameter of a chosen option with the player's own order applied.
+    """The list parameter of a chosen option with the order the player typed, if any.
 
-    The option decides the last item (a loss order's core card: the option the player picked
-    names it); the text box only orders the others. So the typed order loses one copy of
-    the option's last item and gets it appended: picking "core card X" always stores X last,
-    whatever the box was prefilled with. A typed list that is not the option's items in some
-    order reaches the rules unchanged, which refuse it with their own reason.
+    An empty box keeps the option exactly as its label shows it. A typed order applies, but
+    the option decides the last item (a loss order's core card: the option picked names it),
+    so the typed list loses one copy of it and gets it appended. A typed list that is not the
+    option's items in some order reaches the rules unchanged, which refuse it with a reason.
     """
-    if not offered:
-        return typed
+    if not typed or not offered:
+        return typed or offered
     last = offered[-1]
     rest = list(typed)
     if last in rest:
@@ -82,8 +81,9 @@ def act(request, pk):
     options = [(choice_value(c), choice_label(game.ruleset, c, names)) for c in choices
                if c.kind not in services.VOTE_KINDS or c.kind == "proxy_vote"
                or not thread_votes]
-    # A list parameter (a loss order) is offered with an editable field: the player may order
-    # the items as they like; the option picked decides the last one (fill_list).
+    # A list parameter (a loss order) gets an optional box, empty (the option's own order
+    # stands) with the current order as its placeholder: the player may type another order;
+    # the option picked still decides the last item (fill_list).
     list_fields = {}
     for c in choices:
         for key, value in c.params.items():
@@ -130,11 +130,7 @@ def _submit(request, game: Game, seat):
         if key.startswith("text_") and value.strip() and (texts is None or name in texts):
             params[name] = value
         elif key.startswith("list_") and isinstance(params.get(name), list):
-            typed = split_list(value)
-            if not typed:
-                messages.error(request, _("Give the order of your cards; it cannot be empty."))
-                return redirect("game-act", pk=game.pk)
-            params[name] = fill_list(params[name], typed)
+            params[name] = fill_list(params[name], split_list(value))
     expected = request.POST.get("phase")
     try:
         services.submit_action(game_id=game.pk, user=request.user, kind=kind, params=params,
