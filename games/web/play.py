@@ -208,5 +208,6 @@ def vote_panel_context(request, thread: Thread) -> dict | None:
     for _when, _voter, target in history:
         tally[target] = tally.get(target, 0) + 1
     return {"game": game, "phase": phase, "is_current": is_current, "options": options,
+            "phase_title": phase_label(phase.name, game.ruleset) if phase else "",
             "history": history, "tally": sorted(tally.items(), key=lambda kv: -kv[1]),
             "seat": seat, "thread": thread}

@@ -70,3 +70,24 @@ def test_gold_pick_by_clicking(page_for, live_server, make_user, gm):
                                 config={"lead": 0}, durations=dict(GOLD_DURATIONS))
     game = services.start_game(game_id=game.pk, users=users, seed=seed)
     click_option(page_for, live_server, game, 1, "pick", 1)
+
+
+def test_ninelives_vote_by_clicking_a_non_first_seat(page_for, live_server, nl_players, nl_gm,
+                                                     artifacts_dir):
+    from messaging.models import Thread
+    from tests.services.ninelives.test_play import play_night_1
+
+    game = play_night_1(start_ninelives(nl_players, nl_gm))
+    thread = Thread.objects.get(board=game.board, key=f"vote-{game.current_phase.seq}")
+    page = page_for(user_of(game, 0))
+    page.set_viewport_size({"width": 390, "height": 900})
+    page.goto(live_server.url + reverse("messaging-thread", args=[thread.pk]))
+    radios = page.eval_on_selector_all("#vote-form input[name=target]",
+                                       "rs => rs.map(r => r.value)")
+    page.check(f"#vote-form input[name=target][value='{radios[-1]}']")
+    page.locator("#vote-panel").screenshot(path=str(artifacts_dir / "ninelives-vote-390.png"))
+    page.click("#vote-submit")
+    page.wait_for_load_state()
+    row = Action.objects.filter(game=game, actor="0", kind="vote").get()
+    assert row.params == {"target": int(radios[-1])} and radios[-1] != radios[0]
+    page.context.close()

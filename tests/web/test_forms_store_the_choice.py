@@ -209,3 +209,13 @@ def test_a_second_vote_is_refused(start_ninelives, client):
     cast(client, game, form)
     form.check("target", "3")
     assert_refused(client, game, form, submit_to=cast)
+
+
+def test_the_vote_box_heading_names_the_phase_in_chinese(start_ninelives, client):
+    game = play_night_1(start_ninelives())
+    thread = Thread.objects.get(board=game.board, key=f"vote-{game.current_phase.seq}")
+    client.force_login(user_of(game, 0))
+    page = client.get(reverse("messaging-thread", args=[thread.pk])).content.decode()
+    heading = page[page.index('id="vote-panel"'):]
+    heading = heading[heading.index("<h2>"):heading.index("</h2>")]
+    assert heading == "<h2>投票 · 白天 1", heading
