@@ -23,8 +23,9 @@ from django.utils.translation import gettext as _
 from .. import rulesets
 from .base import SEAT_KEYS, generic_label, generic_text, seat_name
 
-__all__ = ["SEAT_KEYS", "announce_at_once", "choice_label", "describe", "phase_label",
-           "phase_title", "refusal_text", "ruleset_name", "seat_camp", "seat_facts", "seat_name"]
+__all__ = ["SEAT_KEYS", "announce_at_once", "choice_label", "describe", "field_label",
+           "phase_label", "phase_title", "refusal_text", "ruleset_name", "seat_camp",
+           "seat_facts", "seat_name"]
 
 
 def _presenter(ruleset: str):
@@ -44,6 +45,19 @@ def choice_label(ruleset: str, choice, names: dict[int, str]) -> str:
         if text:
             return text
     return generic_label(choice, names)
+
+
+def field_label(name: str) -> str:
+    """The action form's label for a free text or list field a Choice asks for."""
+    labels = {
+        "cards": _("Another order (optional): the first card is lost first, the core card "
+                   "of the option above goes last; separate with commas"),
+        "manifesto": _("Manifesto"),
+        "story": _("Story"),
+        "text": _("Text"),
+        "reason": _("Reason"),
+    }
+    return str(labels.get(name, name))
 
 
 def describe(ruleset: str, event: dict, names: dict[int, str]) -> str:

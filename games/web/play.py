@@ -22,7 +22,7 @@ from messaging.models import Message, Thread
 from .. import rulesets, selectors, services
 from ..engine.base import Choice
 from ..models import Game, Vote
-from ..presenters import choice_label, phase_label, seat_name
+from ..presenters import choice_label, field_label, phase_label, seat_name
 from .pages import game_or_404
 
 
@@ -33,8 +33,34 @@ def _choices(game: Game, seat_number: int | None) -> list[Choice]:
 
 
 def choice_value(choice: Choice) -> str:
-    return json.dumps({"kind": choice.kind, "params": choice.params}, sort_keys=True,
-                      ensure_ascii=False)
+    """The option's value in the form. Two choices differing only in their free texts (an
+    attack with a manifesto or with a story) get different values ("texts")."""
+    data: dict = {"kind": choice.kind, "params": choice.params}
+    if choice.text_fields:
+        data["texts"] = [f.name for f in choice.text_fields]
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+def split_list(value: str) -> list[str]:
+    """A list typed in a text box: items separated by commas (any width), 、 or spaces."""
+    return [v.strip() for v in re.split(r"[,，、\s]+", value) if v.strip()]
+
+
+def fill_list(offered: list, typed: list[str]) -> list:
+    """The list parameter of a chosen option with the order the player typed, if any.
+
+    An empty box keeps the option exactly as its label shows it. A typed order applies, but
+    the option decides the last item (a loss order's core card: the option picked names it),
+    so the typed list loses one copy of it and gets it appended. A typed list that is not the
+    option's items in some order reaches the rules unchanged, which refuse it with a reason.
+    """
+    if not typed or not offered:
+        return typed or offered
+    last = offered[-1]
+    rest = list(typed)
+    if last in rest:
+        rest.remove(last)
+    return rest + [last]
 
 
 @login_required
@@ -55,17 +81,18 @@ def act(request, pk):
     options = [(choice_value(c), choice_label(game.ruleset, c, names)) for c in choices
                if c.kind not in services.VOTE_KINDS or c.kind == "proxy_vote"
                or not thread_votes]
-    # A list parameter (a loss order) is offered with an editable field: the player may give
-    # the list in any order they like; the rules check it.
+    # A list parameter (a loss order) gets an optional box, empty (the option's own order
+    # stands) with the current order as its placeholder: the player may type another order;
+    # the option picked still decides the last item (fill_list).
     list_fields = {}
     for c in choices:
         for key, value in c.params.items():
             if isinstance(value, list):
-                list_fields.setdefault(key, ", ".join(str(v) for v in value))
+                list_fields.setdefault(key, (field_label(key), ", ".join(str(v) for v in value)))
     text_fields = {}
     for c in choices:
         for f in c.text_fields:
-            text_fields.setdefault(f.name, f)
+            text_fields.setdefault(f.name, (f, field_label(f.name)))
     conversation = seat.conversation
     if conversation is not None and is_page_navigation(request):  # not a planted <img>
         forum.mark_read_by_owner(conversation=conversation)
@@ -77,7 +104,7 @@ def act(request, pk):
         "panel_template": panel, "names": names,
         "phase_title": phase_label(game.phase_name, game.ruleset),
         "game": game, "seat": seat, "view": view, "options": options,
-        "text_fields": text_fields.values(), "page": page, "list_fields": list_fields.items(),
+        "text_fields": text_fields.values(), "page": page, "list_fields": [(k, lab, v) for k, (lab, v) in list_fields.items()],
         "me": json.dumps(view.get("me", {}), ensure_ascii=False, indent=1) if view else "",
     })
 
@@ -89,17 +116,21 @@ def _submit(request, game: Game, seat):
     try:
         chosen = json.loads(raw)
         kind, params = chosen["kind"], chosen["params"]
-        if not isinstance(kind, str) or not isinstance(params, dict):
+        texts = chosen.get("texts")
+        if not isinstance(kind, str) or not isinstance(params, dict) or not (
+                texts is None or isinstance(texts, list)):
             raise ValueError
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, AttributeError):
         messages.error(request, _("Choose one of the offered actions."))
         return redirect("game-act", pk=game.pk)
     for key, value in request.POST.items():
-        if key.startswith("text_") and value.strip():
-            params[key[5:]] = value
-        elif key.startswith("list_") and key[5:] in params and isinstance(params[key[5:]], list) \
-                and value.strip():
-            params[key[5:]] = [v.strip() for v in re.split(r"[,，、\s]+", value) if v.strip()]
+        name = key[5:]
+        # Only the texts the picked option asks for: a manifesto typed for another option
+        # must not travel with this one.
+        if key.startswith("text_") and value.strip() and (texts is None or name in texts):
+            params[name] = value
+        elif key.startswith("list_") and isinstance(params.get(name), list):
+            params[name] = fill_list(params[name], split_list(value))
     expected = request.POST.get("phase")
     try:
         services.submit_action(game_id=game.pk, user=request.user, kind=kind, params=params,
@@ -177,5 +208,6 @@ def vote_panel_context(request, thread: Thread) -> dict | None:
     for _when, _voter, target in history:
         tally[target] = tally.get(target, 0) + 1
     return {"game": game, "phase": phase, "is_current": is_current, "options": options,
+            "phase_title": phase_label(phase.name, game.ruleset) if phase else "",
             "history": history, "tally": sorted(tally.items(), key=lambda kv: -kv[1]),
             "seat": seat, "thread": thread}
