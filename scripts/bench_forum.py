@@ -49,7 +49,7 @@ def seed(*, posts: int, users: int) -> dict:
     from django.utils import timezone
 
     from accounts.models import Profile
-    from accounts.names import canonical_name
+    from accounts.names import canonical_name, name_skeleton
     from messaging import search
     from messaging.models import Board, Notification, Post, Thread, ThreadReadState
     from messaging.rendering import render_markdown
@@ -61,7 +61,8 @@ def seed(*, posts: int, users: int) -> dict:
         [User(username=f"{BENCH}-{i}", password="!", email=f"b{i}@example.com")
          for i in range(users)], batch_size=2000)
     Profile.objects.bulk_create(
-        [Profile(user=u, display_name=f"玩家{i}", display_key=canonical_name(f"玩家{i}"))
+        [Profile(user=u, display_name=f"玩家{i}", display_key=canonical_name(f"玩家{i}"),
+                 name_skeleton=name_skeleton(f"玩家{i}"))
          for i, u in enumerate(people)], batch_size=2000)
     boards = Board.objects.bulk_create(
         [Board(slug=f"{BENCH}-{i}", title=f"第{i}局", kind=Board.Kind.GAME) for i in range(20)])
