@@ -1,11 +1,17 @@
 #!/usr/bin/env python
-"""Requests per second of the thread page (100 posts) vs a trivial view, under gunicorn.
+"""Requests per second of the busiest read pages vs a trivial view, under gunicorn.
 
-Both are measured in one run against the same server, so the ratio is what to read; absolute
-numbers depend on the machine. Uses PostgreSQL: DATABASE_URL if set, else
+Pages (issue 17 item 1): a thread page (50 posts, the third page of a 1,000-post thread)
+read anonymously and by a signed-in reader (a page navigation, so it marks reading), a board
+list (30 threads with their last posts and read marks, signed in) and a running game's home
+page. Every page and the trivial view (/healthz) are measured in one run against the same
+server, in rounds (each page for a slice of every round), so a machine that gets busier or
+quieter moves them alike; the ratio to /healthz is what to read, absolute numbers depend on
+the machine. Uses PostgreSQL: DATABASE_URL if set, else
 postgres://postgres@127.0.0.1:5432/killinggames_bench (created if missing).
 
     .venv/bin/python scripts/bench_http.py [--seconds 10] [--workers 2] [--clients 8]
+        [--posts 1000]
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/killinggames_bench"
+NAVIGATE = {"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
 
 
 def ensure_database(url: str) -> None:
@@ -40,12 +47,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def client(port: int, path: str, seconds: float, out: mp.Queue) -> None:
+def client(port: int, path: str, headers: dict, seconds: float, out: mp.Queue) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     count = errors = 0
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
-        conn.request("GET", path)
+        conn.request("GET", path, headers=headers)
         response = conn.getresponse()
         response.read()
         if response.status == 200:
@@ -55,9 +62,11 @@ def client(port: int, path: str, seconds: float, out: mp.Queue) -> None:
     out.put((count, errors))
 
 
-def measure(port: int, path: str, seconds: float, clients: int) -> tuple[float, int]:
+def measure(port: int, path: str, headers: dict, seconds: float,
+            clients: int) -> tuple[float, int]:
     out: mp.Queue = mp.Queue()
-    procs = [mp.Process(target=client, args=(port, path, seconds, out)) for _ in range(clients)]
+    procs = [mp.Process(target=client, args=(port, path, headers, seconds, out))
+             for _ in range(clients)]
     start = time.perf_counter()
     for p in procs:
         p.start()
@@ -68,42 +77,107 @@ def measure(port: int, path: str, seconds: float, clients: int) -> tuple[float, 
     return sum(r[0] for r in results) / elapsed, sum(r[1] for r in results)
 
 
+def seed(posts: int) -> dict:
+    """The bench's thread, board and running game (kept between runs), and a signed-in
+    reader's session."""
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from accounts.models import Profile
+    from games import services as games
+    from games.models import Game
+    from messaging import services as forum
+    from messaging.models import Thread
+
+    User = get_user_model()
+    author = User.objects.get_or_create(username="bench")[0]
+    reader = User.objects.get_or_create(username="bench-reader")[0]
+    for u in (author, reader):
+        Profile.objects.get_or_create(user=u, defaults={"display_name": u.username})
+    key = f"bench-{posts}"
+    thread = Thread.objects.filter(key=key).first()
+    if thread is None:
+        thread = forum.start_thread(board=forum.lobby_board(), author=author,
+                                    kind="discussion", title="bench", body="first **post**",
+                                    key=key, enforce_rate_limit=False)
+        for i in range(posts - 1):
+            forum.reply(thread=thread, author=author,
+                        body=f"reply {i} with *markdown* and a [link](https://example.org)",
+                        enforce_rate_limit=False)
+    board = forum.lobby_board()
+    for i in range(30 - board.threads.count()):
+        forum.start_thread(board=board, author=author, kind="discussion",
+                           title=f"bench board {i}", body="a thread", enforce_rate_limit=False)
+    game = Game.objects.filter(name="bench-home").first()
+    if game is None:
+        gm = User.objects.get_or_create(username="bench-gm", defaults={"is_staff": True})[0]
+        players = [User.objects.get_or_create(username=f"bench-p{i}")[0] for i in range(8)]
+        game = games.create_game(name="bench-home", ruleset="toy", gm=gm, seat_count=8,
+                                 early_end=False)
+        games.start_game(game_id=game.pk, users=players)
+        games.end_phase_now(game_id=game.pk, gm=gm)  # night -> day, with a few events
+    store = SessionStore()
+    store[SESSION_KEY] = str(reader.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = reader.get_session_auth_hash()
+    store.create()
+    return {"thread": thread.pk, "posts": thread.posts.count(), "board": board.slug,
+            "game": game.pk, "session": store.session_key}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--seconds", type=float, default=10,
+                        help="measuring time per page (split over the rounds)")
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--posts", type=int, default=1000)
     args = parser.parse_args()
 
-    env = dict(os.environ)
-    env.setdefault("DATABASE_URL", DEFAULT_DB)
-    env.update(DEBUG="false", RATE_LIMITS="false", LOG_LEVEL="WARNING")
-    ensure_database(env["DATABASE_URL"])
+    os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
+    os.environ.update(DEBUG="false", RATE_LIMITS="false", LOG_LEVEL="WARNING",
+                      EXTRA_RULESETS="tests.toy:register",
+                      DJANGO_SETTINGS_MODULE="config.settings")
+    sys.path.insert(0, str(ROOT))
+    ensure_database(os.environ["DATABASE_URL"])
     py = sys.executable
-    subprocess.run([py, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    subprocess.run([py, "manage.py", "createcachetable"], cwd=ROOT, env=env, check=True)
-    subprocess.run([py, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env,
-                   check=True)
-    setup = (
-        "from messaging import services as f; from messaging.models import Thread;"
-        "from accounts.models import messenger_user;"
-        "from django.contrib.auth import get_user_model as g;"
-        "u, _ = g().objects.get_or_create(username='bench');"
-        "t = Thread.objects.filter(key='bench-100').first()\n"
-        "if t is None:\n"
-        "    t = f.start_thread(board=f.lobby_board(), author=u, kind='discussion',"
-        " title='bench', body='first **post**', key='bench-100', enforce_rate_limit=False)\n"
-        "    [f.reply(thread=t, author=u, body=f'reply {i} with *markdown* and a [link](https://example.org)',"
-        " enforce_rate_limit=False) for i in range(99)]\n"
-        "print(t.pk, t.posts.count())"
-    )
-    out = subprocess.run([py, "manage.py", "shell", "-c", setup], cwd=ROOT, env=env, check=True,
-                         capture_output=True, text=True).stdout.split()
-    thread_id, posts = out[-2], out[-1]
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    # In-process: call_command skips the system checks, which refuse the toy rule set's
+    # generic sentences (the game home page plays the toy, as the tests do).
+    call_command("migrate", interactive=False, verbosity=0)
+    call_command("createcachetable")
+    call_command("collectstatic", interactive=False, verbosity=0)
+    made = seed(args.posts)
+    from django.db import connections
+
+    connections.close_all()
+    signed_in = {"Cookie": f"sessionid={made['session']}"}
+    page = f"/t/{made['thread']}/?page=3"
+    pages = [
+        ("trivial view (/healthz)", "/healthz", {}),
+        (f"thread page, anonymous (50 of {made['posts']})", page, NAVIGATE),
+        (f"thread page, signed in (50 of {made['posts']})", page, {**NAVIGATE, **signed_in}),
+        ("board list, signed in (30 threads)", f"/b/{made['board']}/", signed_in),
+        ("board list, anonymous", f"/b/{made['board']}/", {}),
+        ("game home, anonymous", f"/games/{made['game']}/", {}),
+        ("game home, signed in", f"/games/{made['game']}/", signed_in),
+    ]
     port = free_port()
     server = subprocess.Popen(
         [py, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w",
-         str(args.workers), "--log-level", "warning"], cwd=ROOT, env=env)
+         str(args.workers), "--log-level", "warning"], cwd=ROOT, env=dict(os.environ))
+    rates: dict[str, list[float]] = {name: [] for name, _p, _h in pages}
+    errors: dict[str, int] = {name: 0 for name, _p, _h in pages}
     try:
         for _ in range(100):
             try:
@@ -111,18 +185,26 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        path = f"/t/{thread_id}/"
-        measure(port, path, 1, 2)  # warm up both workers
-        thread_rps, thread_err = measure(port, path, args.seconds, args.clients)
-        trivial_rps, trivial_err = measure(port, "/healthz", args.seconds, args.clients)
+        for _name, path, headers in pages:
+            measure(port, path, headers, 0.5, 2)  # warm up both workers
+        for _round in range(args.rounds):
+            for name, path, headers in pages:
+                rps, err = measure(port, path, headers, args.seconds / args.rounds,
+                                   args.clients)
+                rates[name].append(rps)
+                errors[name] += err
     finally:
         server.terminate()
         server.wait(10)
     print(f"gunicorn workers={args.workers} clients={args.clients} seconds={args.seconds} "
-          f"database=PostgreSQL")
-    print(f"thread page ({posts} posts): {thread_rps:8.1f} req/s  errors={thread_err}")
-    print(f"trivial view (/healthz):  {trivial_rps:8.1f} req/s  errors={trivial_err}")
-    print(f"ratio thread/trivial:     {thread_rps / trivial_rps:8.3f}")
+          f"rounds={args.rounds} database=PostgreSQL")
+    base = sum(rates[pages[0][0]]) / args.rounds
+    print(f"{'page':44} {'req/s':>8} {'ratio':>6}  errors")
+    for name, _path, _headers in pages:
+        rps = sum(rates[name]) / args.rounds
+        print(f"{name:44} {rps:8.1f} {rps / base:6.3f}  {errors[name]}")
+    if any(errors.values()):
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -89,10 +89,6 @@ def main() -> None:
          "-w", str(args.workers), "--worker-class", "gthread", "--threads", "8",
          "--log-level", "warning"], cwd=ROOT, env=dict(os.environ))
     time.sleep(3)
-    deadline = timezone.now() + dt.timedelta(seconds=args.window + 4)
-    for game in games:
-        Game.objects.filter(pk=game.pk).update(deadline=deadline)
-        Phase.objects.filter(pk=game.current_phase_id).update(deadline=deadline)
 
     requests = []
     for game in games:
@@ -103,8 +99,17 @@ def main() -> None:
             store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
             store[HASH_SESSION_KEY] = seat.user.get_session_auth_hash()
             store.create()
+            # Everything a sender needs is read here: a sender thread that touched the ORM
+            # would open its own database connection (200 of them: "too many clients").
             requests.append({"game": game, "seat": seat, "session": store.session_key,
-                             "csrf": _get_new_csrf_string(), "target": seats[0].number})
+                             "csrf": _get_new_csrf_string(), "target": seats[0].number,
+                             "phase": game.current_phase.seq})
+    # The deadline is set once the sessions exist (making 200 of them takes seconds on a
+    # busy machine, which used to eat the whole window: every vote was sent after T).
+    deadline = timezone.now() + dt.timedelta(seconds=args.window + 4)
+    for game in games:
+        Game.objects.filter(pk=game.pk).update(deadline=deadline)
+        Phase.objects.filter(pk=game.current_phase_id).update(deadline=deadline)
     T = deadline.timestamp()
     n = len(requests)
     for i, r in enumerate(requests):
@@ -115,7 +120,7 @@ def main() -> None:
         time.sleep(max(0.0, r["send_at"] - time.time()))
         r["sent"] = time.time()
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        body = urlencode({"target": r["target"], "phase": r["game"].current_phase.seq,
+        body = urlencode({"target": r["target"], "phase": r["phase"],
                           "csrfmiddlewaretoken": r["csrf"]})
         conn.request("POST", f"/games/{r['game'].pk}/vote/", body, {
             "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json",

@@ -44,15 +44,16 @@ def game_home(request, pk):
         "checkin_open": seat is not None and seat.checked_in_at is None and game.is_live,
         "game": game, "seat": seat, "view": view,
         "phase_title": phase_label(game.phase_name, game.ruleset),
-        "seats": game.seats.select_related("user__profile"),
         "public_view": _public_rows(game, view, names), "timeline": timeline,
         "announcements": game.announcements.exclude(published_at=None).order_by("-created")[:20],
     })
 
 
 def _public_rows(game: Game, view: dict | None, names):
-    """Per-seat public facts for the table on the game's home page."""
-    return [{"number": number + 1, "name": name,
+    """Per-seat public facts for the table on the game's home page; `alive` is None for a
+    number without a seat row (the table once looked each row up among all seats)."""
+    alive = dict(game.seats.values_list("number", "alive"))
+    return [{"number": number + 1, "name": name, "alive": alive.get(number),
              "facts": seat_facts(game.ruleset, view, number) if view else ""}
             for number, name in sorted(names.items())]
 
