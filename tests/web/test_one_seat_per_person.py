@@ -3,6 +3,7 @@ come back as a substitute, accept the handover of another seat, or be counted as
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from games import selectors, services
 from games.models import Signup, Substitution
@@ -53,7 +54,7 @@ def test_a_replaced_player_cannot_sign_up_as_substitute_of_the_same_game(replace
     response = client.post(reverse("game-community", args=[replaced.pk, "signup"]),
                            {"role": "substitute"}, follow=True)
     assert response.status_code == 200
-    assert "nobody plays two seats of one game" in response.content.decode()
+    assert "同一局里一人不能玩两个座位" in response.content.decode()
     assert _state(replaced) == before
 
 
@@ -66,10 +67,10 @@ def test_a_replaced_player_cannot_accept_the_handover_of_another_seat(replaced, 
     response = client.post(reverse("game-community", args=[replaced.pk, "substitute"]),
                            follow=True)
     assert response.status_code == 200
-    assert "nobody plays two seats of one game" in response.content.decode()
+    assert "同一局里一人不能玩两个座位" in response.content.decode()
     assert _state(replaced) == before
     assert replaced.seats.get(number=3).user == crowd[3]
-    with pytest.raises(services.GameError, match="two seats"):
+    with translation.override("en"), pytest.raises(services.GameError, match="two seats"):
         services.accept_substitution(game_id=replaced.pk, user=crowd[2])
     # A waiting substitute who never held a seat still takes it.
     assert services.accept_substitution(game_id=replaced.pk, user=crowd[6]).number == 3
