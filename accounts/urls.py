@@ -1,8 +1,9 @@
 from django.urls import path
 
-from . import views
+from . import unsubscribe, views
 
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("u/<int:pk>/", views.public_profile, name="profile-public"),
+    path("unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="unsubscribe"),
 ]

@@ -26,3 +26,7 @@ def _schedule(sender, **kwargs):
                              sender.signature("games.reminders"), name="reminders and awards")
     sender.add_periodic_task(settings.COMMUNITY_INTERVAL_SECONDS,
                              sender.signature("games.community"), name="community rules")
+    # The email outbox: due rows (new, or waiting out a back-off) are sent from the database,
+    # so an SMTP outage or a worker restart loses nothing (games/mail.py).
+    sender.add_periodic_task(settings.OUTBOX_INTERVAL_SECONDS,
+                             sender.signature("games.outbox"), name="email outbox")

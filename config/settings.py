@@ -173,6 +173,9 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 20, minimum=1)
 SWEEP_GRACE_SECONDS = env_int("SWEEP_GRACE_SECONDS", 3, minimum=0)
+# A game whose advance raises waits 1 min, 2, 4 … up to 1 h before the next try.
+SWEEP_RETRY_BASE_SECONDS = env_int("SWEEP_RETRY_BASE_SECONDS", 60, minimum=1)
+SWEEP_RETRY_MAX_SECONDS = env_int("SWEEP_RETRY_MAX_SECONDS", 3600, minimum=1)
 REMINDER_INTERVAL_SECONDS = env_int("REMINDER_INTERVAL_SECONDS", 60, minimum=5)
 COMMUNITY_INTERVAL_SECONDS = env_int("COMMUNITY_INTERVAL_SECONDS", 300, minimum=10)
 
@@ -182,8 +185,31 @@ try:
     vars().update(environ.Env.email_url_config(EMAIL_URL))
 except Exception as exc:
     raise SettingError(f"EMAIL_URL is not an email URL: {exc}") from None
-DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "神的使者 <messenger@localhost>")
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20, minimum=1)  # seconds; a hung server is a failure
+# The From of every email, at a real domain (receivers junk mail from localhost): by default
+# noreply@ the site's host (SITE_URL, else the first ALLOWED_HOSTS); production refuses to
+# start without one; elsewhere example.com stands in.
+
+
+def _real_domain(host: str) -> bool:
+    return "." in host and not host.startswith(("localhost", "127.", ".")) and \
+        not host.replace(".", "").isdigit()
+
+
+_hosts = [SITE_URL.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0], *ALLOWED_HOSTS]
+_domain = next((h for h in _hosts if _real_domain(h)), "" if PRODUCTION else "example.com")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL",
+                             f"神的使者 <noreply@{_domain}>" if _domain else "")
+if not _real_domain(DEFAULT_FROM_EMAIL.rstrip(">").rpartition("@")[2]):
+    raise SettingError(f"DEFAULT_FROM_EMAIL={DEFAULT_FROM_EMAIL!r} must be an address at a "
+                       "real domain, e.g. '神的使者 <noreply@example.org>'")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The outbox (games/mail.py): retry after 1 min, 2, 4 … up to 1 h, for 3 days.
+OUTBOX_INTERVAL_SECONDS = env_int("OUTBOX_INTERVAL_SECONDS", 30, minimum=1)
+OUTBOX_RETRY_BASE_SECONDS = env_int("OUTBOX_RETRY_BASE_SECONDS", 60, minimum=1)
+OUTBOX_RETRY_MAX_SECONDS = env_int("OUTBOX_RETRY_MAX_SECONDS", 3600, minimum=1)
+OUTBOX_GIVE_UP_HOURS = env_int("OUTBOX_GIVE_UP_HOURS", 72, minimum=1)
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # sign-in mail goes through the outbox
 
 # --- auth and allauth ----------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
@@ -286,14 +312,15 @@ if PRODUCTION:
 
 # --- operations: logs, error mail, error reporting (docs/operations.md) ---------------------
 # Every line: UTC time, level, logger, message, e.g.
-# "2026-12-01T08:15:02Z WARNING games.services advance failed ...".
+# "2026-12-01T08:15:02Z WARNING games.services.lifecycle game=42 advance failed ..." (the
+# game field only on lines about a game: config/logs.py).
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
 if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
     raise SettingError(f"LOG_LEVEL={LOG_LEVEL!r} must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s",
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(game)s%(message)s",
                             "datefmt": "%Y-%m-%dT%H:%M:%SZ",
                             "()": "config.logs.UTCFormatter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},

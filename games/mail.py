@@ -1,28 +1,50 @@
-"""Email out of the games app: one way to queue a message, one way to read a reader's locale.
+"""Email out of the games app (and the sign-in mail, through accounts.adapter): one outbox.
 
-- `queue_email` hands a message to the Celery worker once the current transaction commits
-  (nothing is sent for a rolled-back step). The task is named, not imported: nothing in the
-  project imports games.tasks. If the broker is unreachable the message is sent from here,
-  so a broker outage neither turns a stored step into an error page nor loses the email.
-- `user_locale(user)` is the language and timezone to write to a user in: their profile's,
-  else the site's defaults (settings.LANGUAGE_CODE and settings.DEFAULT_USER_TIMEZONE).
+- `queue_email` writes an `OutboxEmail` row in the caller's transaction, so an email exists
+  exactly when its cause does (a rolled-back step writes none; a reminder recorded as sent
+  always has its row). Once the transaction commits the worker is nudged
+  (`games.send_email`, named, not imported: nothing imports games.tasks) to send it at once;
+  if the broker is down the row simply waits for the next beat.
+- `send_due` (beat, `games.outbox`) and `send_one` (the nudge) lock one due row at a time
+  with SKIP LOCKED, hand it to the SMTP server and mark it sent in the same transaction. A
+  failure leaves it unsent with `attempts + 1` and a later `next_attempt_at` (back-off from
+  OUTBOX_RETRY_BASE_SECONDS doubling up to OUTBOX_RETRY_MAX_SECONDS), until the server
+  accepts it or OUTBOX_GIVE_UP_HOURS pass. Every state lives in the row: a worker restart or
+  an outage of hours loses nothing.
+- At most one message can be repeated: a worker that dies after the server accepted a
+  message but before its transaction committed leaves the row unsent, and the next attempt
+  sends that one message again. Nothing else is ever sent twice (the row lock), and nothing
+  is dropped.
+- Every email carries the configured From (DEFAULT_FROM_EMAIL), `Auto-Submitted:
+  auto-generated`, a link to the notification settings, and (notifications only) a signed
+  one-click `List-Unsubscribe` for its kind (accounts/unsubscribe.py).
+- `user_locale(user)` is the language and timezone to write to a user in.
 
 This module imports no service: services and notifications call it, never the reverse.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
+import smtplib
 from dataclasses import dataclass
 
 from celery import current_app
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from accounts.unsubscribe import KINDS, settings_url, unsubscribe_url
+
+from .models import OutboxEmail
 
 log = logging.getLogger(__name__)
 
 SEND_TASK = "games.send_email"  # games/tasks.py
+ACCOUNT = "account"  # sign-in, verification, password reset: cannot be turned off
 
 
 @dataclass(frozen=True)
@@ -39,37 +61,138 @@ def user_locale(user) -> Locale:
                   timezone=getattr(profile, "timezone", "") or settings.DEFAULT_USER_TIMEZONE)
 
 
-def deliver(*, to: str, subject: str, body: str) -> None:
-    """Send one email now (the worker's task body, and the fallback without a broker)."""
-    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [to])
+def footer(user, kind: str) -> str:
+    """The settings link (and the unsubscribe line for a notification), in the reader's
+    language (the caller's active language)."""
+    lines = ["", "--", _("Notification settings: %(link)s") % {"link": settings_url()}]
+    if user is not None and kind in KINDS:
+        lines.append(_("Stop this kind of email: %(link)s") % {
+            "link": unsubscribe_url(user, kind)})
+    return "\n".join(lines) + "\n"
 
 
-def queue_email(*, to: str, subject: str, body: str) -> None:
-    """Send one email through Celery once the current transaction commits.
+def queue_email(*, to: str, subject: str, body: str, kind: str = ACCOUNT, user=None,
+                html: str = "") -> OutboxEmail:
+    """Write one email into the outbox, in the caller's transaction; nudge the worker once
+    it commits.
 
-    Precondition: called inside the writer's transaction (or in autocommit, when it is
-    handed over at once).
+    Precondition: called inside the writer's transaction (or in autocommit, when the row is
+    written at once). `kind` is a kind of accounts.unsubscribe.KINDS (then `user` is the
+    reader, and the email carries that kind's one-click unsubscribe) or "account".
     """
-    # Bind the values now: the lambda runs after the caller's variables have moved on.
-    transaction.on_commit(lambda to=to, subject=subject, body=body: hand_over(
-        to=to, subject=subject, body=body))
+    headers = {"Auto-Submitted": "auto-generated"}
+    language = user_locale(user).language if user is not None else translation.get_language()
+    with translation.override(language):
+        body = body.rstrip("\n") + "\n" + footer(user, kind)
+        if user is not None and kind in KINDS:
+            headers["List-Unsubscribe"] = f"<{unsubscribe_url(user, kind)}>"
+            headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    row = OutboxEmail.objects.create(kind=kind, user=user, to=to, subject=subject[:255],
+                                     body=body, html=html, headers=headers)
+    transaction.on_commit(lambda pk=row.pk: nudge(pk))
+    return row
 
 
-def hand_over(*, to: str, subject: str, body: str) -> None:
-    """Give the email to the worker; with CELERY_TASK_ALWAYS_EAGER send it here and now; if
-    the broker is unreachable, send it from here."""
+def nudge(pk: int) -> None:
+    """Ask the worker to send row `pk` now (eager: send it here). A broker outage is only
+    logged: the row is due, and the beat's `send_due` sends it."""
     if current_app.conf.task_always_eager:
-        _send_inline(to=to, subject=subject, body=body)
+        send_one(pk)
         return
     try:
-        current_app.send_task(SEND_TASK, kwargs={"to": to, "subject": subject, "body": body})
+        current_app.send_task(SEND_TASK, kwargs={"outbox_id": pk})
     except Exception as exc:  # kombu/redis connection errors, timeouts
-        log.warning("broker unavailable (%s); sending inline", exc)
-        _send_inline(to=to, subject=subject, body=body)
+        log.warning("broker unavailable (%s); outbox row %s waits for the beat", exc, pk)
 
 
-def _send_inline(*, to: str, subject: str, body: str) -> None:
+def backoff(attempts: int) -> dt.timedelta:
+    """The wait after the `attempts`-th failure: base, 2×base, 4×base… up to the cap."""
+    seconds = settings.OUTBOX_RETRY_BASE_SECONDS * 2 ** min(attempts - 1, 30)
+    return dt.timedelta(seconds=min(seconds, settings.OUTBOX_RETRY_MAX_SECONDS))
+
+
+def message_of(row: OutboxEmail) -> EmailMultiAlternatives:
+    msg = EmailMultiAlternatives(row.subject, row.body, settings.DEFAULT_FROM_EMAIL, [row.to],
+                                 headers=row.headers)
+    if row.html:
+        msg.attach_alternative(row.html, "text/html")
+    return msg
+
+
+# A refusal that no retry will change: the address or the message itself is refused.
+PERMANENT = (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused,
+             smtplib.SMTPDataError)
+
+
+def due(now: dt.datetime):
+    return OutboxEmail.objects.filter(sent_at__isnull=True, failed_at__isnull=True,
+                                      next_attempt_at__lte=now)
+
+
+def attempt(row: OutboxEmail, now: dt.datetime) -> bool:
+    """Send `row` (caller holds its lock, inside a transaction) and record the outcome on
+    it; True when the server accepted it."""
     try:
-        deliver(to=to, subject=subject, body=body)
-    except Exception:  # the step is stored; a lost email is logged, not an error page
-        log.exception("email to %s could not be sent", to)
+        message_of(row).send()
+    except Exception as exc:  # SMTP outage, refusal, timeout: recorded on the row
+        row.attempts += 1
+        row.last_error = f"{type(exc).__name__}: {exc}"[:500]
+        gone = now - row.created > dt.timedelta(hours=settings.OUTBOX_GIVE_UP_HOURS)
+        permanent = isinstance(exc, PERMANENT) and not _temporary(exc)
+        if gone or permanent:
+            row.failed_at = now
+            log.error("outbox row %s to %s given up after %d attempts: %s", row.pk, row.to,
+                      row.attempts, row.last_error)
+        else:
+            row.next_attempt_at = now + backoff(row.attempts)
+            log.warning("outbox row %s to %s not sent (attempt %d, next at %s): %s", row.pk,
+                        row.to, row.attempts, row.next_attempt_at.isoformat(), row.last_error)
+        row.save(update_fields=["attempts", "last_error", "failed_at", "next_attempt_at"])
+        return False
+    row.sent_at = now
+    row.attempts += 1
+    row.save(update_fields=["sent_at", "attempts"])
+    return True
+
+
+def _temporary(exc: Exception) -> bool:
+    """4xx SMTP answers are temporary (greylisting, a full queue): retry those."""
+    codes = [getattr(exc, "smtp_code", 0)]
+    codes += [code for code, _msg in getattr(exc, "recipients", {}).values()]
+    return any(400 <= (code or 0) < 500 for code in codes)
+
+
+def send_one(pk: int, *, now: dt.datetime | None = None) -> bool:
+    """Send row `pk` if it is still due and nobody else holds it; True when sent now."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        row = due(now).select_for_update(skip_locked=True).filter(pk=pk).first()
+        return row is not None and attempt(row, now)
+
+
+def send_due(*, now: dt.datetime | None = None, limit: int = 200) -> dict[str, int]:
+    """Send up to `limit` due rows, oldest due first, one row lock and one transaction each
+    (two workers at once share the rows out, SKIP LOCKED). Returns sent/failed counts."""
+    now = now or timezone.now()
+    counts = {"sent": 0, "failed": 0}
+    tried: set[int] = set()
+    for _i in range(limit):
+        with transaction.atomic():
+            row = (due(now).exclude(pk__in=tried).order_by("next_attempt_at", "pk")
+                   .select_for_update(skip_locked=True).first())
+            if row is None:
+                break
+            tried.add(row.pk)
+            sent = attempt(row, now)
+        counts["sent" if sent else "failed"] += 1
+        if not sent and row.failed_at is None and _server_down(row):
+            break  # the server is unreachable: the other rows wait for the next tick
+    return counts
+
+
+def _server_down(row: OutboxEmail) -> bool:
+    """Whether the row failed for want of a server (not for its own content): trying the
+    rest of the batch now would only wait for the same connection timeout again."""
+    return row.last_error.split(":", 1)[0] in {
+        "ConnectionRefusedError", "ConnectionResetError", "TimeoutError", "OSError",
+        "SMTPConnectError", "SMTPServerDisconnected", "socket.timeout", "gaierror"}

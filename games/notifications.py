@@ -8,7 +8,7 @@ Three kinds, each switched on or off by its reader on the profile page:
   (games/signals.py, on every new forum post).
 
 Precondition of every function here: called inside the writer's transaction. Emails are
-queued with `transaction.on_commit`, so a rolled-back step sends nothing, and each is written
+outbox rows written in that transaction (games/mail.py), so a rolled-back step sends nothing, and each is written
 in its reader's language (`Profile.language`). Users without an email address, inactive
 accounts and the 神的使者 account itself are never written to.
 """
@@ -54,7 +54,7 @@ def notify_private_result(game, seat, body: str) -> None:
         subject = _("[%(game)s] A private result from 神的使者") % {"game": game.name}
         text = _("%(body)s\n\nYour conversation with 神的使者: %(link)s\n") % {
             "body": excerpt(body), "link": link}
-    queue_email(to=user.email, subject=subject[:200], body=text)
+    queue_email(to=user.email, subject=subject[:200], body=text, kind="results", user=user)
 
 
 def notify_announcement(game, announcement) -> None:
@@ -75,7 +75,8 @@ def notify_announcement(game, announcement) -> None:
                                                    "title": announcement.title}
             body = _("%(body)s\n\nRead it on the game's board: %(link)s\n") % {
                 "body": excerpt(text), "link": link}
-        queue_email(to=user.email, subject=subject[:200], body=body)
+        queue_email(to=user.email, subject=subject[:200], body=body, kind="announcements",
+                    user=user)
 
 
 def notify_reply(post) -> None:
@@ -110,4 +111,4 @@ def notify_reply(post) -> None:
             body = _("%(body)s\n\nRead it here: %(link)s\n") % {
                 "body": excerpt(post.body),
                 "link": settings.SITE_URL + post.get_absolute_url()}
-        queue_email(to=user.email, subject=subject[:200], body=body)
+        queue_email(to=user.email, subject=subject[:200], body=body, kind="replies", user=user)

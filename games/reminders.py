@@ -2,7 +2,9 @@
 
 Each user picks the hours before a deadline (profile `reminder_hours`, default 6 and 1).
 One email per (phase, user, hours) at most — the ReminderSent unique constraint makes a
-second send impossible even when two sweeps run at once. When a sweep finds several
+second send impossible even when two sweeps run at once. The ReminderSent rows and the
+email's outbox row (games/mail.py) are written in one transaction: a reminder recorded as
+sent always has its outbox row, which is retried until the mail server accepts it. When a sweep finds several
 reminders due at once (a phase shorter than the first reminder), only the nearest is sent
 and the earlier ones are marked as passed.
 """
@@ -50,7 +52,8 @@ def send_due_reminders(*, now: dt.datetime | None = None) -> int:
             continue
         seats = Seat.objects.filter(game=game, number__in=awaiting, user__isnull=False)
         for seat in seats.select_related("user__profile"):
-            sent += _remind(game, seat, now)
+            with transaction.atomic():  # the record and its email commit together
+                sent += _remind(game, seat, now)
     return sent
 
 
@@ -82,5 +85,5 @@ def _remind(game: Game, seat: Seat, now: dt.datetime) -> int:
             "phase": phase_label(game.phase_name, game.ruleset), "game": game.name,
             "deadline": local,
             "zone": timezone.get_current_timezone_name(), "link": link}
-    queue_email(to=user.email, subject=subject, body=body)
+    queue_email(to=user.email, subject=subject, body=body, kind="reminders", user=user)
     return 1

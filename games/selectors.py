@@ -237,14 +237,16 @@ def deadlines(user: User | AnonymousUser | None, *,
     for game in Game.objects.filter(mine, status=Game.Status.RUNNING).distinct():
         is_gm = game.gm_id == user.pk
         home = reverse("game-act" if not is_gm else "game-home", args=[game.pk])
-        if game.deadline and game.current_phase_id:
+        seat = Seat.objects.filter(game=game, user=user).first()
+        # A dead seat owes nothing any more: no phase deadline, no check-in (issue 16).
+        owes = is_gm or (seat is not None and seat.alive)
+        if owes and game.deadline and game.current_phase_id:
             title = f"{phase_label(game.phase_name, game.ruleset)} {game.phase_number}"
             entries.append((game.deadline, _entry(
                 f"game-{game.pk}-phase-{game.current_phase_id}", game.deadline,
                 _("%(game)s: %(phase)s ends") % {"game": game.name, "phase": title},
                 home, now)))
-        seat = Seat.objects.filter(game=game, user=user).first()
-        if seat is not None and seat.checked_in_at is None and game.started_at:
+        if owes and seat is not None and seat.checked_in_at is None and game.started_at:
             until = game.started_at + dt.timedelta(hours=game.checkin_hours)
             if until > now:
                 entries.append((until, _entry(

@@ -45,12 +45,22 @@ def reminders():
     return {"reminders": sent}
 
 
-@shared_task(name="games.send_email", ignore_result=True, autoretry_for=(OSError,),
-             retry_backoff=True, max_retries=5)
-def send_email(*, to: str, subject: str, body: str):
-    from .mail import deliver
+@shared_task(name="games.send_email", ignore_result=True)
+def send_email(*, outbox_id: int):
+    """Send one outbox row now (the nudge after its transaction commits). A failure is
+    recorded on the row (attempts, next_attempt_at); `games.outbox` retries it."""
+    from . import mail
 
-    deliver(to=to, subject=subject, body=body)
+    mail.send_one(outbox_id)
+
+
+@shared_task(name="games.outbox", ignore_result=True)
+def outbox():
+    """Send every due outbox row (every OUTBOX_INTERVAL_SECONDS): new rows whose nudge was
+    lost, and rows whose back-off has passed. Two at once share the rows (SKIP LOCKED)."""
+    from . import mail
+
+    return mail.send_due()
 
 
 @shared_task(name="games.community", ignore_result=True)

@@ -1,9 +1,11 @@
 from django.urls import include, path
 
-from .web import community, pages, play
+from .web import community, pages, play, rules
 
 urlpatterns = [
     path("games/", pages.game_list, name="game-list"),
+    path("games/rules/", rules.rules_index, name="rules-index"),
+    path("games/rules/<slug:ruleset>/", rules.rules_detail, name="rules-detail"),
     path("games/<int:pk>/", pages.game_home, name="game-home"),
     path("games/<int:pk>/act/", play.act, name="game-act"),
     path("games/<int:pk>/vote/", play.vote, name="game-vote"),

@@ -47,12 +47,16 @@ def test_an_email_leaves_only_when_the_transaction_commits(eager):
     assert [m.subject for m in outbox.outbox] == ["kept"]
 
 
-def test_without_a_broker_the_email_is_sent_from_here(monkeypatch):
+def test_without_a_broker_the_row_waits_for_the_beat(monkeypatch):
     from config.celery import app
+    from games.models import OutboxEmail
 
     def broker_down(*args, **kwargs):
         raise OSError("connection refused")
 
     monkeypatch.setattr(app, "send_task", broker_down)
-    mail.queue_email(to="b@example.org", subject="inline", body="-")
-    assert [m.subject for m in outbox.outbox] == ["inline"]
+    mail.queue_email(to="b@example.org", subject="later", body="-")
+    assert outbox.outbox == []
+    assert mail.send_due()["sent"] == 1
+    assert [m.subject for m in outbox.outbox] == ["later"]
+    assert OutboxEmail.objects.get(subject="later").sent_at is not None

@@ -148,6 +148,14 @@ class Choice:
     text_fields: tuple[TextField, ...] = ()
     label: str = ""
 
+    def __init__(self, kind: str, params: dict, text_fields: tuple[TextField, ...] = (),
+                 label: str = ""):
+        # One update of the instance dict instead of a frozen dataclass's four
+        # object.__setattr__ calls: legal actions are built by the thousand in simulations.
+        fields = self.__dict__
+        fields["kind"], fields["params"] = kind, params
+        fields["text_fields"], fields["label"] = text_fields, label
+
 
 @dataclass(frozen=True)
 class PhaseInfo:
@@ -292,8 +300,11 @@ def fresh_state(ruleset: str, *, seats: int, config: dict, seed: str) -> State:
 
 
 def emit(state: State, events: list[dict], event: dict) -> dict:
-    """Append `event` to the state's log and to the list of new events; return it."""
-    event = dict(event, seq=len(state["log"]))
+    """Append `event` to the state's log and to the list of new events; return it.
+
+    Precondition: `event` is a fresh dict from `make_event`, which becomes the logged event
+    (its number `seq` is added to it, not to a copy)."""
+    event["seq"] = len(state["log"])
     state["log"].append(event)
     events.append(event)
     return event

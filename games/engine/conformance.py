@@ -52,9 +52,26 @@ class Playthrough:
         return self.states[-1]
 
 
+ALPHABET = string.ascii_letters + "猫有条命杀手狼人平民天神，。 "
+
+
+ALPHABET_BITS = len(ALPHABET).bit_length()
+
+
 def random_text(rng: random.Random, n: int) -> str:
-    alphabet = string.ascii_letters + "猫有条命杀手狼人平民天神，。 "
-    return "".join(rng.choice(alphabet) for _ in range(n))
+    """`n` characters drawn one by one as `rng.choice(ALPHABET)` would draw them (the same
+    draws from the generator, so seeded games stay the same), without two calls per
+    character: `choice` takes `getrandbits(k)` for the alphabet's bit length k until the
+    result is below the alphabet's size (`Random._randbelow`); so does this loop.
+    tests/engine/test_interface.py checks that the texts are the same."""
+    bits, size, draw = ALPHABET_BITS, len(ALPHABET), rng.getrandbits
+    out = []
+    for _ in range(n):
+        r = draw(bits)
+        while r >= size:
+            r = draw(bits)
+        out.append(ALPHABET[r])
+    return "".join(out)
 
 
 def fill(choice: Choice, actor, rng: random.Random) -> dict:

@@ -4,9 +4,12 @@
                visibility), Announcement (drafts), ReminderSent
     community  Signup, Substitution, LeaveRequest, ActivityWarning, MovedThread
     awards     Award, Nomination, AwardVote
+    outbox     OutboxEmail (every email, sent by games.mail)
+    backoff    AdvanceBackoff (a game whose advance raised waits before the next try)
 """
 
 from .awards import Award, AwardVote, Nomination
+from .backoff import AdvanceBackoff
 from .community import ActivityWarning, LeaveRequest, MovedThread, Signup, Substitution
 from .game import (
     DEFAULT_PHASE_MINUTES,
@@ -19,9 +22,10 @@ from .game import (
     Seat,
     Vote,
 )
+from .outbox import OutboxEmail
 
 __all__ = [
-    "DEFAULT_PHASE_MINUTES", "Action", "ActivityWarning", "Announcement", "Award", "AwardVote",
-    "Event", "Game", "LeaveRequest", "MovedThread", "Nomination", "Phase", "ReminderSent",
+    "DEFAULT_PHASE_MINUTES", "Action", "AdvanceBackoff", "ActivityWarning", "Announcement", "Award", "AwardVote",
+    "Event", "Game", "LeaveRequest", "MovedThread", "Nomination", "OutboxEmail", "Phase", "ReminderSent",
     "Seat", "Signup", "Substitution", "Vote",
 ]

@@ -383,4 +383,4 @@ def sweep_community(*, now: dt.datetime | None = None) -> int:
 def _email(user: User | AnonymousUser | None, subject: str, body: str) -> None:
     if user is None or not user.email:
         return
-    queue_email(to=user.email, subject=subject, body=body)
+    queue_email(to=user.email, subject=subject, body=body, user=user)

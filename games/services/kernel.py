@@ -13,6 +13,7 @@ Every write follows one pattern (lock, re-check, write, notify on commit):
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from typing import TYPE_CHECKING
 
 from django.db import transaction
@@ -30,6 +31,8 @@ from ..models import Announcement, Event, Game, Phase
 from ..notifications import notify_announcement, notify_private_result
 from ..presenters import describe
 from ..selectors import seat_names
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -77,7 +80,10 @@ def require_gm(game_id: int, gm: User | None) -> Game:
 
 
 def log_gm(game: Game, gm: User | None, what: str, details: dict) -> None:
-    """Every GM act goes into the event log, visible to the GM only."""
+    """Every GM act goes into the event log, visible to the GM only (and the log lines,
+    with the game id)."""
+    log.info("gm act %s by %s: %s", what, gm.pk if gm else "system", details,
+             extra={"game_id": game.pk})
     Event.objects.create(game=game, seq=None, phase=game.current_phase, kind=f"gm_{what}",
                          public=False, audience="",
                          data=dict(details, gm=display_name(gm) if gm else "system"),

@@ -26,7 +26,7 @@ from ..engine.base import end_phase, new_seed
 from ..models import Game, Phase, Seat
 from ..presenters import phase_label
 from ..selectors import commitment_of, seat_names
-from . import kernel
+from . import backoff, kernel
 from .ghosts import restore_ghost_threads
 from .kernel import GameError, announce, deliver_private, lock_game, log_gm, ruleset_of
 from .record import record_step, store_events, sync_alive
@@ -196,6 +196,10 @@ def advance_locked(game: Game, *, reason: str, now: dt.datetime, by: User | None
         _finish(game, outcome, phase, names, now)
     game.version += 1
     game.save()
+    backoff.clear(game.pk)
+    log.info("phase advanced (%s): %s -> %s", reason, closing.name if closing else "-",
+             "over" if outcome is not None else f"{phase.name} {phase.number}",
+             extra={"game_id": game.pk})
 
 
 def _finish(game: Game, outcome: Outcome, phase: Phase | None, names: dict[int, str],
@@ -251,15 +255,17 @@ def grace() -> dt.timedelta:
 def sweep(*, now: dt.datetime | None = None, limit: int = 100) -> int:
     """Advance every running game whose deadline has passed; return how many advanced.
 
-    One indexed query when nothing is due, whatever the number of games.
+    One indexed query when nothing is due, whatever the number of games. A game whose
+    advance raises is backed off (games/services/backoff.py): skipped by the due query until
+    its retry time, logged once per step, its GM told; the others go on.
     """
     now = kernel.now(now)
-    due = list(Game.objects.filter(status=Game.Status.RUNNING, deadline__lte=now - grace())
-               .order_by("deadline").values_list("id", "version")[:limit])
+    due = list(backoff.due_games(now, now - grace()).order_by("deadline")
+               .values_list("id", "version")[:limit])
     advanced = 0
     for game_id, version in due:
         try:
             advanced += advance_phase(game_id=game_id, expected_version=version, now=now)
-        except Exception:  # one broken game must not stop the others being advanced
-            log.exception("advancing game %s failed", game_id)
+        except Exception as exc:  # one broken game must not stop the others being advanced
+            backoff.record_failure(game_id, exc, now)
     return advanced

@@ -289,3 +289,15 @@ def test_the_draws_depend_on_the_seed_and_the_counter():
     assert len(set(first)) == 3 and a["secret"]["draws"] == 3
     c = fresh_state("x", seats=1, config={}, seed="c")
     assert draw_random(c, "p").random() != first[0]
+
+
+def test_random_text_draws_exactly_what_choice_would():
+    import random
+
+    for seed in range(20):
+        a, b = random.Random(seed), random.Random(seed)
+        n = a.randint(0, 150)
+        b.randint(0, 150)
+        assert conformance.random_text(a, n) == "".join(
+            b.choice(conformance.ALPHABET) for _ in range(n))
+        assert a.random() == b.random()

@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import Profile
 from games import services
 from games.models import Signup
-from tests.factories.toy import finish
+from tests.factories.toy import finish, night_kill
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset")]
 
@@ -63,6 +63,23 @@ def test_the_check_in_deadline_is_listed_until_i_check_in(game, players, client)
         sec(game.started_at + dt.timedelta(hours=game.checkin_hours))]
     game.seats.filter(user=players[0]).update(checked_in_at=timezone.now())
     assert not [e for e in entries(client, path) if "-checkin-" in str(e["UID"])]
+
+
+def test_a_dead_seat_s_feed_lists_no_phase_or_check_in_deadline(game, players, gm, client):
+    game = night_kill(game)
+    dead = game.seats.get(alive=False)
+    living = game.seats.filter(alive=True).exclude(user=None).first()
+    assert game.status == game.Status.RUNNING and dead.checked_in_at is None
+    dead_events = entries(client, make_feed(client, dead.user))
+    assert not [e for e in dead_events if "-phase-" in str(e["UID"]) or
+                "-checkin-" in str(e["UID"])]
+    living_events = entries(client, make_feed(client, living.user))
+    assert [e["DTSTART"].dt for e in living_events if "-phase-" in str(e["UID"])] == [
+        sec(game.deadline)]
+    assert [e for e in living_events if "-checkin-" in str(e["UID"])]
+    gm_events = entries(client, make_feed(client, gm))
+    assert [e["DTSTART"].dt for e in gm_events if "-phase-" in str(e["UID"])] == [
+        sec(game.deadline)]
 
 
 def test_the_gm_sees_the_deadlines_of_the_games_they_run(game, gm, client):

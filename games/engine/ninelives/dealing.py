@@ -40,6 +40,7 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property
+from pathlib import Path
 
 from .cards import (
     CARDS,
@@ -418,18 +419,25 @@ def _check_taints(deal: Deal, rules: DealRules) -> list[Violation]:
 # where `flags` marks the held kinds that a later kind may still clash with. Counts and flags
 # that no later kind needs are reset to 0 ("forgotten"), so that many partial deals share one
 # state. Seats of one camp are interchangeable, so states are kept canonical: the signatures of
-# such seats sorted. `_Counter.table[i][state]` lists the ways to deal kind i from `state`
+# such seats sorted. `DealCounter.table[i][state]` lists the ways to deal kind i from `state`
 # with, for each, the number of ways to finish the deal (hands and taints) afterwards.
 
 SIZE, NEUTRAL_COUNT, FLAGS = 0, 4, 5
 CAMP_SLOT = {KILLER_CAMP: 1, WOLF_CAMP: 2, CIVILIAN_CAMP: 3, NEUTRAL: 4}
 
 
-class _Counter:
-    """Exact counter and sampler for one `DealRules` (build once and reuse: `_counter`)."""
+class DealCounter:
+    """Exact counter and sampler for one `DealRules` (build once and reuse: `_counter`).
 
-    def __init__(self, rules: DealRules):
+    `counts`, if given, is the shipped table of completions (`counts_file`): one dict per
+    kind, from `state_key(state)` to the number of ways to finish the deal from `state`, for
+    every reachable state from which the deal can still end valid. With it, `completions`
+    is a look-up instead of the whole dynamic programme below the state.
+    """
+
+    def __init__(self, rules: DealRules, counts: list[dict[str, int]] | None = None):
         self.rules = rules
+        self.counts = counts
         self.kinds = [c for c, _, _ in rules.cards]
         self.kind_camp = [camp for _, camp, _ in rules.cards]
         self.copies = [n for _, _, n in rules.cards]
@@ -570,6 +578,8 @@ class _Counter:
         if i == self.n_kinds:
             return _taint_ways(tuple(sorted(sig[NEUTRAL_COUNT] for sig in state)),
                                self.rules.taints)
+        if self.counts is not None:
+            return self.counts[i].get(state_key(state), 0)
         cumulative = self.entry(i, state)[1]
         return cumulative[-1] if cumulative else 0
 
@@ -687,8 +697,85 @@ def _elementary(values: list[int], t: int) -> int:
 
 
 @cache
-def _counter(rules: DealRules) -> _Counter:
-    return _Counter(rules)
+def _counter(rules: DealRules) -> DealCounter:
+    """The counter for `rules`: for the real rules of 5 and 6 players it starts from the
+    shipped table of completions (`counts_file`), so that the first deal of a process does
+    not wait for the whole programme; for any other rules (the tests' small decks) it builds
+    what it needs."""
+    return DealCounter(rules, shipped_counts(rules))
+
+
+# --- the shipped table of completions ----------------------------------------------------
+#
+# `deal_counts_5.json` and `deal_counts_6.json` (next to this module) hold, for 5 and 6
+# players, the completions of every reachable state the programme finds, with a fingerprint
+# of the rules they were built for. `python manage.py deal --write-tables` regenerates them;
+# tests/engine/ninelives/test_deal_counts.py checks that regenerating gives the same files
+# byte for byte, and the exact counts are those of docs/rules/ninelives-dealing.md. A file
+# built for other rules than the real ones does not run: `shipped_counts` raises, there is
+# no quiet rebuild.
+
+SHIPPED_PLAYERS = (5, 6)
+
+
+def counts_file(players: int) -> Path:
+    return Path(__file__).with_name(f"deal_counts_{players}.json")
+
+
+def state_key(state: tuple) -> str:
+    """A canonical state as a short text: per seat, its signature packed into one number
+    (4 bits for the cards held, 3 for each camp's count, then the flags), in hexadecimal;
+    seats joined by commas."""
+    out = []
+    for size, killer, wolf, civilian, neutral, flags in state:
+        if size > 15 or max(killer, wolf, civilian, neutral) > 7:
+            raise ValueError(f"a signature too large to pack: {size, killer, wolf, civilian}")
+        packed = ((((flags << 3 | neutral) << 3 | civilian) << 3 | wolf) << 3 | killer) << 4
+        out.append(f"{packed | size:x}")
+    return ",".join(out)
+
+
+def rules_fingerprint(rules: DealRules) -> str:
+    """SHA-256 of the rules' fields: what a shipped table was built for."""
+    return hashlib.sha256(repr(rules).encode("utf-8")).hexdigest()
+
+
+def build_counts(rules: DealRules) -> list[dict[str, int]]:
+    """The table of completions for `rules`, by the whole dynamic programme (slow: seconds
+    for 6 players)."""
+    counter = DealCounter(rules)
+    counter.total()
+    return [{state_key(state): cumulative[-1]
+             for state, (_, cumulative) in level.items() if cumulative}
+            for level in counter.table]
+
+
+def counts_file_text(players: int) -> str:
+    """The text of `counts_file(players)`, built from scratch (one line per state, sorted)."""
+    rules = rules_for(players)
+    data = {"format": 1, "players": players, "rules": rules_fingerprint(rules),
+            "counts": build_counts(rules)}
+    return json.dumps(data, sort_keys=True, indent=0) + "\n"
+
+
+@cache
+def read_shipped(players: int) -> dict:
+    return json.loads(counts_file(players).read_text(encoding="utf-8"))
+
+
+def shipped_counts(rules: DealRules) -> list[dict[str, int]] | None:
+    """The shipped table for the real rules of 5 or 6 players; None for other rules.
+
+    Raises RuntimeError if the file was built for other rules than the real ones (a rule
+    changed and `manage.py deal --write-tables` was not run).
+    """
+    if rules.players not in SHIPPED_PLAYERS or rules != rules_for(rules.players):
+        return None
+    shipped = read_shipped(rules.players)
+    if shipped["rules"] != rules_fingerprint(rules):
+        raise RuntimeError(f"{counts_file(rules.players).name} was built for other rules than "
+                           f"the real ones; run `manage.py deal --write-tables`")
+    return shipped["counts"]
 
 
 def camp_assignments(rules: DealRules) -> int:
@@ -713,7 +800,7 @@ def sample(rules: DealRules, rng: random.Random) -> Deal:
     """A deal drawn uniformly among all valid outcomes under `rules`.
 
     Steps: 1. draw the camps by lot (a shuffle of the canonical camp list); 2. draw the hands
-    of the canonical seats by the counts (`_Counter.sample_hands`); 3. give each seat the
+    of the canonical seats by the counts (`DealCounter.sample_hands`); 3. give each seat the
     hand drawn for the next canonical seat of its camp (seats of one camp are
     interchangeable, so any fixed matching keeps the draw uniform); 4. draw the taints.
     """
@@ -739,7 +826,7 @@ def deal(players: int, rng: random.Random) -> Deal:
 
 
 def holder_distribution(rules: DealRules) -> dict[str, dict[tuple[str, ...], Fraction]]:
-    """Exact P(card Y's copies go to seats of camps (X1, ...)): see `_Counter`."""
+    """Exact P(card Y's copies go to seats of camps (X1, ...)): see `DealCounter`."""
     return _counter(rules).holder_distribution()
 
 

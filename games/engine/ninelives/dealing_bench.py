@@ -24,8 +24,8 @@ from .cards import FREE_AGENT, NEUTRAL
 from .dealing import (
     TAINTS,
     Deal,
+    DealCounter,
     DealRules,
-    _Counter,
     camp_assignments,
     card_marginals,
     count,
@@ -340,7 +340,7 @@ def measure(players: int, *, seed: int = 1, ours: int = 20_000, greedy: int = 20
     cards = list(rules.deck.elements())
     shuffle_s = min(_per_call(lambda: rng.shuffle(cards), 20_000) for _ in range(3))
     start = time.perf_counter()
-    valid = camp_assignments(rules) * _Counter(rules).total()   # a cold build, timed
+    valid = camp_assignments(rules) * DealCounter(rules).total()   # a cold build, timed
     build_s = time.perf_counter() - start
     sample(rules, rng)
     # warm the cache of weighted moves the way a long-running server would

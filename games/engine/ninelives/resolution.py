@@ -175,8 +175,10 @@ def night_label(state: State) -> str:
 
 
 def cards_used(eff: dict[int, dict], card: str) -> list[int]:
-    """The seats whose effective use tonight is `card`, in seat order."""
-    return [s for s, a in sorted(eff.items()) if a["card"] == card]
+    """The seats whose effective use tonight is `card`, in seat order.
+
+    Precondition: `eff` lists its seats in seat order (`apply_blocks` builds it so)."""
+    return [s for s, a in eff.items() if a["card"] == card]
 
 
 def close_night(state: State, events: list) -> None:

@@ -47,7 +47,9 @@ lists all of them; those of the resolutions are in the docstrings of their modul
 from __future__ import annotations
 
 import json
+import marshal
 from dataclasses import asdict
+from functools import cache
 
 from ..base import (
     GM,
@@ -102,6 +104,8 @@ PROTECTIONS = ("SOULBINDER", "WITCH_DOCTOR")
 NO_TARGET = ("VEST", "WOLFSBANE", "COUNTER_SNIPER", "SAINT", "PARDON")
 NOT_SELF = INVESTIGATIONS + ("JAIL", "STRIKE", "BOMB")
 RUNOFF_CARDS = ("STRIKE", "BOMB")   # I8: CURSE and BLESS do not reach a runoff
+MANIFESTO_FIELDS = (TextField("manifesto", min_chars=MANIFESTO_MIN, max_chars=TEXT_MAX),)
+STORY_FIELDS = (TextField("story", min_chars=1, max_chars=TEXT_MAX),)
 
 SEAT_KINDS = {
     "use_card": {"card", "target", "manifesto", "story"},
@@ -121,8 +125,40 @@ GM_KINDS = {
 
 
 def fast_copy(data):
-    """A deep copy of plain JSON data (much faster than copy.deepcopy for it)."""
+    """A deep copy of plain JSON data (much faster than copy.deepcopy for it), with tuples
+    made lists as JSON would store them (for views)."""
     return json.loads(json.dumps(data))
+
+
+def copy_plain(data):
+    """A deep copy of data that is already plain JSON data (dicts with str keys, lists, str,
+    int, float, bool, None), three times faster than a JSON round trip. Precondition: no
+    tuple and no non-str key (the conformance checks hold every state to a lossless JSON
+    round trip, so a state always meets it)."""
+    return marshal.loads(marshal.dumps(data))
+
+
+@cache
+def use_label(card: str, target: int | None) -> str:
+    """'Use JAIL on seat 3': a card use as a Choice label."""
+    return f"Use {card}" + ("" if target is None else f" on {label(target)}")
+
+
+@cache
+def attack_labels(card: str, target: int) -> tuple[str, str]:
+    """The labels of an attack with a manifesto and with a story of one's own."""
+    what = use_label(card, target)
+    return f"{what}, with a manifesto", f"{what}, with a story of your own"
+
+
+@cache
+def vote_label(target: int) -> str:
+    return f"Vote for {label(target)}"
+
+
+@cache
+def proxy_vote_label(target: int) -> str:
+    return f"Proxy vote for {label(target)}"
 
 
 def is_seat_number(value, players: int) -> bool:
@@ -319,40 +355,57 @@ class NineLives(RuleSet):
         if name == NIGHT and number == 1 and priv["camp"] == FREE_AGENT:
             for camp in self._camp_options(priv):
                 out.append(Choice("choose_camp", {"camp": camp}, label=f"Join the {camp} camp"))
-        if self._loss_order_open(state, seat) is None:
+        if self._order_window(state) and priv["camp"] != FREE_AGENT:  # `_loss_order_open`
             for core in self._core_options(priv):
                 rest = [c for c in (priv["loss_order"] or priv["hand"]) if c != core]
                 out.append(Choice("loss_order", {"cards": rest + [core]},
                                   label=f"Loss order with {core} as the core card"))
         if name in (DAY, RUNOFF) and self._vote_refusal(state, seat) is None:
             for target in self._vote_targets(state):
-                out.append(Choice("vote", {"target": target}, label=f"Vote for {label(target)}"))
+                out.append(Choice("vote", {"target": target}, label=vote_label(target)))
                 if priv["proxy"] != target:
                     out.append(Choice("proxy_vote", {"target": target},
-                                      label=f"Proxy vote for {label(target)}"))
+                                      label=proxy_vote_label(target)))
         return out
 
     def _card_choices(self, state: State, seat: int) -> list[Choice]:
-        priv = state["private"][seat]
-        players = state["config"]["players"]
+        """One Choice per card use `_use_refusal` allows: the checks of the seat's round run
+        once per seat, those of the card once per card (together they are `_card_refusal`);
+        the targets come from `_card_targets`."""
+        pub, priv = state["public"], state["private"][seat]
+        if (self._banned_round_refusal(state, seat) is not None
+                or self._day_card_used_refusal(state, seat) is not None):
+            return []  # no card at all this phase
+        alive = [t for t, a in enumerate(pub["alive"]) if a]
         out = []
         for card in dict.fromkeys(priv["hand"]):
-            targets = [None] if card in NO_TARGET else list(range(players))
-            for target in targets:
-                if self._use_refusal(state, seat, card, target) is not None:
-                    continue
+            if (self._dead_card_refusal(state, seat, card) is not None
+                    or self._phase_card_refusal(state, card) is not None):
+                continue
+            if card == "PARDON" and self._pardon_refusal(state) is not None:
+                continue
+            attack = card in ATTACK_CARDS
+            for target in self._card_targets(state, seat, card, alive):
                 base = {"card": card} if target is None else {"card": card, "target": target}
-                what = f"Use {card}" + ("" if target is None else f" on {label(target)}")
-                if card in ATTACK_CARDS:
-                    out.append(Choice("use_card", base, (TextField(
-                        "manifesto", min_chars=MANIFESTO_MIN, max_chars=TEXT_MAX),),
-                        label=f"{what}, with a manifesto"))
-                    out.append(Choice("use_card", base, (TextField(
-                        "story", min_chars=1, max_chars=TEXT_MAX),),
-                        label=f"{what}, with a story of your own"))
+                if attack:
+                    manifesto, story = attack_labels(card, target)
+                    out.append(Choice("use_card", base, MANIFESTO_FIELDS, label=manifesto))
+                    out.append(Choice("use_card", base, STORY_FIELDS, label=story))
                 else:
-                    out.append(Choice("use_card", base, label=what))
+                    out.append(Choice("use_card", base, label=use_label(card, target)))
         return out
+
+    def _card_targets(self, state: State, seat: int, card: str, alive: list[int]) -> list:
+        """The targets `_target_refusal` allows for `card` (None for a card without one),
+        given the living seats `alive`: the same rules, as a list (I6, §3.4.3)."""
+        if card in NO_TARGET:
+            return [None]
+        targets = [t for t in alive if t != seat] if card in NOT_SELF else alive
+        if card == "JAIL":
+            last = state["private"][seat]["last_jail"]
+            if last and last["night"] == state["public"]["phase"]["number"] - 1:
+                targets = [t for t in targets if t != last["target"]]
+        return targets
 
     def _gm_choices(self, state: State) -> list[Choice]:
         pub = state["public"]
@@ -381,37 +434,74 @@ class NineLives(RuleSet):
         return set(priv["uses"].get(str(number - 1), [])) >= {NIGHT, DAY}
 
     def _use_refusal(self, state: State, seat: int, card, target) -> Refusal | None:
-        pub, priv = state["public"], state["private"][seat]
-        name, number = pub["phase"]["name"], pub["phase"]["number"]
-        players = state["config"]["players"]
+        """Whether `seat` may use `card` on `target` now: the card's own checks, then the
+        target's, then whether a PARDON has anything to pardon."""
+        refusal = self._card_refusal(state, seat, card)
+        if refusal is None:
+            refusal = self._target_refusal(state, seat, card, target)
+        if refusal is None and card == "PARDON":
+            refusal = self._pardon_refusal(state)
+        return refusal
+
+    def _card_refusal(self, state: State, seat: int, card) -> Refusal | None:
+        """The checks of a card use that do not depend on its target (§3.5.3, §5.5, §8.2),
+        in this order: the card, the seat's hand, the round, the phase, today's card."""
         if not isinstance(card, str) or card not in CARDS:
             return Refusal("unknown_card", "There is no such card.")
-        if card not in priv["hand"]:
+        if card not in state["private"][seat]["hand"]:
             return Refusal("not_in_hand", f"You do not hold {card} (§5.5).", {"card": card})
-        if card in priv["dead_cards"]:
+        for refusal in (self._dead_card_refusal(state, seat, card),
+                        self._banned_round_refusal(state, seat),
+                        self._phase_card_refusal(state, card),
+                        self._day_card_used_refusal(state, seat)):
+            if refusal is not None:
+                return refusal
+        return None
+
+    def _dead_card_refusal(self, state: State, seat: int, card: str) -> Refusal | None:
+        if card in state["private"][seat]["dead_cards"]:
             return Refusal("dead_card", f"Your {card} has no power left.", {"card": card})
-        if self._round_banned(priv, number):
+        return None
+
+    def _banned_round_refusal(self, state: State, seat: int) -> Refusal | None:
+        if self._round_banned(state["private"][seat], state["public"]["phase"]["number"]):
             return Refusal("banned_round", "You used a card last night and another by day, so "
                            "you may use none this round (§3.5.3).")
+        return None
+
+    def _phase_card_refusal(self, state: State, card: str) -> Refusal | None:
+        name = state["public"]["phase"]["name"]
         if name == DAY and card not in DAY_CARDS:
             return Refusal("night_only", f"{card} can only be used at night (§3.5.3).")
         if name == RUNOFF and card not in RUNOFF_CARDS:
             return Refusal("not_in_runoff", f"{card} cannot be used during a runoff (§8.2).")
-        if name in (DAY, RUNOFF) and DAY in priv["uses"].get(str(number), []):
+        return None
+
+    def _day_card_used_refusal(self, state: State, seat: int) -> Refusal | None:
+        name, number = state["public"]["phase"]["name"], state["public"]["phase"]["number"]
+        if name in (DAY, RUNOFF) and DAY in state["private"][seat]["uses"].get(str(number), []):
             return Refusal("one_day_card", "You already used a card today (§3.5.3).")
+        return None
+
+    def _target_refusal(self, state: State, seat: int, card: str, target) -> Refusal | None:
+        """The target of a card use the card itself allows (I6, §3.4.3)."""
+        pub, priv = state["public"], state["private"][seat]
         if card in NO_TARGET:
             if target is not None:
                 return Refusal("no_target", f"{card} takes no target.")
-        elif not is_seat_number(target, players) or not pub["alive"][target]:
+        elif not is_seat_number(target, state["config"]["players"]) or not pub["alive"][target]:
             return Refusal("bad_target", "Choose a living seat.")
         elif card in NOT_SELF and target == seat:
             return Refusal("not_self", f"{card} must target another seat.")
         if card == "JAIL":
             last = priv["last_jail"]
-            if last and last["night"] == number - 1 and last["target"] == target:
+            if last and last["night"] == pub["phase"]["number"] - 1 and last["target"] == target:
                 return Refusal("jail_twice", "You cannot jail the same seat two nights "
                                "running (§3.4.3).", {"target": target})
-        if card == "PARDON" and not (pub["pending_execution"] or {}).get("pardonable"):
+        return None
+
+    def _pardon_refusal(self, state: State) -> Refusal | None:
+        if not (state["public"]["pending_execution"] or {}).get("pardonable"):
             return Refusal("nothing_to_pardon", "No execution is waiting for a pardon "
                            "(§3.4.4, §8.1).")
         return None
@@ -436,13 +526,17 @@ class NineLives(RuleSet):
                            {"min": MANIFESTO_MIN, "got": len(manifesto or "")})
         return None
 
+    def _order_window(self, state: State) -> bool:
+        """Whether loss orders may be sent now: night 1 or a reorder window (§6.1, §6.3)."""
+        pub = state["public"]
+        return (pub["phase"]["name"] == NIGHT and pub["phase"]["number"] == 1) \
+            or pub["reorder"] is not None
+
     def _loss_order_open(self, state: State, seat: int) -> Refusal | None:
-        pub, priv = state["public"], state["private"][seat]
-        name, number = pub["phase"]["name"], pub["phase"]["number"]
-        if not (name == NIGHT and number == 1) and pub["reorder"] is None:
+        if not self._order_window(state):
             return Refusal("order_closed", "The loss order can be set during night 1 and "
                            "changed only in the two reorder windows (§6.1, §6.3).")
-        if priv["camp"] == FREE_AGENT:
+        if state["private"][seat]["camp"] == FREE_AGENT:
             return Refusal("camp_first", "Choose your camp before your loss order: the core "
                            "card must be of your camp (§2, §6.2).")
         return None
@@ -489,6 +583,16 @@ class NineLives(RuleSet):
 
     def apply(self, state: State, step) -> Transition | Refusal:
         """Accept a seat's or the GM's step, or refuse it with a reason (never raises)."""
+        return self._apply(state, step, own=False)
+
+    def apply_in_place(self, state: State, step) -> list[dict] | Refusal:
+        """`apply` on a state the caller owns, changed in place (the simulation's fast
+        path); returns the new events. A refused step leaves the state untouched: every
+        handler refuses before it copies (or, here, changes) anything."""
+        result = self._apply(state, step, own=True)
+        return result if isinstance(result, Refusal) else result.events
+
+    def _apply(self, state: State, step, *, own: bool) -> Transition | Refusal:
         if not isinstance(step, dict) or not isinstance(step.get("params"), dict):
             return Refusal("bad_step", "A step is a dict with an actor, a kind and params.")
         actor, kind, params = step.get("actor"), step.get("kind"), step["params"]
@@ -507,14 +611,15 @@ class NineLives(RuleSet):
         extra = set(params) - allowed[kind]
         if extra:
             return Refusal("bad_params", f"Unexpected fields: {', '.join(sorted(map(str, extra)))}.")
-        return handler(state, actor, kind, params)
+        return handler(state, actor, kind, params, own=own)
 
-    def _apply_seat(self, state: State, seat: int, kind: str, params: dict):
+    def _apply_seat(self, state: State, seat: int, kind: str, params: dict, *, own: bool):
         """A seat's step, by kind (SEAT_KINDS): `_apply_<kind>`, each of which refuses
         before it copies anything."""
-        return getattr(self, f"_apply_{kind}")(state, seat, params)
+        return getattr(self, f"_apply_{kind}")(state, seat, params, own=own)
 
-    def _apply_use_card(self, state: State, seat: int, params: dict) -> Transition | Refusal:
+    def _apply_use_card(self, state: State, seat: int, params: dict, *,
+                        own: bool) -> Transition | Refusal:
         """Choose (or change) this phase's card use (§3.5, §3.5.5)."""
         pub, priv = state["public"], state["private"][seat]
         card, target = params.get("card"), params.get("target")
@@ -523,7 +628,7 @@ class NineLives(RuleSet):
             refusal = self._text_refusal(card, params.get("manifesto"), params.get("story"))
         if refusal is not None:
             return refusal
-        new, events = self._copy(state)
+        new, events = self._copy(state, seat, own=own)
         action = {"card": card, "target": target, "phase": pub["phase"]["name"]}
         if card in ATTACK_CARDS:
             story = params.get("story")
@@ -544,21 +649,23 @@ class NineLives(RuleSet):
             story=action.get("story"), text=action.get("text")))
         return Transition(new, events)
 
-    def _apply_withdraw(self, state: State, seat: int, params: dict) -> Transition | Refusal:
+    def _apply_withdraw(self, state: State, seat: int, params: dict, *,
+                        own: bool) -> Transition | Refusal:
         """Withdraw this phase's card use (I3)."""
         pub, priv = state["public"], state["private"][seat]
         if priv["action"] is None:
             return Refusal("nothing_to_withdraw", "You have no card use to withdraw.")
         if pub["phase"]["name"] not in (NIGHT, DAY, RUNOFF):
             return Refusal("wrong_phase", "Nothing can be withdrawn now.")
-        new, events = self._copy(state)
+        new, events = self._copy(state, seat, own=own)
         new["private"][seat]["action"] = None
         emit(new, events, make_event("withdrawn", only(seat), because=[
             f"{label(seat)} withdrew its choice for {phase_label(pub['phase'])} (§3.5.5)."],
             seat=seat))
         return Transition(new, events)
 
-    def _apply_pass(self, state: State, seat: int, params: dict) -> Transition | Refusal:
+    def _apply_pass(self, state: State, seat: int, params: dict, *,
+                    own: bool) -> Transition | Refusal:
         """Use no card tonight."""
         pub, priv = state["public"], state["private"][seat]
         name = pub["phase"]["name"]
@@ -566,13 +673,14 @@ class NineLives(RuleSet):
             return Refusal("wrong_phase", "Passing is for the night; by day, just vote.")
         if (priv["action"] or {}).get("pass"):
             return Refusal("already_passed", "You already chose to use no card tonight.")
-        new, events = self._copy(state)
+        new, events = self._copy(state, seat, own=own)
         new["private"][seat]["action"] = {"pass": True, "phase": name}
         emit(new, events, make_event("passed", only(seat), because=[
             f"{label(seat)} will use no card during {phase_label(pub['phase'])}."], seat=seat))
         return Transition(new, events)
 
-    def _apply_choose_camp(self, state: State, seat: int, params: dict) -> Transition | Refusal:
+    def _apply_choose_camp(self, state: State, seat: int, params: dict, *,
+                           own: bool) -> Transition | Refusal:
         """The free agent joins a camp during night 1 (§2, I2)."""
         camp = params.get("camp")
         refusal = self._camp_for_refusal(state, seat)
@@ -581,21 +689,23 @@ class NineLives(RuleSet):
         if camp not in self._camp_options(state["private"][seat]):
             return Refusal("camp_not_held", "You may only join a camp whose cards you hold "
                            "(§2).", {"camp": str(camp)})
-        new, events = self._copy(state)
+        new, events = self._copy(state, seat, own=own)
         new["private"][seat]["camp"] = camp
         emit(new, events, make_event("camp_chosen", only(seat), because=[
             f"The free agent at {label(seat)} joined the {camp} camp (§2); the choice is "
             f"final."], seat=seat, camp=camp, by="seat"))
         return Transition(new, events)
 
-    def _apply_vote(self, state: State, seat: int, params: dict) -> Transition | Refusal:
-        return self._cast_vote(state, seat, params, proxy=False)
+    def _apply_vote(self, state: State, seat: int, params: dict, *,
+                    own: bool) -> Transition | Refusal:
+        return self._cast_vote(state, seat, params, proxy=False, own=own)
 
-    def _apply_proxy_vote(self, state: State, seat: int, params: dict) -> Transition | Refusal:
-        return self._cast_vote(state, seat, params, proxy=True)
+    def _apply_proxy_vote(self, state: State, seat: int, params: dict, *,
+                          own: bool) -> Transition | Refusal:
+        return self._cast_vote(state, seat, params, proxy=True, own=own)
 
-    def _cast_vote(self, state: State, seat: int, params: dict, *,
-                   proxy: bool) -> Transition | Refusal:
+    def _cast_vote(self, state: State, seat: int, params: dict, *, proxy: bool,
+                   own: bool) -> Transition | Refusal:
         """A vote in person (final) or a proxy vote (changeable until the count) (§8, I8)."""
         pub, priv = state["public"], state["private"][seat]
         name, here = pub["phase"]["name"], phase_label(pub["phase"])
@@ -610,7 +720,7 @@ class NineLives(RuleSet):
         if proxy and priv["proxy"] == target:
             return Refusal("proxy_unchanged", f"Your proxy vote already goes to {label(target)} "
                            "(§8.3).", {"target": target})
-        new, events = self._copy(state)
+        new, events = self._copy(state, seat, own=own)
         which = "runoff vote" if name == RUNOFF else "vote"
         if not proxy:
             new["public"]["votes"][str(seat)] = target
@@ -630,7 +740,8 @@ class NineLives(RuleSet):
                 f"{label(seat)} votes in person (§8.3)."], seat=seat, target=target))
         return Transition(new, events)
 
-    def _apply_loss_order(self, state: State, seat: int, params: dict) -> Transition | Refusal:
+    def _apply_loss_order(self, state: State, seat: int, params: dict, *,
+                          own: bool) -> Transition | Refusal:
         """Set (or, in a reorder window, change) the loss order (§6, I1)."""
         priv, cards = state["private"][seat], params.get("cards")
         refusal = self._loss_order_open(state, seat)
@@ -646,14 +757,14 @@ class NineLives(RuleSet):
                                "(§6.2, §6.3).", {"core": priv["core_card"]})
             return Refusal("core_camp", "The last card (the core card) must be of your own camp "
                            "(§6.2).")
-        new, events = self._copy(state)
+        new, events = self._copy(state, seat, own=own)
         new["private"][seat]["loss_order"] = list(cards)
         emit(new, events, make_event("loss_order_set", only(seat), because=[
             f"{label(seat)} will lose its cards in this order, {cards[-1]} (the core card) "
             f"last (§6)."], seat=seat, cards=list(cards), by="seat"))
         return Transition(new, events)
 
-    def _apply_gm(self, state: State, actor, kind: str, params: dict):
+    def _apply_gm(self, state: State, actor, kind: str, params: dict, *, own: bool):
         players = state["config"]["players"]
         pub = state["public"]
         reason = params.get("reason")
@@ -662,7 +773,7 @@ class NineLives(RuleSet):
         if kind == "abort":
             if not reason:
                 return Refusal("reason_needed", "Say why the game ends (§11.3).")
-            new, events = self._copy(state)
+            new, events = self._copy(state, own=own)
             new["public"]["outcome"] = {"result": "aborted", "winners": [], "summary":
                                         "The GM ended the game without a result (§11.3)."}
             new["public"]["phase"] = {"name": OVER, "number": pub["phase"]["number"]}
@@ -677,7 +788,7 @@ class NineLives(RuleSet):
             if not (pub["phase"]["name"] == NIGHT and action
                     and action.get("card") in ATTACK_CARDS and not action.get("rejected")):
                 return Refusal("no_manifesto", "That seat has no pending manifesto to reject.")
-            new, events = self._copy(state)
+            new, events = self._copy(state, own=own)
             new["private"][seat]["action"]["rejected"] = True
             emit(new, events, make_event("manifesto_rejected", only(seat), because=[
                 "The GM rejected your manifesto or story (§3.5.2)"
@@ -692,7 +803,7 @@ class NineLives(RuleSet):
             camp = params.get("camp")
             if camp not in self._camp_options(state["private"][seat]):
                 return Refusal("camp_not_held", "The free agent holds no card of that camp (§2).")
-            new, events = self._copy(state)
+            new, events = self._copy(state, own=own)
             new["secret"]["free_agent_default"] = camp
             emit(new, events, make_event("camp_default_set", gm_only(), because=[
                 f"If {label(seat)} does not choose by the end of night 1, it joins the {camp} "
@@ -701,34 +812,56 @@ class NineLives(RuleSet):
         # foul_out
         if not reason:
             return Refusal("reason_needed", "Say which foul (§9.1).")
-        new, events = self._copy(state)
+        new, events = self._copy(state, own=own)
         foul_out(new, events, seat, reason=reason,
                  because=[f"The GM put {label(seat)} out of the game (§9.1): {reason}"])
         check_victory(new, events)
         return Transition(new, events)
 
-    def _copy(self, state: State) -> tuple[State, list]:
-        """A copy of `state` the caller owns, and an empty list for the new events.
+    def _copy(self, state: State, seat: int | None = None, *,
+              own: bool = False) -> tuple[State, list]:
+        """A copy of `state` the caller may change, and an empty list for the new events.
 
         Logged events are never changed once emitted, so the new log shares them with the
         old one (a copy of the list, not of every event): games are replayed and checked by
         the thousand, and copying the whole log at every step made that quadratic.
+
+        With `seat`, for a seat's own step (which changes only the public part and that
+        seat's private part), only those two are copied; the config, the secret part and
+        the other seats' private parts are shared with `state`. The engine never changes a
+        state in place once it has returned it (every step starts from such a copy), and
+        neither may a caller: the service stores each state as JSON.
+
+        With `own` (`apply_in_place`, `end_phase_in_place`) the caller owns `state`: it is
+        returned itself, to be changed in place.
         """
-        new = {k: fast_copy(v) for k, v in state.items() if k != "log"}
+        if own:
+            return state, []
+        if seat is None:
+            new = copy_plain({k: v for k, v in state.items() if k != "log"})
+        else:
+            new = dict(state)
+            new["public"] = copy_plain(state["public"])
+            new["private"] = list(state["private"])
+            new["private"][seat] = copy_plain(state["private"][seat])
         new["log"] = list(state["log"])
         return new, []
 
     def end_phase(self, state: State) -> Transition:
         """Resolve the current phase and open the next one (the clock's step; never refuses)."""
         new, events = self._copy(state)
-        name = new["public"]["phase"]["name"]
-        if new["public"]["outcome"] is not None:
-            return Transition(new, events)
-        if name == NIGHT:
-            end_night(new, events)
-        else:
-            end_vote(new, events)
+        self.end_phase_in_place(new, events)
         return Transition(new, events)
+
+    def end_phase_in_place(self, state: State, events: list) -> None:
+        """`end_phase` on a state the caller owns, changed in place; the new events are
+        appended to `events`."""
+        if state["public"]["outcome"] is not None:
+            return
+        if state["public"]["phase"]["name"] == NIGHT:
+            end_night(state, events)
+        else:
+            end_vote(state, events)
 
     def commitment_text(self, state: State) -> str:
         """The canonical text of the deal kept in the GM-only part of the state (the dealer's

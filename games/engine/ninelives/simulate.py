@@ -19,13 +19,14 @@ Neither is skilled play; the figures bound what the cards alone do. Run:
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..base import Choice, State, action, end_phase
+from ..base import CLOCK, Choice, Refusal, State, action, end_phase
 from ..conformance import fill
 from .rules import NineLives
 
@@ -134,6 +135,8 @@ def play(players: int, seed: int, *, policy: str = "random", deal: dict | None =
     1. Each phase, every living seat in a shuffled order takes its steps (night 1: camp,
        loss order; every night: a card or a pass; every day: maybe a day card, a vote).
     2. The clock ends the phase. A step the engine refuses is a bug: it raises.
+    The steps go through `apply_in_place` and `end_phase_in_place` (no copy of the state
+    per step); `replay(setup, steps)` gives the same final state.
     """
     rules = rules or NineLives()
     rng = random.Random(f"ninelives-sim/{players}/{seed}/{policy}")
@@ -143,11 +146,13 @@ def play(players: int, seed: int, *, policy: str = "random", deal: dict | None =
     played = Played(setup)
 
     def take(step):
-        nonlocal state
-        result = rules.step(state, step)
-        if not hasattr(result, "state"):
-            raise AssertionError(f"legal step refused: {step}: {result}")
-        state = result.state
+        # The game's state is this function's own: the engine changes it in place.
+        if step["actor"] == CLOCK:
+            rules.end_phase_in_place(state, [])
+        else:
+            result = rules.apply_in_place(state, step)
+            if isinstance(result, Refusal):
+                raise AssertionError(f"legal step refused: {step}: {result}")
         played.steps.append(step)
 
     for _ in range(max_phases):
@@ -184,15 +189,17 @@ def simulate(players: int, games: int, *, seed: int = 0, policy: str = "random")
     rules = NineLives()
     counts: Counter = Counter()
     phases = 0
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     for i in range(games):
         played = play(players, seed + i, policy=policy, rules=rules)
         counts[played.result] += 1
         phases += sum(1 for s in played.steps if s["kind"] == "end_phase")
     seconds = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
     return {
         "players": players, "games": games, "policy": policy, "seconds": seconds,
         "games_per_second": games / seconds if seconds else float("inf"),
+        "games_per_cpu_second": games / cpu if cpu else float("inf"),
         "mean_phases": phases / games if games else 0,
         "counts": {r: counts[r] for r in RESULTS},
         "rates": {r: (counts[r] / games if games else 0.0, *wilson(counts[r], games))
@@ -200,10 +207,42 @@ def simulate(players: int, games: int, *, seed: int = 0, policy: str = "random")
     }
 
 
+def baseline_copies(players: int, seconds: float = 0.5) -> float:
+    """The trivial baseline for speed figures: JSON copies per CPU second of a fresh game's
+    state (`json.loads(json.dumps(state))`), measured for about `seconds` of CPU time."""
+    state = NineLives().initial_state(seats=players, seed="baseline").state
+    done, start = 0, time.process_time()
+    while (elapsed := time.process_time() - start) < seconds:
+        for _ in range(50):
+            json.loads(json.dumps(state))
+        done += 50
+    return done / elapsed
+
+
+def speed(players: int, games: int, *, seed: int = 0, policy: str = "random") -> dict:
+    """`simulate`, with the baseline measured just before and just after it in the same
+    process: `copies_per_game` (baseline copies per CPU second / games per CPU second) is
+    what one game costs in copies of a fresh state. Counted in the process's CPU time, so a
+    machine busy with other work, or a faster one, changes it much less than games per
+    second."""
+    before = baseline_copies(players)
+    stats = simulate(players, games, seed=seed, policy=policy)
+    after = baseline_copies(players)
+    stats["baseline_copies_per_second"] = (before + after) / 2
+    stats["copies_per_game"] = (stats["baseline_copies_per_second"]
+                                / stats["games_per_cpu_second"])
+    return stats
+
+
 def report(stats: dict) -> str:
     lines = [f"{stats['players']} players, {stats['games']} games, policy {stats['policy']}: "
              f"{stats['games_per_second']:.1f} games/s, {stats['mean_phases']:.1f} phases "
              f"per game"]
+    if "copies_per_game" in stats:
+        lines.append(f"  speed: {stats['games_per_cpu_second']:.1f} games per CPU second; one "
+                     f"game costs {stats['copies_per_game']:.0f} JSON copies of a fresh state "
+                     f"(baseline in this run: {stats['baseline_copies_per_second']:,.0f} "
+                     f"copies per CPU second)")
     for r in RESULTS:
         rate, lo, hi = stats["rates"][r]
         lines.append(f"  {r:<10} {stats['counts'][r]:>6}  {100 * rate:5.1f}%  "
@@ -218,7 +257,7 @@ def main(argv: list[str] | None = None) -> str:
     parser.add_argument("--policy", choices=["random", "informed"], default="random")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    out = "\n".join(report(simulate(p, args.games, seed=args.seed, policy=args.policy))
+    out = "\n".join(report(speed(p, args.games, seed=args.seed, policy=args.policy))
                     for p in args.players)
     print(out)
     return out

@@ -1,6 +1,7 @@
 """Deal 猫有n条命 by hand: `python manage.py deal --players 5|6 [--seed N] [--count K]
 [--format text|jsonl]`, print the exact number of valid deals (`--count-only`), or check deals
-a GM typed in (`--check FILE`, one JSON deal per line, `-` for standard input).
+a GM typed in (`--check FILE`, one JSON deal per line, `-` for standard input), or
+regenerate the dealer's shipped tables of completions (`--write-tables`, after a rule change).
 
 A thin shell over `games.engine.ninelives.dealing` (see docs/rules/ninelives-dealing.md).
 """
@@ -15,9 +16,12 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.engine.ninelives.cards import CAMP_NAMES_ZH, CARDS
 from games.engine.ninelives.dealing import (
+    SHIPPED_PLAYERS,
     Deal,
     commitment,
     count_deals,
+    counts_file,
+    counts_file_text,
     deal,
     free_agent_camps,
     new_salt,
@@ -54,11 +58,20 @@ class Command(BaseCommand):
                             help="print the exact number of valid deals and stop")
         parser.add_argument("--commit", action="store_true",
                             help="text format: add a SHA-256 commitment and its secret salt")
+        parser.add_argument("--write-tables", action="store_true",
+                            help="rebuild the shipped tables (deal_counts_5/6.json) and stop")
         parser.add_argument("--check", metavar="FILE",
                             help="validate deals (JSON, one per line; - for standard input)")
 
     def handle(self, *args, players: int, seed: int | None, count: int, format: str,
-               count_only: bool, commit: bool, check: str | None, **options):
+               count_only: bool, commit: bool, check: str | None, write_tables: bool,
+               **options):
+        if write_tables:
+            for number in SHIPPED_PLAYERS:
+                path = counts_file(number)
+                path.write_text(counts_file_text(number), encoding="utf-8")
+                self.stdout.write(f"wrote {path} ({count_deals(number):,} deals)")
+            return
         if check:
             return self._check(check)
         if count_only:

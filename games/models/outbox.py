@@ -1,0 +1,46 @@
+"""The email outbox (issue 16 item 11): every email is a row written in the transaction of
+its cause, and the row is the record of it.
+
+A row is due while `sent_at` is empty and `next_attempt_at` has passed. The sender
+(games.mail.send_due / send_one) locks one due row at a time with SKIP LOCKED, hands it to
+the SMTP server and marks it sent in the same transaction; a refusal or an outage pushes
+`next_attempt_at` forward (exponential back-off, capped) and counts `attempts`. Nothing is
+kept in memory between attempts, so worker restarts and long outages lose nothing.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class OutboxEmail(models.Model):
+    # What kind of email this is: the unsubscribe link turns exactly this kind off.
+    # "account" (sign-in, verification, password reset) cannot be turned off.
+    kind = models.CharField(max_length=20, default="account")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="+")
+    to = models.EmailField(max_length=254)
+    subject = models.CharField(max_length=255)
+    body = models.TextField()
+    html = models.TextField(blank=True)
+    headers = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.CharField(max_length=500, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    # Set when the row is given up (a permanent refusal, or older than OUTBOX_GIVE_UP_HOURS).
+    failed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The sender's query: unsent, not given up, by next attempt.
+            models.Index(fields=["next_attempt_at"], name="outbox_due",
+                         condition=Q(sent_at__isnull=True, failed_at__isnull=True)),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.to}: {self.subject}"

@@ -1,0 +1,150 @@
+#!/usr/bin/env python
+"""Drill: the SMTP server stopped for two minutes while reminders and private-result
+notices fall due (issue 16 item 11).
+
+A real SMTP sink (aiosmtpd, in this process) receives the mail; a real Celery worker with
+an embedded beat runs the outbox, the reminders and the sweep against the drill's own
+PostgreSQL database. The drill:
+1. starts the sink, the worker and beat;
+2. stops the sink, then starts GAMES toy games whose players want results and a reminder
+   1 h before the deadline (phases are 30 minutes, so every reminder is due at once): the
+   deal notices and the reminders are written as outbox rows and fail to send;
+3. keeps the sink stopped for --outage seconds (default 120), then restarts it on the same
+   port;
+4. waits until every outbox row is sent, and checks: every row's message arrived at the
+   sink, none twice, every reminder recorded (ReminderSent) has its message.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/kg_mail_drill \\
+        .venv/bin/python scripts/drills/smtp_outage.py [--outage 120] [--games 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import sys
+import threading
+import time
+
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/kg_mail_drill")
+import common  # noqa: E402  (sets the drill's environment before Django)
+from aiosmtpd.controller import Controller  # noqa: E402
+
+
+class Sink:
+    """Keeps every message it accepts: (to, subject, Message-ID) -> count."""
+
+    def __init__(self):
+        self.received: list[tuple[str, str, str]] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope):
+        from email import message_from_bytes
+        from email.header import decode_header, make_header
+
+        msg = message_from_bytes(envelope.content)
+        subject = str(make_header(decode_header(msg["Subject"] or "")))
+        with self.lock:
+            for rcpt in envelope.rcpt_tos:
+                self.received.append((rcpt, subject, msg["Message-ID"] or ""))
+        return "250 OK"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--outage", type=float, default=120)
+    parser.add_argument("--games", type=int, default=10)
+    args = parser.parse_args()
+    from bench_http import free_port
+
+    port = free_port()
+    os.environ.update(EMAIL_URL=f"smtp://127.0.0.1:{port}", EMAIL_TIMEOUT="5",
+                      OUTBOX_INTERVAL_SECONDS="5", OUTBOX_RETRY_BASE_SECONDS="5",
+                      OUTBOX_RETRY_MAX_SECONDS="40", REMINDER_INTERVAL_SECONDS="5",
+                      LOG_LEVEL="WARNING")
+    common.setup_django()
+    from django.contrib.auth import get_user_model
+    from django.db.models import Max, Sum
+
+    from accounts.models import Profile
+    from games import services
+    from games.models import Game, OutboxEmail, ReminderSent
+
+    OutboxEmail.objects.all().delete()
+    Game.objects.filter(name__startswith="smtp").delete()
+    sink = Sink()
+    smtp = Controller(sink, hostname="127.0.0.1", port=port)
+    smtp.start()
+    common.worker("mailworker", beat=True)
+    time.sleep(8)  # the worker and beat are up
+
+    print(f"SMTP sink on :{port} stopped for {args.outage:.0f} s")
+    smtp.stop()
+    t_stop = time.time()
+    User = get_user_model()
+    gm = User.objects.get_or_create(username="smtpgm", defaults={"is_staff": True})[0]
+    users = []
+    for i in range(5):
+        u = User.objects.get_or_create(username=f"smtp{i}",
+                                       defaults={"email": f"smtp{i}@example.org"})[0]
+        Profile.objects.update_or_create(user=u, defaults={
+            "display_name": f"smtp{i}", "reminder_hours": "1", "email_results": True})
+        users.append(u)
+    games = []
+    for n in range(args.games):
+        game = services.create_game(name=f"smtp{n}", ruleset="toy", gm=gm, seat_count=5,
+                                    durations={"night": 30, "day": 30}, early_end=False)
+        games.append(services.start_game(game_id=game.pk, users=users))
+    # The reminders fall due on the next reminders tick (every 5 s), during the outage.
+    common.wait_until(lambda: ReminderSent.objects.filter(
+        phase__game__in=games).count() >= args.games, 30)
+    time.sleep(max(0.0, args.outage - (time.time() - t_stop)))
+    during = OutboxEmail.objects.filter(sent_at__isnull=False).count()
+    failed_tries = OutboxEmail.objects.aggregate(n=Sum("attempts"))["n"] or 0
+    smtp = Controller(sink, hostname="127.0.0.1", port=port)
+    smtp.start()
+    t_back = time.time()
+    print(f"SMTP sink back after {t_back - t_stop:.0f} s")
+    total = OutboxEmail.objects.count()
+    ok = common.wait_until(lambda: not OutboxEmail.objects.filter(sent_at=None).exists(), 300, 1)
+    t_done = time.time()
+    time.sleep(10)  # anything sent twice would arrive now
+    common.stop_all()
+    smtp.stop()
+
+    rows = OutboxEmail.objects.all()
+    per_row = collections.Counter((r.to, r.subject) for r in rows)
+    arrived = collections.Counter((to, subject) for to, subject, _mid in sink.received)
+    reminders = ReminderSent.objects.filter(phase__game__in=games).count()
+    reminder_rows = rows.filter(kind="reminders").count()
+    figures = {
+        "outage seconds": round(t_back - t_stop),
+        "outbox rows": total,
+        "reminders recorded": reminders,
+        "reminder emails (rows)": reminder_rows,
+        "private-result notices (rows)": rows.filter(kind="results").count(),
+        "sent during the outage": during,
+        "failed attempts during the outage": failed_tries,
+        "max attempts of one row": rows.aggregate(n=Max("attempts"))["n"],
+        "all sent": ok,
+        "seconds from SMTP back to the last sent": round(t_done - t_back, 1),
+        "messages received": len(sink.received),
+        "received twice": sum(max(0, c - per_row[k]) for k, c in arrived.items()),
+        "rows without their message": sum(1 for k, c in per_row.items() if arrived[k] < c),
+        "given up": rows.exclude(failed_at=None).count(),
+    }
+    for key, value in figures.items():
+        print(f"{key}: {value}")
+    good = (ok and figures["received twice"] == 0 and figures["rows without their message"] == 0
+            and len(sink.received) == total and reminders == reminder_rows == args.games
+            and during == 0 and figures["given up"] == 0)
+    print("PASS" if good else "FAIL")
+    return 0 if good else 1
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    finally:
+        common.stop_all()
