@@ -165,15 +165,30 @@ def check_param_keys(keys: Iterable[str], *, field: str,
 def parse_step(raw: str | None, *, field: str = "choice") -> tuple[str, dict]:
     """(kind, params) from a step's JSON: exactly the keys "kind" (a short string) and
     "params" (an object whose keys are not reserved)."""
+    kind, params, _texts = parse_offered_choice(raw, field=field, texts_allowed=False)
+    return kind, params
+
+
+def parse_offered_choice(raw: str | None, *, field: str = "choice",
+                         texts_allowed: bool = True) -> tuple[str, dict, list[str] | None]:
+    """(kind, params, texts) from an option of the act form: a step (see `parse_step`) that
+    may also name, under "texts", the free-text fields that go with it (a list of keys)."""
     data = parse_json(raw, field=field)
-    if not isinstance(data, dict) or set(data) != {"kind", "params"}:
+    allowed = ({"kind", "params", "texts"} if texts_allowed else {"kind", "params"})
+    if not isinstance(data, dict) or not {"kind", "params"} <= set(data) <= allowed:
         raise InputError(_("Choose one of the offered actions."), field=field)
+    texts = data.get("texts")
+    if texts is not None and (not isinstance(texts, list) or not all(
+            isinstance(t, str) and 0 < len(t) <= MAX_KEY_LENGTH for t in texts)):
+        raise InputError(_("Choose one of the offered actions."), field=field)
+    if texts:
+        check_param_keys(texts, field=field)
     kind, params = data["kind"], data["params"]
     if not isinstance(kind, str) or not kind or len(kind) > MAX_KEY_LENGTH \
             or not isinstance(params, dict):
         raise InputError(_("Choose one of the offered actions."), field=field)
     check_param_keys(params, field=field)
-    return kind, params
+    return kind, params, texts
 
 
 def _aware(naive: dt.datetime, tz: dt.tzinfo, field: str) -> dt.datetime:

@@ -169,9 +169,18 @@ def commitment_of(text: str, salt: str) -> str:
 # --- the community around a game ------------------------------------------------------------
 
 def waiting_substitutes(game: Game) -> QuerySet[Signup]:
-    seated = game.seats.exclude(user=None).values_list("user_id", flat=True)
+    """Substitute sign-ups who may still take a seat: nobody who holds or ever held a seat of
+    `game` (issue 16 item 2: one person, one seat's secrets)."""
     return (Signup.objects.filter(game=game, role=Signup.Role.SUBSTITUTE, withdrawn_at=None)
-            .exclude(user_id__in=seated).select_related("user"))
+            .exclude(user_id__in=player_ids(game)).select_related("user"))
+
+
+def ever_held_seat(user: User | AnonymousUser | None, game: Game) -> bool:
+    """Whether `user` holds a seat of `game` now or held one before (a replaced player)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return game.seats.filter(user=user).exists() or Substitution.objects.filter(
+        game=game).filter(Q(outgoing=user) | Q(incoming=user)).exists()
 
 
 def last_activity(game: Game, user: User | AnonymousUser | None) -> dt.datetime | None:
@@ -197,10 +206,11 @@ def open_warnings(game: Game) -> QuerySet[ActivityWarning]:
 # --- awards -----------------------------------------------------------------------------------
 
 def player_ids(game: Game) -> set[int]:
-    """Ids of every user who held a seat in `game` (present holders and handovers)."""
+    """Ids of every user who holds or held a seat in `game` (present holders, everyone a
+    replacement was opened for, everyone who took a seat over)."""
     ids = set(game.seats.exclude(user=None).values_list("user_id", flat=True))
-    for pair in Substitution.objects.filter(game=game, status=Substitution.Status.ACCEPTED) \
-            .values_list("outgoing_id", "incoming_id"):
+    for pair in Substitution.objects.filter(game=game).values_list("outgoing_id",
+                                                                   "incoming_id"):
         ids.update(i for i in pair if i is not None)
     return ids
 

@@ -21,6 +21,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.inputs import InputError, check_param_keys, parse_int, parse_json
+
 from .. import rulesets, selectors, services
 from ..engine.base import GM
 from ..models import Action, Announcement, Event, Game
@@ -62,11 +64,12 @@ class StepForm(forms.Form):
 
     def clean_params(self):
         try:
-            value = json.loads(self.cleaned_data["params"] or "{}")
-        except ValueError:
-            raise forms.ValidationError(_("Not valid JSON.")) from None
-        if not isinstance(value, dict):
-            raise forms.ValidationError(_("Give a JSON object."))
+            value = parse_json(self.cleaned_data["params"] or "{}", field="params")
+            if not isinstance(value, dict):
+                raise forms.ValidationError(_("Give a JSON object."))
+            check_param_keys(value, field="params")
+        except InputError as refused:
+            raise forms.ValidationError(refused.message) from None
         return value
 
 
@@ -251,6 +254,8 @@ class GameAdmin(admin.ModelAdmin):
             return back
         try:
             problem = run(game, request.user, request.POST)
+        except InputError as refused:  # config.inputs: a readable refusal, nothing changed
+            messages.error(request, refused.message)
         except services.GameError as exc:
             messages.error(request, exc.message)
         else:
@@ -282,9 +287,9 @@ def _start(game, gm, post):
 
 
 def _extend(game, gm, post):
-    minutes = post.get("minutes", "")
     services.extend_deadline(game_id=game.pk, gm=gm,
-                             minutes=int(minutes) if minutes.isdigit() else -1)
+                             minutes=parse_int(post.get("minutes"), field="minutes",
+                                               default=-1))
 
 
 def _step(game, gm, post):
@@ -297,7 +302,8 @@ def _step(game, gm, post):
 
 
 def _publish(game, gm, post):
-    ann = get_object_or_404(Announcement, pk=post.get("announcement", 0), game=game)
+    ann = get_object_or_404(Announcement, pk=parse_int(post.get("announcement"), field="announcement", default=0),
+                            game=game)
     services.publish_announcement(announcement_id=ann.pk, story=post.get("story", ""), gm=gm)
 
 
@@ -307,7 +313,9 @@ def _substitute(game, gm, post):
 
 
 def _cancel_substitution(game, gm, post):
-    sub = get_object_or_404(game.substitutions, pk=post.get("substitution", 0))
+    sub = get_object_or_404(game.substitutions, pk=parse_int(post.get("substitution"),
+                                                                field="substitution",
+                                                                default=0))
     services.cancel_substitution(substitution_id=sub.pk, gm=gm)
 
 
@@ -356,7 +364,7 @@ COMMANDS = {
 
 def _seat_index(post) -> int:
     """The engine's seat index from a form's 1-based "seat" field (refused if not a number)."""
-    number = post.get("seat", "")
-    if not number.isdigit() or int(number) < 1:
+    number = parse_int(post.get("seat"), field="seat", maximum=10_000, default=None)
+    if number is None or number < 1:
         raise services.GameError(_("Give a seat number."))
-    return int(number) - 1
+    return number - 1

@@ -42,7 +42,7 @@ from messaging.models import Post, Thread
 
 from ..mail import queue_email, user_locale
 from ..models import ActivityWarning, Game, LeaveRequest, Phase, Seat, Signup, Substitution
-from ..selectors import last_activity, seat_of, waiting_substitutes
+from ..selectors import ever_held_seat, last_activity, seat_of, waiting_substitutes
 from . import kernel
 from .kernel import GameError, announce, lock_game, log_gm, require_gm
 from .lifecycle import start_game
@@ -94,6 +94,9 @@ def sign_up(*, game_id: int, user: User | AnonymousUser | None,
             raise GameError(_("Sign-ups for this game are closed."))
         if game.seats.filter(user=user).exists():
             raise GameError(_("You already hold a seat in this game."))
+        if ever_held_seat(user, game):  # a replaced player knows that seat's secrets
+            raise GameError(_("You held a seat in this game; nobody plays two seats of one "
+                              "game."))
         signup = Signup.objects.filter(game=game, user=user).first()
         if signup is not None and signup.withdrawn_at is None:
             raise GameError(_("You have already signed up for this game."))
@@ -249,6 +252,9 @@ def accept_substitution(*, game_id: int, user: User | AnonymousUser | None,
         game = lock_game(game_id)
         if game is None:
             raise GameError(_("This game does not exist."), code="not_found")
+        if ever_held_seat(user, game) and not game.seats.filter(user=user).exists():
+            raise GameError(_("You held a seat in this game; nobody plays two seats of one "
+                              "game."), code="forbidden")
         if not waiting_substitutes(game).filter(user=user).exists():
             raise GameError(_("You are not a waiting substitute of this game."),
                             code="forbidden")

@@ -15,15 +15,18 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import display_name
+from config.inputs import InputError, parse_datetime, parse_int
+from config.ratelimit import consume
 
 from .. import selectors, services
 from ..models import Award, AwardVote, Game
 from ..services import GameError
+
+AWARD_RATE = "20/10m"  # nominations, added candidates and votes per person (issue 16 item 4)
 
 
 def _finished(pk) -> Game:
@@ -70,20 +73,14 @@ def awards_page(request, pk):
     })
 
 
-def _user(raw: str):
-    return get_user_model().objects.filter(pk=int(raw)).first() if raw.isdigit() else None
+def _user(raw: str | None):
+    pk = parse_int(raw, field="nominee", minimum=1, default=None)
+    return get_user_model().objects.filter(pk=pk).first() if pk is not None else None
 
 
-def _deadline(raw: str):
+def _deadline(raw: str | None):
     """A datetime-local field (in the reader's timezone), or None when left empty."""
-    if not raw.strip():
-        return None
-    value = parse_datetime(raw.strip())
-    if value is None:
-        raise GameError(_("Give the deadline as a date and a time."))
-    if timezone.is_naive(value):
-        value = timezone.make_aware(value, timezone.get_current_timezone())
-    return value
+    return parse_datetime(raw, field=_("the voting deadline"), default=None)
 
 
 @require_POST
@@ -93,11 +90,19 @@ def award_post(request, pk):
     game = _finished(pk)
     do = request.POST.get("do", "")
     kind = request.POST.get("kind", "")
-    nominee = _user(request.POST.get("nominee", ""))
+    try:
+        nominee = _user(request.POST.get("nominee"))
+        vote_until = _deadline(request.POST.get("vote_until")) if do == "nominate" else None
+    except InputError as refused:  # a form error: back to the page with the sentence
+        messages.error(request, refused.message)
+        return redirect("game-awards", pk=game.pk)
+    if do in ("nominate", "add", "vote"):
+        consume(scope=f"games.awards:{game.pk}", who=f"user:{request.user.pk}",
+                rate=AWARD_RATE, message=_("Too many award requests. Please wait a moment."))
     try:
         if do == "nominate":
             services.nominate(game_id=game.pk, gm=request.user, kind=kind, nominee=nominee,
-                            vote_until=_deadline(request.POST.get("vote_until", "")))
+                            vote_until=vote_until)
             done = _("The nomination was recorded.")
         elif do == "add":
             services.add_candidate(game_id=game.pk, user=request.user, kind=kind, nominee=nominee)

@@ -10,8 +10,15 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.ratelimit import RateLimited, consume, too_many_requests
+
 from .. import services
 from .pages import game_or_404
+
+# Community writes per person (issue 16 item 4), by button: a leave request is a message to
+# the GM, so it is the scarcest; sign-ups and handovers are one-off by nature.
+RATES = {"signup": "6/h", "withdraw": "6/h", "checkin": "5/h", "substitute": "6/h",
+         "leave": "3/h"}
 
 
 @require_POST
@@ -21,6 +28,14 @@ def community_action(request, pk, what):
     page. Refusals come back as a readable message; nothing is stored."""
     game = game_or_404(pk)
     user = request.user
+    if what not in RATES:
+        raise Http404
+    try:
+        consume(scope=f"games.{what}:{game.pk}", who=f"user:{user.pk}", rate=RATES[what],
+                message=_("Too many requests of this kind. Please wait a while and try "
+                          "again."))
+    except RateLimited as refused:
+        return too_many_requests(request, refused)
     try:
         if what == "signup":
             services.sign_up(game_id=game.pk, user=user,

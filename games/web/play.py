@@ -16,6 +16,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.http import is_page_navigation  # issue 16 item 1 (ops branch)
+from config.inputs import (
+    InputError,
+    check_param_keys,
+    parse_choice,
+    parse_int,
+    parse_offered_choice,
+)
+from config.ratelimit import consume
 from messaging import services as forum
 from messaging.models import Message, Thread
 
@@ -24,6 +32,10 @@ from ..engine.base import Choice
 from ..models import Game, Vote
 from ..presenters import choice_label, field_label, phase_label, seat_name
 from .pages import game_or_404
+
+# Steps a seat may send in one phase before it must wait (issue 16 item 4): enough to change
+# one's mind many times, not enough to fill the GM's and the seat's logs.
+ACTION_RATE = "10/10m"
 
 
 def _choices(game: Game, seat_number: int | None) -> list[Choice]:
@@ -70,8 +82,13 @@ def act(request, pk):
     seat = selectors.seat_of(game, request.user)
     if seat is None:
         raise Http404
+    status = 200
     if request.method == "POST":
-        return _submit(request, game, seat)
+        try:
+            return _submit(request, game, seat)
+        except InputError as refused:  # the form again, with the sentence; nothing stored
+            messages.error(request, refused.message)
+            status = 400
     view, _seat = selectors.view_for(game, request.user)
     names = selectors.seat_names(game)
     choices = _choices(game, seat.number)
@@ -106,23 +123,20 @@ def act(request, pk):
         "game": game, "seat": seat, "view": view, "options": options,
         "text_fields": text_fields.values(), "page": page, "list_fields": [(k, lab, v) for k, (lab, v) in list_fields.items()],
         "me": json.dumps(view.get("me", {}), ensure_ascii=False, indent=1) if view else "",
-    })
+    }, status=status)
 
 
 def _submit(request, game: Game, seat):
+    """The action form: the step (`choice`, read by config.inputs.parse_offered_choice), `text_*` and
+    `list_*` fields adding params (never a reserved key), the phase it was shown for."""
     raw = request.POST.get("choice", "")
     if request.POST.get("free_text", "").strip() and not raw:
         return _free_text(request, game, seat)
-    try:
-        chosen = json.loads(raw)
-        kind, params = chosen["kind"], chosen["params"]
-        texts = chosen.get("texts")
-        if not isinstance(kind, str) or not isinstance(params, dict) or not (
-                texts is None or isinstance(texts, list)):
-            raise ValueError
-    except (ValueError, KeyError, TypeError, AttributeError):
-        messages.error(request, _("Choose one of the offered actions."))
-        return redirect("game-act", pk=game.pk)
+    # InputError: the caller shows the form again (400)
+    kind, params, texts = parse_offered_choice(raw)
+    check_param_keys([key[5:] for key in request.POST if key.startswith(("text_", "list_"))],
+                     field="choice")
+    expected = parse_int(request.POST.get("phase"), field="phase", minimum=0, default=None)
     for key, value in request.POST.items():
         name = key[5:]
         # Only the texts the picked option asks for: a manifesto typed for another option
@@ -131,11 +145,12 @@ def _submit(request, game: Game, seat):
             params[name] = value
         elif key.startswith("list_") and isinstance(params.get(name), list):
             params[name] = fill_list(params[name], split_list(value))
-    expected = request.POST.get("phase")
     try:
+        consume(scope=f"games.act:{game.pk}:{seat.number}:{game.current_phase_id}",
+                who=f"seat:{seat.pk}", rate=ACTION_RATE,
+                message=_("Too many actions in this phase. Please wait a moment."))
         services.submit_action(game_id=game.pk, user=request.user, kind=kind, params=params,
-                               expected_phase=int(expected) if expected and expected.isdigit()
-                               else None)
+                               expected_phase=expected)
     except services.GameError as exc:
         messages.error(request, exc.message)
     else:
@@ -159,19 +174,29 @@ def _free_text(request, game: Game, seat):
 def vote(request, pk):
     """A vote from the vote thread's form; back to the thread with a readable result."""
     game = game_or_404(pk)
-    thread_id = request.POST.get("thread")
-    back = redirect("messaging-thread", pk=thread_id) if (thread_id or "").isdigit() \
-        else redirect("game-home", pk=game.pk)
     wants_json = "application/json" in request.headers.get("Accept", "")
-    target = request.POST.get("target", "")
-    kind = request.POST.get("kind", "vote")
-    if kind not in services.VOTE_KINDS or not target.lstrip("-").isdigit():
-        return _vote_result(request, back, wants_json, False, _("Choose whom to vote for."))
-    expected = request.POST.get("phase", "")
     try:
+        thread_id = parse_int(request.POST.get("thread"), field="thread", minimum=1,
+                              default=None)
+        kind = parse_choice(request.POST.get("kind"), field="kind",
+                            choices=services.VOTE_KINDS, default="vote")
+        target = parse_int(request.POST.get("target"), field="target", default=None)
+        expected = parse_int(request.POST.get("phase"), field="phase", minimum=0, default=None)
+    except InputError as refused:
+        if wants_json:
+            return JsonResponse({"ok": False, "message": str(refused.message)}, status=400)
+        raise  # config.middleware.RefusalMiddleware: the 400 page with the sentence
+    back = redirect("messaging-thread", pk=thread_id) if thread_id is not None \
+        else redirect("game-home", pk=game.pk)
+    if target is None:
+        return _vote_result(request, back, wants_json, False, _("Choose whom to vote for."))
+    try:
+        seat = selectors.seat_of(game, request.user)
+        consume(scope=f"games.vote:{game.pk}:{game.current_phase_id}",
+                who=f"seat:{seat.pk}" if seat else f"user:{request.user.pk}", rate=ACTION_RATE,
+                message=_("Too many actions in this phase. Please wait a moment."))
         services.submit_action(game_id=game.pk, user=request.user, kind=kind,
-                               params={"target": int(target)},
-                               expected_phase=int(expected) if expected.isdigit() else None)
+                               params={"target": target}, expected_phase=expected)
     except services.GameError as exc:
         return _vote_result(request, back, wants_json, False, exc.message)
     return _vote_result(request, back, wants_json, True, _("Your vote was counted."))

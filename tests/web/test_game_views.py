@@ -62,7 +62,10 @@ def test_forged_action_posts_get_a_message_and_change_nothing(client, game, raw)
     client.force_login(wolf)
     before = game.state
     response = client.post(reverse("game-act", args=[game.pk]), {"choice": raw}, follow=True)
-    assert response.status_code == 200
+    # Unreadable steps (issue 16 item 3) are a 400 with the form again; readable ones that
+    # the rules refuse come back through the redirect.
+    assert response.status_code == (200 if raw.startswith('{"kind": "kill", "params": {')
+                                    or "explode" in raw else 400)
     game.refresh_from_db()
     assert game.state == before and not Action.objects.filter(game=game).exists()
     assert b'class="messages"' in response.content
@@ -102,8 +105,14 @@ def test_voting_through_the_vote_thread(client, game):
     # The refusal is the toy rule set's own reason (it has no translation), as an error.
     assert '<li class="error">You have already voted today.</li>' in response.content.decode()
     assert Vote.objects.filter(voter=voter).count() == 1
-    for bad in ({"target": "x"}, {"target": ""}, {"target": 99}, {"kind": "kill", "target": 1}):
+    for bad in ({"target": ""}, {"target": 99}):
         assert client.post(url, dict(bad, thread=thread.pk), follow=True).status_code == 200
+    # Unreadable fields (issue 16 item 3) are a 400 with the parser's sentence.
+    for bad in ({"target": "x"}, {"target": "²"}, {"kind": "kill", "target": 1},
+                {"target": 1, "phase": "²"}):
+        response = client.post(url, dict(bad, thread=thread.pk))
+        assert response.status_code == 400 and "没有做任何更改" in response.content.decode()
+    assert client.post(url, {"target": 1, "thread": "²"}).status_code == 400
     assert Vote.objects.filter(voter=voter).count() == 1
     page = client.get(reverse("messaging-thread", args=[thread.pk])).content.decode()
     assert 'id="vote-tally"' in page and voter.user.profile.display_name in page
