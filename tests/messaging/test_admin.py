@@ -18,13 +18,14 @@ def staff_client(client, gm):
 
 
 @pytest.fixture
-def waiting(alice, bob, messenger):
-    """Alice waits for an answer; Bob has been answered."""
+def waiting(alice, bob, messenger, gm):
+    """Alice waits for an answer; Bob has been answered by the GM (an automatic message from
+    神的使者 would leave him waiting)."""
     alices = services.conversation_for(owner=alice)
     services.send_to_messenger(conversation=alices, author=alice, body="请问规则")
     bobs = services.conversation_for(owner=bob)
     services.send_to_messenger(conversation=bobs, author=bob, body="你好")
-    services.send_as_messenger(conversation=bobs, body="你好")
+    services.send_as_messenger(conversation=bobs, body="你好", written_by=gm)
     return alices, bobs
 
 

@@ -12,7 +12,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 def test_beat_ends_a_phase_at_its_deadline(celery_worker_and_beat, players, gm):
     g = services.create_game(name="快局", ruleset="toy", gm=gm, seat_count=5,
-                             durations={"night": 0.05, "day": 60}, early_end=False)
+                             durations={"night": 0.05, "day": 60}, change_cutoff_minutes=0,
+                             early_end=False)
     game = services.start_game(game_id=g.pk, users=players)
     assert game.phase_name == "night"
     for _ in range(120):

@@ -8,6 +8,7 @@ Deal FIVE (seat i = NAMES[i]); seat 1 阿猫 holds KILLER DEMON WITCH_DOCTOR VES
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -44,10 +45,11 @@ def counts(game: Game) -> tuple[int, int, int, int]:
             Vote.objects.filter(game=game).count(), Message.objects.count())
 
 
-def submit(client, game: Game, form: Form) -> list[str]:
-    """Post the form as the browser would; the page's flash messages."""
+def submit(client, game: Game, form: Form, *, status: int = 200) -> list[str]:
+    """Post the form as the browser would; the page's flash messages. A form that cannot be
+    read at all (broken JSON) is answered with the page again and status 400."""
     response = client.post(reverse("game-act", args=[game.pk]), form.fields, follow=True)
-    assert response.status_code == 200
+    assert response.status_code == status
     return [str(m) for m in response.context["messages"]]
 
 
@@ -199,7 +201,8 @@ def test_a_choice_not_offered_is_refused(start_ninelives, client):
                                         "params": {"card": "SNIPER", "target": 2}})
     assert assert_refused(client, game, form) == "你手里没有狙击手。"
     form.fields["choice"] = "{not json"
-    assert assert_refused(client, game, form) == "请从列出的操作中选一项。"
+    unreadable = functools.partial(submit, status=400)
+    assert assert_refused(client, game, form, submit_to=unreadable) == "请从列出的操作中选一项。"
 
 
 def test_a_second_vote_is_refused(start_ninelives, client):
