@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 
 import pytest
 from django.conf import settings
@@ -43,6 +44,19 @@ def _fast_and_isolated(request, settings):
 
         cache.clear()  # rate-limit counters must not leak from one test into the next
     yield
+
+
+@pytest.fixture(autouse=True)
+def _rate_limit_minute_stands_still(monkeypatch):
+    """django-ratelimit counts in windows that end at a whole second (one per key per minute);
+    a test's two requests straddling that second would both be "first". Within one test the
+    limiter's clock stays at the second the test began, so a limit test cannot flake."""
+    import types
+
+    import django_ratelimit.core
+
+    began = time.time()
+    monkeypatch.setattr(django_ratelimit.core, "time", types.SimpleNamespace(time=lambda: began))
 
 
 @pytest.fixture
