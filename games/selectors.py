@@ -32,11 +32,12 @@ from .models import (
     Award,
     Event,
     Game,
+    Phase,
     Seat,
     Signup,
     Substitution,
 )
-from .presenters import phase_label, ruleset_name, seat_camp
+from .presenters import VoteTally, phase_label, ruleset_name, seat_camp, vote_tallies
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -152,6 +153,32 @@ def events_visible_to(game: Game, user: User | AnonymousUser | None) -> QuerySet
     if seat is not None:
         cond |= Q(audience__contains=f",{seat.number},")
     return qs.filter(cond)
+
+
+def public_events(game: Game, *, from_phase_seq: int | None = None) -> list[dict]:
+    """The game's PUBLIC engine events in the engine's order, as engine event dicts with the
+    `phase_number` (the round) of the phase they were stored with. Only public events: what
+    is read from here is the same for every viewer (vote tallies)."""
+    qs = Event.objects.filter(game=game, public=True, seq__isnull=False).select_related(
+        "phase").order_by("seq")
+    if from_phase_seq is not None:
+        qs = qs.filter(phase__seq__gte=from_phase_seq)
+    return [dict(e.as_engine_event(), phase_number=e.phase.number if e.phase else 0)
+            for e in qs]
+
+
+def game_vote_tallies(game: Game, *, from_phase_seq: int | None = None) -> list[VoteTally]:
+    """The tallies of the game's votes (public events only), oldest first."""
+    return vote_tallies(game.ruleset, public_events(game, from_phase_seq=from_phase_seq),
+                        seat_names(game))
+
+
+def phase_vote_tally(game: Game, phase: Phase) -> VoteTally | None:
+    """The tally of the vote of `phase` (a phase with a vote thread), or None."""
+    for tally in game_vote_tallies(game, from_phase_seq=phase.seq):
+        if tally.key == (phase.name, phase.number):
+            return tally
+    return None
 
 
 def preview_end_phase(game: Game) -> list[dict]:

@@ -8,6 +8,8 @@ rule-set table (games/rulesets.py); a presenter may define
     refusal(refusal) -> str | None        a `Refusal` as a sentence for the player
     seat_facts(view, number) -> str       public facts of a seat for the game's home page
     phase_label(name) -> str | None       the rule set's name for a phase
+    vote_tallies(events, names) -> list   its votes' tallies (base.VoteTally) from public
+                                          events; absent for a rule set without votes
     ANNOUNCE_AT_ONCE                      public kinds a player's step announces at once
     EVENTS                                kind -> sentence writer (the system check in
                                           games/checks.py requires one per declared kind)
@@ -21,11 +23,11 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from .. import rulesets
-from .base import SEAT_KEYS, generic_label, generic_text, seat_name
+from .base import SEAT_KEYS, VoteTally, generic_label, generic_text, row_text, seat_name
 
-__all__ = ["SEAT_KEYS", "announce_at_once", "choice_label", "describe", "field_label",
+__all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "choice_label", "describe", "field_label",
            "phase_label", "phase_title", "refusal_text", "ruleset_name", "seat_camp",
-           "seat_facts", "seat_name"]
+           "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies"]
 
 
 def _presenter(ruleset: str):
@@ -120,3 +122,30 @@ def phase_label(name: str, ruleset: str | None = None) -> str:
               "setup": _("Setup")}
     own = phase_title(ruleset, name) if ruleset else None
     return own or labels.get(name, name.replace("_", " ").capitalize())
+
+
+def vote_tallies(ruleset: str, events: list[dict], names: dict[int, str]) -> list[VoteTally]:
+    """The tallies of the votes in `events` (public engine events in order, each with its
+    `phase_number`), as the rule set's presenter builds them; [] for a rule set without
+    votes (its presenter has no `vote_tallies`)."""
+    build = getattr(_presenter(ruleset), "vote_tallies", None)
+    return build(events, names) if build is not None else []
+
+
+def tally_line(row) -> str:
+    """One candidate's line: "座位2 阿狗：3票（亲自投票：阿猫、老黑；代理投票：花花；诅咒 +1）"."""
+    return row_text(row, _("%(seat)s: %(n)d votes"))
+
+
+def tally_markdown(tally: VoteTally) -> str:
+    """The tally as 神的使者's result post in the vote thread."""
+    return tally.as_markdown(count_label=_("%(seat)s: %(n)d votes"),
+                             none_label=_("No votes."))
+
+
+def vote_heading(ruleset: str, phase) -> str:
+    """A vote thread's heading: the rule set's `vote_heading(name, number)` ("第1天投票",
+    "第1天 · 第1次加赛"), else the phase's name and number."""
+    own = getattr(_presenter(ruleset), "vote_heading", None)
+    text = own(phase.name, phase.number) if own is not None else None
+    return text or f"{phase_label(phase.name, ruleset)} {phase.number}"

@@ -7,7 +7,10 @@ the generic text.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 SEAT_KEYS = ("seat", "target", "voter", "attacker", "victim", "by", "executed", "loser")
 
@@ -43,3 +46,72 @@ def generic_text(event: dict, names: dict[int, str]) -> str:
         parts.append(f"{key}: {value}")
     kind = event.get("kind", "?").replace("_", " ")
     return f"**{kind}**" + (" — " + "; ".join(parts) if parts else "")
+
+
+# --- vote tallies (issue 14 item 4) ---------------------------------------------------------
+
+@dataclass
+class TallyRow:
+    """One candidate of a vote as the public may know it, in the order the engine counts:
+    the votes cast in person (in the order cast), the proxy votes (published at the count),
+    the votes voided, then the effects that changed the count (+1 / -1, as the rules publish
+    them). `count` is the engine's own final count; None while it is not published."""
+
+    seat: int
+    name: str
+    in_person: list[str] = field(default_factory=list)
+    proxies: list[str] = field(default_factory=list)
+    void: list[str] = field(default_factory=list)
+    effects: list[str] = field(default_factory=list)
+    count: int | None = None
+
+    @property
+    def provisional(self) -> int:
+        """The votes known so far (in person and proxies, voided ones left out)."""
+        return len(self.in_person) + len(self.proxies)
+
+
+@dataclass
+class VoteTally:
+    """A vote's tally, built by a presenter's `vote_tallies(events, names)` from the
+    engine's public events only (every viewer reads the same).
+
+    `key` identifies the vote within the game ((phase name, number) or (day, stage));
+    `status` is "open" (votes still arrive), "pending" (closed, the count published later)
+    or "closed"; `settled_seq` is the seq of the event that closed it or published its count
+    (the service posts the result in the vote thread when that event is stored)."""
+
+    key: tuple
+    heading: str
+    rows: list[TallyRow] = field(default_factory=list)
+    status: str = "open"
+    result: str = ""
+    notes: list[str] = field(default_factory=list)
+    settled_seq: int | None = None
+
+    def as_markdown(self, *, count_label: str, none_label: str) -> str:
+        """The tally as the lines of 神的使者's result post (text from the presenter)."""
+        lines = [f"**{self.heading}**", ""]
+        for row in self.rows:
+            lines.append(f"- {row_text(row, count_label)}")
+        if not self.rows:
+            lines.append(f"- {none_label}")
+        lines += [""] + [n for n in self.notes] + ([self.result] if self.result else [])
+        return "\n".join(lines).strip()
+
+
+def row_text(row: TallyRow, count_label: str) -> str:
+    """"座位2 阿狗：3票（亲自投票：阿猫、老黑；代理投票：花花；诅咒 +1）"."""
+    parts = []
+    sep = pgettext("list separator", ", ")
+    if row.in_person:
+        parts.append(_("in person: %(names)s") % {"names": sep.join(row.in_person)})
+    if row.proxies:
+        parts.append(_("proxy: %(names)s") % {"names": sep.join(row.proxies)})
+    if row.void:
+        parts.append(_("void: %(names)s") % {"names": sep.join(row.void)})
+    parts += row.effects
+    count = row.count if row.count is not None else row.provisional
+    text = count_label % {"seat": row.name, "n": count}
+    return text + (pgettext("tally details", " (%(details)s)") % {
+        "details": pgettext("tally parts", "; ").join(parts)} if parts else "")

@@ -27,6 +27,8 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
+from .base import TallyRow, VoteTally
+
 # The 'my hand' panel translates role and phase codes as they come in the view
 # ({% translate code context "classic role" %}). Most codes are also the English words used
 # here; these are the others, written out so that makemessages keeps their entries.
@@ -599,3 +601,86 @@ def seat_facts(view: dict, number: int) -> str:
         return " · ".join(parts)
     except (KeyError, IndexError, TypeError, ValueError):
         return ""
+
+
+# --- vote tallies (issue 14 item 4) ----------------------------------------------------
+# Classic 杀人游戏's vote tallies for people (issue 14 item 4), from the engine's PUBLIC events.
+#
+# Every vote is cast in the open, in the queue's order (seed 001 §3.16), so the public tally is
+# the engine's own count (games/engine/classic/day.py `tally`): nothing is hidden or adjusted.
+# `vote_tallies(events, names)` returns one `VoteTally` per vote of a day (`key` = (day,
+# stage)): the day's vote (stage 0) and each vote after a tie (stage 1, 2: "第1次加赛",
+# "第2次加赛", seed 001 §4.5). Each event carries `phase_number` (the round) from the service.
+#
+# 1. `vote_opens`: a vote begins (a tie vote's rows are its candidates).
+# 2. `vote`: one vote or abstention in the order cast; `abstained`: a silent voter.
+# 3. `vote_result`: the count is the votes cast; the result (eliminated, tied, a guardian and
+#    its protégé both dying, a third tie, nobody).
+# 4. `verdict`: who died, as announced (a guardian may die in the place of the seat voted
+#    out: seed 003), added to the result.
+
+def heading(day: int, stage: int) -> str:
+    if stage:
+        return pgettext("tally", "Day %(n)d · runoff %(k)d") % {"n": day, "k": stage}
+    return pgettext("tally", "Day %(n)d vote") % {"n": day}
+
+
+def _result(data: dict, names: dict[int, str]) -> str:
+    eliminated, tied = data.get("eliminated") or [], data.get("tied") or []
+    if eliminated and tied:
+        return pgettext("tally", "%(seats)s are tied with the most votes: a guardian and the "
+                                 "seat it protects, so both die.") % {
+            "seats": seat_list(tied, names)}
+    if eliminated:
+        return pgettext("tally", "%(seat)s has the most votes and is voted out.") % {
+            "seat": who(names, eliminated[0])}
+    if tied and data.get("stage", 0) >= 2:
+        return pgettext("tally", "%(seats)s are tied a third time: nobody is voted out "
+                                 "today.") % {"seats": seat_list(tied, names)}
+    if tied:
+        return pgettext("tally", "%(seats)s are tied with the most votes: they speak again, "
+                                 "then the others vote among them.") % {
+            "seats": seat_list(tied, names)}
+    return pgettext("tally", "Nobody received a vote: nobody is voted out today.")
+
+
+def vote_tallies(events: list[dict], names: dict[int, str]) -> list[VoteTally]:
+    """Every vote of every day found in `events` (public engine events, in order)."""
+    tallies: list[tuple[VoteTally, dict[int, TallyRow]]] = []
+    rows: dict[int, TallyRow] = {}
+    current: VoteTally | None = None
+    last: VoteTally | None = None
+    for event in events:
+        if not event.get("visibility", {}).get("public", True):
+            continue
+        kind, d = event["kind"], event.get("data") or {}
+        if kind == "vote_opens":
+            stage = int(d.get("stage", 0))
+            current = VoteTally(key=(event.get("phase_number", 0), stage),
+                                heading=heading(event.get("phase_number", 0), stage))
+            current.result = pgettext("tally", "The vote is open; every vote is public.")
+            rows = {}
+            for seat in (d.get("candidates") or []) if stage else []:
+                rows[seat] = TallyRow(seat=seat, name=who(names, seat), count=0)
+            tallies.append((current, rows))
+        elif current is not None and kind in ("vote", "abstained") and "voter" in d:
+            target = d.get("target") if kind == "vote" else None
+            if target is None:
+                current.notes.append(pgettext("tally", "%(seat)s abstains.") % {
+                    "seat": who(names, d["voter"])})
+                continue
+            row = rows.setdefault(target, TallyRow(seat=target, name=who(names, target),
+                                                   count=0))
+            row.in_person.append(names.get(d["voter"]) or who(names, d["voter"]))
+            row.count = len(row.in_person)
+        elif current is not None and kind == "vote_result":
+            current.status, current.settled_seq = "closed", event.get("seq")
+            current.result = _result(d, names)
+            last, current = current, None
+        elif last is not None and kind == "verdict":
+            last.result += " " + pgettext("tally", "Died: %(deaths)s.") % {
+                "deaths": deaths_text(d.get("deaths") or [], names)}
+            last = None
+    for tally, seat_rows in tallies:
+        tally.rows = sorted(seat_rows.values(), key=lambda r: (-(r.count or 0), r.seat))
+    return [tally for tally, _rows in tallies]

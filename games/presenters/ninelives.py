@@ -39,6 +39,7 @@ from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from ..engine.ninelives.cards import CAMP_NAMES_ZH, CARDS
+from .base import TallyRow, VoteTally
 
 CARD_IN_TEXT = re.compile(r"\b(" + "|".join(sorted(CARDS, key=len, reverse=True)) + r")\b")
 GM_FOUL_NO_VOTE = "no vote and no proxy vote"  # the engine's reason for §9.1.5
@@ -956,3 +957,184 @@ def panel(view: dict | None, names: dict[int, str]) -> dict:
             "phase": phase_text(reorder["phase"])} if reorder and alive else ""),
         "results": _results(view, seat, names),
     }
+
+
+# --- vote tallies (issue 14 item 4) ----------------------------------------------------
+# 猫有n条命's vote tallies for people (issue 14 item 4), from the engine's PUBLIC events only.
+#
+# `vote_tallies(events, names)` walks a game's public events in the engine's order and returns
+# one `VoteTally` per day vote and per runoff (`key` = (phase name, day)):
+#
+# 1. `phase_started` of a day or a runoff opens a tally (a runoff's rows are its candidates;
+#    the seats saved last night "may not vote", §8).
+# 2. `vote_cast`: a vote in person, public and final (§8.1), in the order cast.
+# 3. At the close (`phase_ended`): `proxy_vote_published`, counted after all others (§8.3);
+#    `vote_void`, a BOMB used today voids its target's vote (§3.4.7); `foul_out` of a silent
+#    seat (§9.1.5).
+# 4. The result, with the engine's own final count (`tally`) and the CURSE/BLESS effects it
+#    published (`adjustments`: only the target and the +1/-1, never who used the card):
+#    `runoff_started` (a tie), `no_execution`, or an `execution` that no PARDON can undo.
+# 5. `vote_closed`: a seat is executed but a PARDON may still spare it, so the engine keeps the
+#    seat, the effects and the count secret until night N+1 ends (interpretation I9): the tally
+#    is "pending" and shows only what is public (votes in person, proxies, voided votes).
+# 6. The `execution` or `pardoned` of that day, when night N+1 ends, publishes the count: the
+#    tally is completed then.
+#
+# The CURSE or BLESS itself is shown as the rules make it public: its effect on the target's
+# count ("诅咒 +1"), never its user, and only once the engine publishes the count.
+
+VOTES = ("day", "runoff")
+
+
+def heading(name: str, number: int) -> str:
+    """"第1天投票" / "第1天 · 第1次加赛" (a day has at most one runoff, §8.2)."""
+    if name == "runoff":
+        return pgettext("tally", "Day %(n)d · runoff %(k)d") % {"n": number, "k": 1}
+    return pgettext("tally", "Day %(n)d vote") % {"n": number}
+
+
+def effect_text(delta: int) -> str:
+    """A published CURSE/BLESS effect on a count: "诅咒 +1" / "庇佑 −1"."""
+    card = card_name("CURSE") if delta > 0 else card_name("BLESS")
+    return f"{card} {delta:+d}".replace("-", "−")
+
+
+class _Walk:
+    """The state of the walk over the events (steps 1-6 of the module docstring)."""
+
+    def __init__(self, names: dict[int, str]):
+        self.names = names
+        self.tallies: list[VoteTally] = []
+        self.current: VoteTally | None = None
+        self.rows: dict[int, TallyRow] = {}
+        self.rows_of: dict[tuple, dict[int, TallyRow]] = {}
+        self.pending: dict[int, VoteTally] = {}  # day -> its deciding vote, count unpublished
+
+    def row(self, seat: int, rows: dict[int, TallyRow] | None = None) -> TallyRow:
+        rows = self.rows if rows is None else rows
+        if seat not in rows:
+            rows[seat] = TallyRow(seat=seat, name=who(self.names, seat))
+        return rows[seat]
+
+    def open(self, event: dict) -> None:
+        d = event["data"]
+        phase = d["phase"]
+        self.current = VoteTally(key=(phase["name"], phase["number"]),
+                                 heading=heading(phase["name"], phase["number"]))
+        self.rows = {}
+        self.rows_of[self.current.key] = self.rows
+        self.tallies.append(self.current)
+        for seat in d.get("candidates") or []:
+            self.row(seat)
+        if d.get("no_vote"):
+            self.current.notes.append(pgettext("tally", "%(seats)s may not vote.") % {
+                "seats": seats_text(d["no_vote"], self.names)})
+        self.current.result = pgettext(
+            "tally", "The vote is open. Proxy votes are published at the count, and the "
+                     "effects of %(curse)s and %(bless)s with the result.") % {
+            "curse": card_name("CURSE"), "bless": card_name("BLESS")}
+
+    def void(self, seat: int) -> None:
+        voter = name_of(self.names, seat)
+        for row in self.rows.values():
+            for votes in (row.in_person, row.proxies):
+                if voter in votes:
+                    votes.remove(voter)
+                    row.void.append(voter)
+                    return
+
+    def settle(self, tally: VoteTally, data: dict, seq, result: str) -> None:
+        """The engine published the count (step 4 or 6): effects and final counts."""
+        counts, adjustments = tally_parts(data)
+        rows = self.rows_of[tally.key]
+        for adj in adjustments:
+            self.row(int(adj["target"]), rows).effects.append(effect_text(int(adj["delta"])))
+        for seat in [int(s) for s in counts]:
+            self.row(seat, rows)
+        for seat, row in rows.items():
+            row.count = int(counts.get(str(seat), 0))
+        tally.status, tally.settled_seq, tally.result = "closed", seq, result
+
+    def close(self, status: str, seq, result: str) -> None:
+        assert self.current is not None
+        self.current.status, self.current.settled_seq = status, seq
+        self.current.result = result
+
+    def feed(self, event: dict) -> None:  # noqa: C901 - one branch per event kind, in order
+        kind, d, seq = event["kind"], event.get("data") or {}, event.get("seq")
+        if kind == "phase_started":
+            self.current = None
+            if d["phase"]["name"] in VOTES:
+                self.open(event)
+            return
+        if kind in ("execution", "pardoned") and d.get("day") in self.pending \
+                and self.current is None:
+            self.settle(self.pending.pop(d["day"]), d, seq, self.revealed(kind, d))
+            return
+        cur = self.current
+        if cur is None:
+            return
+        if kind == "vote_cast":
+            self.row(d["target"]).in_person.append(name_of(self.names, d["seat"]))
+        elif kind == "proxy_vote_published":
+            self.row(d["target"]).proxies.append(name_of(self.names, d["seat"]))
+        elif kind == "vote_void":
+            self.void(d["seat"])
+        elif kind == "foul_out":
+            cur.notes.append(pgettext("tally", "%(seat)s neither voted nor sent a proxy vote: "
+                                               "out of the game.") % {
+                "seat": who(self.names, d["seat"])})
+        elif kind == "phase_ended":
+            cur.status = "counting"
+        elif kind == "runoff_started":
+            self.settle(cur, d, seq, pgettext(
+                "tally", "%(seats)s are tied with the most votes: a runoff among them "
+                         "follows, without %(curse)s or %(bless)s.") % {
+                "seats": seats_text(d["candidates"], self.names),
+                "curse": card_name("CURSE"), "bless": card_name("BLESS")})
+        elif kind == "no_execution":
+            counts = tally_parts(d)[0].values()
+            top = max(counts, default=0)
+            tied = top > 0 and list(counts).count(top) > 1
+            self.settle(cur, d, seq, pgettext("tally", "Nobody is executed.") + " " + (
+                pgettext("tally", "The runoff tied again.") if tied
+                else pgettext("tally", "No seat had a vote to count.")))
+        elif kind == "execution":
+            self.settle(cur, d, seq, pgettext(
+                "tally", "%(seat)s has the most votes and is executed; no %(card)s can spare "
+                         "it, so it loses a card now.") % {
+                "seat": who(self.names, d["seat"]), "card": card_name("PARDON")})
+        elif kind == "vote_closed":
+            self.close("pending", seq, pgettext(
+                "tally", "The vote is closed and a seat is executed. A %(card)s may still "
+                         "spare it, so the seat, the effects of %(curse)s and %(bless)s and "
+                         "the final count are announced when night %(next)d ends.") % {
+                "card": card_name("PARDON"), "curse": card_name("CURSE"),
+                "bless": card_name("BLESS"), "next": d["day"] + 1})
+            self.pending[d["day"]] = cur
+
+    def revealed(self, kind: str, d: dict) -> str:
+        if kind == "pardoned":
+            return pgettext("tally", "%(seat)s had the most votes and was executed, but a "
+                                     "%(card)s spared it: it loses no card.") % {
+                "seat": who(self.names, d["seat"]), "card": card_name("PARDON")}
+        return pgettext("tally", "%(seat)s had the most votes and was executed; nobody "
+                                 "pardoned it, so it loses a card.") % {
+            "seat": who(self.names, d["seat"])}
+
+
+def vote_tallies(events: list[dict], names: dict[int, str]) -> list[VoteTally]:
+    """Every day vote and runoff found in `events` (public engine events, in order)."""
+    walk = _Walk(names)
+    for event in events:
+        if event.get("visibility", {}).get("public", True):
+            walk.feed(event)
+    for tally in walk.tallies:
+        tally.rows = sorted(walk.rows_of[tally.key].values(), key=lambda r: (
+            -(r.count if r.count is not None else r.provisional), r.seat))
+    return walk.tallies
+
+
+def vote_heading(name: str, number: int) -> str | None:
+    """"第1天投票" / "第1天 · 第1次加赛": the heading of a vote thread and of its tally."""
+    return heading(name, number) if name in VOTES else None

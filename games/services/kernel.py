@@ -94,7 +94,7 @@ def log_gm(game: Game, gm: User | None, what: str, details: dict) -> None:
 
 
 def announce(game: Game, phase: Phase | None, title: str, intro: str, *, events: list[dict],
-             force_publish: bool = False) -> Announcement | None:
+             force_publish: bool = False, outro: str = "") -> Announcement | None:
     """Draft the public announcement of `events`; post it unless the GM holds drafts.
 
     Precondition: the caller holds the game lock.
@@ -102,6 +102,8 @@ def announce(game: Game, phase: Phase | None, title: str, intro: str, *, events:
     names = seat_names(game)
     lines = [intro] if intro else []
     lines += [describe(game.ruleset, e, names) for e in events if e["visibility"]["public"]]
+    if outro:
+        lines.append(outro)
     if not lines:
         return None
     ann = Announcement.objects.create(game=game, phase=phase, title=title[:120],

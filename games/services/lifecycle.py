@@ -25,9 +25,9 @@ from messaging.notifications import Kind
 from .. import rulesets
 from ..engine.base import end_phase, new_seed
 from ..models import Game, Phase, Seat
-from ..presenters import phase_label
+from ..presenters import phase_label, vote_heading
 from ..selectors import commitment_of, seat_names
-from . import backoff, kernel
+from . import backoff, kernel, votes
 from .ghosts import restore_ghost_threads
 from .kernel import GameError, announce, deliver_private, lock_game, log_gm, ruleset_of
 from .record import record_step, store_events, sync_alive
@@ -219,8 +219,7 @@ def _open_vote_thread(game: Game, phase: Phase) -> None:
     key = f"vote-{phase.seq}"
     if game.board is None or Thread.objects.filter(board=game.board, key=key).exists():
         return
-    title = _("Vote: %(phase)s %(n)d") % {"phase": phase_label(phase.name, game.ruleset),
-                                          "n": phase.number}
+    title = vote_heading(game.ruleset, phase)
     thread = forum.start_thread(
         board=game.board, author=messenger_user(), kind=Thread.Kind.VOTE, title=title,
         body=_("Vote with the form above. A vote cannot be changed once cast."), key=key,
@@ -268,9 +267,11 @@ def advance_locked(game: Game, *, reason: str, now: dt.datetime, by: User | None
     sync_alive(game, engine)
     phase = open_phase(game, now) if outcome is None else closing
     store_events(game, t.events, phase)
+    votes.post_vote_results(game, t.events)  # the vote thread's result post
     title = (_("%(phase)s %(n)d ends") % {"phase": phase_label(closing.name, game.ruleset),
                                           "n": closing.number}) if closing else _("Announcement")
-    announce(game, phase, title, "", events=t.events)
+    announce(game, phase, title, "", events=t.events,
+             outro=votes.tally_text_for(game, t.events))
     deliver_private(game, t.events, names)
     if outcome is not None:
         _finish(game, outcome, phase, names, now)

@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, render
 
 from .. import rulesets, selectors
 from ..models import Game
-from ..presenters import describe, phase_label, ruleset_name, seat_facts
+from ..presenters import describe, phase_label, ruleset_name, seat_facts, tally_line
 
 
 def game_list(request):
@@ -46,7 +46,15 @@ def game_home(request, pk):
         "phase_title": phase_label(game.phase_name, game.ruleset),
         "public_view": _public_rows(game, view, names), "timeline": timeline,
         "announcements": game.announcements.exclude(published_at=None).order_by("-created")[:20],
+        "tallies": _recent_tallies(game),
     })
+
+
+def _recent_tallies(game: Game) -> list[tuple]:
+    """The last votes' public tallies, newest first: (tally, its lines). The same for every
+    viewer (public events only)."""
+    tallies = selectors.game_vote_tallies(game)[-3:][::-1]
+    return [(t, [tally_line(r) for r in t.rows]) for t in tallies]
 
 
 def _public_rows(game: Game, view: dict | None, names):

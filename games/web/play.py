@@ -30,7 +30,14 @@ from messaging.models import Message, Thread
 from .. import rulesets, selectors, services
 from ..engine.base import Choice
 from ..models import Game, Vote
-from ..presenters import choice_label, field_label, phase_label, seat_name
+from ..presenters import (
+    choice_label,
+    field_label,
+    phase_label,
+    seat_name,
+    tally_line,
+    vote_heading,
+)
 from .pages import game_or_404
 
 # Steps a seat may send in one phase before it must wait (issue 16 item 4): enough to change
@@ -229,10 +236,11 @@ def vote_panel_context(request, thread: Thread) -> dict | None:
         "voter", "target").order_by("created") if phase else []
     history = [(v.created, seat_name(names, v.voter.number),
                 seat_name(names, v.target.number) if v.target else "—") for v in votes]
-    tally: dict[str, int] = {}
-    for _when, _voter, target in history:
-        tally[target] = tally.get(target, 0) + 1
+    # The tally from the engine's public events (proxies, voided votes, CURSE/BLESS as the
+    # rules publish them, the result), the same for every viewer.
+    tally = selectors.phase_vote_tally(game, phase) if phase else None
     return {"game": game, "phase": phase, "is_current": is_current, "options": options,
-            "phase_title": phase_label(phase.name, game.ruleset) if phase else "",
-            "history": history, "tally": sorted(tally.items(), key=lambda kv: -kv[1]),
+            "phase_title": vote_heading(game.ruleset, phase) if phase else "",
+            "history": history, "tally": tally,
+            "tally_lines": [tally_line(r) for r in tally.rows] if tally else [],
             "seat": seat, "thread": thread}
