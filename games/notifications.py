@@ -21,6 +21,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import display_name
+from messaging.words import words_as_text
 
 from .mail import queue_email, user_locale
 
@@ -39,7 +40,9 @@ def wants(user, setting: str) -> bool:
 
 
 def excerpt(text: str) -> str:
-    text = (text or "").strip()
+    """The start of `text` for an email: players' words as plain text (no Markdown markers,
+    messaging/words.py), at most MAX_EXCERPT characters. In the caller's active language."""
+    text = words_as_text((text or "").strip(), _("Player's words"))
     return text if len(text) <= MAX_EXCERPT else text[:MAX_EXCERPT].rstrip() + " …"
 
 

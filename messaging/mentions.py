@@ -57,7 +57,7 @@ def known_names(text: str) -> dict[str, object]:
     return {p.display_key: p.user for p in profiles}
 
 
-def render_with_mentions(text: str) -> tuple[str, list]:
+def render_with_mentions(text: str, *, official: bool = False) -> tuple[str, list]:
     """(sanitized HTML, mentioned users in order) for a post's Markdown `text`.
 
     Mentions inside code, and names nobody has, stay plain text; each linked name points at
@@ -78,7 +78,7 @@ def render_with_mentions(text: str) -> tuple[str, list]:
                 return end, reverse("profile-public", args=[user.pk]), user
         return None
 
-    html, found = render_post(text, mention=match if users else None)
+    html, found = render_post(text, mention=match if users else None, official=official)
     mentioned, seen = [], set()
     for user in found:
         if user.pk not in seen and len(mentioned) < MAX_MENTIONS:

@@ -29,8 +29,10 @@ from django.utils.translation import gettext as _
 from linkify_it import LinkifyIt
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+from markdown_it.renderer import RendererHTML
 
 from .rules import is_messenger
+from .words import INFO as WORDS_INFO
 
 ALLOWED_TAGS = {
     "p", "br", "hr", "em", "strong", "s", "del", "code", "pre", "blockquote",
@@ -44,6 +46,9 @@ ALLOWED_ATTRIBUTES = {
     "th": {"style"},
     "td": {"style"},
 }
+# The only classes a post may carry: the "player's words" block of an official post
+# (messaging/words.py), written by `_render_fence` alone (Markdown has raw HTML disabled).
+ALLOWED_CLASSES = {"blockquote": {"player-words"}, "p": {"player-words-author"}}
 # Table alignment arrives as style="text-align:..."; nothing else may be styled.
 ALLOWED_STYLE_PROPERTIES = {"text-align"}
 ALLOWED_URL_SCHEMES = {"http", "https", "mailto"}
@@ -99,6 +104,24 @@ def _render_image(renderer, tokens, idx, options, env) -> str:
 _markdown.add_render_rule("image", _render_image)
 
 
+def _render_fence(renderer, tokens, idx, options, env) -> str:
+    """A fence: a player's words block (messaging/words.py) in an official text, else an
+    ordinary code block. The words are escaped text, lines kept, nothing else."""
+    token = tokens[idx]
+    info = token.info.strip()
+    if env.get("official") and (info == WORDS_INFO or info.startswith(WORDS_INFO + " ")):
+        author = info[len(WORDS_INFO):].strip()
+        label = _("Player's words")
+        head = f"{label} · {author}" if author else label
+        words = "<br>\n".join(escapeHtml(line) for line in token.content.rstrip("\n").split("\n"))
+        return (f'<blockquote class="player-words"><p class="player-words-author">'
+                f"{escapeHtml(head)}</p><p>{words}</p></blockquote>\n")
+    return RendererHTML.fence(renderer, tokens, idx, options, env)
+
+
+_markdown.add_render_rule("fence", _render_fence)
+
+
 def _attribute_filter(tag: str, attribute: str, value: str) -> str | None:
     if tag == "img" and attribute == "src" and not is_embeddable_image(value):
         return None
@@ -117,7 +140,7 @@ def render_markdown(text: str) -> str:
        source that is not embeddable is removed, and without POST_REMOTE_IMAGES no `<img>`
        survives at all.
     """
-    return sanitize(_markdown.render(text))
+    return sanitize(_markdown.render(text, {"official": True}))
 
 
 def sanitize(html: str) -> str:
@@ -129,6 +152,7 @@ def sanitize(html: str) -> str:
         attribute_filter=_attribute_filter,
         clean_content_tags={"script", "style"},
         attributes=ALLOWED_ATTRIBUTES,
+        allowed_classes=ALLOWED_CLASSES,
         url_schemes=ALLOWED_URL_SCHEMES,
         link_rel="nofollow noopener",
         filter_style_properties=ALLOWED_STYLE_PROPERTIES,
@@ -147,8 +171,8 @@ def author_badge(user) -> SafeString:
     empty string for everybody else.
 
     Templates render it from the author, beside the name and outside the post body, so no
-    post can produce one: nh3 keeps no `class` attribute at all (`ALLOWED_ATTRIBUTES` has
-    none), so text that imitates the badge's HTML stays text or loses its class, and only
+    post can produce one: nh3 keeps no `class` attribute but the player's-words block's two
+    (`ALLOWED_CLASSES`, written only by `_render_fence` for official posts), so text that imitates the badge's HTML stays text or loses its class, and only
     this function writes `BADGE_CLASS`.
     """
     if user is None:
@@ -231,15 +255,19 @@ _post_markdown = (
 )
 _post_markdown.linkify = ChineseAwareLinkify()
 _post_markdown.add_render_rule("image", _render_image)
+_post_markdown.add_render_rule("fence", _render_fence)
 _post_markdown.inline.ruler.before("text", "mention", _mention_rule)
 
 
-def render_post(text: str, *, mention=None) -> tuple[str, list]:
+def render_post(text: str, *, mention=None, official: bool = False) -> tuple[str, list]:
     """(sanitized HTML, keys of the mentions linked) for a post or message.
 
     The Markdown of `render_markdown`, plus bare URLs turned into links (linkify-it-py, ending
     at Chinese text) and @mentions through `mention` (see `_mention_rule`), cleaned by the
-    same nh3 allowlist.
+    same nh3 allowlist. `official` (a post or message by 神的使者) renders the player's-words
+    blocks of messaging/words.py; in anyone else's post such a fence is a code block.
     """
-    env = {"mention": mention} if mention is not None else {}
+    env: dict = {"official": official}
+    if mention is not None:
+        env["mention"] = mention
     return sanitize(_post_markdown.render(text, env)), env.get("mentioned", [])

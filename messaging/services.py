@@ -164,7 +164,7 @@ def start_thread(*, board: Board, author, kind: str, title: str, body: str, key:
     """
     title = clean_title(title)
     body = clean_body(body)
-    html, mentioned = render_with_mentions(body)
+    html, mentioned = render_with_mentions(body, official=rules.is_messenger(author))
     with transaction.atomic():
         board = Board.objects.select_for_update().get(pk=board.pk)
         _refuse_if(rules.start_refusal(author, board, kind, body))
@@ -191,7 +191,7 @@ def reply(*, thread: Thread, author, body: str, quote: Post | None = None,
     4. Count the post against the rate limit, then store it with the next number.
     """
     body = clean_body(body)
-    html, mentioned = render_with_mentions(body)
+    html, mentioned = render_with_mentions(body, official=rules.is_messenger(author))
     with transaction.atomic():
         thread = Thread.objects.select_for_update().select_related("board").get(pk=thread.pk)
         _refuse_if(rules.reply_refusal(author, thread, body))
@@ -220,7 +220,7 @@ def edit_post(*, post: Post, editor, body: str) -> Post:
     if rules.is_messenger(editor) or not rules.is_gm(editor, post.thread.board_id):
         raise PostingRefused(_("Only the GM may edit posts."), code="forbidden")
     body = clean_body(body)
-    html, _mentioned = render_with_mentions(body)
+    html, _mentioned = render_with_mentions(body, official=rules.is_messenger(post.author))
     with transaction.atomic():
         post = Post.objects.select_for_update().select_related("thread").get(pk=post.pk)
         if body == post.body:
@@ -354,7 +354,7 @@ def send_as_messenger(*, conversation: Conversation, body: str, written_by=None,
     results, with the game's name as `notice_text`).
     """
     body = clean_body(body)
-    html = render_post(body)[0]
+    html = render_post(body, official=True)[0]
     messenger = _messenger()
     with transaction.atomic():
         conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)

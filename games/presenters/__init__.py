@@ -22,11 +22,13 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from messaging.words import words_as_text
+
 from .. import rulesets
 from .base import SEAT_KEYS, VoteTally, generic_label, generic_text, row_text, seat_name
 
 __all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "choice_label", "describe", "field_label",
-           "phase_label", "phase_title", "refusal_text", "ruleset_name", "seat_camp",
+           "phase_label", "phase_title", "plain_text", "refusal_text", "ruleset_name", "seat_camp",
            "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies"]
 
 
@@ -149,3 +151,9 @@ def vote_heading(ruleset: str, phase) -> str:
     own = getattr(_presenter(ruleset), "vote_heading", None)
     text = own(phase.name, phase.number) if own is not None else None
     return text or f"{phase_label(phase.name, ruleset)} {phase.number}"
+
+
+def plain_text(text: str) -> str:
+    """A presenter's text for a place that shows it as text (a timeline, an email): every
+    player's-words block as a header line and indented words, no Markdown marker."""
+    return words_as_text(text, _("Player's words"))

@@ -27,6 +27,8 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
+from messaging.words import words_block
+
 from .base import TallyRow, VoteTally
 
 # The 'my hand' panel translates role and phase codes as they come in the view
@@ -99,10 +101,10 @@ def seat_list(seats, names: dict[int, str]) -> str:
     return pgettext("list separator", ", ").join(shown)
 
 
-def quote(text) -> str:
-    """A player's own words as a Markdown quote (rendered safely by the forum)."""
-    lines = str(text or "").strip().splitlines() or [""]
-    return "\n".join("> " + line for line in lines)
+def quote(text, author: str) -> str:
+    """A player's own words, by `author`, as a plain-text block that no Markdown in them
+    can turn into a heading, rule, image or link (messaging/words.py)."""
+    return words_block(text, author)
 
 
 def deaths_text(deaths: list[dict], names: dict[int, str]) -> str:
@@ -179,7 +181,7 @@ def _deferred(data, names, event) -> str:
 
 def _team_message(data, names, event) -> str:
     return (_("%(seat)s to the team:") % {"seat": who(names, data["seat"])}
-            + "\n\n" + quote(data["text"]))
+            + "\n\n" + quote(data["text"], who(names, data["seat"])))
 
 
 def _possession_submitted(data, names, event) -> str:
@@ -276,7 +278,7 @@ def _last_words(data, names, event) -> str:
     if "seat" not in data:  # the confirmation of one's own last words
         return _("my last words")
     return (_("Last words of %(seat)s:") % {"seat": who(names, data["seat"])}
-            + "\n\n" + quote(data["text"]))
+            + "\n\n" + quote(data["text"], who(names, data["seat"])))
 
 
 def _last_words_skipped(data, names, event) -> str:
@@ -298,7 +300,7 @@ def _speeches_open(data, names, event) -> str:
 
 def _speech(data, names, event) -> str:
     return (_("%(seat)s speaks:") % {"seat": who(names, data["seat"])}
-            + "\n\n" + quote(data["text"]) + "\n\n" + _("(过)"))
+            + "\n\n" + quote(data["text"], who(names, data["seat"])) + "\n\n" + _("(过)"))
 
 
 def _speech_skipped(data, names, event) -> str:

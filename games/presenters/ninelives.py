@@ -38,6 +38,8 @@ import re
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
+from messaging.words import words_block
+
 from ..engine.ninelives.cards import CAMP_NAMES_ZH, CARDS
 from .base import TallyRow, VoteTally
 
@@ -166,10 +168,10 @@ def tally_text(data: dict, names: dict[int, str]) -> str:
     return text
 
 
-def quote(text) -> str:
-    """A player's own words as a Markdown quote (the forum renders it safely)."""
-    lines = str(text or "").strip().splitlines() or [""]
-    return "\n".join("> " + line for line in lines)
+def quote(text, author: str) -> str:
+    """A player's own words, by `author`, as a plain-text block that no Markdown in them
+    can turn into a heading, rule, image or link (messaging/words.py)."""
+    return words_block(text, author)
 
 
 def with_chain(text: str, event: dict) -> str:
@@ -275,7 +277,7 @@ def _manifesto(d, names, event):
     else:
         head = _("An attack on %(seat)s was made tonight. Its manifesto, published without "
                  "its author:") % {"seat": who(names, d["target"])}
-    return head + "\n\n" + quote(d.get("text"))
+    return head + "\n\n" + quote(d.get("text"), pgettext("ninelives", "author not named"))
 
 
 def _protected(d, names, event):

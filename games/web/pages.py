@@ -8,7 +8,14 @@ from django.shortcuts import get_object_or_404, render
 
 from .. import rulesets, selectors
 from ..models import Game
-from ..presenters import describe, phase_label, ruleset_name, seat_facts, tally_line
+from ..presenters import (
+    describe,
+    phase_label,
+    plain_text,
+    ruleset_name,
+    seat_facts,
+    tally_line,
+)
 
 
 def game_list(request):
@@ -31,7 +38,7 @@ def game_home(request, pk):
     view, seat = selectors.view_for(game, request.user)
     names = selectors.seat_names(game)
     events = selectors.events_visible_to(game, request.user).filter(public=True).order_by("-id")
-    timeline = [(e, describe(game.ruleset, e.as_engine_event(), names))
+    timeline = [(e, plain_text(describe(game.ruleset, e.as_engine_event(), names)))
                 for e in events[:100]]
     user = request.user
     signup = game.signups.filter(user=user, withdrawn_at=None).first() \
