@@ -9,13 +9,14 @@ the button (GET requests read; a link scanner must not unsubscribe anyone).
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.core import signing
 from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
+
+from config.site import site_url
 
 from .models import Profile
 
@@ -35,12 +36,12 @@ def unsubscribe_url(user, kind: str) -> str:
     that cannot be turned off)."""
     KINDS[kind]  # noqa: B018 - refuse an unknown kind at once
     token = signing.dumps({"u": user.pk, "k": kind}, salt=SALT, compress=True)
-    return settings.SITE_URL + reverse("unsubscribe", args=[token])
+    return site_url() + reverse("unsubscribe", args=[token])
 
 
 def settings_url() -> str:
     """The notification settings (the profile page), absolute, for every email's footer."""
-    return settings.SITE_URL + reverse("profile")
+    return site_url() + reverse("profile")
 
 
 def _read(token: str) -> tuple[Profile, str]:

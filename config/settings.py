@@ -38,7 +38,9 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "l
 if PRODUCTION and not ALLOWED_HOSTS:
     raise SettingError("ALLOWED_HOSTS is required when DJANGO_ENV=production")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The address links in emails use: SITE_URL when set, else learned from requests
+# (config/site.py `site_url()`); nothing hard-coded.
+SITE_URL = env_str("SITE_URL", "").rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -64,6 +66,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "config.site.SiteAddressMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserPreferencesMiddleware",

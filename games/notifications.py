@@ -21,6 +21,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import display_name
+from config.site import site_url
 from messaging.words import words_as_text
 
 from .mail import queue_email, user_locale
@@ -53,7 +54,7 @@ def notify_private_result(game, seat, body: str) -> None:
     if not wants(user, "email_results"):
         return
     with translation.override(user_locale(user).language):
-        link = settings.SITE_URL + reverse("game-act", args=[game.pk])
+        link = site_url() + reverse("game-act", args=[game.pk])
         subject = _("[%(game)s] A private result from 神的使者") % {"game": game.name}
         text = _("%(body)s\n\nYour conversation with 神的使者: %(link)s\n") % {
             "body": excerpt(body), "link": link}
@@ -72,7 +73,7 @@ def notify_announcement(game, announcement) -> None:
         if not wants(user, "email_announcements"):
             continue
         with translation.override(user_locale(user).language):
-            link = settings.SITE_URL + (announcement.post.get_absolute_url()
+            link = site_url() + (announcement.post.get_absolute_url()
                                         if announcement.post_id else game.get_absolute_url())
             subject = _("[%(game)s] %(title)s") % {"game": game.name,
                                                    "title": announcement.title}
@@ -113,5 +114,5 @@ def notify_reply(post) -> None:
                        else _("%(name)s replied in your thread “%(thread)s”")) % values
             body = _("%(body)s\n\nRead it here: %(link)s\n") % {
                 "body": excerpt(post.body),
-                "link": settings.SITE_URL + post.get_absolute_url()}
+                "link": site_url() + post.get_absolute_url()}
         queue_email(to=user.email, subject=subject[:200], body=body, kind="replies", user=user)

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import icalendar
-from django.conf import settings
 from django.db.models import Exists, Max, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Concat
 from django.urls import reverse
@@ -21,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import display_name
+from config.site import site_url
 from messaging.models import Board, Message, Post
 from messaging.rules import readable_posts
 
@@ -301,7 +301,7 @@ def commitment_check(game: Game) -> dict:
 # --- the calendar -----------------------------------------------------------------------------
 
 def _host() -> str:
-    return urlsplit(settings.SITE_URL).hostname or "localhost"
+    return urlsplit(site_url()).hostname or "localhost"
 
 
 def _entry(uid: str, when: dt.datetime, summary: str, url: str, now: dt.datetime,
@@ -312,7 +312,7 @@ def _entry(uid: str, when: dt.datetime, summary: str, url: str, now: dt.datetime
     event.add("dtstamp", now)
     event.add("dtstart", when.astimezone(dt.UTC))
     event.add("summary", summary)
-    event.add("url", settings.SITE_URL + url)
+    event.add("url", site_url() + url)
     if description:
         event.add("description", description)
     return event

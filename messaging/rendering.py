@@ -31,6 +31,8 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.renderer import RendererHTML
 
+from config.site import site_url
+
 from .rules import is_messenger
 from .words import INFO as WORDS_INFO
 
@@ -67,7 +69,7 @@ _PLAIN_NETLOC = re.compile(r"^[a-z0-9.-]+(:[0-9]{1,5})?$")
 
 def _own_hosts() -> list[str]:
     hosts = [h.lower() for h in settings.ALLOWED_HOSTS]
-    site = urlsplit(settings.SITE_URL).hostname
+    site = urlsplit(site_url()).hostname
     if site:
         hosts.append(site.lower())
     return hosts

@@ -851,14 +851,20 @@ def _results(view: dict, seat: int, names: dict[int, str]) -> list[dict]:
     2. Keep the seat's own result events and the public events about it (see above).
     3. Each becomes {"phase", "kind", "text"}: `present`'s sentence (Markdown) for a private
        event, the second-person one of `_to_me` for a public event.
+    4. Once the seat is dead (out included), notices for every living seat (a reorder
+       window) are not its results any more.
     """
-    out, phase = [], {"name": "night", "number": 1}
+    out, phase, dead = [], {"name": "night", "number": 1}, False
     for event in view.get("log") or []:
         kind, data = event.get("kind"), event.get("data") or {}
         vis = event.get("visibility") or {}
         if kind == "phase_started":
             phase = data.get("phase") or phase
             continue
+        if dead and kind in PUBLIC_FOR_ALL:
+            continue  # a window for the living: a dead or fouled-out seat has no order to send
+        if kind == "seat_died" and vis.get("public") and data.get("seat") == seat:
+            dead = True
         mine = (not vis.get("public") and seat in (vis.get("seats") or [])
                 and kind in PRIVATE_RESULTS)
         about_me = vis.get("public") and kind in PUBLIC_ABOUT_ME and data.get("seat") == seat

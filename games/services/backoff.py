@@ -24,6 +24,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import messenger_user
+from config.site import site_url
 from messaging.notifications import notify
 
 from ..mail import queue_email, user_locale
@@ -75,7 +76,7 @@ def tell_gm(row: AdvanceBackoff) -> None:
         subject = _("[%(game)s] The clock could not end the phase") % {"game": game.name}
     notify(user=gm, kind="messenger", actor=messenger_user(), text=text, url=url)
     if gm.email:
-        queue_email(to=gm.email, subject=subject, body=f"{text}\n\n{settings.SITE_URL}{url}\n",
+        queue_email(to=gm.email, subject=subject, body=f"{text}\n\n{site_url()}{url}\n",
                     user=gm)
 
 

@@ -30,13 +30,13 @@ import random
 import secrets
 from typing import TYPE_CHECKING
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import display_name, messenger_user
+from config.site import site_url
 from messaging import services as forum
 from messaging.models import Post, Thread
 
@@ -230,7 +230,7 @@ def start_substitution(*, game_id: int, gm: User | None = None, seat_number: int
             Phase.objects.filter(pk=game.current_phase_id).update(deadline=game.deadline)
             game.save(update_fields=["deadline"])
         log_gm(game, gm, "start_substitution", {"seat": seat_number, "reason": reason})
-        link = settings.SITE_URL + f"/games/{game.pk}/"
+        link = site_url() + f"/games/{game.pk}/"
         for signup in waiting_substitutes(game):
             conversation = forum.conversation_for(owner=signup.user, board=None)
             forum.send_as_messenger(conversation=conversation, body=_(

@@ -24,7 +24,6 @@ import datetime as dt
 import secrets
 
 import icalendar
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -35,6 +34,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import Profile
+from config.site import site_url
 
 from ..mail import user_locale
 from ..selectors import deadlines
@@ -94,6 +94,6 @@ def calendar_settings(request):
                              _("Your calendar link is ready."))
         profile.save(update_fields=["calendar_token"])
         return redirect("profile-calendar")
-    url = (settings.SITE_URL + reverse("calendar-feed", args=[profile.calendar_token])
+    url = (site_url() + reverse("calendar-feed", args=[profile.calendar_token])
            if profile.calendar_token else "")
     return render(request, "accounts/calendar.html", {"profile": profile, "feed_url": url})
