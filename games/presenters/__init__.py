@@ -11,6 +11,13 @@ rule-set table (games/rulesets.py); a presenter may define
     vote_tallies(events, names) -> list   its votes' tallies (base.VoteTally) from public
                                           events; absent for a rule set without votes
     ANNOUNCE_AT_ONCE                      public kinds a player's step announces at once
+    ROUND_THREAD_KINDS                    public kinds posted in the round's record thread
+                                          instead of an announcement (classic speeches...)
+    round_thread_title(number) -> str     that thread's title
+    end_title(name, number, public, names) -> str | None
+    step_title(name, number, public, names) -> str | None
+                                          announcement titles with the round (and the seat
+                                          concerned), from the public state
     EVENTS                                kind -> sentence writer (the system check in
                                           games/checks.py requires one per declared kind)
 Where a presenter returns None for one event (a GM's log entry, a kind it leaves alone) the
@@ -25,11 +32,19 @@ from django.utils.translation import gettext as _
 from messaging.words import words_as_text
 
 from .. import rulesets
-from .base import SEAT_KEYS, VoteTally, generic_label, generic_text, row_text, seat_name
+from .base import (
+    SEAT_KEYS,
+    VoteTally,
+    generic_label,
+    generic_text,
+    listing,
+    row_text,
+    seat_name,
+)
 
-__all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "choice_label", "describe", "field_label",
-           "phase_label", "phase_title", "plain_text", "refusal_text", "ruleset_name", "seat_camp",
-           "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies"]
+__all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "choice_label", "describe", "field_label", "listing",
+           "phase_end_title", "phase_label", "phase_step_title", "phase_title", "plain_text", "refusal_text", "ruleset_name", "seat_camp",
+           "round_thread_kinds", "round_thread_title", "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies"]
 
 
 def _presenter(ruleset: str):
@@ -157,3 +172,31 @@ def plain_text(text: str) -> str:
     """A presenter's text for a place that shows it as text (a timeline, an email): every
     player's-words block as a header line and indented words, no Markdown marker."""
     return words_as_text(text, _("Player's words"))
+
+
+def round_thread_kinds(ruleset: str) -> frozenset[str]:
+    """Public kinds that go to the round's record thread (see `round_thread_title`)."""
+    return frozenset(getattr(_presenter(ruleset), "ROUND_THREAD_KINDS", ()))
+
+
+def round_thread_title(ruleset: str, number: int) -> str:
+    own = getattr(_presenter(ruleset), "round_thread_title", None)
+    return own(number) if own is not None else _("Round %(n)d") % {"n": number}
+
+
+def phase_end_title(ruleset: str, name: str, number: int, public: dict | None,
+                    names: dict[int, str]) -> str:
+    """The title of the announcement that ends a phase: the rule set's `end_title` (with the
+    round, not the phase's counter, and the seat concerned), else "<phase> <n> ends".
+    `public` is the engine state's public part before the phase ended."""
+    own = getattr(_presenter(ruleset), "end_title", None)
+    text = own(name, number, public or {}, names) if own is not None else None
+    return text or _("%(phase)s %(n)d ends") % {"phase": phase_label(name, ruleset), "n": number}
+
+
+def phase_step_title(ruleset: str, name: str, number: int, public: dict | None,
+                     names: dict[int, str]) -> str:
+    """The title of an announcement a player's step makes at once."""
+    own = getattr(_presenter(ruleset), "step_title", None)
+    text = own(name, number, public or {}, names) if own is not None else None
+    return text or _("%(phase)s %(n)d") % {"phase": phase_label(name, ruleset), "n": number}

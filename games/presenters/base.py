@@ -15,6 +15,11 @@ from django.utils.translation import pgettext
 SEAT_KEYS = ("seat", "target", "voter", "attacker", "victim", "by", "executed", "loser")
 
 
+def listing(items) -> str:
+    """Items joined the reader's way: "A、B" in Chinese, "A, B" in English."""
+    return pgettext("list separator", ", ").join(str(i) for i in items)
+
+
 def seat_name(names: dict[int, str], seat) -> str:
     if isinstance(seat, int) and not isinstance(seat, bool):
         return names.get(seat, _("seat %(n)d") % {"n": seat + 1})
@@ -42,7 +47,7 @@ def generic_text(event: dict, names: dict[int, str]) -> str:
         if key in SEAT_KEYS or key.endswith("_seat"):
             value = seat_name(names, value)
         elif isinstance(value, list) and key.endswith("seats"):
-            value = ", ".join(seat_name(names, v) for v in value)
+            value = listing(seat_name(names, v) for v in value)
         parts.append(f"{key}: {value}")
     kind = event.get("kind", "?").replace("_", " ")
     return f"**{kind}**" + (" — " + "; ".join(parts) if parts else "")

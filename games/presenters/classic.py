@@ -686,3 +686,44 @@ def vote_tallies(events: list[dict], names: dict[int, str]) -> list[VoteTally]:
     for tally, seat_rows in tallies:
         tally.rows = sorted(seat_rows.values(), key=lambda r: (-(r.count or 0), r.seat))
     return [tally for tally, _rows in tallies]
+
+
+# --- announcement titles and the round's record thread (issue 14 item 7) ------------------
+
+# A day's last words, speeches and votes come one seat at a time: each is posted as it
+# happens in the round's record thread ("第1轮：遗言、发言与投票"), not as an announcement of
+# its own; the announcements keep the night's result and the vote's result with its tally.
+ROUND_THREAD_KINDS = frozenset({"last_words", "last_words_skipped", "speeches_open", "speech",
+                                "speech_skipped", "vote_opens", "vote", "abstained"})
+
+
+def round_thread_title(number: int) -> str:
+    return _("Round %(n)d: last words, speeches and votes") % {"n": number}
+
+
+def _slot_seat(public: dict) -> int | None:
+    """The seat whose slot a speech or vote phase is (the queue's current turn)."""
+    queue, turn = public.get("queue") or [], public.get("turn")
+    if public.get("phase") in ("speech", "tie_speech", "vote", "tie_vote") and \
+            isinstance(turn, int) and 0 <= turn < len(queue):
+        return queue[turn]
+    return None
+
+
+def end_title(name: str, number: int, public: dict, names: dict[int, str]) -> str | None:
+    """"第1轮夜晚结束", "第1轮投票结束 · 4号老黑": the round, and the seat whose slot ended."""
+    label = phase_label(name)
+    if label is None:
+        return None
+    title = _("%(phase)s %(n)d ends") % {"phase": label, "n": number}
+    seat = _slot_seat(public)
+    return title + (f" · {who(names, seat)}" if seat is not None else "")
+
+
+def step_title(name: str, number: int, public: dict, names: dict[int, str]) -> str | None:
+    label = phase_label(name)
+    if label is None:
+        return None
+    title = _("%(phase)s %(n)d") % {"phase": label, "n": number}
+    seat = _slot_seat(public)
+    return title + (f" · {who(names, seat)}" if seat is not None else "")

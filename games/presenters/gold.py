@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from .base import seat_name
 
@@ -363,3 +364,35 @@ def refusal(refused) -> str | None:
 
 # A player's visible move is announced at once in the announcement thread (services).
 ANNOUNCE_AT_ONCE = frozenset({"swapped", "replaced", "flipped", "bonus", "double", "kept"})
+
+
+# --- phase names and announcement titles (issue 14 item 7) ---------------------------------
+
+def phase_label(name: str) -> str | None:
+    """A phase's name in the reader's language: 选牌 / 优先权 / 操作."""
+    names = {"pick": pgettext("gold phase", "Pick"),
+             "priority": pgettext("gold phase", "Priority"),
+             "operation": pgettext("gold phase", "Operation"),
+             "finished": pgettext("gold phase", "Game over")}
+    return names.get(name)
+
+
+def _title(name: str, public: dict, names: dict[int, str], template: str) -> str | None:
+    """The round (public["round"], not the phase's counter) and, for a turn, its seat."""
+    label = phase_label(name)
+    if label is None or not public.get("round"):
+        return None
+    title = template % {"phase": label, "n": public["round"]}
+    turn = public.get("turn")
+    if name in ("priority", "operation") and isinstance(turn, int):
+        title += f" · {seat_name(names, turn)}"
+    return title
+
+
+def end_title(name: str, number: int, public: dict, names: dict[int, str]) -> str | None:
+    """"第2轮操作结束 · 2号阿狗"."""
+    return _title(name, public, names, _("%(phase)s %(n)d ends"))
+
+
+def step_title(name: str, number: int, public: dict, names: dict[int, str]) -> str | None:
+    return _title(name, public, names, _("%(phase)s %(n)d"))

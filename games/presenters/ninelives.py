@@ -1146,3 +1146,11 @@ def vote_tallies(events: list[dict], names: dict[int, str]) -> list[VoteTally]:
 def vote_heading(name: str, number: int) -> str | None:
     """"第1天投票" / "第1天 · 第1次加赛": the heading of a vote thread and of its tally."""
     return heading(name, number) if name in VOTES else None
+
+
+def end_title(name: str, number: int, public: dict, names: dict[int, str]) -> str | None:
+    """"第1夜结束", "第1天结束", "第1天的决选结束": the round is the phase's own number."""
+    if name not in ("night", "day", "runoff"):
+        return None
+    return pgettext("title", "%(phase)s is over") % {
+        "phase": phase_text({"name": name, "number": number})}

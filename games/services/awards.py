@@ -41,6 +41,7 @@ from django.utils.translation import gettext as _
 from accounts.models import display_name
 
 from ..models import Announcement, Award, AwardVote, Game, Nomination
+from ..presenters import listing
 from ..selectors import player_ids, tally
 from . import kernel
 from .kernel import GameError, is_gm, publish_announcement
@@ -232,7 +233,7 @@ def _post_results(game: Game, closed: list[tuple[Award, list[dict]]]) -> None:
             else:
                 line = _("**%(award)s**: %(name)s") % {"award": award.get_kind_display(),
                                                        "name": rows[0]["name"]}
-            counts = ", ".join(
+            counts = listing(
                 _("%(name)s %(votes)d") % {"name": r["name"], "votes": r["votes"]} for r in rows)
             if counts:
                 line += " — " + _("votes: %(counts)s") % {"counts": counts}

@@ -42,6 +42,7 @@ from messaging.models import Post, Thread
 
 from ..mail import queue_email, user_locale
 from ..models import ActivityWarning, Game, LeaveRequest, Phase, Seat, Signup, Substitution
+from ..presenters import listing
 from ..selectors import ever_held_seat, last_activity, seat_of, waiting_substitutes
 from . import kernel
 from .kernel import GameError, announce, lock_game, log_gm, require_gm
@@ -142,7 +143,7 @@ def draw_players(*, game_id: int, gm: User | None, seed: str | None = None) -> l
         for order, s in enumerate(picked):
             s.chosen, s.seat_order = True, order
             s.save(update_fields=["chosen", "seat_order"])
-        names = ", ".join(display_name(s.user) for s in picked)
+        names = listing(display_name(s.user) for s in picked)
         body = _("The players of **%(name)s** were drawn by lot (seed `%(seed)s`, among the "
                  "sign-ups sorted by user id): %(names)s. The other sign-ups are "
                  "substitutes.") % {"name": game.name, "seed": seed, "names": names}

@@ -30,7 +30,7 @@ from ..engine.base import RuleSet
 from ..mail import user_locale
 from ..models import Announcement, Event, Game, Phase
 from ..notifications import notify_announcement, notify_private_result
-from ..presenters import describe
+from ..presenters import describe, round_thread_kinds, round_thread_title
 from ..selectors import is_gm, seat_names
 
 log = logging.getLogger(__name__)
@@ -100,8 +100,13 @@ def announce(game: Game, phase: Phase | None, title: str, intro: str, *, events:
     Precondition: the caller holds the game lock.
     """
     names = seat_names(game)
+    public = [e for e in events if e["visibility"]["public"]]
+    in_round = round_thread_kinds(game.ruleset)
+    if in_round and any(e["kind"] in in_round for e in public):
+        post_in_round_thread(game, [e for e in public if e["kind"] in in_round], names)
+        public = [e for e in public if e["kind"] not in in_round]
     lines = [intro] if intro else []
-    lines += [describe(game.ruleset, e, names) for e in events if e["visibility"]["public"]]
+    lines += [describe(game.ruleset, e, names) for e in public]
     if outro:
         lines.append(outro)
     if not lines:
@@ -111,6 +116,27 @@ def announce(game: Game, phase: Phase | None, title: str, intro: str, *, events:
     if force_publish or not game.hold_announcements:
         publish_announcement(announcement_id=ann.pk)
     return ann
+
+
+def post_in_round_thread(game: Game, events: list[dict], names: dict[int, str]) -> Post | None:
+    """The round's record thread (issue 14 item 7): what players say and vote one by one
+    (a classic day's last words, speeches, votes) is posted as it happens, one reply per
+    step, in one thread per round, instead of one announcement each; the announcement list
+    keeps the phases' summaries. Precondition: the caller holds the game lock."""
+    if game.board is None or not events:
+        return None
+    number = game.phase_number
+    key = f"round-{number}"
+    thread = Thread.objects.filter(board=game.board, key=key).first()
+    if thread is None:
+        thread = forum.start_thread(
+            board=game.board, author=messenger_user(), kind=Thread.Kind.ANNOUNCEMENT,
+            title=round_thread_title(game.ruleset, number)[:120],
+            body=_("What the players say and vote in this round, in order."), key=key,
+            enforce_rate_limit=False)
+    body = "\n\n".join(describe(game.ruleset, e, names) for e in events)
+    return forum.reply(thread=thread, author=messenger_user(), body=body[:19_000],
+                       enforce_rate_limit=False)
 
 
 def publish_announcement(*, announcement_id: int, story: str = "",

@@ -25,7 +25,7 @@ from messaging.notifications import Kind
 from .. import rulesets
 from ..engine.base import end_phase, new_seed
 from ..models import Game, Phase, Seat
-from ..presenters import phase_label, vote_heading
+from ..presenters import listing, phase_end_title, vote_heading
 from ..selectors import commitment_of, seat_names
 from . import backoff, kernel, votes
 from .ghosts import restore_ghost_threads
@@ -125,7 +125,7 @@ def update_settings(*, game_id: int, changes: dict) -> Game:
         refused = sorted(set(changes) - set(allowed))
         if refused:
             raise GameError(_("A started game's setup cannot change: %(fields)s.")
-                            % {"fields": ", ".join(refused)}, code="started")
+                            % {"fields": listing(refused)}, code="started")
         gm = changes.get("gm", game.gm)
         if gm is not None and gm.pk == messenger_user().pk:
             raise GameError(_("The messenger account cannot be a game master."), code="gm")
@@ -256,6 +256,7 @@ def advance_locked(game: Game, *, reason: str, now: dt.datetime, by: User | None
     """Precondition: the caller holds the game lock and the game is running."""
     engine = ruleset_of(game)
     closing = game.current_phase
+    before = (game.state or {}).get("public") or {}  # the closing phase's round and turn
     t = engine.end_phase(game.state)
     record_step(game, end_phase(), t, user=by, seat=None)
     if closing is not None:
@@ -268,8 +269,8 @@ def advance_locked(game: Game, *, reason: str, now: dt.datetime, by: User | None
     phase = open_phase(game, now) if outcome is None else closing
     store_events(game, t.events, phase)
     votes.post_vote_results(game, t.events)  # the vote thread's result post
-    title = (_("%(phase)s %(n)d ends") % {"phase": phase_label(closing.name, game.ruleset),
-                                          "n": closing.number}) if closing else _("Announcement")
+    title = phase_end_title(game.ruleset, closing.name, closing.number, before, names) \
+        if closing else _("Announcement")
     announce(game, phase, title, "", events=t.events,
              outro=votes.tally_text_for(game, t.events))
     deliver_private(game, t.events, names)
@@ -310,7 +311,7 @@ def finish_if_over(game: Game, now: dt.datetime) -> bool:
 
 
 def _announce_end(game: Game, phase: Phase | None, outcome: Outcome, names: dict[int, str]) -> None:
-    winners = ", ".join(names.get(w, str(w + 1)) for w in outcome.winners) or _("nobody")
+    winners = listing(names.get(w, str(w + 1)) for w in outcome.winners) or _("nobody")
     lines = [_("The game is over: %(summary)s") % {"summary": outcome.summary},
              _("Winners: %(names)s") % {"names": winners}]
     text = ruleset_of(game).commitment_text(game.state)

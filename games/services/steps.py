@@ -14,7 +14,7 @@ from messaging import services as forum
 from ..engine.base import Transition, action
 from ..mail import user_locale
 from ..models import Action, Game, Seat, Vote
-from ..presenters import announce_at_once, describe, phase_label
+from ..presenters import announce_at_once, describe, phase_step_title
 from ..selectors import seat_names, seat_of
 from . import kernel
 from .kernel import GameError, announce, deliver_private, lock_game, ruleset_of
@@ -61,6 +61,7 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
             raise GameError(_("Changes are closed %(n)d minutes before the deadline.")
                             % {"n": game.change_cutoff_minutes})
         step = action(seat.number, kind, **params)
+        before = (game.state or {}).get("public") or {}  # the round and turn the step is in
         t = apply_step(game, step, user=user, seat=seat, received_at=now)
         if kind in VOTE_KINDS:
             _store_vote(game, seat, kind, params)
@@ -70,9 +71,9 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
         at_once = announce_at_once(game.ruleset)
         shown = [e for e in t.events if e["visibility"]["public"] and e["kind"] in at_once]
         if shown:
-            announce(game, game.current_phase, _("%(phase)s %(n)d") % {
-                "phase": phase_label(game.phase_name, game.ruleset), "n": game.phase_number},
-                "", events=shown)
+            announce(game, game.current_phase, phase_step_title(
+                game.ruleset, game.phase_name, game.phase_number, before, names), "",
+                events=shown)
         if not finish_if_over(game, now):
             early = game.early_end and not ruleset_of(game).phase(game.state).awaiting
             if early:

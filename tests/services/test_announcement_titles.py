@@ -1,0 +1,84 @@
+"""Announcements that stay readable (issue 14 item 7): titles carry the round, not the
+phase's counter, and the seat where one is concerned; a classic day's last words, speeches
+and votes go to the round's record thread, one reply each, not one announcement each; lists
+use "、"."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.models import Announcement
+from messaging.models import Thread
+from tests.factories import fresh
+from tests.factories import gold as gold_factory
+from tests.factories.classic import (
+    NAMES,
+    night_one,
+    players,  # noqa: F401 - the classic table's fixture
+    speak_all,
+    time_out,
+    vote_all,
+)
+from tests.factories.ninelives import act as nl_act
+
+from .ninelives.test_play import send_orders
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("chinese")]
+
+
+@pytest.fixture
+def classic_game(players, gm):  # noqa: F811
+    from tests.factories.classic import new_game
+
+    return new_game(players, gm)
+
+
+def titles(game) -> list[str]:
+    return list(Announcement.objects.filter(game=game).order_by("id")
+                .values_list("title", flat=True))
+
+
+def test_a_classic_day_is_one_record_thread_not_an_announcement_per_speech(classic_game):
+    game = classic_game
+    night_one(game, victim=2)
+    time_out(game)
+    speak_all(game)
+    vote_all(game, {3: 1, 4: 1, 5: 1, 6: 3, 7: 3})
+    shown = titles(game)
+    assert not any(t.startswith("第1轮发言") or t.startswith("第1轮投票 ") for t in shown)
+    assert len(shown) == len(set(shown)), shown  # no title repeated ten times
+    thread = Thread.objects.get(board=fresh(game).board, key="round-1")
+    assert thread.title == "第1轮：遗言、发言与投票"
+    bodies = list(thread.posts.order_by("id").values_list("body", flat=True))
+    votes = [b for b in bodies if "投票给" in b]
+    assert f"4号{NAMES[3]}投票给2号{NAMES[1]}。" in votes, bodies
+    assert len(votes) == 5, "one reply per vote, in the order cast"
+    result = next(a for a in Announcement.objects.filter(game=game).order_by("-id")
+                  if "得票" in a.body)
+    assert result.title.startswith("第1轮投票结束 · "), result.title
+    assert "**第1天投票**" in result.body
+
+
+def test_ninelives_titles_name_the_night_and_the_day(start_ninelives):
+    game = start_ninelives()
+    send_orders(game)
+    for seat in range(5):
+        nl_act(game, seat, "pass")
+    assert "第1夜结束" in titles(game)
+
+
+def test_gold_titles_carry_the_round_and_the_seat_not_the_phase_counter(start_gold):
+    game = start_gold()
+    game = gold_factory.pick_all(game, ("KILLER", "THIEF", "ASSASSIN"))
+    for _ in range(8):
+        game = fresh(game)
+        if game.phase_name not in ("priority", "operation"):
+            break
+        services.advance_phase(game_id=game.pk, reason="gm", by=None)
+    shown = titles(game)
+    assert any(t.startswith("第1轮选牌结束") for t in shown), shown
+    assert not any("Operation" in t or "Priority" in t or "Pick" in t for t in shown), shown
+    turns = [t for t in shown if t.startswith(("第1轮优先权结束 · ", "第1轮操作结束 · "))]
+    assert turns, shown
+    assert all(int(t[1:t.index("轮")]) <= 3 for t in shown if t.startswith("第")), shown
