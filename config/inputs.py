@@ -172,9 +172,10 @@ def parse_step(raw: str | None, *, field: str = "choice") -> tuple[str, dict]:
 def parse_offered_choice(raw: str | None, *, field: str = "choice",
                          texts_allowed: bool = True) -> tuple[str, dict, list[str] | None]:
     """(kind, params, texts) from an option of the act form: a step (see `parse_step`) that
-    may also name, under "texts", the free-text fields that go with it (a list of keys)."""
+    may also name, under "texts", the free-text fields that go with it (a list of keys), and
+    under "picks", the parameters chosen in separate pickers (`offered_picks`)."""
     data = parse_json(raw, field=field)
-    allowed = ({"kind", "params", "texts"} if texts_allowed else {"kind", "params"})
+    allowed = ({"kind", "params", "texts", "picks"} if texts_allowed else {"kind", "params"})
     if not isinstance(data, dict) or not {"kind", "params"} <= set(data) <= allowed:
         raise InputError(_("Choose one of the offered actions."), field=field)
     texts = data.get("texts")
@@ -183,12 +184,24 @@ def parse_offered_choice(raw: str | None, *, field: str = "choice",
         raise InputError(_("Choose one of the offered actions."), field=field)
     if texts:
         check_param_keys(texts, field=field)
+    picks = data.get("picks")
+    if picks is not None and (not isinstance(picks, list) or not all(
+            isinstance(t, str) and 0 < len(t) <= MAX_KEY_LENGTH for t in picks)):
+        raise InputError(_("Choose one of the offered actions."), field=field)
     kind, params = data["kind"], data["params"]
     if not isinstance(kind, str) or not kind or len(kind) > MAX_KEY_LENGTH \
             or not isinstance(params, dict):
         raise InputError(_("Choose one of the offered actions."), field=field)
     check_param_keys(params, field=field)
     return kind, params, texts
+
+
+def offered_picks(raw: str | None, *, field: str = "choice") -> list[str]:
+    """The "picks" of an act-form option already read by `parse_offered_choice` (the keys
+    of the parameters chosen in separate pickers: the victim and the death-pact bandit)."""
+    picks = parse_json(raw, field=field).get("picks") or []
+    check_param_keys(picks, field=field)
+    return picks
 
 
 def _aware(naive: dt.datetime, tz: dt.tzinfo, field: str) -> dt.datetime:

@@ -75,6 +75,8 @@ def field_label(name: str) -> str:
         "story": _("Story"),
         "text": _("Text"),
         "reason": _("Reason"),
+        "target": _("Target"),
+        "pact": _("The death pact's bandit"),
     }
     return str(labels.get(name, name))
 

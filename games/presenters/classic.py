@@ -452,6 +452,8 @@ def label(choice, names: dict[int, str]) -> str | None:
     params = choice.params
     target = who(names, params.get("target"))
     if choice.kind == "kill":
+        if "target" not in params:  # the victim and the bandit come from pickers of their own
+            return _("Kill: choose the victim and the death pact's bandit below")
         if params.get("pact") is not None:
             return _("Kill %(target)s — death pact: %(pact)s") % {
                 "target": target, "pact": who(names, params["pact"])}

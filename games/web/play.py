@@ -19,6 +19,7 @@ from config.http import is_page_navigation  # issue 16 item 1 (ops branch)
 from config.inputs import (
     InputError,
     check_param_keys,
+    offered_picks,
     parse_choice,
     parse_int,
     parse_offered_choice,
@@ -58,6 +59,71 @@ def choice_value(choice: Choice) -> str:
     if choice.text_fields:
         data["texts"] = [f.name for f in choice.text_fields]
     return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+# Seat parameters a multi-part choice may offer as pickers of their own (issue 14 item 7):
+# the night kill's victim and its death-pact bandit are two lists, not one list of every pair.
+PICK_KEYS = ("target", "pact")
+
+
+def grouped_options(ruleset: str, choices: list[Choice], names: dict[int, str]):
+    """(options, pickers) of the act form.
+
+    1. Choices of one kind that differ only in two or more seat parameters (PICK_KEYS) are
+       one option naming those parameters under "picks", with a picker (a select) each.
+    2. Every other choice is an option of its own, as before.
+    A grouped option's step is completed from the pickers and must be one of `choices`
+    (`_complete_picks`), so the pickers can only send what the rules offered.
+    """
+    groups: dict[tuple, list[Choice]] = {}
+    for c in choices:
+        fixed = {k: v for k, v in c.params.items() if k not in PICK_KEYS}
+        key = (c.kind, json.dumps(fixed, sort_keys=True), tuple(f.name for f in c.text_fields))
+        groups.setdefault(key, []).append(c)
+    options, pickers = [], {}
+    for group in groups.values():
+        varying = [k for k in PICK_KEYS if all(k in c.params for c in group)
+                   and len({c.params[k] for c in group}) > 1]
+        if len(varying) < 2:
+            options += [(choice_value(c), choice_label(ruleset, c, names)) for c in group]
+            continue
+        first = group[0]
+        fixed = {k: v for k, v in first.params.items() if k not in varying}
+        data: dict = {"kind": first.kind, "params": fixed, "picks": varying}
+        if first.text_fields:
+            data["texts"] = [f.name for f in first.text_fields]
+        shell = Choice(first.kind, fixed, first.text_fields)
+        options.append((json.dumps(data, sort_keys=True, ensure_ascii=False),
+                        choice_label(ruleset, shell, names)))
+        for k in varying:
+            values = pickers.setdefault(k, {})
+            for c in group:
+                values.setdefault(c.params[k], seat_name_of(names, c.params[k]))
+    picker_rows = [(k, field_label(k), sorted(v.items())) for k, v in pickers.items()]
+    return options, picker_rows
+
+
+def seat_name_of(names: dict[int, str], seat) -> str:
+    """A picker's entry: "6 · 大黄" (the seat's number from 1, and its player)."""
+    return f"{seat + 1} · {names.get(seat, '')}".rstrip(" ·") if isinstance(seat, int) \
+        else str(seat)
+
+
+def complete_picks(request, game: Game, seat_number: int, kind: str, params: dict,
+                   picks: list[str]) -> None:
+    """Fill the picked parameters from the `pick_<key>` selects and check that the step is
+    one the rules offered (InputError otherwise: a readable refusal, nothing stored)."""
+    for key in picks:
+        if key not in PICK_KEYS:
+            raise InputError(_("Choose one of the offered actions."), field="choice")
+        value = parse_int(request.POST.get(f"pick_{key}"), field=f"pick_{key}", default=None)
+        if value is None:
+            raise InputError(_("Choose %(what)s.") % {"what": field_label(key)},
+                             field=f"pick_{key}")
+        params[key] = value
+    if not any(c.kind == kind and c.params == params for c in _choices(game, seat_number)):
+        raise InputError(_("This combination is not one of the offered actions; choose "
+                           "again."), field="choice")
 
 
 def split_list(value: str) -> list[str]:
@@ -102,9 +168,9 @@ def act(request, pk):
     # Votes are cast in the box above the phase's vote thread; a phase without a vote thread
     # (a rule set whose voters each have their own short phase) offers them here instead.
     thread_votes = game.phase_name in rulesets.engine(game.ruleset).vote_phases
-    options = [(choice_value(c), choice_label(game.ruleset, c, names)) for c in choices
-               if c.kind not in services.VOTE_KINDS or c.kind == "proxy_vote"
-               or not thread_votes]
+    options, pickers = grouped_options(game.ruleset, [
+        c for c in choices if c.kind not in services.VOTE_KINDS or c.kind == "proxy_vote"
+        or not thread_votes], names)
     # A list parameter (a loss order) gets an optional box, empty (the option's own order
     # stands) with the current order as its placeholder: the player may type another order;
     # the option picked still decides the last item (fill_list).
@@ -127,7 +193,7 @@ def act(request, pk):
     return render(request, "games/act.html", {
         "panel_template": panel, "names": names,
         "phase_title": phase_label(game.phase_name, game.ruleset),
-        "game": game, "seat": seat, "view": view, "options": options,
+        "game": game, "seat": seat, "view": view, "options": options, "pickers": pickers,
         "text_fields": text_fields.values(), "page": page, "list_fields": [(k, lab, v) for k, (lab, v) in list_fields.items()],
         "me": json.dumps(view.get("me", {}), ensure_ascii=False, indent=1) if view else "",
     }, status=status)
@@ -143,6 +209,9 @@ def _submit(request, game: Game, seat):
     kind, params, texts = parse_offered_choice(raw)
     check_param_keys([key[5:] for key in request.POST if key.startswith(("text_", "list_"))],
                      field="choice")
+    picks = offered_picks(raw)
+    if picks:
+        complete_picks(request, game, seat.number, kind, params, picks)
     expected = parse_int(request.POST.get("phase"), field="phase", minimum=0, default=None)
     for key, value in request.POST.items():
         name = key[5:]

@@ -221,4 +221,4 @@ def test_the_vote_box_heading_names_the_phase_in_chinese(start_ninelives, client
     page = client.get(reverse("messaging-thread", args=[thread.pk])).content.decode()
     heading = page[page.index('id="vote-panel"'):]
     heading = heading[heading.index("<h2>"):heading.index("</h2>")]
-    assert heading == "<h2>投票 · 白天 1", heading
+    assert heading == "<h2>第1天投票", heading

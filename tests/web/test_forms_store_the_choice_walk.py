@@ -46,7 +46,10 @@ def walk(client, game: Game, steps: int, seed: int) -> set[str]:
         form = Form(client.get(reverse("game-act", args=[game.pk])).content.decode(),
                     "action-form")
         options = form.options["choice"]
-        later = options[1:] or options
+        # not the first option; a grouped one (separate pickers) may be first, since its
+        # non-first entries are picked in its pickers
+        later = options[1:] + [o for o in options[:1] if "picks" in json.loads(o[0])] \
+            or options
         fresh_kinds = [o for o in later if json.loads(o[0])["kind"] not in tried
                        and json.loads(o[0])["kind"] != "team_message"]
         value, _label = rng.choice(fresh_kinds or [o for o in later if "team_message" not in
@@ -54,6 +57,11 @@ def walk(client, game: Game, steps: int, seed: int) -> set[str]:
         form.pick("choice", value=value)
         chosen = json.loads(value)
         expected = dict(chosen["params"])
+        for key in chosen.get("picks", ()):  # separate pickers: a non-first real entry
+            entries = [v for v, _l in form.options[f"pick_{key}"] if v]
+            pick = rng.choice(entries[1:] or entries)
+            form.pick(f"pick_{key}", value=pick)
+            expected[key] = int(pick)
         for name in chosen.get("texts", ()):
             form.fill(f"text_{name}", TEXT)
             expected[name] = TEXT
