@@ -11,6 +11,8 @@ rule-set table (games/rulesets.py); a presenter may define
     vote_tallies(events, names) -> list   its votes' tallies (base.VoteTally) from public
                                           events; absent for a rule set without votes
     ANNOUNCE_AT_ONCE                      public kinds a player's step announces at once
+    phase_summary(name, number, events, names) -> str | None
+                                          the line heading a phase-end announcement
     ROUND_THREAD_KINDS                    public kinds posted in the round's record thread
                                           instead of an announcement (classic speeches...)
     round_thread_title(number) -> str     that thread's title
@@ -43,7 +45,7 @@ from .base import (
 )
 
 __all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "choice_label", "describe", "field_label", "listing",
-           "phase_end_title", "phase_label", "phase_step_title", "phase_title", "plain_text", "refusal_text", "ruleset_name", "seat_camp",
+           "phase_end_title", "phase_label", "phase_summary", "phase_step_title", "phase_title", "plain_text", "refusal_text", "ruleset_name", "seat_camp",
            "round_thread_kinds", "round_thread_title", "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies"]
 
 
@@ -202,3 +204,11 @@ def phase_step_title(ruleset: str, name: str, number: int, public: dict | None,
     own = getattr(_presenter(ruleset), "step_title", None)
     text = own(name, number, public or {}, names) if own is not None else None
     return text or _("%(phase)s %(n)d") % {"phase": phase_label(name, ruleset), "n": number}
+
+
+def phase_summary(ruleset: str, name: str, number: int, events: list[dict],
+                  names: dict[int, str]) -> str:
+    """The line at the head of the announcement that ends a phase: what happened, in a few
+    words, from the rule set's `phase_summary` ("" when it has none for this phase)."""
+    own = getattr(_presenter(ruleset), "phase_summary", None)
+    return (own(name, number, events, names) or "") if own is not None else ""

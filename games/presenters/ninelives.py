@@ -1154,3 +1154,31 @@ def end_title(name: str, number: int, public: dict, names: dict[int, str]) -> st
         return None
     return pgettext("title", "%(phase)s is over") % {
         "phase": phase_text({"name": name, "number": number})}
+
+
+# --- the summary at the head of a phase's announcement (issue 14 item 7) --------------------
+
+def phase_summary(name: str, number: int, events: list[dict], names: dict[int, str]) -> str | None:
+    """"**第1夜小结**：座位5 花花 丢了1张牌；座位3 小白 遭到攻击但被保护；无人死亡。" from the
+    public events that ended the phase (the sentences below it give every detail)."""
+    if name not in ("night", "day", "runoff"):
+        return None
+    public = [e for e in events if e["visibility"]["public"]]
+    lost: dict[int, int] = {}
+    for e in public:
+        if e["kind"] == "card_lost":
+            lost[e["data"]["seat"]] = lost.get(e["data"]["seat"], 0) + 1
+    saved = [e["data"]["seat"] for e in public if e["kind"] == "protected"]
+    dead = [e["data"]["seat"] for e in public if e["kind"] == "seat_died"]
+    parts = [pgettext("summary", "%(seat)s lost %(n)d card(s)") % {"seat": who(names, s), "n": n}
+             for s, n in lost.items()]
+    if saved:
+        parts.append(pgettext("summary", "%(seats)s attacked and saved") % {
+            "seats": seats_text(saved, names)})
+    parts.append(pgettext("summary", "dead: %(seats)s") % {"seats": seats_text(dead, names)}
+                 if dead else pgettext("summary", "nobody died"))
+    if not lost and not saved:
+        parts.insert(0, pgettext("summary", "no card lost"))
+    return pgettext("summary", "**Summary of %(phase)s**: %(parts)s.") % {
+        "phase": phase_text({"name": name, "number": number}),
+        "parts": pgettext("summary", "; ").join(parts)}

@@ -25,7 +25,7 @@ from messaging.notifications import Kind
 from .. import rulesets
 from ..engine.base import end_phase, new_seed
 from ..models import Game, Phase, Seat
-from ..presenters import listing, phase_end_title, vote_heading
+from ..presenters import listing, phase_end_title, phase_summary, vote_heading
 from ..selectors import commitment_of, seat_names
 from . import backoff, kernel, votes
 from .ghosts import restore_ghost_threads
@@ -271,7 +271,9 @@ def advance_locked(game: Game, *, reason: str, now: dt.datetime, by: User | None
     votes.post_vote_results(game, t.events)  # the vote thread's result post
     title = phase_end_title(game.ruleset, closing.name, closing.number, before, names) \
         if closing else _("Announcement")
-    announce(game, phase, title, "", events=t.events,
+    summary = phase_summary(game.ruleset, closing.name, closing.number, t.events, names) \
+        if closing else ""
+    announce(game, phase, title, summary, events=t.events,
              outro=votes.tally_text_for(game, t.events))
     deliver_private(game, t.events, names)
     if outcome is not None:

@@ -68,6 +68,15 @@ def test_ninelives_titles_name_the_night_and_the_day(start_ninelives):
     assert "第1夜结束" in titles(game)
 
 
+def test_a_ninelives_night_announcement_opens_with_its_summary(start_ninelives):
+    from .ninelives.test_play import play_night_1
+
+    game = play_night_1(start_ninelives())
+    dawn = Announcement.objects.filter(game=game, title="第1夜结束").get()
+    assert dawn.body.startswith("**第1夜小结**：座位5 花花 丢了1张牌；座位3 小白 遭到攻击但被保护；"
+                                "无人死亡。\n\n"), dawn.body[:200]
+
+
 def test_gold_titles_carry_the_round_and_the_seat_not_the_phase_counter(start_gold):
     game = start_gold()
     game = gold_factory.pick_all(game, ("KILLER", "THIEF", "ASSASSIN"))
