@@ -20,6 +20,11 @@ def listing(items) -> str:
     return pgettext("list separator", ", ").join(str(i) for i in items)
 
 
+def sentences(first: str, second: str) -> str:
+    """Two sentences one after the other: with a space in English, none in Chinese."""
+    return pgettext("sentences", "%(first)s %(second)s") % {"first": first, "second": second}
+
+
 def seat_name(names: dict[int, str], seat) -> str:
     if isinstance(seat, int) and not isinstance(seat, bool):
         return names.get(seat, _("seat %(n)d") % {"n": seat + 1})

@@ -29,7 +29,7 @@ from django.utils.translation import pgettext, pgettext_lazy
 
 from messaging.words import words_block
 
-from .base import TallyRow, VoteTally
+from .base import TallyRow, VoteTally, sentences
 
 # The 'my hand' panel translates role and phase codes as they come in the view
 # ({% translate code context "classic role" %}). Most codes are also the English words used
@@ -682,8 +682,8 @@ def vote_tallies(events: list[dict], names: dict[int, str]) -> list[VoteTally]:
             current.result = _result(d, names)
             last, current = current, None
         elif last is not None and kind == "verdict":
-            last.result += " " + pgettext("tally", "Died: %(deaths)s.") % {
-                "deaths": deaths_text(d.get("deaths") or [], names)}
+            last.result = sentences(last.result, pgettext("tally", "Died: %(deaths)s.") % {
+                "deaths": deaths_text(d.get("deaths") or [], names)})
             last = None
     for tally, seat_rows in tallies:
         tally.rows = sorted(seat_rows.values(), key=lambda r: (-(r.count or 0), r.seat))

@@ -41,7 +41,7 @@ from django.utils.translation import gettext as _
 from messaging.words import words_block
 
 from ..engine.ninelives.cards import CAMP_NAMES_ZH, CARDS
-from .base import TallyRow, VoteTally
+from .base import TallyRow, VoteTally, sentences
 
 CARD_IN_TEXT = re.compile(r"\b(" + "|".join(sorted(CARDS, key=len, reverse=True)) + r")\b")
 GM_FOUL_NO_VOTE = "no vote and no proxy vote"  # the engine's reason for §9.1.5
@@ -1104,9 +1104,9 @@ class _Walk:
             counts = tally_parts(d)[0].values()
             top = max(counts, default=0)
             tied = top > 0 and list(counts).count(top) > 1
-            self.settle(cur, d, seq, pgettext("tally", "Nobody is executed.") + " " + (
+            self.settle(cur, d, seq, sentences(pgettext("tally", "Nobody is executed."), (
                 pgettext("tally", "The runoff tied again.") if tied
-                else pgettext("tally", "No seat had a vote to count.")))
+                else pgettext("tally", "No seat had a vote to count."))))
         elif kind == "execution":
             self.settle(cur, d, seq, pgettext(
                 "tally", "%(seat)s has the most votes and is executed; no %(card)s can spare "
