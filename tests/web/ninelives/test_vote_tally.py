@@ -102,7 +102,7 @@ def test_the_closed_day_vote_shows_the_proxy_and_the_curse_that_forced_the_runof
         "座位2 阿狗：2票（亲自投票：阿猫、老黑）",
         "座位3 小白：1票（代理投票：花花）",
     ]
-    assert "座位1 阿猫、座位2 阿狗 并列最高票：二人进入加赛" in text
+    assert "座位1 阿猫、座位2 阿狗 并列最高票，进入加赛" in text
     # the CURSE is shown by its effect only: never who used it
     assert "老黑 使用" not in text and "老黑的诅咒" not in text
     # 神的使者 posts the result in the thread
