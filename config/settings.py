@@ -38,9 +38,13 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "l
 if PRODUCTION and not ALLOWED_HOSTS:
     raise SettingError("ALLOWED_HOSTS is required when DJANGO_ENV=production")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-# The address links in emails use: SITE_URL when set, else learned from requests
-# (config/site.py `site_url()`); nothing hard-coded.
-SITE_URL = env_str("SITE_URL", "").rstrip("/")
+# The address links in emails use (config/site.py `site_url()`): SITE_URL when the
+# environment sets it, else the origin requests arrive at, else SITE_URL's fallback here
+# (https:// in production, http:// elsewhere, the first ALLOWED_HOSTS name); nothing
+# hard-coded.
+SITE_URL_FROM_ENV = env_str("SITE_URL", "").rstrip("/")
+_site_host = next((h.lstrip(".") for h in ALLOWED_HOSTS if h not in ("*", "")), "localhost")
+SITE_URL = SITE_URL_FROM_ENV or ("https://" if PRODUCTION else "http://") + _site_host
 
 INSTALLED_APPS = [
     "django.contrib.admin",

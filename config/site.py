@@ -7,8 +7,10 @@ feeds): `site_url()`.
    Django has checked against ALLOWED_HOSTS), remembered in the shared cache by
    `SiteAddressMiddleware`, so the worker and beat, which serve no requests, write the same
    address: `runserver 0.0.0.0:8005` or `make run PORT=8001` gives links to that port.
-3. Before any request: https:// the first ALLOWED_HOSTS name in production (that is where
-   it is served), http:// it elsewhere ("http://127.0.0.1" in development).
+3. Before any request: settings.SITE_URL, https:// the first ALLOWED_HOSTS name in
+   production (that is where it is served), http:// it elsewhere ("http://127.0.0.1").
+   Code that still reads settings.SITE_URL gets that absolute address, never a relative
+   link.
 
 Nothing here is a hard-coded address. Each process remembers what it last wrote, so a
 request costs no cache access unless the origin changed.
@@ -26,16 +28,10 @@ _last_written: str | None = None
 
 def site_url() -> str:
     """"https://games.example.org" (no trailing slash)."""
-    if settings.SITE_URL:
-        return settings.SITE_URL
+    if settings.SITE_URL_FROM_ENV:
+        return settings.SITE_URL_FROM_ENV
     seen = cache.get(CACHE_KEY)
-    return seen or fallback()
-
-
-def fallback() -> str:
-    hosts = [h.lstrip(".") for h in settings.ALLOWED_HOSTS if h not in ("*", "")]
-    host = hosts[0] if hosts else "localhost"
-    return ("https://" if settings.PRODUCTION else "http://") + host
+    return seen or settings.SITE_URL  # settings' fallback: the first ALLOWED_HOSTS name
 
 
 def remember(origin: str) -> None:
@@ -54,7 +50,7 @@ class SiteAddressMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if not settings.SITE_URL:
+        if not settings.SITE_URL_FROM_ENV:
             try:
                 remember(f"{request.scheme}://{request.get_host()}")
             except DisallowedHost:  # CommonMiddleware has answered 400 already

@@ -40,7 +40,7 @@ def links(message) -> list[str]:
 
 def test_without_site_url_emails_link_the_origin_pages_are_served_on(
         settings, client, players, gm, django_capture_on_commit_callbacks):
-    settings.SITE_URL = ""
+    settings.SITE_URL_FROM_ENV = ""
     settings.ALLOWED_HOSTS = ["127.0.0.1", "testserver"]
     assert client.get("/", HTTP_HOST="127.0.0.1:8005").status_code == 200
     start(players, gm, django_capture_on_commit_callbacks)
@@ -53,7 +53,7 @@ def test_without_site_url_emails_link_the_origin_pages_are_served_on(
 
 def test_site_url_from_the_environment_wins(settings, client, players, gm,
                                              django_capture_on_commit_callbacks):
-    settings.SITE_URL = "https://games.example.org"
+    settings.SITE_URL_FROM_ENV = "https://games.example.org"
     client.get("/", HTTP_HOST="testserver")
     start(players, gm, django_capture_on_commit_callbacks)
     assert mail.outbox
@@ -61,17 +61,23 @@ def test_site_url_from_the_environment_wins(settings, client, players, gm,
         assert all(u.startswith("https://games.example.org/") for u in links(message))
 
 
-def test_before_any_request_the_first_allowed_host_is_used(settings):
-    settings.SITE_URL = ""
-    settings.ALLOWED_HOSTS = ["games.example.org", "*"]
-    settings.PRODUCTION = True
-    assert site.site_url() == "https://games.example.org"
-    settings.PRODUCTION = False
-    assert site.site_url() == "http://games.example.org"
+def test_before_any_request_the_settings_fallback_is_used(settings):
+    settings.SITE_URL_FROM_ENV = ""
+    assert site.site_url() == settings.SITE_URL
+    assert settings.SITE_URL.startswith("http://") and ":8000" not in settings.SITE_URL
+
+
+def test_production_falls_back_to_https_on_the_first_allowed_host():
+    from tests.proof.test_settings import run_manage
+
+    result = run_manage("shell", "-c", "from django.conf import settings; print(settings.SITE_URL)",
+                        DJANGO_ENV="production", ALLOWED_HOSTS="games.example.org,*",
+                        SECRET_KEY="k" * 20 + "Xy7!q" + "z9-p" * 10)
+    assert result.stdout.strip().splitlines()[-1] == "https://games.example.org", result.stderr
 
 
 def test_a_disallowed_host_is_not_remembered(settings, client):
-    settings.SITE_URL = ""
+    settings.SITE_URL_FROM_ENV = ""
     settings.ALLOWED_HOSTS = ["127.0.0.1"]
     client.get("/", HTTP_HOST="evil.example")
     assert cache.get(site.CACHE_KEY) is None
