@@ -153,7 +153,8 @@ def test_a_paused_game_stays_paused_with_the_new_time_left(game, gm):
 
 # --- a seat's step -------------------------------------------------------------------------------
 
-def test_undoing_a_seats_step_withdraws_its_private_result_for_that_seat_only(game, gm):
+def test_undoing_a_seats_step_withdraws_its_private_result_for_that_seat_only(game, gm,
+                                                                               chinese):
     game.early_end = False
     game.save()
     kill(game)
@@ -172,12 +173,12 @@ def test_undoing_a_seats_step_withdraws_its_private_result_for_that_seat_only(ga
     assert ruleset_awaiting(game) == {wolf.number}
     msgs = list(Message.objects.filter(conversation=wolf.conversation).order_by("id"))
     assert [m.withdrawn_at is not None for m in msgs[:3]] == [False, True, True]
-    assert "Your step was taken back" in msgs[-1].body and msgs[-1].withdrawn_at is None
+    assert "你的步骤已被撤销" in msgs[-1].body and msgs[-1].withdrawn_at is None  # her language
     for seat in game.seats.exclude(pk=wolf.pk):  # nobody else was told anything
         assert list(Message.objects.filter(conversation=seat.conversation)
                     .values_list("pk", "withdrawn_at")) == others_before[seat.number]
     notice = Announcement.objects.filter(game=game).last()
-    assert notice.title == "Rolled back by the GM"
+    assert notice.title == "天神已回滚"
     assert wolf.user.profile.display_name not in notice.body  # whose step: hidden
     assert f"seat {wolf.number + 1}" not in notice.body
 
