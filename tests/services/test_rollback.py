@@ -329,3 +329,64 @@ def test_undo_then_end_again_is_as_if_never_undone(toy_ruleset, players, gm, see
         services.end_phase_now(game_id=game.pk, gm=gm)
         assert snapshot(game) == ended
     assert Phase.objects.filter(game=game, ended_at=None).count() <= 1
+
+
+# --- a real rule set: 猫有n条命's night, with private results at its end ------------------------
+
+NL_ORDERS = {0: ["JAIL", "VEST", "WITCH_DOCTOR", "DEMON", "KILLER"],
+             1: ["PARDON", "WOLFSBANE", "SOULBINDER", "SORCERER", "WEREWOLF"],
+             2: ["SAINT", "SORCERER", "KILLER", "DIVINER", "SNIPER"],
+             3: ["CURSE", "STRIKE", "WEREWOLF", "PROPHET", "DIVINER"],
+             4: ["COUNTER_SNIPER", "BOMB", "BLESS", "DEMON", "PROPHET"]}
+
+
+def test_a_ninelives_night_rolled_back_withdraws_each_seats_result_and_replays_the_same(
+        start_ninelives, nl_gm, chinese):
+    from tests.factories.ninelives import MANIFESTO, act
+
+    game = start_ninelives()
+    game.early_end = False
+    game.save()
+    for seat, order in NL_ORDERS.items():
+        act(game, seat, "loss_order", cards=order)
+    act(game, 0, "use_card", card="KILLER", target=2, manifesto=MANIFESTO)
+    act(game, 1, "use_card", card="SOULBINDER", target=2)
+    act(game, 2, "use_card", card="DIVINER", target=0)
+    act(game, 3, "use_card", card="WEREWOLF", target=4, manifesto=MANIFESTO)
+    act(game, 4, "pass")
+    services.end_phase_now(game_id=game.pk, gm=nl_gm)
+    ended = snapshot(game)
+    lost = "你丢了反狙击手（中立阵营）"
+    seats = {s.number: s for s in game.seats.all()}
+
+    def messages_of(n, text):
+        return list(Message.objects.filter(conversation=seats[n].conversation,
+                                           body__contains=text))
+
+    [result] = messages_of(4, lost)
+    assert all(not messages_of(n, lost) for n in (0, 1, 2, 3))
+    undo_end(game, nl_gm)
+    game.refresh_from_db()
+    assert (game.phase_name, game.phase_number) == ("night", 1)
+    result.refresh_from_db()
+    assert result.withdrawn_at is not None  # still there, marked, in that seat's only
+    assert all(not messages_of(n, lost) for n in (0, 1, 2, 3))
+    services.end_phase_now(game_id=game.pk, gm=nl_gm)
+    assert snapshot(game) == ended  # as if never undone
+    again = messages_of(4, lost)
+    assert len(again) == 2 and again[-1].withdrawn_at is None
+
+
+def test_a_held_draft_of_the_undone_end_is_withdrawn_and_can_no_longer_be_published(game, gm):
+    game.hold_announcements = True
+    game.save()
+    kill(game)
+    draft = Announcement.objects.get(game=game, published_at=None)
+    undo_end(game, gm)
+    draft.refresh_from_db()
+    assert draft.withdrawn_at is not None
+    services.publish_announcement(announcement_id=draft.pk, story="黎明", gm=gm)
+    draft.refresh_from_db()
+    assert draft.published_at is None and draft.post_id is None
+    notice = Announcement.objects.filter(game=game).last()
+    assert notice.published_at is not None  # the rollback's own notice is never held
