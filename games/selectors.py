@@ -640,7 +640,7 @@ def rollback_plan(game: Game, kind: str, seat_number: int | None = None) -> Roll
         else:
             removed_events.append(row)
     if prefix + len(renumbered) != len(log):
-        return _("Later steps depend on this one; undo the phase end instead.")
+        return _("Later steps depend on this one; undo them first.")
     removed_seqs = [a.seq for a in removed]
     living_now = set(engine.living_seats(game.state))
     living_then = set(engine.living_seats(state))

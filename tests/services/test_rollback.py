@@ -390,3 +390,35 @@ def test_a_held_draft_of_the_undone_end_is_withdrawn_and_can_no_longer_be_publis
     assert draft.published_at is None and draft.post_id is None
     notice = Announcement.objects.filter(game=game).last()
     assert notice.published_at is not None  # the rollback's own notice is never held
+
+
+def test_a_step_that_later_steps_depend_on_cannot_be_undone_alone(game, gm, monkeypatch):
+    """Later steps stay only if the engine says exactly what it said before without the
+    undone one; here each vote's event counts the votes before it, so it would not."""
+    from tests.toy import Toy
+
+    original = Toy.apply
+
+    def counting(self, state, step):
+        result = original(self, state, step)
+        if step["kind"] == "vote" and result:
+            result.events[-1]["data"]["before"] = len(state["public"]["votes"])
+        return result
+
+    monkeypatch.setattr(Toy, "apply", counting)
+    victim = kill(game)
+    living = [n for n in range(5) if n != victim]
+    vote(game, living[0], living[2])
+    vote(game, living[1], living[3])
+    game.refresh_from_db()
+    assert selectors.rollback_plan(game, "step", living[0]) == \
+        "Later steps depend on this one; undo them first."
+    before = everything(game)
+    with pytest.raises(services.GameError, match="undo them first"):
+        services.rollback(game_id=game.pk, gm=gm, kind="step", seat_number=living[0],
+                          deadline=later(), expected_version=game.version, expected_target=3)
+    assert everything(game) == before
+    undo_step(game, gm, living[1])  # the latest one can go
+    undo_step(game, gm, living[0])  # and then the one before it
+    game.refresh_from_db()
+    assert game.state["public"]["votes"] == {}
