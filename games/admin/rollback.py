@@ -167,6 +167,8 @@ def _choices(request, game: Game, context: dict):
         "phase_end_refusal": end if isinstance(end, str) else "",
         "seat_steps": [(n + 1, names.get(n, ""), plan if isinstance(plan, str) else "")
                        for n, plan in options["steps"]],
+        "history": [(r, _phase_title(game, r.phase), len(r.steps)) for r in game.rollbacks
+                    .select_related("gm__profile", "phase").order_by("-id")[:20]],
     })
     return TemplateResponse(request, "admin/games/game/rollback.html", context)
 

@@ -108,6 +108,8 @@ def test_rolling_back_from_the_page_marks_the_announcement_withdrawn_where_it_re
     assert response["Location"] == reverse("admin:games_game_console", args=[game.pk])
     game.refresh_from_db()
     assert game.phase_name == "night" and Rollback.objects.count() == 1
+    history = text(client.get(url(game)))  # the choices page lists it for the GM
+    assert "以往的回滚" in history and "阶段结束" in history
     thread = Thread.objects.get(board=game.board, key="announcements")
     client.force_login(players[0])
     page = text(client.get(thread.get_absolute_url()))
