@@ -422,3 +422,39 @@ def test_a_step_that_later_steps_depend_on_cannot_be_undone_alone(game, gm, monk
     undo_step(game, gm, living[0])  # and then the one before it
     game.refresh_from_db()
     assert game.state["public"]["votes"] == {}
+
+
+# --- on PostgreSQL: a rollback racing the sweeper -----------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rollback_racing_the_sweeper_never_does_both(need_postgres, game, gm):
+    """The day's deadline has passed; the GM rolls back the night's end as the sweeper ends
+    the day. Under the game lock one of them wins: either the day ends (and the rollback,
+    made from a page of version 1, is refused as stale) or the night is reopened (and the
+    sweeper's claim on version 1 no longer holds)."""
+    from tests.services.test_concurrency import run_together
+
+    kill(game)  # version 1: the day is open
+    game.refresh_from_db()
+    plan = selectors.rollback_plan(game, "phase_end")
+    version, steps, due = game.version, game.steps, game.deadline + dt.timedelta(seconds=30)
+
+    def undo():
+        try:
+            services.rollback(game_id=game.pk, gm=gm, kind="phase_end", deadline=due + dt.timedelta(hours=1),
+                              expected_version=version, expected_target=plan.target,
+                              expected_steps=steps, now=due)
+            return "rolled back"
+        except services.GameError as exc:
+            return exc.code
+
+    results = run_together([undo, lambda: services.sweep(now=due)])
+    game.refresh_from_db()
+    if results[0] == "rolled back":
+        assert results[1] == 0 and game.phase_name == "night" and game.version == 2
+    else:
+        assert results == ["stale", 1] and game.phase_name == "night" and game.phase_number == 2
+    assert game.version == 2
+    steps = [a.as_step() for a in Action.objects.filter(game=game).order_by("seq")]
+    setup = {"seats": game.seat_count, "config": game.config, "seed": game.seed}
+    assert replay(registry.get("toy"), setup, steps) == game.state
