@@ -82,7 +82,8 @@ def _describe_plan(game: Game, plan) -> dict:
     def step_text(a) -> str:
         if a.actor == "clock":
             return _("the end of %(phase)s") % {"phase": _phase_title(game, a.phase)}
-        who = _("the GM") if a.actor == "gm" else f"{int(a.actor) + 1}. {names.get(int(a.actor), '')}"
+        who = _("the GM") if a.actor == "gm" else \
+            f"{int(a.actor) + 1}. {names.get(int(a.actor), '')}"
         what = describe(game.ruleset, {"kind": a.kind, "data": a.params,
                                        "visibility": {"public": False, "seats": []}}, names)
         return f"{who}: {what}"

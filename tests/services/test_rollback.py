@@ -441,7 +441,8 @@ def test_a_rollback_racing_the_sweeper_never_does_both(need_postgres, game, gm):
 
     def undo():
         try:
-            services.rollback(game_id=game.pk, gm=gm, kind="phase_end", deadline=due + dt.timedelta(hours=1),
+            services.rollback(game_id=game.pk, gm=gm, kind="phase_end",
+                              deadline=due + dt.timedelta(hours=1),
                               expected_version=version, expected_target=plan.target,
                               expected_steps=steps, now=due)
             return "rolled back"
