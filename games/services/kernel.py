@@ -120,8 +120,13 @@ def publish_announcement(*, announcement_id: int, story: str = "",
     with transaction.atomic():
         ann = Announcement.objects.select_for_update().select_related("game").get(
             pk=announcement_id)
-        if ann.published_at is not None or ann.withdrawn_at is not None:
-            return ann  # posted already, or withdrawn by a rollback before it was posted
+        if ann.withdrawn_at is not None and ann.published_at is None:
+            if gm is not None:  # the GM pressed "publish" on a draft a rollback withdrew
+                raise GameError(_("This draft was withdrawn by a rollback; it cannot be "
+                                  "published."), code="withdrawn")
+            return ann
+        if ann.published_at is not None:
+            return ann
         game = ann.game
         if story:
             ann.story = story

@@ -385,7 +385,9 @@ def test_a_held_draft_of_the_undone_end_is_withdrawn_and_can_no_longer_be_publis
     undo_end(game, gm)
     draft.refresh_from_db()
     assert draft.withdrawn_at is not None
-    services.publish_announcement(announcement_id=draft.pk, story="黎明", gm=gm)
+    with pytest.raises(services.GameError, match="withdrawn by a rollback"):
+        services.publish_announcement(announcement_id=draft.pk, story="黎明", gm=gm)
+    services.publish_announcement(announcement_id=draft.pk)  # nor by anything else
     draft.refresh_from_db()
     assert draft.published_at is None and draft.post_id is None
     notice = Announcement.objects.filter(game=game).last()
