@@ -274,7 +274,7 @@ def advance_locked(game: Game, *, reason: str, now: dt.datetime, by: User | None
     summary = phase_summary(game.ruleset, closing.name, closing.number, t.events, names) \
         if closing else ""
     announce(game, phase, title, summary, events=t.events,
-             outro=votes.tally_text_for(game, t.events))
+             outro=votes.tally_text_for(game, t.events), step=game.steps)
     deliver_private(game, t.events, names)
     if outcome is not None:
         _finish(game, outcome, phase, names, now)
