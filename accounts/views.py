@@ -26,7 +26,11 @@ def profile(request):
                             httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
                             samesite=settings.LANGUAGE_COOKIE_SAMESITE)
         return response
-    return render(request, "accounts/profile.html", {"form": form, "profile": instance})
+    from .profile_sections import render_profile_sections
+
+    return render(request, "accounts/profile.html", {
+        "form": form, "profile": instance,
+        "sections": render_profile_sections(request, request.user)})
 
 
 def public_profile(request, pk: int):

@@ -78,7 +78,7 @@ def test_night_1_pages_show_each_hand_in_chinese_and_no_other(start_ninelives, c
         page = act_page(client, game, seat)
         assert_shows_only_its_own(page, fresh(game).state, seat)
         for code in entry["cards"]:
-            assert f'data-card="{code}"' in page and f"{ZH[code]} {code}</li>" in page
+            assert f'data-card="{code}"' in page and f"{ZH[code]} {code}</a></li>" in page
         assert 'id="loss-order-missing"' in page, "no order sent yet"
         assert "本阶段还没有选择用牌" in page
     send_orders(game)

@@ -1,0 +1,116 @@
+"""The player's pages on a 390 px phone in Chromium (issue 14, items 5 and 9): nothing wider
+than the screen (document.scrollingElement.scrollWidth <= 390), and axe-core finds no serious
+or critical violation. Screenshots under var/artifacts/pages/.
+
+Pages: the home page, the games list, a running 猫有n条命 game's home, the seat's action page,
+today's vote thread, the game's board, the rules page; a finished game's review and a seat's
+review page (猫有n条命 and 谁偷了我的金币), all read in Chinese as a seated player.
+
+axe-core is vendored (tests/browser/vendor/axe.min.js) and injected into the test's own
+browser context only (with the page's content security policy bypassed for the test: the
+site itself allows no inline or foreign script).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from messaging.models import Thread
+from tests.factories import fresh
+from tests.proof.crawl import end_current_phase
+from tests.web.test_review_rulesets import random_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+WIDTH = 390
+BLOCKING = ("serious", "critical")
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    """phone(user) -> a 390 px Chromium page signed in as `user`, able to run axe."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    def make(user):
+        context = browser.new_context(locale="zh-CN", bypass_csp=True,
+                                      viewport={"width": WIDTH, "height": 844})
+        if user is not None:
+            store = SessionStore()
+            store[SESSION_KEY] = str(user.pk)
+            store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            store.create()
+            context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
+                                  "value": store.session_key, "url": live_server.url}])
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        return page
+
+    return make
+
+
+def check(page, base: str, path: str, name: str, out: Path) -> dict:
+    """Open `path`, take the screenshot, measure the width and run axe; returns the figures."""
+    response = page.goto(base + path)
+    assert response.status == 200, (path, response.status)
+    page.screenshot(path=str(out / f"{name}.png"), full_page=True)
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    result = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ["violations"]});
+        return r.violations.map(v => ({id: v.id, impact: v.impact,
+            nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + " " + n.failureSummary)}));
+    }""")
+    blocking = [v for v in result if v["impact"] in BLOCKING]
+    return {"path": path, "width": width, "blocking": blocking, "all": result}
+
+
+@pytest.fixture
+def out(artifacts_dir):
+    path = artifacts_dir / "pages"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def assert_fits_and_passes(figures: list[dict]):
+    wide = [(f["path"], f["width"]) for f in figures if f["width"] > WIDTH]
+    assert not wide, f"wider than {WIDTH} px: {wide}"
+    failing = {f["path"]: f["blocking"] for f in figures if f["blocking"]}
+    assert not failing, f"axe serious/critical: {failing}"
+
+
+def test_a_running_game_on_a_phone(phone, live_server, start_ninelives, out):
+    game = start_ninelives()
+    end_current_phase(game)
+    game = fresh(game)
+    seat = game.seats.get(number=1)
+    vote = Thread.objects.get(board=game.board, key=f"vote-{game.current_phase.seq}")
+    page = phone(seat.user)
+    pages = [("/", "home"), (reverse("game-list"), "games"),
+             (game.get_absolute_url(), "game-home"), (reverse("game-act", args=[game.pk]), "act"),
+             (vote.get_absolute_url(), "vote-thread"), (game.board.get_absolute_url(), "board"),
+             (reverse("rules-detail", args=["ninelives"]), "rules"),
+             (seat.conversation.get_absolute_url(), "conversation")]
+    figures = [check(page, live_server.url, path, f"ninelives-{name}", out)
+               for path, name in pages]
+    assert_fits_and_passes(figures)
+
+
+@pytest.mark.parametrize("ruleset", ["ninelives", "gold"])
+def test_a_finished_games_review_on_a_phone(phone, live_server, make_user, out, ruleset):
+    users = [make_user(f"玩家{i}") for i in range(6)]
+    gm = make_user("天神丁", staff=True)
+    game, _accepted, _refused = random_game(ruleset, users, gm, seed=7)
+    page = phone(game.seats.get(number=0).user)
+    pages = [(reverse("game-review", args=[game.pk]), "review"),
+             (reverse("game-review-seat", args=[game.pk, 1]), "review-seat"),
+             (game.get_absolute_url(), "game-home-over"), ("/profile/", "profile")]
+    figures = [check(page, live_server.url, path, f"{ruleset}-{name}", out)
+               for path, name in pages]
+    assert_fits_and_passes(figures)
