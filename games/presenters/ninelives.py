@@ -843,9 +843,9 @@ PUBLIC_FOR_ALL = ("reorder_window",)
 
 
 def card_label(code: str) -> str:
-    """A card as the hand shows it: "狙击手 SNIPER" in Chinese, "SNIPER" otherwise."""
-    name = card_name(code)
-    return code if name == code else f"{name} {code}"
+    """A card as the hand shows it: "狙击手" in Chinese, "SNIPER" otherwise (the code stays in
+    the panel's data-card attribute and in the link to its rule, never in the text)."""
+    return card_name(code)
 
 
 def _results(view: dict, seat: int, names: dict[int, str]) -> list[dict]:

@@ -30,6 +30,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import get_template
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from messaging.rendering import render_markdown
@@ -123,13 +124,29 @@ def audience_text(public: bool, seats: list[int], names: dict[int, str]) -> str:
     return ", ".join(seat_name(names, s) for s in seats)
 
 
+def without_chain(text: str, chain: list[str], kind: str) -> str:
+    """A sentence that carries the engine's English chain (the GM's notes), less the chain,
+    for a reader of another language: the chain is then shown apart, folded and marked as
+    English (templates/games/_because.html). A note that was nothing but the chain (and its
+    kind) says so in the reader's language."""
+    for b in chain:
+        text = text.replace(f"- {b}", "").replace(b, "")
+    rest = text.replace(f"**{kind}**", "").replace("—", "").strip()
+    if not rest:
+        return _("A note of the rules engine for the GM (in English, below).")
+    return text.strip()
+
+
 def event_row(game: Game, event: dict, names: dict[int, str]) -> dict:
     """An engine event (or a GM act) for the timeline: its sentence, who saw it and why it
     happened. The chain is listed apart unless the rule set's sentence already holds it."""
     text = describe(game.ruleset, event, names)
     chain = [str(b) for b in event.get("because") or []]
     if chain and all(b in text for b in chain):
-        chain = []
+        if (get_language() or "").startswith("en"):
+            chain = []
+        else:
+            text = without_chain(text, chain, event.get("kind", ""))
     vis = event.get("visibility") or {"public": False, "seats": []}
     return {"seq": event.get("seq"), "kind": event.get("kind", ""), "html": markdown(text),
             "public": bool(vis.get("public")), "gm_only": not vis.get("public") and not vis.get(

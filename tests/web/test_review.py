@@ -177,7 +177,7 @@ def test_the_ninelives_review_verifies_the_deal_and_reveals_every_hand(
     assert 'data-matches="yes"' in html
     rows = dict(re.findall(r'<tr data-seat="(\d+)">(.*?)</tr>', html, re.S))
     secret = re.search(r'id="secret">(.*?)</dl>', html, re.S).group(1)
-    deal = re.search(r'<pre id="deal">(.*?)</pre>', html, re.S).group(1)
+    deal = re.search(r'<pre id="deal"[^>]*>(.*?)</pre>', html, re.S).group(1)
     from django.utils import translation
 
     from games.presenters.ninelives import camp_name, card_name, cards_text
