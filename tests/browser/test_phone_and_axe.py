@@ -28,6 +28,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 WIDTH = 390
 BLOCKING = ("serious", "critical")
+SLICE = 1200  # px of a long page per screenshot slice
 
 
 @pytest.fixture
@@ -60,6 +61,11 @@ def check(page, base: str, path: str, name: str, out: Path) -> dict:
     response = page.goto(base + path)
     assert response.status == 200, (path, response.status)
     page.screenshot(path=str(out / f"{name}.png"), full_page=True)
+    height = page.evaluate("document.scrollingElement.scrollHeight")
+    for part, top in enumerate(range(0, min(height, 3 * SLICE), SLICE), start=1):
+        # Readable slices of a long page (the whole page is kept too).
+        page.screenshot(path=str(out / f"{name}-{part}.png"), full_page=True, clip={
+            "x": 0, "y": top, "width": WIDTH, "height": min(SLICE, height - top)})
     width = page.evaluate("document.scrollingElement.scrollWidth")
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     result = page.evaluate("""async () => {
