@@ -120,3 +120,40 @@ def test_a_finished_games_review_on_a_phone(phone, live_server, make_user, out, 
     figures = [check(page, live_server.url, path, f"{ruleset}-{name}", out)
                for path, name in pages]
     assert_fits_and_passes(figures)
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "gold"])
+def test_the_other_rule_sets_act_pages_on_a_phone(phone, live_server, make_user, out, ruleset):
+    from games import services
+
+    seats = {"classic": 11, "gold": 3}[ruleset]
+    users = [make_user(f"座客{i}") for i in range(seats)]
+    gm = make_user("天神庚", staff=True)
+    game = services.create_game(name=f"手机{ruleset}局", ruleset=ruleset, gm=gm,
+                                seat_count=seats)
+    game = services.start_game(game_id=game.pk, users=users, seed=f"phone-{ruleset}")
+    page = phone(users[1])
+    pages = [(game.get_absolute_url(), "game-home"),
+             (reverse("game-act", args=[game.pk]), "act")]
+    figures = [check(page, live_server.url, path, f"{ruleset}-{name}", out)
+               for path, name in pages]
+    assert_fits_and_passes(figures)
+
+
+def test_a_flash_message_and_the_language_menu_pass_axe(phone, live_server, start_ninelives,
+                                                        out):
+    """After sending a message the act page shows the confirmation (role=status); the
+    language menu changes the language only with its button."""
+    game = start_ninelives()
+    page = phone(game.seats.get(number=0).user)
+    page.goto(live_server.url + reverse("game-act", args=[game.pk]))
+    page.fill("#free_text", "请问天神：丢牌顺序可以改吗？")
+    page.click("#free-text-form button[type=submit]")
+    page.wait_for_selector(".messages[role=status] li")
+    figures = [check(page, live_server.url, page.url[len(live_server.url):], "act-flash", out)]
+    assert_fits_and_passes(figures)
+    page.select_option("select[name=language]", "en")
+    assert "/act/" in page.url  # choosing does not submit
+    page.click(".lang button[type=submit]")
+    page.wait_for_load_state()
+    assert page.locator("html").get_attribute("lang") == "en"
