@@ -581,3 +581,10 @@ def announcement_thread(game: Game) -> Thread | None:
     if game.board_id is None:
         return None
     return Thread.objects.filter(board_id=game.board_id, key="announcements").first()
+
+
+def recent_outbox(limit: int = 50):
+    """The newest outgoing emails (the development outbox page), newest first."""
+    from .models import OutboxEmail
+
+    return list(OutboxEmail.objects.order_by("-created", "-id")[:limit])
