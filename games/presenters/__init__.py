@@ -20,6 +20,9 @@ error (KeyError), never silently generic text.
 
 from __future__ import annotations
 
+import re
+
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from .. import rulesets
@@ -28,6 +31,9 @@ from .base import SEAT_KEYS, generic_label, generic_text, seat_name
 __all__ = ["SEAT_KEYS", "announce_at_once", "choice_label", "describe", "field_label",
            "outcome_text", "phase_label", "review_facts", "review_secret", "phase_title", "refusal_text", "ruleset_name", "seat_camp",
            "seat_facts", "seat_name"]
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _presenter(ruleset: str):
@@ -104,7 +110,10 @@ def outcome_text(ruleset: str, outcome: dict | None, names: dict[int, str],
         return ""
     if outcome.get("result") == "aborted":
         reason = str(outcome.get("summary") or "")
-        if not reason or reason == "aborted" or reason.isascii():
+        # The engine's own English summary is no reason for a Chinese reader; the GM's own
+        # words are shown to readers of their language (Chinese words, or any on English pages).
+        english = (get_language() or "").startswith("en")
+        if not reason or reason == "aborted" or not (english or _CJK.search(reason)):
             return _("The game ended without a result.")
         return _("The game ended without a result: %(reason)s") % {"reason": reason}
     own = getattr(_presenter(ruleset), "outcome", None) if ruleset in rulesets.names() else None

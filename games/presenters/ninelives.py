@@ -332,9 +332,10 @@ def _result_text(result) -> str:
 
 def outcome(o, names, view=None) -> str:
     """The result for the game's home page and the review: who won, and the winners."""
-    return _("%(result)s. Winners: %(winners)s.") % {
+    text = _("%(result)s. Winners: %(winners)s.") % {
         "result": _result_text(o.get("result")),
         "winners": seats_text(o.get("winners") or [], names)}
+    return text[:1].upper() + text[1:]  # "The civilians win. …" in English
 
 
 def _game_over(d, names, event):
