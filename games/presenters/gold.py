@@ -388,12 +388,12 @@ def review_facts(private: dict, number: int, names: dict[int, str]) -> list[tupl
     """A seat's cards at the end, for the review table."""
     rows = [(_("In my hand"), "、".join(card(c) for c in private.get("hand") or []) or "—")]
     if private.get("pick"):
-        rows.append((_("my shown card"), card(private["pick"])))
+        rows.append((_("Shown card"), card(private["pick"])))
     face_down = private.get("face_down")
     if face_down:
         where = (virtual_name(face_down["virtual"]) if "virtual" in face_down
-                 else _("on my own card"))
-        rows.append((_("my face-down card"), f"{card(face_down.get('card'))}（{where}）"))
+                 else _("on the seat's own card"))
+        rows.append((_("Face-down card"), f"{card(face_down.get('card'))}（{where}）"))
     return rows
 
 
