@@ -237,6 +237,18 @@ def _final(d, names):
     return " ".join(lines)
 
 
+def outcome(o, names, view=None) -> str:
+    """The result for the game's home page and the review, with the coins from the (GM's or
+    any) view of the finished game."""
+    coins = ((view or {}).get("public") or {}).get("coins")
+    winners = list(o.get("winners") or [])
+    if not winners:
+        return ""
+    if not coins:  # a list of games reads no state: the winners only
+        return _("Winners: %(seats)s.") % {"seats": seat_list(winners, names)}
+    return _game_over({"coins": coins, "winners": winners}, names)
+
+
 def _game_over(d, names):
     best = max(d["coins"])
     if len(d["winners"]) == 1:
@@ -363,3 +375,29 @@ def refusal(refused) -> str | None:
 
 # A player's visible move is announced at once in the announcement thread (services).
 ANNOUNCE_AT_ONCE = frozenset({"swapped", "replaced", "flipped", "bonus", "double", "kept"})
+
+
+# --- phases and the post-game review -----------------------------------------------------------
+
+def phase_label(name: str) -> str | None:
+    return {"pick": _("Pick"), "priority": _("Priority turns"),
+            "operation": _("Operation turns"), "over": _("Game over")}.get(name)
+
+
+def review_facts(private: dict, number: int, names: dict[int, str]) -> list[tuple[str, str]]:
+    """A seat's cards at the end, for the review table."""
+    rows = [(_("In my hand"), "、".join(card(c) for c in private.get("hand") or []) or "—")]
+    if private.get("pick"):
+        rows.append((_("Shown card"), card(private["pick"])))
+    face_down = private.get("face_down")
+    if face_down:
+        where = (virtual_name(face_down["virtual"]) if "virtual" in face_down
+                 else _("on the seat's own card"))
+        rows.append((_("Face-down card"), f"{card(face_down.get('card'))}（{where}）"))
+    return rows
+
+
+def review_secret(secret: dict, names: dict[int, str]) -> list[tuple[str, str]]:
+    """The GM's secrets for the review: the virtual players' cards."""
+    cards = (secret.get("cards") or {}).get("virtual") or []
+    return [(virtual_name(i), card(c)) for i, c in enumerate(cards) if c]

@@ -31,7 +31,7 @@ from .. import rulesets, selectors, services
 from ..engine.base import Choice
 from ..models import Game, Vote
 from ..presenters import choice_label, field_label, phase_label, seat_name
-from .pages import game_or_404
+from .pages import game_links, game_or_404
 
 # Steps a seat may send in one phase before it must wait (issue 16 item 4): enough to change
 # one's mind many times, not enough to fill the GM's and the seat's logs.
@@ -123,6 +123,7 @@ def act(request, pk):
         "game": game, "seat": seat, "view": view, "options": options,
         "text_fields": text_fields.values(), "page": page, "list_fields": [(k, lab, v) for k, (lab, v) in list_fields.items()],
         "me": json.dumps(view.get("me", {}), ensure_ascii=False, indent=1) if view else "",
+        **game_links(game),
     }, status=status)
 
 
