@@ -28,12 +28,10 @@ demo: migrate
 	$(PY) manage.py load_demo
 
 # The service with a Celery worker and beat beside it (embedded broker under var/ by default).
+# Ctrl-C stops both cleanly (scripts/run_dev.sh); emails sent go to var/celery.log and, for
+# staff, /dev/outbox/.
 run: demo
-	@echo "Serving on http://$(HOST):$(PORT)/  (demo accounts: see README.md)"
-	@trap 'kill 0' INT TERM EXIT; \
-	$(VENV)/bin/celery -A config worker --beat --loglevel=INFO --concurrency=2 \
-	    --schedule=var/celerybeat-schedule > var/celery.log 2>&1 & \
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	@VENV=$(VENV) HOST=$(HOST) PORT=$(PORT) bash scripts/run_dev.sh
 
 worker: migrate
 	$(VENV)/bin/celery -A config worker --beat --loglevel=INFO

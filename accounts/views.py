@@ -26,7 +26,11 @@ def profile(request):
                             httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
                             samesite=settings.LANGUAGE_COOKIE_SAMESITE)
         return response
-    return render(request, "accounts/profile.html", {"form": form, "profile": instance})
+    from .profile_sections import render_profile_sections
+
+    return render(request, "accounts/profile.html", {
+        "form": form, "profile": instance,
+        "sections": render_profile_sections(request, request.user)})
 
 
 def public_profile(request, pk: int):
@@ -45,3 +49,17 @@ def public_profile(request, pk: int):
     return render(request, "accounts/public_profile.html", {
         "person": person, "profile": getattr(person, "profile", None),
         "sections": render_profile_sections(request, person)})
+
+
+def set_language(request):
+    """The header's language menu: Django's own set_language (the cookie, the redirect back),
+    and for a signed-in user the profile's language too, since the profile's language is the
+    one each request activates (accounts.middleware)."""
+    from django.views.i18n import set_language as django_set_language
+
+    response = django_set_language(request)
+    code = request.POST.get("language", "")
+    if request.method == "POST" and request.user.is_authenticated \
+            and code in dict(settings.LANGUAGES):
+        Profile.objects.filter(user=request.user).update(language=code)
+    return response

@@ -4,7 +4,7 @@ from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 
-from .views import healthz, readyz
+from .views import favicon, healthz, readyz
 
 # The admin's own login form goes through allauth's login, and so through its rate limits.
 admin.site.login = secure_admin_login(admin.site.login)
@@ -14,6 +14,7 @@ admin.site.site_title = "天神控制台"
 handler500 = "config.views.server_error"
 
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
     path("admin/", admin.site.urls),

@@ -1,6 +1,17 @@
+from pathlib import Path
+
 from django.http import HttpResponse, JsonResponse
-from django.views.decorators.cache import never_cache
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
+
+FAVICON = Path(__file__).resolve().parent.parent / "static" / "favicon.ico"
+
+
+@require_safe
+@cache_control(max_age=86400, public=True)
+def favicon(request):
+    """/favicon.ico, which browsers ask for whatever the page's <link rel="icon"> says."""
+    return HttpResponse(FAVICON.read_bytes(), content_type="image/x-icon")
 
 
 @never_cache

@@ -18,12 +18,13 @@ class GamesConfig(AppConfig):
         # extra rule sets here, e.g. EXTRA_RULESETS="tests.toy:register".
         rulesets.register_extra(os.environ.get("EXTRA_RULESETS", ""))
 
-        from messaging.hooks import register_thread_panel
+        from messaging.hooks import register_lobby_section, register_thread_panel
         from messaging.rules import register_board_authority, register_posting_check
 
         from .selectors import board_authority
 
         register_thread_panel(vote_panel)
+        register_lobby_section(lobby_section)
         register_posting_check(game_board_check)
         register_board_authority(board_authority)
 
@@ -52,6 +53,13 @@ def vote_panel(request, thread):
 
     context = vote_panel_context(request, thread)
     return ("games/vote_panel.html", context) if context else None
+
+
+def lobby_section(request):
+    """The home page's games: the visitor's own (with their action page) and the open ones."""
+    from .web.pages import lobby_section_context
+
+    return "games/lobby_games.html", lobby_section_context(request)
 
 
 def game_board_check(*, user, board, thread, kind, body):

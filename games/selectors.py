@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import display_name
 from config.site import site_url
-from messaging.models import Board, Message, Post
+from messaging.models import Board, Message, Post, Thread
 from messaging.rules import readable_posts
 
 from . import rulesets
@@ -41,7 +41,7 @@ from .models import (
     Substitution,
     Vote,
 )
-from .presenters import VoteTally, phase_label, ruleset_name, seat_camp, vote_tallies
+from .presenters import VoteTally, outcome_text, phase_label, ruleset_name, seat_camp, vote_tallies
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -422,6 +422,16 @@ def filter_archive(games: QuerySet[Game], *, ruleset: str | None = None,
     return games
 
 
+def outcome_line(game: Game, names: dict[int, str] | None = None,
+                 view: dict | None = None) -> str:
+    """A finished game's result in the reader's language (presenters.outcome_text). Without
+    `names` the winners are named by seat number, without `view` a rule set may say less (the
+    archive lists many games: no query, and no state read, per game)."""
+    if not game.outcome:
+        return ""
+    return outcome_text(game.ruleset, game.outcome, names or {}, view)
+
+
 def _record_row(game: Game, number: int, how: str, fouls: int, awards: list[str]) -> dict:
     """One finished game in a player's record. `how`: "" (held the seat throughout),
     "in" (took it over as a substitute) or "out" (handed it over)."""
@@ -429,7 +439,7 @@ def _record_row(game: Game, number: int, how: str, fouls: int, awards: list[str]
     outcome = game.outcome or {}
     return {"game": game, "ruleset": ruleset_name(game.ruleset), "seat": number + 1,
             "camp": seat_camp(game.ruleset, view, number),
-            "outcome": _(outcome["summary"]) if outcome.get("summary") else "",
+            "outcome": outcome_line(game, view=view),
             "won": number in (outcome.get("winners") or []), "substitute": how,
             "fouls": fouls, "awards": awards}
 
@@ -701,3 +711,55 @@ def undoable(game: Game) -> dict:
                    - {None}) if game.current_phase_id else []
     return {"phase_end": rollback_plan(game, "phase_end"),
             "steps": [(n, rollback_plan(game, "step", n)) for n in seats]}
+
+
+# --- links between the pages ---------------------------------------------------------------
+
+LOBBY_GAMES = 10
+
+
+def my_current_games(user: User | AnonymousUser | None) -> list[dict]:
+    """The games `user` is in now: a seat in a running or paused game (with the seat, for
+    its action page), or a sign-up to a game still taking them. Oldest first."""
+    if user is None or not user.is_authenticated:
+        return []
+    live = (Game.Status.RUNNING, Game.Status.PAUSED)
+    rows = [{"game": s.game, "seat": s} for s in Seat.objects.filter(
+        user=user, game__status__in=live).select_related("game").order_by("game_id")]
+    rows += [{"game": s.game, "seat": None, "signup": s} for s in Signup.objects.filter(
+        user=user, withdrawn_at=None, game__status=Game.Status.SIGNUP)
+        .select_related("game").order_by("game_id")]
+    return rows
+
+
+def open_games(limit: int = LOBBY_GAMES) -> list[Game]:
+    """Games taking sign-ups or being played, newest first (the home page's list)."""
+    return list(Game.objects.filter(status__in=(
+        Game.Status.SIGNUP, Game.Status.RUNNING, Game.Status.PAUSED)).order_by("-id")[:limit])
+
+
+def vote_thread(game: Game) -> tuple[Thread | None, bool]:
+    """The game's vote thread to link: (the current phase's, True) while a vote (or runoff)
+    is open, else (the latest one, False); (None, False) before the first vote."""
+    if game.board_id is None:
+        return None, False
+    threads = Thread.objects.filter(board_id=game.board_id, key__startswith="vote-")
+    if game.current_phase_id and game.is_live:
+        today = threads.filter(key=f"vote-{game.current_phase.seq}").first()
+        if today is not None:
+            return today, True
+    latest = max(threads, key=lambda t: int(t.key.split("-")[1]), default=None)
+    return latest, False
+
+
+def announcement_thread(game: Game) -> Thread | None:
+    if game.board_id is None:
+        return None
+    return Thread.objects.filter(board_id=game.board_id, key="announcements").first()
+
+
+def recent_outbox(limit: int = 50):
+    """The newest outgoing emails (the development outbox page), newest first."""
+    from .models import OutboxEmail
+
+    return list(OutboxEmail.objects.order_by("-created", "-id")[:limit])

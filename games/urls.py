@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from .web import archive, community, pages, play, rules
+from .web import archive, community, devmail, pages, play, rules
 
 urlpatterns = [
     path("games/", pages.game_list, name="game-list"),
@@ -13,5 +13,6 @@ urlpatterns = [
     path("games/<int:pk>/vote/", play.vote, name="game-vote"),
     path("games/<int:pk>/commitment/", pages.commitment, name="game-commitment"),
     path("games/<int:pk>/do/<slug:what>/", community.community_action, name="game-community"),
+    path("dev/outbox/", devmail.dev_outbox, name="dev-outbox"),
     path("", include("games.community_urls")),
 ]

@@ -43,3 +43,26 @@ def render_thread_panels(request, thread) -> list[SafeString]:
             template_name, context = result
             rendered.append(render_to_string(template_name, context, request=request))
     return rendered
+
+
+# --- home page sections -------------------------------------------------------------------
+# A callable `section(request)` returning None or `(template_name, context)`; the home page
+# renders each above its boards (the games app lists the visitor's games and the open ones).
+LobbySection = Callable[..., "tuple[str, dict] | None"]
+_lobby_sections: list[LobbySection] = []
+
+
+def register_lobby_section(section: LobbySection) -> LobbySection:
+    if section not in _lobby_sections:
+        _lobby_sections.append(section)
+    return section
+
+
+def render_lobby_sections(request) -> list[SafeString]:
+    rendered = []
+    for section in list(_lobby_sections):
+        result = section(request)
+        if result is not None:
+            template_name, context = result
+            rendered.append(render_to_string(template_name, context, request=request))
+    return rendered

@@ -189,7 +189,7 @@ class Conversation(models.Model):
 
     def get_absolute_url(self) -> str:
         if self.board_id is None:
-            return reverse("messaging-conversation-home")
+            return reverse("messaging-conversation-general")
         return reverse("messaging-conversation", args=[self.pk])
 
 

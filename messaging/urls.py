@@ -21,6 +21,8 @@ urlpatterns = [
     path("notifications/<int:pk>/read/", views.notification_read,
          name="messaging-notification-read"),
     path("messenger/", views.conversation_home, name="messaging-conversation-home"),
+    path("messenger/general/", views.conversation_general,
+         name="messaging-conversation-general"),
     path("messenger/all/", views.conversation_list, name="messaging-conversation-list"),
     path("messenger/<int:pk>/", views.conversation_detail, name="messaging-conversation"),
 ]

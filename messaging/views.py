@@ -81,11 +81,13 @@ def _board_or_404(slug: str) -> Board:
     # The site-wide lobby always exists: created on first visit on a fresh install.
     if slug == services.LOBBY_SLUG:
         return services.lobby_board()
-    return get_object_or_404(Board, slug=slug)
+    return get_object_or_404(Board.objects.select_related("game"), slug=slug)
 
 
 def _readable_thread_or_404(user, pk: int) -> Thread:
-    thread = get_object_or_404(Thread.objects.select_related("board", "author__profile"), pk=pk)
+    # board__game: the breadcrumb names a game's board through its game (no extra query).
+    thread = get_object_or_404(Thread.objects.select_related("board__game", "author__profile"),
+                               pk=pk)
     if not rules.can_read_thread(user, thread):
         raise Http404
     return thread
@@ -112,7 +114,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         rules.readable_threads(user).filter(last_post_at__isnull=False)
         .select_related("board", "last_post__author__profile"), user,
     ).order_by("-last_post_at")[:LATEST_THREADS]
-    return render(request, "messaging/lobby.html", {"boards": boards, "latest": latest})
+    return render(request, "messaging/lobby.html", {
+        "boards": boards, "latest": latest, "sections": hooks.render_lobby_sections(request)})
 
 
 def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -288,7 +291,7 @@ def preview(request: HttpRequest) -> HttpResponse:
 
 def _editable_post_or_404(request: HttpRequest, pk: int) -> Post:
     """A post staff may edit and read the history of; a 404 for everyone else."""
-    post = get_object_or_404(Post.objects.select_related("thread__board", "author__profile",
+    post = get_object_or_404(Post.objects.select_related("thread__board__game", "author__profile",
                                                          "edited_by__profile"), pk=pk)
     if rules.is_messenger(request.user) or not rules.is_gm(request.user, post.thread.board_id) \
             or not rules.can_read_thread(request.user, post.thread):
@@ -392,6 +395,31 @@ def _send(request: HttpRequest, conversation: Conversation | None) -> HttpRespon
 @login_required
 @require_http_methods(["GET", "POST"])
 def conversation_home(request: HttpRequest) -> HttpResponse:
+    """The header's 神的使者 link: the conversation the user should read now.
+
+    1. One conversation with messages the owner has not read: that one; several: the list
+       (each with its count).
+    2. Nothing unread: the conversation of the game the user plays now (the newest one if
+       several; through the reverse relation Board.game, without importing games).
+    3. Otherwise the general conversation. A POST here still writes to the general one.
+    """
+    if request.method == "POST":
+        return conversation_general(request)
+    own = Conversation.objects.filter(owner=request.user)
+    unread_ids = list(own.filter(owner_unread__gt=0).values_list("pk", flat=True)[:2])
+    if len(unread_ids) > 1:
+        return redirect("messaging-conversation-list")
+    target = own.filter(pk__in=unread_ids).first() if unread_ids else (
+        own.filter(board__game__status__in=("running", "paused"))
+        .order_by("-board__game__id").first())
+    if target is not None and target.board_id is not None:
+        return redirect(target)
+    return conversation_general(request)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def conversation_general(request: HttpRequest) -> HttpResponse:
     """The user's general conversation with 神的使者 (created when they first write)."""
     conversation = Conversation.objects.filter(owner=request.user, board=None).first()
     if request.method == "POST":
@@ -403,7 +431,7 @@ def conversation_home(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def conversation_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """One of the user's own conversations; any other id is a 404, whoever owns it."""
-    conversation = get_object_or_404(Conversation.objects.select_related("board"),
+    conversation = get_object_or_404(Conversation.objects.select_related("board__game"),
                                      pk=pk, owner=request.user)
     if request.method == "POST":
         return _send(request, conversation)
@@ -414,7 +442,7 @@ def conversation_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def conversation_list(request: HttpRequest) -> HttpResponse:
     """The user's own conversations only: the general one first, then one per game."""
     conversations = list(Conversation.objects.filter(owner=request.user)
-                         .select_related("board").order_by("-last_message_at", "-id"))
+                         .select_related("board__game").order_by("-last_message_at", "-id"))
     general = next((c for c in conversations if c.board_id is None), None)
     per_game = [c for c in conversations if c.board_id is not None]
     return render(request, "messaging/conversation_list.html", {

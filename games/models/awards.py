@@ -25,6 +25,8 @@ class Award(models.Model):
                                on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
+        verbose_name = _("award")
+        verbose_name_plural = _("awards")
         ordering = ["game", "kind"]
         constraints = [
             models.UniqueConstraint(fields=["game", "kind"], name="award_once_per_game"),
@@ -44,6 +46,8 @@ class Nomination(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("nomination")
+        verbose_name_plural = _("nominations")
         constraints = [
             models.UniqueConstraint(fields=["award", "nominee"], name="nominate_once"),
         ]
@@ -60,6 +64,8 @@ class AwardVote(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("award vote")
+        verbose_name_plural = _("award votes")
         constraints = [
             models.UniqueConstraint(fields=["award", "voter"], name="award_vote_once"),
         ]

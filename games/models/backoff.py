@@ -8,6 +8,7 @@ first in line on every tick nor logged on every tick; a successful advance delet
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class AdvanceBackoff(models.Model):
@@ -16,6 +17,10 @@ class AdvanceBackoff(models.Model):
     failures = models.PositiveIntegerField(default=0)
     retry_at = models.DateTimeField(db_index=True)
     last_error = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        verbose_name = _("advance backoff")
+        verbose_name_plural = _("advance backoffs")
 
     def __str__(self) -> str:
         return f"game {self.game_id}: {self.failures} failures, retry at {self.retry_at}"

@@ -27,6 +27,8 @@ class Signup(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("sign-up")
+        verbose_name_plural = _("sign-ups")
         ordering = ["game", "created"]
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="signup_once_per_game"),
@@ -59,6 +61,8 @@ class Substitution(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("substitution")
+        verbose_name_plural = _("substitutions")
         ordering = ["game", "created"]
         constraints = [
             models.UniqueConstraint(fields=["seat"], condition=Q(status="open"),
@@ -80,6 +84,8 @@ class LeaveRequest(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("leave request")
+        verbose_name_plural = _("leave requests")
         ordering = ["-created"]
 
     def __str__(self) -> str:
@@ -106,6 +112,8 @@ class ActivityWarning(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("activity warning")
+        verbose_name_plural = _("activity warnings")
         ordering = ["-created"]
         constraints = [
             models.UniqueConstraint(fields=["seat", "phase", "reason"], name="warn_once"),
@@ -124,6 +132,10 @@ class MovedThread(models.Model):
     from_board = models.ForeignKey("messaging.Board", on_delete=models.CASCADE, related_name="+")
     restored_at = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("moved thread")
+        verbose_name_plural = _("moved threads")
 
     def __str__(self) -> str:
         return str(self.thread)

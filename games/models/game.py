@@ -158,6 +158,8 @@ class Phase(models.Model):
     end_reason = models.CharField(max_length=16, blank=True)  # deadline / early / gm
 
     class Meta:
+        verbose_name = _("phase")
+        verbose_name_plural = _("phases")
         ordering = ["game", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="phase_unique_seq"),
@@ -186,6 +188,8 @@ class Action(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("step")
+        verbose_name_plural = _("steps")
         ordering = ["game", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="action_unique_seq"),
@@ -211,6 +215,8 @@ class Vote(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("vote")
+        verbose_name_plural = _("votes")
         ordering = ["phase", "created"]
         constraints = [
             models.UniqueConstraint(fields=["phase", "voter", "proxy"],
@@ -240,6 +246,8 @@ class Event(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         ordering = ["game", "id"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], condition=Q(seq__isnull=False),
@@ -277,6 +285,8 @@ class Announcement(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("announcement")
+        verbose_name_plural = _("announcements")
         ordering = ["game", "created"]
 
     def __str__(self) -> str:
@@ -292,6 +302,8 @@ class ReminderSent(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("reminder sent")
+        verbose_name_plural = _("reminders sent")
         constraints = [
             models.UniqueConstraint(fields=["phase", "user", "hours"], name="reminder_once"),
         ]

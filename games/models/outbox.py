@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class OutboxEmail(models.Model):
@@ -36,6 +37,8 @@ class OutboxEmail(models.Model):
     failed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("outgoing email")
+        verbose_name_plural = _("outgoing emails")
         indexes = [
             # The sender's query: unsent, not given up, by next attempt.
             models.Index(fields=["next_attempt_at"], name="outbox_due",

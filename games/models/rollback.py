@@ -59,6 +59,8 @@ class StepMessage(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["game", "step_seq"], name="stepmessage_game_step")]
+        verbose_name = _("message sent by a step")
+        verbose_name_plural = _("messages sent by steps")
 
     def __str__(self) -> str:
         return f"{self.game_id} · step {self.step_seq} · message {self.message_id}"

@@ -10,6 +10,8 @@ rule-set table (games/rulesets.py); a presenter may define
     phase_label(name) -> str | None       the rule set's name for a phase
     vote_tallies(events, names) -> list   its votes' tallies (base.VoteTally) from public
                                           events; absent for a rule set without votes
+    outcome(outcome, names, view) -> str | None   a finished game's result (Game.outcome:
+                                          result, winners, the engine's English summary)
     ANNOUNCE_AT_ONCE                      public kinds a player's step announces at once
     phase_summary(name, number, events, names) -> str | None
                                           the line heading a phase-end announcement
@@ -29,6 +31,9 @@ error (KeyError), never silently generic text.
 
 from __future__ import annotations
 
+import re
+
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from messaging.words import words_as_text
@@ -45,8 +50,11 @@ from .base import (
 )
 
 __all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "choice_label", "describe", "field_label", "listing",
-           "phase_end_title", "phase_label", "phase_summary", "phase_step_title", "phase_title", "plain_text", "refusal_text", "ruleset_name", "seat_camp",
+           "outcome_text", "phase_end_title", "phase_label", "phase_summary", "phase_step_title", "phase_title", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
            "round_thread_kinds", "round_thread_title", "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies"]
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _presenter(ruleset: str):
@@ -112,6 +120,48 @@ def seat_facts(ruleset: str, view: dict, number: int) -> str:
     if facts is None or not view:
         return ""
     return facts(view, number) or ""
+
+
+def outcome_text(ruleset: str, outcome: dict | None, names: dict[int, str],
+                 view: dict | None = None) -> str:
+    """A finished game's result in the reader's language (the game home, the review, the
+    archive, the profile), never the engine's English `summary`:
+    1. a game the GM aborted: "ended without a result" and the GM's reason (their own words);
+    2. the rule set's `outcome(outcome, names, view)`;
+    3. else the summary run through the catalogue."""
+    if not outcome:
+        return ""
+    if outcome.get("result") == "aborted":
+        reason = str(outcome.get("summary") or "")
+        # The engine's own English summary is no reason for a Chinese reader; the GM's own
+        # words are shown to readers of their language (Chinese words, or any on English pages).
+        english = (get_language() or "").startswith("en")
+        if not reason or reason == "aborted" or not (english or _CJK.search(reason)):
+            return _("The game ended without a result.")
+        return _("The game ended without a result: %(reason)s") % {"reason": reason}
+    own = getattr(_presenter(ruleset), "outcome", None) if ruleset in rulesets.names() else None
+    if own is not None:
+        text = own(outcome, names, view)
+        if text:
+            return text
+    return _(str(outcome.get("summary") or ""))
+
+
+def review_facts(ruleset: str, private, number: int, names: dict[int, str]) -> list | None:
+    """(label, text) rows of a seat's private part at the end, in the reader's language;
+    None when the rule set has no `review_facts` (the review then lists the data itself)."""
+    own = getattr(_presenter(ruleset), "review_facts", None)
+    if own is None or not isinstance(private, dict):
+        return None
+    return own(private, number, names)
+
+
+def review_secret(ruleset: str, secret, names: dict[int, str]) -> list | None:
+    """(label, text) rows of the GM's secrets at the end, or None (see review_facts)."""
+    own = getattr(_presenter(ruleset), "review_secret", None)
+    if own is None or not isinstance(secret, dict):
+        return None
+    return own(secret, names)
 
 
 def seat_camp(ruleset: str, view: dict, number: int) -> str:

@@ -351,6 +351,17 @@ def _verdict(data, names, event) -> str:
     return _("Died: %(deaths)s.") % {"deaths": deaths_text(data["deaths"], names)}
 
 
+def outcome(o, names, view=None) -> str:
+    """The result for the game's home page and the review."""
+    result = {"police": _("The police and the civilians win."),
+              "bandit": _("The bandits win."),
+              "draw": _("The game is a draw.")}.get(o.get("result"))
+    if result is None:
+        return ""
+    return result + " " + _("Winners: %(seats)s.") % {"seats": seat_list(o.get("winners"),
+                                                                          names)}
+
+
 def _game_over(data, names, event) -> str:
     result = {"police": _("The police and the civilians win."),
               "bandit": _("The bandits win."),
@@ -729,3 +740,20 @@ def step_title(name: str, number: int, public: dict, names: dict[int, str]) -> s
     title = _("%(phase)s %(n)d") % {"phase": label, "n": number}
     seat = _slot_seat(public)
     return title + (f" · {who(names, seat)}" if seat is not None else "")
+# --- the post-game review ------------------------------------------------------------------
+
+def review_facts(private: dict, number: int, names: dict[int, str]) -> list[tuple[str, str]]:
+    """A seat's card at the end, for the review table."""
+    return [(pgettext("classic", "Card"), role_text(private.get("role")))]
+
+
+def review_secret(secret: dict, names: dict[int, str]) -> list[tuple[str, str]]:
+    """The GM's secrets for the review: every card, the ghost and whom it possessed."""
+    rows = [(who(names, s), role_text(r)) for s, r in enumerate(secret.get("roles") or [])]
+    if secret.get("ghost") is not None:
+        rows.append((pgettext("classic", "Ghost"), who(names, secret["ghost"])))
+    if secret.get("possessed"):
+        rows.append((pgettext("classic", "Possessed"), seat_list(secret["possessed"], names)))
+    if secret.get("lapsed"):
+        rows.append((pgettext("classic", "Lapsed"), seat_list(secret["lapsed"], names)))
+    return rows

@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from .base import seat_name
 
@@ -238,6 +237,18 @@ def _final(d, names):
     return " ".join(lines)
 
 
+def outcome(o, names, view=None) -> str:
+    """The result for the game's home page and the review, with the coins from the (GM's or
+    any) view of the finished game."""
+    coins = ((view or {}).get("public") or {}).get("coins")
+    winners = list(o.get("winners") or [])
+    if not winners:
+        return ""
+    if not coins:  # a list of games reads no state: the winners only
+        return _("Winners: %(seats)s.") % {"seats": seat_list(winners, names)}
+    return _game_over({"coins": coins, "winners": winners}, names)
+
+
 def _game_over(d, names):
     best = max(d["coins"])
     if len(d["winners"]) == 1:
@@ -368,15 +379,6 @@ ANNOUNCE_AT_ONCE = frozenset({"swapped", "replaced", "flipped", "bonus", "double
 
 # --- phase names and announcement titles (issue 14 item 7) ---------------------------------
 
-def phase_label(name: str) -> str | None:
-    """A phase's name in the reader's language: 选牌 / 优先权 / 操作."""
-    names = {"pick": pgettext("gold phase", "Pick"),
-             "priority": pgettext("gold phase", "Priority"),
-             "operation": pgettext("gold phase", "Operation"),
-             "finished": pgettext("gold phase", "Game over")}
-    return names.get(name)
-
-
 def _title(name: str, public: dict, names: dict[int, str], template: str) -> str | None:
     """The round (public["round"], not the phase's counter) and, for a turn, its seat."""
     label = phase_label(name)
@@ -396,3 +398,27 @@ def end_title(name: str, number: int, public: dict, names: dict[int, str]) -> st
 
 def step_title(name: str, number: int, public: dict, names: dict[int, str]) -> str | None:
     return _title(name, public, names, _("%(phase)s %(n)d"))
+# --- phases and the post-game review -----------------------------------------------------------
+
+def phase_label(name: str) -> str | None:
+    return {"pick": _("Pick"), "priority": _("Priority turns"),
+            "operation": _("Operation turns"), "over": _("Game over")}.get(name)
+
+
+def review_facts(private: dict, number: int, names: dict[int, str]) -> list[tuple[str, str]]:
+    """A seat's cards at the end, for the review table."""
+    rows = [(_("In my hand"), "、".join(card(c) for c in private.get("hand") or []) or "—")]
+    if private.get("pick"):
+        rows.append((_("Shown card"), card(private["pick"])))
+    face_down = private.get("face_down")
+    if face_down:
+        where = (virtual_name(face_down["virtual"]) if "virtual" in face_down
+                 else _("on the seat's own card"))
+        rows.append((_("Face-down card"), f"{card(face_down.get('card'))}（{where}）"))
+    return rows
+
+
+def review_secret(secret: dict, names: dict[int, str]) -> list[tuple[str, str]]:
+    """The GM's secrets for the review: the virtual players' cards."""
+    cards = (secret.get("cards") or {}).get("virtual") or []
+    return [(virtual_name(i), card(c)) for i, c in enumerate(cards) if c]

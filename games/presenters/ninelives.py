@@ -333,6 +333,14 @@ def _result_text(result) -> str:
     return texts.get(result, str(result))
 
 
+def outcome(o, names, view=None) -> str:
+    """The result for the game's home page and the review: who won, and the winners."""
+    text = _("%(result)s. Winners: %(winners)s.") % {
+        "result": _result_text(o.get("result")),
+        "winners": seats_text(o.get("winners") or [], names)}
+    return text[:1].upper() + text[1:]  # "The civilians win. …" in English
+
+
 def _game_over(d, names, event):
     """The result, the winners, then the whole reveal: every seat's camp and remaining hand,
     and the four tainted cards (§3.5.1: secret until the end)."""
@@ -839,9 +847,9 @@ PUBLIC_FOR_ALL = ("reorder_window",)
 
 
 def card_label(code: str) -> str:
-    """A card as the hand shows it: "狙击手 SNIPER" in Chinese, "SNIPER" otherwise."""
-    name = card_name(code)
-    return code if name == code else f"{name} {code}"
+    """A card as the hand shows it: "狙击手" in Chinese, "SNIPER" otherwise (the code stays in
+    the panel's data-card attribute and in the link to its rule, never in the text)."""
+    return card_name(code)
 
 
 def _results(view: dict, seat: int, names: dict[int, str]) -> list[dict]:
@@ -1182,3 +1190,46 @@ def phase_summary(name: str, number: int, events: list[dict], names: dict[int, s
     return pgettext("summary", "**Summary of %(phase)s**: %(parts)s.") % {
         "phase": phase_text({"name": name, "number": number}),
         "parts": pgettext("summary", "; ").join(parts)}
+# --- the post-game review ------------------------------------------------------------------
+
+def review_facts(private: dict, number: int, names: dict[int, str]) -> list[tuple[str, str]]:
+    """A seat's private part at the end, for the review table: camp (and a free agent's
+    choice), hand, loss order, core card, dead cards, cards used, proxy vote."""
+    rows = []
+    camp, dealt = private.get("camp"), private.get("dealt_camp")
+    camp_text = camp_name(camp)
+    if dealt == "free_agent":
+        camp_text = (_("free agent, chose %(camp)s") % {"camp": camp_name(camp)}
+                     if camp and camp != "free_agent" else camp_name("free_agent"))
+    rows.append((pgettext("ninelives", "Camp"), camp_text))
+    rows.append((pgettext("ninelives", "Hand"), cards_text(private.get("hand"))))
+    if private.get("loss_order"):
+        rows.append((pgettext("ninelives", "Loss order"), order_text(private["loss_order"])))
+    if private.get("core_card"):
+        rows.append((pgettext("ninelives", "Core card"), card_name(private["core_card"])))
+    if private.get("dead_cards"):
+        rows.append((pgettext("ninelives", "Dead cards"), cards_text(private["dead_cards"])))
+    uses = private.get("uses") or {}
+    if uses:
+        rows.append((pgettext("ninelives", "Cards used"), listing(
+            _("%(card)s ×%(n)d") % {"card": card_name(code), "n": n}
+            for code, n in uses.items() if isinstance(n, int))))
+    if private.get("proxy") is not None:
+        rows.append((pgettext("ninelives", "Proxy vote"), who(names, private["proxy"])
+                     if isinstance(private["proxy"], int) else str(private["proxy"])))
+    return rows
+
+
+def review_secret(secret: dict, names: dict[int, str]) -> list[tuple[str, str]]:
+    """The GM's secrets for the review: the deal seat by seat and the taints (the seed and the
+    draw count are in the events export)."""
+    rows = []
+    for number, entry in enumerate((secret.get("deal") or {}).get("seats") or []):
+        rows.append((who(names, number), _("%(camp)s camp: %(cards)s") % {
+            "camp": camp_name(entry.get("camp")), "cards": cards_text(entry.get("cards"))}))
+    taints = secret.get("taints") or {}
+    if taints:
+        rows.append((pgettext("ninelives", "Secret taints"), _(
+            "answered as the killer camp: %(killer)s; as the wolf camp: %(wolf)s") % {
+            "killer": cards_text(taints.get("killer")), "wolf": cards_text(taints.get("wolf"))}))
+    return rows

@@ -55,7 +55,7 @@ def archive(request):
     if filters["player_id"] is not None:
         player = get_user_model().objects.select_related("profile").filter(
             pk=filters["player_id"]).first()
-    rows = [(g, ruleset_name(g.ruleset)) for g in page]
+    rows = [(g, ruleset_name(g.ruleset), selectors.outcome_line(g)) for g in page]
     return render(request, "games/archive.html", {
         "page": page, "rows": rows, "filters": filters, "player": player,
         "rulesets": [(name, ruleset_name(name)) for name in rulesets.names()],

@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 
-from .. import rulesets, selectors
+from .. import rules_pages, rulesets, selectors
 from ..models import Game
 from ..presenters import (
     describe,
@@ -24,6 +25,29 @@ def game_list(request):
     rows = [(g, ruleset_name(g.ruleset), phase_label(g.phase_name, g.ruleset)
              if g.phase_name else "") for g in page]
     return render(request, "games/list.html", {"page": page, "rows": rows})
+
+
+def rules_url(ruleset: str) -> str:
+    """The rules page of `ruleset`, or "" for a rule set without one (a test's toy)."""
+    if ruleset not in rules_pages.rulesets():
+        return ""
+    return reverse("rules-detail", args=[ruleset])
+
+
+def game_links(game: Game) -> dict:
+    """What the game's pages link besides themselves: the rules page, the announcement
+    thread and the vote thread (today's while a vote is open, else the latest)."""
+    thread, today = selectors.vote_thread(game)
+    return {"rules_url": rules_url(game.ruleset), "vote_thread": thread, "vote_today": today,
+            "announcement_thread": selectors.announcement_thread(game)}
+
+
+def lobby_section_context(request) -> dict:
+    """The home page's games: the visitor's own and the open ones."""
+    mine = selectors.my_current_games(request.user)
+    own = {row["game"].pk for row in mine}
+    return {"my_games": mine,
+            "open_games": [g for g in selectors.open_games() if g.pk not in own]}
 
 
 def game_or_404(pk) -> Game:
@@ -51,9 +75,12 @@ def game_home(request, pk):
         "checkin_open": seat is not None and seat.checked_in_at is None and game.is_live,
         "game": game, "seat": seat, "view": view,
         "phase_title": phase_label(game.phase_name, game.ruleset),
+        "ruleset_title": ruleset_name(game.ruleset),
+        "outcome": selectors.outcome_line(game, names, view) if game.is_over else "",
         "public_view": _public_rows(game, view, names), "timeline": timeline,
         "announcements": game.announcements.exclude(published_at=None).order_by("-created")[:20],
         "tallies": _recent_tallies(game),
+        **game_links(game),
     })
 
 

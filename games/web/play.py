@@ -39,7 +39,7 @@ from ..presenters import (
     tally_line,
     vote_heading,
 )
-from .pages import game_or_404
+from .pages import game_links, game_or_404
 
 # Steps a seat may send in one phase before it must wait (issue 16 item 4): enough to change
 # one's mind many times, not enough to fill the GM's and the seat's logs.
@@ -196,6 +196,7 @@ def act(request, pk):
         "game": game, "seat": seat, "view": view, "options": options, "pickers": pickers,
         "text_fields": text_fields.values(), "page": page, "list_fields": [(k, lab, v) for k, (lab, v) in list_fields.items()],
         "me": json.dumps(view.get("me", {}), ensure_ascii=False, indent=1) if view else "",
+        **game_links(game),
     }, status=status)
 
 

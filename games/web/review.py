@@ -30,20 +30,31 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import get_template
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from messaging.rendering import render_markdown
 
 from .. import rulesets, selectors
-from ..engine.base import GM
+from ..engine.base import GM, Choice
 from ..models import Action, Event, Game, Seat
-from ..presenters import describe, phase_label, seat_facts, seat_name
+from ..presenters import (
+    choice_label,
+    describe,
+    phase_label,
+    review_facts,
+    review_secret,
+    seat_facts,
+    seat_name,
+)
 from ..selectors import commitment_check, phase_titles, seat_holders
 
 PHASES_PER_PAGE = 10
 # A step's free text (a manifesto...) is shown whole in the review, but a runaway parameter
 # should not blow up the page.
 MAX_PARAM_CHARS = 2_000
+# A step's own words, quoted after its label (the label names the step, not its text).
+TEXT_PARAMS = ("manifesto", "story", "text", "speech", "last_words", "words", "reason")
 
 
 # --- access ------------------------------------------------------------------------------
@@ -93,6 +104,18 @@ def facts(data, names: dict[int, str]) -> list[tuple[str, str]]:
     return [(str(k), value_text(v, names, str(k))) for k, v in data.items()]
 
 
+def seat_review_facts(game: Game, private, number: int, names) -> list[tuple[str, str]]:
+    """A seat's private part as the rule set's presenter writes it for people; a rule set
+    without one (a test's toy) gets the data's own keys."""
+    rows = review_facts(game.ruleset, private, number, names)
+    return rows if rows is not None else facts(private, names)
+
+
+def secret_facts(game: Game, secret, names) -> list[tuple[str, str]]:
+    rows = review_secret(game.ruleset, secret, names)
+    return rows if rows is not None else facts(secret, names)
+
+
 def audience_text(public: bool, seats: list[int], names: dict[int, str]) -> str:
     if public:
         return _("everyone")
@@ -101,13 +124,29 @@ def audience_text(public: bool, seats: list[int], names: dict[int, str]) -> str:
     return ", ".join(seat_name(names, s) for s in seats)
 
 
+def without_chain(text: str, chain: list[str], kind: str) -> str:
+    """A sentence that carries the engine's English chain (the GM's notes), less the chain,
+    for a reader of another language: the chain is then shown apart, folded and marked as
+    English (templates/games/_because.html). A note that was nothing but the chain (and its
+    kind) says so in the reader's language."""
+    for b in chain:
+        text = text.replace(f"- {b}", "").replace(b, "")
+    rest = text.replace(f"**{kind}**", "").replace("—", "").strip()
+    if not rest:
+        return _("A note of the rules engine for the GM (in English, below).")
+    return text.strip()
+
+
 def event_row(game: Game, event: dict, names: dict[int, str]) -> dict:
     """An engine event (or a GM act) for the timeline: its sentence, who saw it and why it
     happened. The chain is listed apart unless the rule set's sentence already holds it."""
     text = describe(game.ruleset, event, names)
     chain = [str(b) for b in event.get("because") or []]
     if chain and all(b in text for b in chain):
-        chain = []
+        if (get_language() or "").startswith("en"):
+            chain = []
+        else:
+            text = without_chain(text, chain, event.get("kind", ""))
     vis = event.get("visibility") or {"public": False, "seats": []}
     return {"seq": event.get("seq"), "kind": event.get("kind", ""), "html": markdown(text),
             "public": bool(vis.get("public")), "gm_only": not vis.get("public") and not vis.get(
@@ -116,8 +155,9 @@ def event_row(game: Game, event: dict, names: dict[int, str]) -> dict:
             "because": chain}
 
 
-def step_row(action: Action, names: dict[int, str]) -> dict:
-    """A step of the replay log: who took it, its kind and parameters."""
+def step_row(action: Action, names: dict[int, str], ruleset: str = "") -> dict:
+    """A step of the replay log: who took it, and what, as the action form labelled it (the
+    rule set's presenter, in the reader's language); `kind` and `params` stay for the data."""
     if action.actor.isdigit():
         who = seat_name(names, int(action.actor))
     elif action.actor == GM:
@@ -125,7 +165,12 @@ def step_row(action: Action, names: dict[int, str]) -> dict:
     else:
         who = _("the clock")
     params = [(k, value_text(v, names, k)) for k, v in action.params.items()]
+    label = ""
+    if ruleset and action.actor.isdigit():
+        label = choice_label(ruleset, Choice(action.kind, dict(action.params)), names)
+    texts = [v for k, v in action.params.items() if k in TEXT_PARAMS and isinstance(v, str)]
     return {"seq": action.seq, "who": who, "kind": action.kind, "params": params,
+            "label": label, "texts": [t[:MAX_PARAM_CHARS] for t in texts],
             "at": action.received_at or action.created}
 
 
@@ -144,7 +189,8 @@ def review(request, pk):
         seats.append({
             "seat": seat, "number": seat.number + 1, "holders": holders.get(seat.number, []),
             "alive": seat.alive,
-            "facts": facts(private[seat.number], names) if seat.number < len(private) else [],
+            "facts": seat_review_facts(game, private[seat.number], seat.number, names)
+            if seat.number < len(private) else [],
             "public": seat_facts(game.ruleset, gm_view, seat.number) if gm_view else "",
         })
     phases = list(game.phases.order_by("seq"))
@@ -160,17 +206,18 @@ def review(request, pk):
         for e in Event.objects.filter(game=game, phase__isnull=True).order_by("id"):
             loose["events"].append(event_row(game, e.as_engine_event(), names))
         for a in Action.objects.filter(game=game, phase__isnull=True).order_by("seq"):
-            loose["steps"].append(step_row(a, names))
+            loose["steps"].append(step_row(a, names, game.ruleset))
         if loose["events"] or loose["steps"]:
             by_phase[None] = loose
     for e in events:
         by_phase[e.phase_id]["events"].append(event_row(game, e.as_engine_event(), names))
     for a in steps:
-        by_phase[a.phase_id]["steps"].append(step_row(a, names))
+        by_phase[a.phase_id]["steps"].append(step_row(a, names, game.ruleset))
     sections = ([by_phase[None]] if None in by_phase else []) + [by_phase[p.pk] for p in shown]
     return render(request, "games/review.html", {
         "game": game, "preview": not game.is_over, "seats": seats,
-        "secret": facts((gm_view or {}).get("secret", {}), names),
+        "secret": secret_facts(game, (gm_view or {}).get("secret", {}), names),
+        "outcome": selectors.outcome_line(game, names, gm_view) if game.is_over else "",
         "commitment": commitment_check(game), "sections": sections, "page": page,
         "event_count": Event.objects.filter(game=game).count(),
     })
@@ -196,7 +243,7 @@ def review_seat(request, pk, number: int):
         if not told or told[-1]["title"] != title:
             told.append({"title": title, "events": []})
         told[-1]["events"].append(event_row(game, entry, names))
-    steps = [dict(step_row(a, names), phase=titles.get(a.phase_id, ""))
+    steps = [dict(step_row(a, names, game.ruleset), phase=titles.get(a.phase_id, ""))
              for a in Action.objects.filter(game=game, seat=seat).order_by("seq")]
     panel = get_template(rulesets.get(game.ruleset).panel)
     return render(request, "games/review_seat.html", {

@@ -11,6 +11,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from ..rendering import author_badge
+from ..rules import is_messenger
 
 # Rendered post heads kept per process (about 2 kB each): a few busy threads' pages.
 POST_FRAGMENTS = 4096
@@ -48,7 +49,9 @@ def post_head(post, thread) -> SafeString:
     makes a new key and a stale fragment can never be shown; the least recently used
     fragments are dropped."""
     author, quote = post.author, post.quote
-    key = (post.pk, post.number, post.author_id, forum_name(author), str(author_badge(author)),
+    # 神的使者 has no public page (a 404): its name is not a link.
+    author_id = None if is_messenger(author) else post.author_id
+    key = (post.pk, post.number, author_id, forum_name(author), str(author_badge(author)),
            post.created_at, post.edited_at, post.html, thread.get_absolute_url(),
            translation.get_language(), timezone.get_current_timezone_name(),
            post.withdrawn_at)

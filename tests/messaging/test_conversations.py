@@ -16,6 +16,7 @@ from messaging.services import PostingRefused
 
 pytestmark = pytest.mark.django_db
 HOME = reverse("messaging-conversation-home")
+GENERAL = reverse("messaging-conversation-general")  # where the general conversation lives
 
 
 def _detail(conversation):
@@ -36,7 +37,7 @@ def test_player_sends_a_message_from_the_page(client, alice, messenger):
     assert client.get(HOME).status_code == 200
     assert not Conversation.objects.exists()  # reading does not create anything
     response = client.post(HOME, {"body": "今晚我验5号"})
-    assert response.status_code == 302 and response["Location"] == HOME
+    assert response.status_code == 302 and response["Location"] == GENERAL
     conversation = Conversation.objects.get()
     assert conversation.owner == alice and conversation.board is None
     assert conversation.staff_unread == 1

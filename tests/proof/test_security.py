@@ -135,7 +135,8 @@ def test_no_rendered_page_has_an_inline_script(gold_game, client):
     anonymous = [reverse("account_login"), reverse("account_signup"),
                  reverse("account_reset_password")]
     mine = [reverse("game-act", args=[game.pk]), reverse("profile"),
-            reverse("messaging-conversation-list"), reverse("messaging-conversation-home"),
+            # (/messenger/ itself redirects a player in a game to the game's conversation)
+            reverse("messaging-conversation-list"), reverse("messaging-conversation-general"),
             players[0].seats.get().conversation.get_absolute_url(),
             reverse("messaging-thread-new", args=[game.board.slug])]
     admin = ["/admin/", "/admin/games/game/", f"/admin/games/game/{game.pk}/change/",

@@ -88,6 +88,6 @@ def test_gold_titles_carry_the_round_and_the_seat_not_the_phase_counter(start_go
     shown = titles(game)
     assert any(t.startswith("第1轮选牌结束") for t in shown), shown
     assert not any("Operation" in t or "Priority" in t or "Pick" in t for t in shown), shown
-    turns = [t for t in shown if t.startswith(("第1轮优先权结束 · ", "第1轮操作结束 · "))]
+    turns = [t for t in shown if t.startswith(("第1轮先手行动结束 · ", "第1轮操作轮结束 · "))]
     assert turns, shown
     assert all(int(t[1:t.index("轮")]) <= 3 for t in shown if t.startswith("第")), shown

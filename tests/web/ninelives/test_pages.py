@@ -78,14 +78,14 @@ def test_night_1_pages_show_each_hand_in_chinese_and_no_other(start_ninelives, c
         page = act_page(client, game, seat)
         assert_shows_only_its_own(page, fresh(game).state, seat)
         for code in entry["cards"]:
-            assert f'data-card="{code}"' in page and f"{ZH[code]} {code}</li>" in page
+            assert f'data-card="{code}"' in page and f"#card-{code}\">{ZH[code]}</a></li>" in page
         assert 'id="loss-order-missing"' in page, "no order sent yet"
         assert "本阶段还没有选择用牌" in page
     send_orders(game)
     for seat in range(5):
         page = act_page(client, game, seat)
         assert order_on_page(page) == ORDERS[seat]
-        assert f"<strong>{ZH[ORDERS[seat][-1]]} {ORDERS[seat][-1]}</strong>" in page
+        assert f"<strong>{ZH[ORDERS[seat][-1]]}</strong>" in page
         assert "第1夜结束时固定" in page
         assert_shows_only_its_own(page, fresh(game).state, seat)
 
