@@ -101,6 +101,44 @@ class GameAdmin(admin.ModelAdmin):
     class Media:
         js = ["admin/games/game_form.js"]
 
+    # -- who sees what: staff status means "may host games" (issue 13 item 2) --
+    # Django's model permissions are not the authority here: any active staff account may
+    # open the Game admin and add a game; a saved game is shown and changed only by its GM
+    # and co-GMs who never held a seat in it (selectors.is_gm). Superusers see every game in
+    # the list and may change its settings (to reassign the GM); the console stays is_gm.
+    # Deleting keeps Django's permissions (superusers).
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff
+
+    def has_view_permission(self, request, obj=None):
+        return self._may_govern(request, obj)
+
+    def has_add_permission(self, request):
+        return request.user.is_active and request.user.is_staff
+
+    def has_change_permission(self, request, obj=None):
+        return self._may_govern(request, obj)
+
+    def _may_govern(self, request, obj) -> bool:
+        user = request.user
+        if not (user.is_active and user.is_staff):
+            return False
+        if obj is None or user.is_superuser:
+            return True
+        return selectors.is_gm(user, obj)
+
+    def _get_obj_does_not_exist_redirect(self, request, opts, object_id):
+        """A game outside the user's list (another host's, one they play in) is a 404, not
+        Django's redirect to the index: the same answer as its console."""
+        raise Http404
+
+    def get_queryset(self, request):
+        """The changelist: every game for a superuser, the games they host for other staff."""
+        games = super().get_queryset(request)
+        if request.user.is_superuser:
+            return games
+        return games.filter(pk__in=[g.pk for g in selectors.games_run_by(request.user)])
+
     # -- the add/change form: typed settings (games/admin/forms.py), saved by services --
     SETUP_FIELDS = ["name", "ruleset", "seat_count", "gm", "early_end", "hold_announcements",
                     "change_cutoff_minutes"]
@@ -146,8 +184,7 @@ class GameAdmin(admin.ModelAdmin):
 
         class Form(base):
             def __init__(self, *args, **kw):
-                if base is GameSettingsForm:
-                    kw.setdefault("user", user)
+                kw.setdefault("user", user)
                 super().__init__(*args, **kw)
 
         Form.__name__ = base.__name__
@@ -184,18 +221,20 @@ class GameAdmin(admin.ModelAdmin):
         return urls + super().get_urls()
 
     def winrates_view(self, request):
-        """JSON for the form's poll (staff only, GET): the setup's win rates per camp, or
-        "pending" while the task computes them, or "none" for a rule set without camps."""
-        if not request.user.is_staff:
+        """JSON for the form's poll (GET): the setup's win rates per camp, or "pending" while
+        the task computes them, or "none" for a rule set without camps. A saved game's
+        figures are for its GM (`is_gm`: 404 for anyone else, as the console); an unsaved
+        setup's for whoever may add a game."""
+        if not self.has_add_permission(request):
             return JsonResponse({"status": "forbidden"}, status=403)
         game_id = request.GET.get("game", "")
         if game_id.isascii() and game_id.isdigit() and len(game_id) < 12:  # a saved game
-            game = get_object_or_404(Game, pk=int(game_id))
+            game = governed_game_or_404(request, int(game_id))
             setup = {"ruleset": game.ruleset, "seat_count": game.seat_count,
                      "config": game.config}
         else:
             form = GameSettingsForm(data={**request.GET.dict(), "name": "-",
-                                          "gm": request.user.pk})
+                                          "gm": request.user.pk}, user=request.user)
             if not form.is_valid():
                 return JsonResponse({"status": "invalid"}, status=400)
             setup = form.settings_kwargs

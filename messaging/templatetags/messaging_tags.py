@@ -48,7 +48,7 @@ def post_head(post, thread) -> SafeString:
     makes a new key and a stale fragment can never be shown; the least recently used
     fragments are dropped."""
     author, quote = post.author, post.quote
-    key = (post.pk, post.number, post.author_id, forum_name(author), str(author_badge(author)),
+    key = (post.pk, post.number, post.author_id, forum_name(author), str(author_badge(author, thread.board_id)),
            post.created_at, post.edited_at, post.html, thread.get_absolute_url(),
            translation.get_language(), timezone.get_current_timezone_name())
     if quote is not None:
