@@ -161,6 +161,50 @@ def preview_end_phase(game: Game) -> list[dict]:
     return rulesets.engine(game.ruleset).end_phase(game.state).events
 
 
+def gm_choices(game: Game) -> list:
+    """The GM steps the rule set offers now (engine `legal_actions(state, GM)`): the console
+    builds one small form per kind from them."""
+    if not game.state or not game.is_live or game.ruleset not in rulesets.names():
+        return []
+    return rulesets.engine(game.ruleset).legal_actions(game.state, GM)
+
+
+def seat_duties(game: Game) -> dict[int, list[str]]:
+    """{seat: the kinds of step it still owes this phase} for the seats the engine awaits
+    (`phase(state).awaiting`), from the engine's `duties`; an awaited seat with nothing of
+    its own to do (e.g. a silent member of a night team) owes ["wait"]."""
+    if not game.state or not game.is_live or game.ruleset not in rulesets.names():
+        return {}
+    engine = rulesets.engine(game.ruleset)
+    return {seat: engine.duties(game.state, seat) or ["wait"]
+            for seat in sorted(engine.phase(game.state).awaiting)}
+
+
+def end_phase_consequences(game: Game) -> dict:
+    """What "end phase now" would do, from the engine run on a copy of the state (the engine
+    never mutates its input; nothing is stored):
+
+        {"missing": {seat: [kinds still owed]},     # seat_duties before the end
+         "fouled_out": [seat, ...],                  # the end's foul_out events
+         "defaults": [event, ...],                   # events whose kind names a default
+         "events": [event, ...],                     # everything the end produces
+         "next_phase": (name, number) or None}
+    """
+    if not game.state or not game.is_live or game.ruleset not in rulesets.names():
+        return {"missing": {}, "fouled_out": [], "defaults": [], "events": [],
+                "next_phase": None}
+    engine = rulesets.engine(game.ruleset)
+    t = engine.end_phase(game.state)
+    after = engine.phase(t.state)
+    return {
+        "missing": seat_duties(game),
+        "fouled_out": [e["data"].get("seat") for e in t.events if e["kind"] == "foul_out"],
+        "defaults": [e for e in t.events if "default" in e["kind"]],
+        "events": t.events,
+        "next_phase": None if after.finished or engine.outcome(t.state) else (
+            after.name, after.number)}
+
+
 def commitment_of(text: str, salt: str) -> str:
     """SHA-256 hex of the canonical deal text followed by the salt (see docs)."""
     return hashlib.sha256((text + salt).encode("utf-8")).hexdigest()

@@ -8,8 +8,6 @@ through a service.
 
 from __future__ import annotations
 
-import json
-
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
@@ -17,17 +15,19 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.inputs import InputError, check_param_keys, parse_int, parse_json
+from config.inputs import InputError, parse_int
 
 from .. import rulesets, selectors, services
 from ..engine.base import GM
 from ..models import Action, Announcement, Event, Game
-from ..presenters import describe
+from ..presenters import describe, phase_label
 from ..services import winrates
+from . import gm_steps
 from .forms import GameSettingsForm, RunningGameForm
 
 
@@ -55,22 +55,6 @@ class StartForm(forms.Form):
 
     def users(self):
         return [self.cleaned_data[f"seat_{i}"] for i in range(len(self.fields) - 1)]
-
-
-class StepForm(forms.Form):
-    kind = forms.CharField(max_length=40)
-    params = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), initial="{}",
-                             help_text=gettext_lazy('JSON, e.g. {"seat": 2, "card": "SNIPER"}'))
-
-    def clean_params(self):
-        try:
-            value = parse_json(self.cleaned_data["params"] or "{}", field="params")
-            if not isinstance(value, dict):
-                raise forms.ValidationError(_("Give a JSON object."))
-            check_param_keys(value, field="params")
-        except InputError as refused:
-            raise forms.ValidationError(refused.message) from None
-        return value
 
 
 @admin.register(Game)
@@ -215,6 +199,8 @@ class GameAdmin(admin.ModelAdmin):
                  name="games_game_winrates"),
             path("<int:pk>/console/", self.admin_site.admin_view(self.console),
                  name="games_game_console"),
+            path("<int:pk>/console/end-phase/", self.admin_site.admin_view(self.end_phase_view),
+                 name="games_game_end_phase"),
             path("<int:pk>/console/<str:command>/", self.admin_site.admin_view(self.command),
                  name="games_game_command"),
         ]
@@ -250,36 +236,55 @@ class GameAdmin(admin.ModelAdmin):
             for c, r in figures["camps"].items() if r[0] > 0 or c != "unfinished"]})
 
     # -- the console page --
-    def console(self, request, pk):
+    def console(self, request, pk, step_forms=None):
         game = governed_game_or_404(request, pk)
         names = selectors.seat_names(game)
-        engine = rulesets.engine(game.ruleset) if game.ruleset in rulesets.names() else None
-        gm_view = engine.view(game.state, GM) if engine and game.state else None
-        awaiting = sorted(engine.phase(game.state).awaiting) if gm_view else []
-        pending = Action.objects.filter(game=game, phase=game.current_phase).exclude(
-            actor="clock").order_by("seq") if game.current_phase_id else []
-        preview = [(e, describe(game.ruleset, e, names)) for e in selectors.preview_end_phase(game)]
+        choices = selectors.gm_choices(game)
         context = {
             **self.admin_site.each_context(request), "title": _("Console: %(name)s") % {
                 "name": game.name}, "game": game, "opts": self.model._meta,
-            "names": names, "awaiting": [(n + 1, names.get(n)) for n in awaiting],
-            "acted": [(n + 1, name) for n, name in sorted(names.items()) if n not in awaiting],
-            "pending": pending, "preview": preview,
-            "gm_view": json.dumps(gm_view, ensure_ascii=False, indent=1) if gm_view else "",
+            "phase_title": phase_heading(game),
+            "seats": seat_rows(game, names),
+            "pending": step_rows(game, names),
+            "preview": event_rows(game, selectors.preview_end_phase(game), names),
             "drafts": game.announcements.filter(published_at=None),
             "start_form": StartForm(game=game) if game.status in ("draft", "signup") else None,
-            "step_form": StepForm(),
-            "gm_choices": engine.legal_actions(game.state, GM) if gm_view else [],
-            "events": Event.objects.filter(game=game).order_by("-id")[:200],
+            "step_forms": step_forms or gm_steps.step_forms(game, choices, names),
+            "events": event_rows(game, [
+                e.as_engine_event() for e in Event.objects.filter(game=game).order_by("-id")[:200]],
+                names),
             "signups": game.signups.filter(withdrawn_at=None).select_related("user__profile"),
             "substitutions": game.substitutions.select_related("seat", "outgoing__profile",
                                                                "incoming__profile")[:50],
             "warnings": selectors.open_warnings(game),
             "leaves": game.leaves.select_related("seat", "user__profile")[:50],
-            "can_foul_out": any(c.kind == "foul_out" for c in (
-                engine.legal_actions(game.state, GM) if gm_view else [])),
+            "can_foul_out": any(c.kind == "foul_out" for c in choices),
+            "engine_abort": any(c.kind == "abort" for c in choices),
+            "seat_choices": sorted(names.items()),
         }
         return TemplateResponse(request, "admin/games/console.html", context)
+
+    def end_phase_view(self, request, pk):
+        """"End phase now", step 1: what will happen, from the engine run on a copy of the
+        state; the confirm button posts the `end_phase` command."""
+        game = governed_game_or_404(request, pk)
+        names = selectors.seat_names(game)
+        found = selectors.end_phase_consequences(game)
+        context = {
+            **self.admin_site.each_context(request), "opts": self.model._meta, "game": game,
+            "title": _("End %(phase)s now?") % {"phase": phase_heading(game)},
+            "running": game.status == Game.Status.RUNNING,
+            "missing": [(n + 1, names.get(n, ""), gm_steps.owed_texts(kinds))
+                        for n, kinds in found["missing"].items()],
+            "fouled_out": [(n + 1, names.get(n, "")) for n in found["fouled_out"]
+                           if isinstance(n, int)],
+            "defaults": event_rows(game, found["defaults"], names),
+            "events": event_rows(game, found["events"], names),
+            "next_phase": _("%(phase)s %(n)d") % {
+                "phase": phase_label(found["next_phase"][0], game.ruleset),
+                "n": found["next_phase"][1]} if found["next_phase"] else "",
+        }
+        return TemplateResponse(request, "admin/games/end_phase.html", context)
 
     def command(self, request, pk, command):
         """One console button (POST): run its command; say what came of it."""
@@ -287,6 +292,8 @@ class GameAdmin(admin.ModelAdmin):
         back = redirect("admin:games_game_console", pk=game.pk)
         if request.method != "POST":
             return back
+        if command == "step":
+            return self.step(request, game)
         run = COMMANDS.get(command)
         if run is None:
             messages.error(request, _("Unknown command."))
@@ -303,6 +310,81 @@ class GameAdmin(admin.ModelAdmin):
             else:
                 messages.success(request, _("Done."))
         return back
+
+
+    def step(self, request, game):
+        """A GM step from its small form: a bad pick re-shows the console with the form's
+        message (nothing stored); an accepted one goes through services.gm_step."""
+        names = selectors.seat_names(game)
+        choices = selectors.gm_choices(game)
+        kind = request.POST.get("kind", "")
+        forms_ = gm_steps.step_forms(game, choices, names, data=request.POST, kind=kind)
+        form = next((f for f in forms_ if f.step_kind == kind), None)
+        if form is None:
+            messages.error(request, _("This step is not offered now."))
+            return redirect("admin:games_game_console", pk=game.pk)
+        if not form.is_valid():
+            messages.error(request, _("The step was not applied: see the form."))
+            return self.console(request, game.pk, step_forms=forms_)
+        try:
+            services.gm_step(game_id=game.pk, gm=request.user, kind=kind,
+                             params=form.step_params)
+        except services.GameError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Done."))
+        return redirect("admin:games_game_console", pk=game.pk)
+
+
+def phase_heading(game: Game) -> str:
+    """"第3夜"-style: the phase's name in the viewer's language and its number."""
+    if not game.phase_name:
+        return ""
+    return _("%(phase)s %(n)d") % {"phase": phase_label(game.phase_name, game.ruleset),
+                                   "n": game.phase_number}
+
+
+def seat_rows(game: Game, names: dict[int, str]) -> list[dict]:
+    """Per seat (1-based number, display name): alive, and what it still owes this phase."""
+    duties = selectors.seat_duties(game)
+    alive = set(rulesets.engine(game.ruleset).living_seats(game.state)) if (
+        game.state and game.ruleset in rulesets.names()) else set(names)
+    return [{"number": n + 1, "name": name, "alive": n in alive,
+             "owes": gm_steps.owed_texts(duties[n]) if n in duties else []}
+            for n, name in sorted(names.items())]
+
+
+def step_rows(game: Game, names: dict[int, str]) -> list[dict]:
+    """This phase's accepted steps, each as a sentence with its actor's seat and name."""
+    if not game.current_phase_id:
+        return []
+    rows = []
+    for a in Action.objects.filter(game=game, phase=game.current_phase).exclude(
+            actor="clock").order_by("seq"):
+        actor = (f"{int(a.actor) + 1}. {names.get(int(a.actor), '')}" if a.actor.isdigit()
+                 else _("GM") if a.actor == GM else a.actor)
+        rows.append({"seq": a.seq, "actor": actor, "created": a.created,
+                     "text": describe(game.ruleset, {"kind": a.kind, "data": a.params},
+                                      names)})
+    return rows
+
+
+def event_rows(game: Game, events: list[dict], names: dict[int, str]) -> list[dict]:
+    """Events as sentences in the viewer's language. The engine's `because` chain is
+    English: it is shown only to a reader of English (no duplicate in another language)."""
+    english = (translation.get_language() or "").startswith("en")
+    rows = []
+    for e in events:
+        visibility = e.get("visibility") or {}
+        text = (describe(game.ruleset, e, names) if game.ruleset in rulesets.names()
+                else e["kind"])
+        rows.append({
+            "text": text.replace("**", ""),  # the presenters' Markdown bold, read as text
+            "public": visibility.get("public", False),
+            "to": ", ".join(f"{n + 1}. {names.get(n, '')}" for n in visibility.get("seats") or []),
+            "because": e.get("because") or [] if english else [],
+            "seq": e.get("seq")})
+    return rows
 
 
 def governed_game_or_404(request, pk) -> Game:
@@ -329,15 +411,6 @@ def _extend(game, gm, post):
     services.extend_deadline(game_id=game.pk, gm=gm,
                              minutes=parse_int(post.get("minutes"), field="minutes",
                                                default=-1))
-
-
-def _step(game, gm, post):
-    form = StepForm(post)
-    if not form.is_valid():
-        return "; ".join(str(e) for errs in form.errors.values() for e in errs)
-    services.gm_step(game_id=game.pk, gm=gm, kind=form.cleaned_data["kind"],
-                     params=form.cleaned_data["params"])
-    return None
 
 
 def _publish(game, gm, post):
@@ -373,7 +446,13 @@ def _resume(game, gm, post):
 
 
 def _end_phase(game, gm, post):
+    """The consequences dialog's confirm button posts the version it showed: a phase that
+    moved on meanwhile (the sweeper, a co-GM) is not ended a second time."""
+    seen = parse_int(post.get("version"), field="version", default=None)
+    if seen is not None and seen != game.version:
+        return _("The phase has changed since you looked; check what ending it now does.")
     services.end_phase_now(game_id=game.pk, gm=gm)
+    return None
 
 
 def _open_signups(game, gm, post):
@@ -394,7 +473,7 @@ def _abort(game, gm, post):
 
 COMMANDS = {
     "start": _start, "pause": _pause, "resume": _resume, "extend": _extend,
-    "end_phase": _end_phase, "step": _step, "publish": _publish,
+    "end_phase": _end_phase, "publish": _publish,
     "open_signups": _open_signups, "draw": _draw, "start_signups": _start_signups,
     "substitute": _substitute, "cancel_substitution": _cancel_substitution,
     "foul_out": _foul_out, "abort": _abort,

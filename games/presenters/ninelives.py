@@ -59,6 +59,17 @@ def card_name(code) -> str:
     return entry[2] if chinese() else code
 
 
+def param_label(key: str, value) -> str | None:
+    """A step's card, cards or camp for the console's pickers, in the reader's language."""
+    if key == "card":
+        return card_name(value)
+    if key == "cards" and isinstance(value, list):
+        return " → ".join(card_name(c) for c in value)
+    if key == "camp":
+        return camp_name(value)
+    return None
+
+
 def camp_name(camp) -> str:
     """A camp in the reader's language: 平民 / civilian, 自选立场者 / free agent."""
     if chinese():
