@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import display_name
-from messaging.models import Board, Message, Post
+from messaging.models import Board, Conversation, Message, Post
 from messaging.rules import readable_posts
 
 from . import rulesets
@@ -159,6 +159,29 @@ def preview_end_phase(game: Game) -> list[dict]:
     if not game.state or not game.is_live:
         return []
     return rulesets.engine(game.ruleset).end_phase(game.state).events
+
+
+def gm_inbox(game: Game) -> list[Message]:
+    """The players' messages of `game` still waiting for an answer, oldest first: in each
+    of the game's conversations (its board) the last `staff_unread` messages from the
+    player (the services count them up on arrival and back to zero only when a GM answers
+    or marks the conversation handled; automatic messages and page views leave them).
+    Each message carries `.seat_label` ("3. 阿狗", or the owner's name without a seat)."""
+    if not game.board_id:
+        return []
+    labels = {s.user_id: f"{s.number + 1}. {display_name(s.user)}"
+              for s in game.seats.select_related("user__profile") if s.user_id}
+    waiting: list[Message] = []
+    for conversation in (Conversation.objects.filter(board_id=game.board_id, staff_unread__gt=0)
+                         .select_related("owner__profile")):
+        rows = list(conversation.messages.filter(from_messenger=False)
+                    .select_related("sender__profile")
+                    .order_by("-created_at", "-id")[:conversation.staff_unread])
+        for message in rows:
+            message.seat_label = labels.get(conversation.owner_id,
+                                            display_name(conversation.owner))
+            waiting.append(message)
+    return sorted(waiting, key=lambda m: (m.created_at, m.pk))
 
 
 def gm_choices(game: Game) -> list:

@@ -21,6 +21,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.inputs import InputError, parse_int
+from messaging import services as forum
+from messaging.models import Conversation
 
 from .. import rulesets, selectors, services
 from ..engine.base import GM
@@ -261,6 +263,7 @@ class GameAdmin(admin.ModelAdmin):
             "can_foul_out": any(c.kind == "foul_out" for c in choices),
             "engine_abort": any(c.kind == "abort" for c in choices),
             "seat_choices": sorted(names.items()),
+            "inbox": selectors.gm_inbox(game),
         }
         return TemplateResponse(request, "admin/games/console.html", context)
 
@@ -467,6 +470,26 @@ def _start_signups(game, gm, post):
     services.start_from_signups(game_id=game.pk, gm=gm)
 
 
+def _conversation_of(game, post):
+    """One of this game's conversations with 神的使者, by the posted id (else a 404)."""
+    pk = parse_int(post.get("conversation"), field="conversation", default=0)
+    return get_object_or_404(Conversation, pk=pk, board_id=game.board_id or -1)
+
+
+def _mark_handled(game, gm, post):
+    forum.mark_read_by_staff(conversation=_conversation_of(game, post))
+
+
+def _answer(game, gm, post):
+    conversation = _conversation_of(game, post)
+    try:
+        forum.answer_as_messenger(conversation=conversation, staff=gm,
+                                  body=post.get("body", ""))
+    except forum.PostingRefused as refused:
+        return refused.message
+    return None
+
+
 def _abort(game, gm, post):
     services.abort_game(game_id=game.pk, gm=gm, reason=post.get("reason", ""))
 
@@ -477,6 +500,7 @@ COMMANDS = {
     "open_signups": _open_signups, "draw": _draw, "start_signups": _start_signups,
     "substitute": _substitute, "cancel_substitution": _cancel_substitution,
     "foul_out": _foul_out, "abort": _abort,
+    "mark_handled": _mark_handled, "answer": _answer,
 }
 
 
