@@ -161,6 +161,18 @@ def preview_end_phase(game: Game) -> list[dict]:
     return rulesets.engine(game.ruleset).end_phase(game.state).events
 
 
+def board_game_links(board_ids: list[int]) -> dict[int, list[tuple[str, str]]]:
+    """The lobby's link from each game's board to the game's page (games past the draft:
+    during sign-ups the page is where players sign up). Registered in GamesConfig.ready."""
+    links: dict[int, list[tuple[str, str]]] = {}
+    for game in Game.objects.filter(board_id__in=board_ids).exclude(status=Game.Status.DRAFT):
+        label = (_("Game page: sign up here") if game.status == Game.Status.SIGNUP
+                 else _("Game page"))
+        links.setdefault(game.board_id, []).append(
+            (label, reverse("game-home", args=[game.pk])))
+    return links
+
+
 def gm_inbox(game: Game) -> list[Message]:
     """The players' messages of `game` still waiting for an answer, oldest first: in each
     of the game's conversations (its board) the last `staff_unread` messages from the

@@ -9,6 +9,7 @@ through a service.
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.http import Http404, JsonResponse
@@ -43,13 +44,22 @@ def _started(game: Game) -> bool:
     return game.status not in (Game.Status.DRAFT, Game.Status.SIGNUP)
 
 
+class PlayerChoiceField(forms.ModelChoiceField):
+    """A seat picker: players by display name (the queryset sorts them), never usernames."""
+
+    def label_from_instance(self, user):
+        return user.profile.display_name
+
+
 class StartForm(forms.Form):
     def __init__(self, *args, game: Game, **kwargs):
         super().__init__(*args, **kwargs)
-        users = get_user_model().objects.filter(is_active=True, profile__isnull=False).order_by(
-            "profile__display_name")
+        users = (get_user_model().objects.filter(is_active=True, profile__isnull=False)
+                 .exclude(username=settings.MESSENGER_USERNAME)
+                 .exclude(pk=game.gm_id).exclude(pk__in=game.co_gms.values("pk"))
+                 .select_related("profile").order_by("profile__display_name", "pk"))
         for i in range(game.seat_count):
-            self.fields[f"seat_{i}"] = forms.ModelChoiceField(
+            self.fields[f"seat_{i}"] = PlayerChoiceField(
                 users, label=_("Seat %(n)d") % {"n": i + 1})
         self.fields["seed"] = forms.CharField(
             required=False, max_length=64,
