@@ -221,7 +221,8 @@ def end_phase_consequences(game: Game) -> dict:
 
         {"missing": {seat: [kinds still owed]},     # seat_duties before the end
          "fouled_out": [seat, ...],                  # the end's foul_out events
-         "defaults": [event, ...],                   # events whose kind names a default
+         "defaults": [event, ...],                   # defaults: a kind naming one, or a
+                                                     # draw standing in for a missing step
          "events": [event, ...],                     # everything the end produces
          "next_phase": (name, number) or None}
     """
@@ -234,7 +235,8 @@ def end_phase_consequences(game: Game) -> dict:
     return {
         "missing": seat_duties(game),
         "fouled_out": [e["data"].get("seat") for e in t.events if e["kind"] == "foul_out"],
-        "defaults": [e for e in t.events if "default" in e["kind"]],
+        "defaults": [e for e in t.events if "default" in e["kind"] or (
+            e["kind"] == "chance" and (e.get("data") or {}).get("purpose") != "deal")],
         "events": t.events,
         "next_phase": None if after.finished or engine.outcome(t.state) else (
             after.name, after.number)}

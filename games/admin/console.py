@@ -8,6 +8,8 @@ through a service.
 
 from __future__ import annotations
 
+import functools
+
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
@@ -30,7 +32,7 @@ from ..engine.base import GM
 from ..models import Action, Announcement, Event, Game
 from ..presenters import describe, phase_label
 from ..services import winrates
-from . import gm_steps
+from . import gm_steps, guide
 from .forms import GameSettingsForm, RunningGameForm
 
 
@@ -209,6 +211,10 @@ class GameAdmin(admin.ModelAdmin):
         urls = [
             path("winrates/", self.admin_site.admin_view(self.winrates_view),
                  name="games_game_winrates"),
+            path("guide/", self.admin_site.admin_view(
+                functools.partial(guide.guide_view, self.admin_site)), name="games_game_guide"),
+            path("guide/img/<str:name>", self.admin_site.admin_view(guide.guide_image),
+                 name="games_game_guide_image"),
             path("<int:pk>/console/", self.admin_site.admin_view(self.console),
                  name="games_game_console"),
             path("<int:pk>/console/end-phase/", self.admin_site.admin_view(self.end_phase_view),

@@ -183,9 +183,11 @@ def quote(text) -> str:
 
 
 def with_chain(text: str, event: dict) -> str:
-    """A GM-only sentence followed by the engine's chain of causes (English, for the GM)."""
+    """A GM-only sentence followed by the engine's chain of causes. The chain is English and
+    restates what the sentence says, so a reader of another language gets the sentence only
+    (issue 13: explanations in the viewer's language, never twice)."""
     chain = [str(b) for b in event.get("because") or []]
-    if not chain:
+    if not chain or not (get_language() or "").lower().startswith("en"):
         return text
     return text + "\n\n" + "\n".join(f"- {b}" for b in chain)
 

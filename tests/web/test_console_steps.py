@@ -141,3 +141,14 @@ def test_the_console_of_a_finished_game_has_no_end_phase_button(client, night):
     assert 'id="end-phase-link"' not in html
     page = client.get(reverse("admin:games_game_end_phase", args=[night.pk])).content.decode()
     assert 'id="confirm-end-phase"' not in page
+
+
+def test_the_night_1_consequences_name_the_drawn_loss_orders_in_chinese_only(client, night):
+    page = client.get(reverse("admin:games_game_end_phase", args=[night.pk])).content.decode()
+    defaults = section(page, 'id="defaults"')
+    for n, name in enumerate(NAMES[:5], 1):  # nobody sent a loss order: each one is drawn
+        assert f"座位{n} {name} 没有提交丢牌顺序" in defaults
+    assert "sent no loss order" not in page and "§5.3" not in page
+    assert "丢牌顺序" in section(page, 'id="missing"')
+    night.refresh_from_db()
+    assert night.phase_name == "night"
