@@ -395,8 +395,10 @@ def event_rows(game: Game, events: list[dict], names: dict[int, str]) -> list[di
     rows = []
     for e in events:
         visibility = e.get("visibility") or {}
-        text = (describe(game.ruleset, e, names) if game.ruleset in rulesets.names()
-                else e["kind"])
+        text = gm_steps.gm_log_text(e, names)
+        if text is None:
+            text = (describe(game.ruleset, e, names) if game.ruleset in rulesets.names()
+                    else e["kind"])
         rows.append({
             "text": text.replace("**", ""),  # the presenters' Markdown bold, read as text
             "public": visibility.get("public", False),

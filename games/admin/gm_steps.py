@@ -137,3 +137,36 @@ def step_forms(game, choices: list, names: dict[int, str], data=None,
         by_kind.setdefault(choice.kind, []).append(choice)
     return [GmStepForm(data if k == kind else None, ruleset=game.ruleset, kind=k, choices=cs,
                        names=names) for k, cs in by_kind.items()]
+
+
+def gm_log_text(event: dict, names: dict[int, str]) -> str | None:
+    """A GM's own log entry (services.kernel.log_gm: kind "gm_<what>") as a sentence, or
+    None for an entry that is not one."""
+    kind = event.get("kind", "")
+    if not kind.startswith("gm_"):
+        return None
+    data = event.get("data") or {}
+    what = kind[3:]
+    by = data.get("gm") or _("the GM")
+    seat = data.get("seat")
+    seat_text = (f"{seat + 1}. {names.get(seat, '')}" if isinstance(seat, int)
+                 and not isinstance(seat, bool) else "")
+    texts = {
+        "open_signups": _("%(by)s opened sign-ups."),
+        "draw_players": _("%(by)s drew the players by lot."),
+        "pick_players": _("%(by)s picked the players."),
+        "pause": _("%(by)s paused the game."),
+        "resume": _("%(by)s resumed the game."),
+        "abort": _("%(by)s aborted the game."),
+        "end_phase_now": _("%(by)s ended the phase before its deadline."),
+        "extend_deadline": _("%(by)s extended the deadline by %(minutes)s minutes."),
+        "publish_announcement": _("%(by)s published a held announcement."),
+        "start_substitution": _("%(by)s started a replacement for seat %(seat)s."),
+        "cancel_substitution": _("%(by)s cancelled a replacement."),
+        "foul_out": _("%(by)s fouled out seat %(seat)s."),
+        "reject_manifesto": _("%(by)s rejected the manifesto of seat %(seat)s."),
+        "choose_camp_for": _("%(by)s set a default camp for seat %(seat)s."),
+    }
+    text = texts.get(what, _("%(by)s: %(what)s."))
+    return str(text) % {"by": by, "minutes": data.get("minutes", "?"), "seat": seat_text,
+                        "what": kind_title(what)}

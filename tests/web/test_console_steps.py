@@ -152,3 +152,13 @@ def test_the_night_1_consequences_name_the_drawn_loss_orders_in_chinese_only(cli
     assert "丢牌顺序" in section(page, 'id="missing"')
     night.refresh_from_db()
     assert night.phase_name == "night"
+
+
+def test_the_gms_own_log_entries_read_as_chinese_sentences(client, night):
+    client.post(reverse("admin:games_game_command", args=[night.pk, "extend"]),
+                {"minutes": "30"})
+    step(client, night, kind="foul_out", p_seat="4", t_reason="挂机")
+    log = section(console(client, night), 'id="events"')
+    assert "把截止时间延长了 30 分钟" in log
+    assert "判座位 5. 花花 犯规出局" in log
+    assert "gm extend" not in log and "GM action" not in log
