@@ -64,7 +64,7 @@ class StartForm(forms.Form):
             self.fields[f"seat_{i}"] = PlayerChoiceField(
                 users, label=_("Seat %(n)d") % {"n": i + 1})
         self.fields["seed"] = forms.CharField(
-            required=False, max_length=64,
+            label=gettext_lazy("seed (optional)"), required=False, max_length=64,
             help_text=gettext_lazy("Leave empty for a fresh secret seed."))
 
     def users(self):

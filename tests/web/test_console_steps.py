@@ -38,7 +38,7 @@ def night(start_ninelives, nl_gm, client):
 def test_each_seat_shows_its_number_name_and_what_it_still_owes(client, night):
     act(night, 3, "use_card", card="CURSE", target=0)
     html = section(console(client, night), 'id="seats"')
-    rows = re.findall(r"<tr[^>]*><td>(\d+)</td><td>([^<]+)</td>\s*<td>([^<]+)</td></tr>", html)
+    rows = re.findall(r"<tr[^>]*><td[^>]*>(\d+)\. ([^<]+)</td>\s*<td>([^<]+)</td></tr>", html)
     assert [(int(n), name) for n, name, _owes in rows] == list(enumerate(NAMES[:5], 1))
     owes = {int(n): text for n, _name, text in rows}
     assert "一张牌" in owes[1] and "一张牌" in owes[5]  # night 1: a card use or none
