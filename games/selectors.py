@@ -84,6 +84,17 @@ def is_gm(user: User | AnonymousUser | None, game: Game) -> bool:
     return user.pk not in ever_seated_ids(game)
 
 
+def games_played_by(user: User | AnonymousUser | None) -> set[int]:
+    """The ids of the games in which `user` holds or ever held a seat (as `ever_seated_ids`
+    counts: their seats now, and accepted substitutions either way)."""
+    if user is None or not user.is_authenticated:
+        return set()
+    ids = set(Seat.objects.filter(user=user).values_list("game_id", flat=True))
+    ids |= set(Substitution.objects.filter(status=Substitution.Status.ACCEPTED).filter(
+        Q(outgoing=user) | Q(incoming=user)).values_list("game_id", flat=True))
+    return ids
+
+
 def games_run_by(user: User | AnonymousUser | None) -> list[Game]:
     """The games `user` runs (see `is_gm`), oldest first."""
     if user is None or not user.is_authenticated or not user.is_active or not user.is_staff:

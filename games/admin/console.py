@@ -103,7 +103,8 @@ class GameAdmin(admin.ModelAdmin):
     # Django's model permissions are not the authority here: any active staff account may
     # open the Game admin and add a game; a saved game is shown and changed only by its GM
     # and co-GMs who never held a seat in it (selectors.is_gm). Superusers see every game in
-    # the list and may change its settings (to reassign the GM); the console stays is_gm.
+    # the list and may change its settings (to reassign the GM) except the games they hold
+    # or held a seat in (no GM view of those, superusers included); the console stays is_gm.
     # Deleting keeps Django's permissions (superusers).
     def has_module_permission(self, request):
         return request.user.is_active and request.user.is_staff
@@ -121,8 +122,10 @@ class GameAdmin(admin.ModelAdmin):
         user = request.user
         if not (user.is_active and user.is_staff):
             return False
-        if obj is None or user.is_superuser:
+        if obj is None:
             return True
+        if user.is_superuser:
+            return user.pk not in selectors.ever_seated_ids(obj)
         return selectors.is_gm(user, obj)
 
     def _get_obj_does_not_exist_redirect(self, request, opts, object_id):
@@ -131,10 +134,11 @@ class GameAdmin(admin.ModelAdmin):
         raise Http404
 
     def get_queryset(self, request):
-        """The changelist: every game for a superuser, the games they host for other staff."""
+        """The changelist: every game for a superuser but those they play or played in, the
+        games they host for other staff."""
         games = super().get_queryset(request)
         if request.user.is_superuser:
-            return games
+            return games.exclude(pk__in=selectors.games_played_by(request.user))
         return games.filter(pk__in=[g.pk for g in selectors.games_run_by(request.user)])
 
     # -- the add/change form: typed settings (games/admin/forms.py), saved by services --

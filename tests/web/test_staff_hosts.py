@@ -145,3 +145,17 @@ def test_a_staff_players_post_page_shows_no_staff_badge(client, make_user, toy_r
     client.force_login(players[1])
     html = client.get(thread.get_absolute_url()).content.decode()
     assert "相信我" in html and "author-badge-staff" not in html
+
+
+def test_a_superuser_seated_in_a_game_gets_no_settings_page_of_it(client, make_user,
+                                                                  toy_ruleset, players, gm):
+    boss = make_user("站长", staff=True)  # a superuser
+    g = services.create_game(name="站长也玩", ruleset="toy", gm=gm, seat_count=5)
+    g = services.start_game(game_id=g.pk, users=[boss, *players[:4]], seed="s")
+    other = services.create_game(name="站长不玩", ruleset="toy", gm=gm, seat_count=5)
+    client.force_login(boss)
+    listing = client.get(CHANGELIST).content.decode()
+    assert "站长不玩" in listing and "站长也玩" not in listing
+    assert client.get(reverse("admin:games_game_change", args=[g.pk])).status_code == 404
+    assert client.get(reverse("admin:games_game_change", args=[other.pk])).status_code == 200
+    assert client.get(reverse("admin:games_game_console", args=[g.pk])).status_code == 404
