@@ -159,3 +159,23 @@ def test_a_superuser_seated_in_a_game_gets_no_settings_page_of_it(client, make_u
     assert client.get(reverse("admin:games_game_change", args=[g.pk])).status_code == 404
     assert client.get(reverse("admin:games_game_change", args=[other.pk])).status_code == 200
     assert client.get(reverse("admin:games_game_console", args=[g.pk])).status_code == 404
+
+
+def test_a_superuser_seated_in_a_game_sees_none_of_its_records(client, make_user,
+                                                               toy_ruleset, players, gm):
+    boss = make_user("站长", staff=True)
+    g = services.create_game(name="站长也玩", ruleset="toy", gm=gm, seat_count=5)
+    g = services.start_game(game_id=g.pk, users=[boss, *players[:4]], seed="s")
+    other = services.create_game(name="站长不玩", ruleset="toy", gm=gm, seat_count=5)
+    other = services.start_game(game_id=other.pk, seed="t",
+                                users=[make_user(f"别人{i}") for i in range(5)])
+    client.force_login(boss)
+    events = client.get(reverse("admin:games_event_changelist"))
+    listed = {e.game_id for e in events.context["cl"].result_list}
+    assert other.pk in listed and g.pk not in listed
+    seats = client.get(reverse("admin:games_seat_changelist"))
+    assert {s.game_id for s in seats.context["cl"].result_list} == {other.pk}
+    event = Event.objects.filter(game=g).first()
+    response = client.get(reverse("admin:games_event_change", args=[event.pk]))
+    assert response.status_code == 302  # Django's "does not exist" back to the index
+    assert response["Location"] == reverse("admin:index")
