@@ -32,7 +32,7 @@ from ..engine.base import GM
 from ..models import Action, Announcement, Event, Game
 from ..presenters import describe, phase_label
 from ..services import winrates
-from . import gm_steps, guide
+from . import gm_steps, guide, rollback
 from .forms import GameSettingsForm, RunningGameForm
 
 
@@ -225,6 +225,7 @@ class GameAdmin(admin.ModelAdmin):
                  name="games_game_end_phase"),
             path("<int:pk>/console/<str:command>/", self.admin_site.admin_view(self.command),
                  name="games_game_command"),
+            *rollback.urls(self.admin_site),
         ]
         return urls + super().get_urls()
 
