@@ -30,7 +30,7 @@ from linkify_it import LinkifyIt
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 
-from .rules import is_messenger
+from .rules import is_gm, is_messenger
 
 ALLOWED_TAGS = {
     "p", "br", "hr", "em", "strong", "s", "del", "code", "pre", "blockquote",
@@ -142,9 +142,11 @@ def sanitize(html: str) -> str:
 BADGE_CLASS = "author-badge"
 
 
-def author_badge(user) -> SafeString:
-    """The badge after the name of an author whose posts are official: 神的使者 or staff; an
-    empty string for everybody else.
+def author_badge(user, board=None) -> SafeString:
+    """The badge after the name of an author whose posts are official: 神的使者, or staff
+    who act as the GM where the post stands (`board`: its board or id; `rules.is_gm`); an
+    empty string for everybody else. A staff member who plays in a game posts on its board
+    as a player: no badge there (nor on a game's board they do not run).
 
     Templates render it from the author, beside the name and outside the post body, so no
     post can produce one: nh3 keeps no `class` attribute at all (`ALLOWED_ATTRIBUTES` has
@@ -155,7 +157,7 @@ def author_badge(user) -> SafeString:
         return SafeString("")
     if is_messenger(user):
         label, kind = _("Official"), "official"
-    elif user.is_staff and user.is_active:
+    elif user.is_staff and user.is_active and is_gm(user, board):
         label, kind = _("Staff"), "staff"
     else:
         return SafeString("")

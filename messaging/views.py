@@ -114,6 +114,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
         rules.readable_threads(user).filter(last_post_at__isnull=False)
         .select_related("board", "last_post__author__profile"), user,
     ).order_by("-last_post_at")[:LATEST_THREADS]
+    boards = list(boards)
+    links = hooks.board_links([b.pk for b in boards])
+    for board in boards:
+        board.extra_links = links.get(board.pk, [])
     return render(request, "messaging/lobby.html", {
         "boards": boards, "latest": latest, "sections": hooks.render_lobby_sections(request)})
 

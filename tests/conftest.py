@@ -78,19 +78,21 @@ def chromium_path() -> str | None:
 
 @pytest.fixture
 def make_user(db):
-    """make_user("阿猫") -> a verified user with that display name (email <name>@example.com)."""
+    """make_user("阿猫") -> a verified user with that display name (email <name>@example.com);
+    staff=True makes a superuser unless superuser=False (a plain host)."""
     from allauth.account.models import EmailAddress
     from django.contrib.auth import get_user_model
 
     from accounts.models import Profile
 
     def make(display_name: str, *, staff: bool = False, email: str | None = None,
-             timezone: str = "Asia/Shanghai"):
+             timezone: str = "Asia/Shanghai", superuser: bool | None = None):
         User = get_user_model()
         n = User.objects.count() + 1
         email = email or f"user{n}@example.com"
         user = User.objects.create_user(username=f"u{n}", email=email, password=PASSWORD,
-                                        is_staff=staff, is_superuser=staff)
+                                        is_staff=staff,
+                                        is_superuser=staff if superuser is None else superuser)
         EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
         Profile.objects.create(user=user, display_name=display_name, timezone=timezone)
         return user

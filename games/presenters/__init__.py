@@ -29,7 +29,8 @@ from .. import rulesets
 from .base import SEAT_KEYS, generic_label, generic_text, seat_name
 
 __all__ = ["SEAT_KEYS", "announce_at_once", "choice_label", "describe", "field_label",
-           "outcome_text", "phase_label", "review_facts", "review_secret", "phase_title", "refusal_text", "ruleset_name", "seat_camp",
+           "outcome_text", "param_label", "phase_label", "phase_title", "refusal_text",
+           "review_facts", "review_secret", "ruleset_name", "seat_camp",
            "seat_facts", "seat_name"]
 
 
@@ -53,6 +54,21 @@ def choice_label(ruleset: str, choice, names: dict[int, str]) -> str:
         if text:
             return text
     return generic_label(choice, names)
+
+
+def param_label(ruleset: str, key: str, value, names: dict[int, str]) -> str:
+    """One value of a step's parameter as a picker shows it: a seat as "3. 阿狗" (1-based),
+    a card or camp by the rule set's `param_label(key, value) -> str | None`, else the value."""
+    if key in SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool):
+        return f"{value + 1}. {seat_name(names, value)}"
+    own = getattr(_presenter(ruleset), "param_label", None)
+    if own is not None:
+        text = own(key, value)
+        if text:
+            return text
+    if isinstance(value, list):
+        return " → ".join(str(v) for v in value)
+    return str(value)
 
 
 def field_label(name: str) -> str:

@@ -51,7 +51,7 @@ def post_head(post, thread) -> SafeString:
     author, quote = post.author, post.quote
     # 神的使者 has no public page (a 404): its name is not a link.
     author_id = None if is_messenger(author) else post.author_id
-    key = (post.pk, post.number, author_id, forum_name(author), str(author_badge(author)),
+    key = (post.pk, post.number, author_id, forum_name(author), str(author_badge(author, thread.board_id)),
            post.created_at, post.edited_at, post.html, thread.get_absolute_url(),
            translation.get_language(), timezone.get_current_timezone_name(),
            post.withdrawn_at)
