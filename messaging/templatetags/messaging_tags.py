@@ -48,8 +48,11 @@ def post_head(post, thread) -> SafeString:
     makes a new key and a stale fragment can never be shown; the least recently used
     fragments are dropped."""
     author, quote = post.author, post.quote
+    thread_url = thread.__dict__.get("_url")
+    if thread_url is None:  # once per page, not once per post
+        thread_url = thread.__dict__["_url"] = thread.get_absolute_url()
     key = (post.pk, post.number, post.author_id, forum_name(author), str(author_badge(author)),
-           post.created_at, post.edited_at, post.html, thread.get_absolute_url(),
+           post.created_at, post.edited_at, post.html, thread_url,
            translation.get_language(), timezone.get_current_timezone_name())
     if quote is not None:
         key += (quote.pk, quote.number, forum_name(quote.author), quote.html)
