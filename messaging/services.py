@@ -357,7 +357,8 @@ def send_as_messenger(*, conversation: Conversation, body: str, written_by=None,
     body = clean_body(body)
     html = render_post(body)[0]
     messenger = _messenger()
-    with transaction.atomic():
+    # No savepoint inside a caller's transaction (a game step): a failure here fails it.
+    with transaction.atomic(savepoint=False):
         conversation = (Conversation.objects.select_for_update(of=("self",))
                         .select_related("owner").get(pk=conversation.pk))
         message = Message.objects.create(conversation=conversation, sender=messenger,

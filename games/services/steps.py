@@ -58,9 +58,6 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
             raise GameError(_("That phase is over; the page you used was out of date."))
         if game.deadline is not None and now >= game.deadline:
             raise GameError(_("The deadline has passed; nothing was recorded."))
-        if game.current_phase is not None and now < game.current_phase.started_at:
-            # Sent (stamped on arrival) during a phase that has ended since.
-            raise GameError(_("That phase is over; the page you used was out of date."))
         if _is_change(game, seat, kind) and game.deadline is not None and \
                 now >= game.deadline - dt.timedelta(minutes=game.change_cutoff_minutes):
             raise GameError(_("Changes are closed %(n)d minutes before the deadline.")
@@ -103,9 +100,8 @@ def _store_vote(game: Game, seat: Seat, kind: str, params: dict) -> None:
         Vote.objects.update_or_create(phase=game.current_phase, voter=seat, proxy=True,
                                       defaults={"game": game, "target": target})
         return
-    try:
-        with transaction.atomic():
-            Vote.objects.create(game=game, phase=game.current_phase, voter=seat, target=target)
+    try:  # no savepoint: the refusal rolls the whole step back
+        Vote.objects.create(game=game, phase=game.current_phase, voter=seat, target=target)
     except IntegrityError:
         raise GameError(
             _("You have already voted in this phase; a vote cannot be changed.")) from None

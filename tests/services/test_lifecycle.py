@@ -105,25 +105,6 @@ def test_after_the_deadline_nothing_is_recorded(game):
     assert not Action.objects.filter(game=game).exists()
 
 
-def test_a_step_stamped_before_the_phase_began_is_refused_not_moved_into_it(game):
-    """A request stamped on arrival (config.middleware.ReceivedAtMiddleware) in a phase
-    that ended before the server reached it must not land in the next phase."""
-    game.early_end = False
-    game.save()
-    sent = game.deadline - dt.timedelta(seconds=1)
-    services.sweep(now=game.deadline + dt.timedelta(minutes=1))  # night -> day
-    game.refresh_from_db()
-    assert game.phase_name == "day"
-    voter = game.seats.filter(alive=True).select_related("user").first().user
-    with pytest.raises(services.GameError, match="That phase is over"):
-        services.submit_action(game_id=game.pk, user=voter, kind="vote",
-                               params={"target": 0}, now=sent)
-    assert not Action.objects.filter(game=game, kind="vote").exists()
-    services.submit_action(game_id=game.pk, user=voter, kind="vote", params={"target": 0},
-                           now=game.current_phase.started_at + dt.timedelta(seconds=1))
-    assert Action.objects.filter(game=game, kind="vote").count() == 1
-
-
 def test_changes_close_at_the_cut_off_but_a_first_action_is_still_taken(game):
     game.early_end = False
     game.save()
