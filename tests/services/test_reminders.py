@@ -204,9 +204,9 @@ def test_the_game_is_looked_at_again_only_at_the_next_hour_mark(long_game,
 def test_a_sweep_is_five_queries_however_many_are_due(players, gm, make_user,
                                                       django_assert_max_num_queries,
                                                       django_capture_on_commit_callbacks):
-    """Twelve games, eight of them with every living seat owing a vote inside the 1-hour
-    mark, four far from any mark: five queries (the old sweep read every game's seats:
-    one query per game and more per seat)."""
+    """Twelve games at night, eight of them inside the 1-hour mark (each wolf owes its
+    move), four far from any mark: five queries (the old sweep read every game's seats: a
+    query per game and more per seat)."""
     crowd = players + [make_user(f"路人{i}") for i in range(55)]
     games = []
     for i in range(12):
