@@ -55,10 +55,12 @@ def seat_names(game: Game) -> dict[int, str]:
             for s in game.seats.select_related("user__profile")}
 
 
-def seat_of(game: Game, user: User | AnonymousUser | None) -> Seat | None:
+def seat_of(game: Game, user: User | AnonymousUser | None, *,
+            related: tuple[str, ...] = ()) -> Seat | None:
+    """`user`'s seat in `game` (None: none), with the `related` rows joined in."""
     if user is None or not user.is_authenticated:
         return None
-    return game.seats.filter(user=user).first()
+    return game.seats.filter(user=user).select_related(*related).first()
 
 
 # --- who runs a game ------------------------------------------------------------------------

@@ -324,7 +324,8 @@ def send_to_messenger(*, conversation: Conversation, author, body: str,
     body = clean_body(body)
     html = render_post(body)[0]
     with transaction.atomic():
-        conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
+        conversation = (Conversation.objects.select_for_update(of=("self",))
+                        .select_related("owner").get(pk=conversation.pk))
         _refuse_if(rules.writer_refusal(author))
         if author.pk != conversation.owner_id:
             raise PostingRefused(_("This conversation does not exist."), code="not_found")
@@ -370,8 +371,10 @@ def send_as_messenger(*, conversation: Conversation, body: str, written_by=None,
     body = clean_body(body)
     html = render_post(body)[0]
     messenger = _messenger()
-    with transaction.atomic():
-        conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
+    # No savepoint inside a caller's transaction (a game step): a failure here fails it.
+    with transaction.atomic(savepoint=False):
+        conversation = (Conversation.objects.select_for_update(of=("self",))
+                        .select_related("owner").get(pk=conversation.pk))
         message = Message.objects.create(conversation=conversation, sender=messenger,
                                          from_messenger=True, written_by=written_by,
                                          body=body, html=html)
@@ -416,7 +419,8 @@ def hand_over_conversation(*, conversation: Conversation, new_owner) -> Conversa
     if rules.is_messenger(new_owner):
         raise PostingRefused(_("The messenger has no conversation with itself."))
     with transaction.atomic():
-        conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
+        conversation = (Conversation.objects.select_for_update(of=("self",))
+                        .select_related("owner").get(pk=conversation.pk))
         if Conversation.objects.filter(owner=new_owner, board_id=conversation.board_id).exclude(
                 pk=conversation.pk).exists():
             raise PostingRefused(_("The new owner already has a conversation in this context."))
