@@ -35,14 +35,47 @@ def _need(condition: bool, why: str):
     pytest.skip(why)
 
 
+def _redis_keys_of_this_worker() -> list[str]:
+    """The Redis keys this test process owns under pytest-xdist (config/settings.py gives
+    each worker its own cache prefix and Celery queue): its cache and health-cache entries
+    and its Celery queue (kombu keeps priorities 3, 6, 9 under suffixed names)."""
+    global _redis
+    if _redis is None:
+        import redis
+
+        _redis = redis.Redis.from_url(settings.REDIS_URL)
+    prefix = settings.CACHES["default"]["KEY_PREFIX"]
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    keys = [queue, *(f"{queue}\x06\x16{p}" for p in (3, 6, 9))]
+    for pattern in (f"{prefix}:*", f"{prefix}-health:*"):
+        keys.extend(k.decode() for k in _redis.scan_iter(match=pattern, count=1000))
+    return keys
+
+
+_redis = None
+
+
+def clear_cache() -> None:
+    """What one test leaves in the cache (rate-limit counters above all) must not reach the
+    next. Alone on its Redis db (no xdist), a test process flushes it; an xdist worker shares
+    the db with the others, so it deletes only its own keys (a flush would wipe another
+    worker's counters and Celery queue mid-test)."""
+    from django.core.cache import cache
+
+    if settings.REDIS_URL and settings.TEST_WORKER:
+        keys = _redis_keys_of_this_worker()
+        if keys:
+            _redis.delete(*keys)
+    else:
+        cache.clear()  # the Redis db, or the database cache table (one per test database)
+
+
 @pytest.fixture(autouse=True)
 def _fast_and_isolated(request, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     if settings.REDIS_URL or "django_db" in request.keywords or any(
             f in request.fixturenames for f in ("db", "transactional_db", "make_user")):
-        from django.core.cache import cache
-
-        cache.clear()  # rate-limit counters must not leak from one test into the next
+        clear_cache()
     yield
 
 
