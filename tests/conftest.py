@@ -79,6 +79,40 @@ def _fast_and_isolated(request, settings):
     yield
 
 
+# --- parallel runs (pytest-xdist; docs/operations.md "Tests") ---------------------------------
+
+def pytest_itemcollected(item):
+    """A module with module-scoped setup (random games played once for all its tests, a brute
+    force over small decks) stays on one xdist worker (`--dist loadgroup`), so the setup runs
+    once, not once per worker."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is not None and any(d.scope == "module" for defs in info.name2fixturedefs.values()
+                                for d in defs):
+        item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
+def _transactional(item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    return bool(marker and (marker.kwargs.get("transaction") or (marker.args and marker.args[0]))) \
+        or any(f in item.fixturenames for f in ("transactional_db", "live_server"))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """The tests marked slow (minutes of crawling or random play) start first, the longest
+    first (`@pytest.mark.slow(seconds=...)`, as measured), so under xdist they run beside the
+    many short ones instead of alone at the end; otherwise the
+    order stays (pytest-django's: tests in a transaction, then transactional ones, then
+    those without a database; a slow transactional test keeps its place)."""
+    def order(item):
+        slow = item.get_closest_marker("slow")
+        if slow is None or _transactional(item):
+            return (1, 0)
+        return (0, -slow.kwargs.get("seconds", 0))  # the longest first, where it is known
+
+    items.sort(key=order)
+
+
 @pytest.fixture(autouse=True)
 def _rate_limit_minute_stands_still(monkeypatch):
     """django-ratelimit counts in windows that end at a whole second (one per key per minute);
