@@ -43,7 +43,7 @@ worker: migrate
 # it in this one process; a single test: .venv/bin/pytest tests/path.py::test_name
 PYTEST_WORKERS ?= auto
 test: messages
-	$(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -16,6 +16,7 @@ import time
 
 import pytest
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
 
 from tests.factories import gold as gold_factory
 from tests.factories import install_chinese_catalog
@@ -23,6 +24,13 @@ from tests.factories import ninelives as nl_factory
 from tests.factories.toy import TOY_REGISTRATION
 
 REQUIRE_REAL = os.environ.get("REQUIRE_REAL_SERVICES") == "1"
+
+# CI (.ci/run sets CI=true): hypothesis draws the same examples on every run, so a red run
+# is reproducible and a green one is not luck; budgets are each test's own. Elsewhere it
+# keeps exploring new examples.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI") == "true":
+    hypothesis_settings.load_profile("ci")
 PASSWORD = "correct-horse-battery-9"
 
 
