@@ -89,16 +89,6 @@ def _fast_and_isolated(request, settings):
 
 # --- parallel runs (pytest-xdist; docs/operations.md "Tests") ---------------------------------
 
-def pytest_itemcollected(item):
-    """A module with module-scoped setup (random games played once for all its tests, a brute
-    force over small decks) stays on one xdist worker (`--dist loadgroup`), so the setup runs
-    once, not once per worker."""
-    info = getattr(item, "_fixtureinfo", None)
-    if info is not None and any(d.scope == "module" for defs in info.name2fixturedefs.values()
-                                for d in defs):
-        item.add_marker(pytest.mark.xdist_group(item.module.__name__))
-
-
 def _transactional(item) -> bool:
     marker = item.get_closest_marker("django_db")
     return bool(marker and (marker.kwargs.get("transaction") or (marker.args and marker.args[0]))) \
