@@ -181,6 +181,12 @@ def browser():
         try:
             yield b
         finally:
+            # The test's own ORM calls ran while Playwright's loop was running, so their
+            # connection lives in that context: closed here, or it would hold the test
+            # database open at the end of the run (PostgreSQL then cannot drop it).
+            from django.db import connections
+
+            connections.close_all()
             b.close()
             if previous is None:
                 os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
