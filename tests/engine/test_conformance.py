@@ -29,6 +29,7 @@ def seat_counts(rules: RuleSet) -> list[int]:
     return sorted({rules.min_seats, rules.max_seats})
 
 
+@pytest.mark.slow(seconds=60)
 @pytest.mark.parametrize("name", NAMES)
 def test_random_play_conforms_at_the_fewest_and_the_most_seats(name):
     rules = registry.get(name)
