@@ -36,8 +36,12 @@ run: demo
 worker: migrate
 	$(VENV)/bin/celery -A config worker --beat --loglevel=INFO
 
+# The suite in parallel (pytest-xdist): one worker process per core, each with its own test
+# database, cache prefix and Celery queue (docs/operations.md "Tests"). PYTEST_WORKERS=0 runs
+# it in this one process; a single test: .venv/bin/pytest tests/path.py::test_name
+PYTEST_WORKERS ?= auto
 test: messages
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -11,6 +11,23 @@ from django.template.loader import render_to_string
 log = logging.getLogger(__name__)
 
 
+class ReceivedAtMiddleware:
+    """Stamp each request with the time it reached the application (`request.received_at`),
+    before sessions and users are loaded: a step that arrives before a deadline counts as on
+    time even when the server is busy and reaches it later (the sweep waits
+    SWEEP_GRACE_SECONDS after a deadline for such steps; games/services/steps.py refuses a
+    stamp older than the phase it would land in)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from django.utils import timezone
+
+        request.received_at = timezone.now()
+        return self.get_response(request)
+
+
 class DatabaseUnavailableMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response

@@ -18,6 +18,13 @@ from .env import SettingError, env_admins, env_bool, env_choice, env_int, env_li
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
+# Parallel tests (pytest-xdist, docs/operations.md "Tests"): each worker process (gw0, gw1 …)
+# gets its own cache key prefix, Celery queue and embedded-broker folder, derived here from
+# the variable xdist sets before Django starts; pytest-django gives it its own test database.
+# Subprocesses a test starts (a Celery worker) inherit the variable, so they match. Empty
+# outside xdist: then nothing below changes.
+TEST_WORKER = env_str("PYTEST_XDIST_WORKER")
+_worker_suffix = f"-{TEST_WORKER}" if TEST_WORKER else ""
 
 DJANGO_ENV = env_choice("DJANGO_ENV", "development", ("development", "production", "test"))
 PRODUCTION = DJANGO_ENV == "production"
@@ -63,6 +70,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.ReceivedAtMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.SecurityHeadersMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
@@ -138,20 +146,23 @@ if REDIS_URL:
     if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
         raise SettingError("REDIS_URL must start with redis://, rediss:// or unix://")
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": env_str("CACHE_PREFIX", "kg")}}
+                          "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": env_str("CACHE_PREFIX", "kg") + _worker_suffix}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
                           "LOCATION": "cache_table"}}
 # The beat sweeper's heartbeat for /readyz (config/health.py): shared by every process but
 # never in the database, so an idle sweep stays at one query.
-CACHES["health"] = (dict(CACHES["default"], KEY_PREFIX=env_str("CACHE_PREFIX", "kg") + "-health")
+CACHES["health"] = (dict(CACHES["default"], KEY_PREFIX=CACHES["default"]["KEY_PREFIX"] + "-health")
                     if REDIS_URL else
                     {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-                     "LOCATION": str(VAR_DIR / "cache-health")})
+                     "LOCATION": str(VAR_DIR / f"cache-health{_worker_suffix}")})
 
 # --- Celery --------------------------------------------------------------------------------
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or REDIS_URL or "filesystem://"
-_celery_dir = VAR_DIR / "celery"
+_celery_dir = VAR_DIR / f"celery{_worker_suffix}"
+# One queue per test worker, so a test's real Celery worker never takes another's tasks.
+CELERY_TASK_DEFAULT_QUEUE = "celery" + _worker_suffix
 if CELERY_BROKER_URL == "filesystem://":
     for sub in ("queue", "processed", "results", "control"):
         (_celery_dir / sub).mkdir(parents=True, exist_ok=True)

@@ -18,15 +18,20 @@ class GamesConfig(AppConfig):
         # extra rule sets here, e.g. EXTRA_RULESETS="tests.toy:register".
         rulesets.register_extra(os.environ.get("EXTRA_RULESETS", ""))
 
-        from messaging.hooks import register_lobby_section, register_thread_panel
+        from messaging.hooks import (
+            register_board_links,
+            register_lobby_section,
+            register_thread_panel,
+        )
         from messaging.rules import register_board_authority, register_posting_check
 
-        from .selectors import board_authority
+        from .selectors import board_authority, board_game_links
 
         register_thread_panel(vote_panel)
         register_lobby_section(lobby_section)
         register_posting_check(game_board_check)
         register_board_authority(board_authority)
+        register_board_links(board_game_links)
 
         from django.db.models.signals import post_save
 

@@ -80,6 +80,24 @@ def queue_email(*, to: str, subject: str, body: str, kind: str = ACCOUNT, user=N
     written at once). `kind` is a kind of accounts.unsubscribe.KINDS (then `user` is the
     reader, and the email carries that kind's one-click unsubscribe) or "account".
     """
+    row = _row(to=to, subject=subject, body=body, kind=kind, user=user, html=html)
+    row.save(force_insert=True)
+    transaction.on_commit(lambda pk=row.pk: nudge(pk))
+    return row
+
+
+def queue_emails(emails: list[dict]) -> list[OutboxEmail]:
+    """`queue_email` for many emails at once (one INSERT); each dict holds its keyword
+    arguments. Same precondition; each row is nudged once the transaction commits."""
+    rows = OutboxEmail.objects.bulk_create([_row(**kw) for kw in emails]) if emails else []
+    pks = [row.pk for row in rows]
+    if pks:
+        transaction.on_commit(lambda: [nudge(pk) for pk in pks])
+    return rows
+
+
+def _row(*, to: str, subject: str, body: str, kind: str = ACCOUNT, user=None,
+         html: str = "") -> OutboxEmail:
     headers = {"Auto-Submitted": "auto-generated"}
     language = user_locale(user).language if user is not None else translation.get_language()
     with translation.override(language):
@@ -87,10 +105,8 @@ def queue_email(*, to: str, subject: str, body: str, kind: str = ACCOUNT, user=N
         if user is not None and kind in KINDS:
             headers["List-Unsubscribe"] = f"<{unsubscribe_url(user, kind)}>"
             headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    row = OutboxEmail.objects.create(kind=kind, user=user, to=to, subject=subject[:255],
-                                     body=body, html=html, headers=headers)
-    transaction.on_commit(lambda pk=row.pk: nudge(pk))
-    return row
+    return OutboxEmail(kind=kind, user=user, to=to, subject=subject[:255], body=body,
+                       html=html, headers=headers)
 
 
 def nudge(pk: int) -> None:

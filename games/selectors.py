@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import display_name
 from config.site import site_url
-from messaging.models import Board, Message, Post, Thread
+from messaging.models import Board, Conversation, Message, Post, Thread
 from messaging.rules import readable_posts
 
 from . import rulesets
@@ -55,10 +55,12 @@ def seat_names(game: Game) -> dict[int, str]:
             for s in game.seats.select_related("user__profile")}
 
 
-def seat_of(game: Game, user: User | AnonymousUser | None) -> Seat | None:
+def seat_of(game: Game, user: User | AnonymousUser | None, *,
+            related: tuple[str, ...] = ()) -> Seat | None:
+    """`user`'s seat in `game` (None: none), with the `related` rows joined in."""
     if user is None or not user.is_authenticated:
         return None
-    return game.seats.filter(user=user).first()
+    return game.seats.filter(user=user).select_related(*related).first()
 
 
 # --- who runs a game ------------------------------------------------------------------------
@@ -87,6 +89,17 @@ def is_gm(user: User | AnonymousUser | None, game: Game) -> bool:
     if game.gm_id != user.pk and not game.co_gms.filter(pk=user.pk).exists():
         return False
     return user.pk not in ever_seated_ids(game)
+
+
+def games_played_by(user: User | AnonymousUser | None) -> set[int]:
+    """The ids of the games in which `user` holds or ever held a seat (as `ever_seated_ids`
+    counts: their seats now, and accepted substitutions either way)."""
+    if user is None or not user.is_authenticated:
+        return set()
+    ids = set(Seat.objects.filter(user=user).values_list("game_id", flat=True))
+    ids |= set(Substitution.objects.filter(status=Substitution.Status.ACCEPTED).filter(
+        Q(outgoing=user) | Q(incoming=user)).values_list("game_id", flat=True))
+    return ids
 
 
 def games_run_by(user: User | AnonymousUser | None) -> list[Game]:
@@ -190,6 +203,87 @@ def preview_end_phase(game: Game) -> list[dict]:
     if not game.state or not game.is_live:
         return []
     return rulesets.engine(game.ruleset).end_phase(game.state).events
+
+
+def board_game_links(board_ids: list[int]) -> dict[int, list[tuple[str, str]]]:
+    """The lobby's link from each game's board to the game's page (games past the draft:
+    during sign-ups the page is where players sign up). Registered in GamesConfig.ready."""
+    links: dict[int, list[tuple[str, str]]] = {}
+    for game in Game.objects.filter(board_id__in=board_ids).exclude(status=Game.Status.DRAFT):
+        label = (_("Game page: sign up here") if game.status == Game.Status.SIGNUP
+                 else _("Game page"))
+        links.setdefault(game.board_id, []).append(
+            (label, reverse("game-home", args=[game.pk])))
+    return links
+
+
+def gm_inbox(game: Game) -> list[Message]:
+    """The players' messages of `game` still waiting for an answer, oldest first: in each
+    of the game's conversations (its board) the last `staff_unread` messages from the
+    player (the services count them up on arrival and back to zero only when a GM answers
+    or marks the conversation handled; automatic messages and page views leave them).
+    Each message carries `.seat_label` ("3. 阿狗", or the owner's name without a seat)."""
+    if not game.board_id:
+        return []
+    labels = {s.user_id: f"{s.number + 1}. {display_name(s.user)}"
+              for s in game.seats.select_related("user__profile") if s.user_id}
+    waiting: list[Message] = []
+    for conversation in (Conversation.objects.filter(board_id=game.board_id, staff_unread__gt=0)
+                         .select_related("owner__profile")):
+        rows = list(conversation.messages.filter(from_messenger=False)
+                    .select_related("sender__profile")
+                    .order_by("-created_at", "-id")[:conversation.staff_unread])
+        for message in rows:
+            message.seat_label = labels.get(conversation.owner_id,
+                                            display_name(conversation.owner))
+            waiting.append(message)
+    return sorted(waiting, key=lambda m: (m.created_at, m.pk))
+
+
+def gm_choices(game: Game) -> list:
+    """The GM steps the rule set offers now (engine `legal_actions(state, GM)`): the console
+    builds one small form per kind from them."""
+    if not game.state or not game.is_live or game.ruleset not in rulesets.names():
+        return []
+    return rulesets.engine(game.ruleset).legal_actions(game.state, GM)
+
+
+def seat_duties(game: Game) -> dict[int, list[str]]:
+    """{seat: the kinds of step it still owes this phase} for the seats the engine awaits
+    (`phase(state).awaiting`), from the engine's `duties`; an awaited seat with nothing of
+    its own to do (e.g. a silent member of a night team) owes ["wait"]."""
+    if not game.state or not game.is_live or game.ruleset not in rulesets.names():
+        return {}
+    engine = rulesets.engine(game.ruleset)
+    return {seat: engine.duties(game.state, seat) or ["wait"]
+            for seat in sorted(engine.phase(game.state).awaiting)}
+
+
+def end_phase_consequences(game: Game) -> dict:
+    """What "end phase now" would do, from the engine run on a copy of the state (the engine
+    never mutates its input; nothing is stored):
+
+        {"missing": {seat: [kinds still owed]},     # seat_duties before the end
+         "fouled_out": [seat, ...],                  # the end's foul_out events
+         "defaults": [event, ...],                   # defaults: a kind naming one, or a
+                                                     # draw standing in for a missing step
+         "events": [event, ...],                     # everything the end produces
+         "next_phase": (name, number) or None}
+    """
+    if not game.state or not game.is_live or game.ruleset not in rulesets.names():
+        return {"missing": {}, "fouled_out": [], "defaults": [], "events": [],
+                "next_phase": None}
+    engine = rulesets.engine(game.ruleset)
+    t = engine.end_phase(game.state)
+    after = engine.phase(t.state)
+    return {
+        "missing": seat_duties(game),
+        "fouled_out": [e["data"].get("seat") for e in t.events if e["kind"] == "foul_out"],
+        "defaults": [e for e in t.events if "default" in e["kind"] or (
+            e["kind"] == "chance" and (e.get("data") or {}).get("purpose") != "deal")],
+        "events": t.events,
+        "next_phase": None if after.finished or engine.outcome(t.state) else (
+            after.name, after.number)}
 
 
 def commitment_of(text: str, salt: str) -> str:

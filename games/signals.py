@@ -1,4 +1,5 @@
-"""Signal receivers of the games app: reply notifications for forum posts.
+"""Signal receivers of the games app: reply notifications for forum posts; a user's new
+reminder hours reschedule the reminder sweep's look at their running games.
 
 Connected by `connect()`, called once from `GamesConfig.ready()` (messaging never imports
 games, so the games app listens to messaging's posts rather than messaging calling it).
@@ -9,6 +10,7 @@ from __future__ import annotations
 from django.db.models.signals import post_save
 
 DISPATCH_UID = "games.signals.reply_notifications"
+REMINDER_UID = "games.signals.reminder_hours"
 
 
 def post_created(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
@@ -20,8 +22,27 @@ def post_created(sender, instance, created: bool, raw: bool = False, **kwargs) -
     notify_reply(instance)
 
 
+def profile_saved(sender, instance, raw: bool = False, **kwargs) -> None:
+    """A profile saved (its reminder hours may have changed): the reminder sweep looks at
+    the user's running games again at its next run (games/reminders.py)."""
+    if raw:
+        return
+    import datetime as dt
+
+    from django.db.models import F
+
+    from .models import Game
+    from .models.game import REMINDER_MAX_HOURS
+
+    Game.objects.filter(status=Game.Status.RUNNING, deadline__isnull=False,
+                        seats__user_id=instance.user_id).update(
+        remind_at=F("deadline") - dt.timedelta(hours=REMINDER_MAX_HOURS))
+
+
 def connect() -> None:
     """Connect the receivers (idempotent: the dispatch uid keeps it to one connection)."""
+    from accounts.models import Profile
     from messaging.models import Post
 
     post_save.connect(post_created, sender=Post, dispatch_uid=DISPATCH_UID)
+    post_save.connect(profile_saved, sender=Profile, dispatch_uid=REMINDER_UID)

@@ -179,6 +179,24 @@ class ConversationAdmin(admin.ModelAdmin):
         # staff user who plays in it or hosts another game.
         return rules.gm_conversations(request.user, super().get_queryset(request))
 
+    # Staff status means "may host games" (issue 13): a host without model permissions
+    # reads and answers the conversations it answers as the GM (the queryset above, and
+    # `answer_as_messenger` checks again); adding and deleting keep Django's permissions.
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff
+
+    def has_view_permission(self, request, obj=None):
+        return self._answers(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return self._answers(request, obj)
+
+    def _answers(self, request, obj) -> bool:
+        user = request.user
+        if not (user.is_active and user.is_staff):
+            return False
+        return obj is None or rules.gm_conversations(user).filter(pk=obj.pk).exists()
+
     def get_readonly_fields(self, request, obj=None):
         # The owner changes only through a handover (services.hand_over_conversation).
         return ("owner", "board", "created_at", "last_message_at", "history") if obj else ()

@@ -8,6 +8,9 @@ games app uses one to put the vote form over a day's vote thread:
     from messaging.hooks import register_thread_panel
     register_thread_panel(vote_panel)   # vote_panel(request, thread) -> (template, ctx) | None
 
+Board links: a callable `links(board_ids)` returning {board id: [(label, url), ...]}; the
+lobby shows them under each board (the games app links a game's page from its board).
+
 Posting checks (who may post where) are registered in `messaging.rules`.
 """
 
@@ -66,3 +69,23 @@ def render_lobby_sections(request) -> list[SafeString]:
             template_name, context = result
             rendered.append(render_to_string(template_name, context, request=request))
     return rendered
+
+
+BoardLinks = Callable[..., "dict[int, list[tuple[str, str]]]"]
+_board_links: list[BoardLinks] = []
+
+
+def register_board_links(links: BoardLinks) -> BoardLinks:
+    """Add `links(board_ids)` to the lobby's boards (registering twice is a no-op)."""
+    if links not in _board_links:
+        _board_links.append(links)
+    return links
+
+
+def board_links(board_ids: list[int]) -> dict[int, list[tuple[str, str]]]:
+    """Every registered app's links for these boards, by board id."""
+    out: dict[int, list[tuple[str, str]]] = {}
+    for links in list(_board_links):
+        for board_id, rows in links(board_ids).items():
+            out.setdefault(board_id, []).extend(rows)
+    return out

@@ -3,7 +3,7 @@
     from messaging.notifications import notify, Kind
     notify(user=player, kind=Kind.VOTE_THREAD, thread=vote_thread, text=game.name)
 
-Public: `notify`, `mark_read`, `mark_all_read`, `unread_count`, `Kind`; the forum's own
+Public: `notify`, `notify_many`, `mark_read`, `mark_all_read`, `unread_count`, `Kind`; the forum's own
 callers: `notify_new_post` (replies, quotes, mentions), `read_up_to` (a thread page read),
 `read_conversation` (a conversation opened).
 
@@ -37,6 +37,25 @@ def notify(*, user, kind: str, actor=None, thread: Thread | None = None,
     `text` is a short detail in the reader's language (cut at 200 characters); `url` a path
     on this site (e.g. from reverse()), for notices with no post, thread or conversation.
     """
+    notice = _notice(user=user, kind=kind, actor=actor, thread=thread, post=post,
+                     conversation=conversation, text=text, url=url)
+    if notice is not None:
+        notice.save(force_insert=True)
+    return notice
+
+
+def notify_many(notices: list[dict]) -> list[Notification]:
+    """`notify` for many notices at once, in one INSERT; each dict holds `notify`'s keyword
+    arguments (user, kind, text, url; no thread or post: those may need a query each).
+    Returns the notices written."""
+    made = [n for n in (_notice(**kw) for kw in notices) if n is not None]
+    return Notification.objects.bulk_create(made) if made else []
+
+
+def _notice(*, user, kind: str, actor=None, thread: Thread | None = None,
+            post: Post | None = None, conversation: Conversation | None = None,
+            text: str = "", url: str = "") -> Notification | None:
+    """The unsaved notice `notify` would write, or None (see `notify`)."""
     if user is None or user.pk is None or not user.is_active or rules.is_messenger(user):
         return None
     if actor is not None and actor.pk == user.pk:
@@ -50,9 +69,8 @@ def notify(*, user, kind: str, actor=None, thread: Thread | None = None,
     if len(url) > MAX_URL or (url and (not url.startswith("/") or url.startswith("//"))):
         # A link on this site only (reverse() output): never another host or a javascript:
         raise ValueError(f"notification url must be a path on this site: {url[:50]!r}")
-    return Notification.objects.create(
-        user=user, kind=kind, actor=actor, thread=thread, post=post, conversation=conversation,
-        text=text[:MAX_TEXT], url=url)
+    return Notification(user=user, kind=kind, actor=actor, thread=thread, post=post,
+                        conversation=conversation, text=text[:MAX_TEXT], url=url)
 
 
 def notify_new_post(*, post: Post, mentioned=()) -> list[Notification]:

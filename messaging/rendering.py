@@ -33,7 +33,7 @@ from markdown_it.renderer import RendererHTML
 
 from config.site import site_url
 
-from .rules import is_messenger
+from .rules import is_gm, is_messenger
 from .words import INFO as WORDS_INFO
 
 ALLOWED_TAGS = {
@@ -168,9 +168,11 @@ def sanitize(html: str) -> str:
 BADGE_CLASS = "author-badge"
 
 
-def author_badge(user) -> SafeString:
-    """The badge after the name of an author whose posts are official: 神的使者 or staff; an
-    empty string for everybody else.
+def author_badge(user, board=None) -> SafeString:
+    """The badge after the name of an author whose posts are official: 神的使者, or staff
+    who act as the GM where the post stands (`board`: its board or id; `rules.is_gm`); an
+    empty string for everybody else. A staff member who plays in a game posts on its board
+    as a player: no badge there (nor on a game's board they do not run).
 
     Templates render it from the author, beside the name and outside the post body, so no
     post can produce one: nh3 keeps no `class` attribute but the player's-words block's two
@@ -181,7 +183,7 @@ def author_badge(user) -> SafeString:
         return SafeString("")
     if is_messenger(user):
         label, kind = _("Official"), "official"
-    elif user.is_staff and user.is_active:
+    elif user.is_staff and user.is_active and is_gm(user, board):
         label, kind = _("Staff"), "staff"
     else:
         return SafeString("")

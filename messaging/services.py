@@ -76,18 +76,20 @@ def clean_title(title: str | None) -> str:
     return title
 
 
-def check_rate_limit(user, *, scope: str = "posts") -> None:
+def check_rate_limit(user, *, scope: str = "posts", board: Board | int | None = None) -> None:
     """Count one write by `user` in `scope` ("posts", or "messages" to 神的使者: each its own
     budget of POSTS_PER_MINUTE); PostingRefused beyond it.
 
     Steps:
     1. The one limiter (config.ratelimit: django-ratelimit's counter on the shared cache, so
        it holds across worker processes) counts the write for this user in this minute.
-    2. The GM (staff, 神的使者) is not limited: services post in its name in bulk.
+    2. The GM where the write lands is not limited (`rules.is_gm(user, board)`: 神的使者,
+       the game's GM on its boards, staff elsewhere): services post in their name in bulk.
+       A staff member seated in a game writes there as a player, under the players' limit.
     Callers count after their checks and before writing, so a refused write stores nothing
     and a write refused for another reason does not use up the budget.
     """
-    if rules.is_gm(user):
+    if rules.is_gm(user, board):
         return
     limit = settings.POSTS_PER_MINUTE
     try:
@@ -171,7 +173,7 @@ def start_thread(*, board: Board, author, kind: str, title: str, body: str, key:
         if key and Thread.objects.filter(board=board, key=key).exists():
             raise PostingRefused(_("A thread with this key already exists on this board."))
         if enforce_rate_limit:
-            check_rate_limit(author)
+            check_rate_limit(author, board=board)
         thread = Thread.objects.create(board=board, kind=kind, title=title, author=author,
                                        key=key, is_pinned=pinned, is_locked=locked)
         post = _add_post(thread=thread, author=author, body=body, html=html, quote=None)
@@ -198,7 +200,7 @@ def reply(*, thread: Thread, author, body: str, quote: Post | None = None,
         if quote is not None and quote.thread_id != thread.pk:
             raise PostingRefused(_("You can only quote a post of the same thread."))
         if enforce_rate_limit:
-            check_rate_limit(author)
+            check_rate_limit(author, board=thread.board_id)
         post = _add_post(thread=thread, author=author, body=body, html=html, quote=quote)
         notifications.notify_new_post(post=post, mentioned=mentioned)
     return post
@@ -322,12 +324,13 @@ def send_to_messenger(*, conversation: Conversation, author, body: str,
     body = clean_body(body)
     html = render_post(body)[0]
     with transaction.atomic():
-        conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
+        conversation = (Conversation.objects.select_for_update(of=("self",))
+                        .select_related("owner").get(pk=conversation.pk))
         _refuse_if(rules.writer_refusal(author))
         if author.pk != conversation.owner_id:
             raise PostingRefused(_("This conversation does not exist."), code="not_found")
         if enforce_rate_limit:
-            check_rate_limit(author, scope="messages")
+            check_rate_limit(author, scope="messages", board=conversation.board_id)
         message = Message.objects.create(conversation=conversation, sender=author,
                                          from_messenger=False, body=body, html=html)
         Conversation.objects.filter(pk=conversation.pk).update(
@@ -348,7 +351,7 @@ def write_to_messenger(*, author, body: str, board: Board | None = None) -> Mess
     if rules.is_messenger(author):
         raise PostingRefused(_("The messenger has no conversation with itself."))
     with transaction.atomic():
-        check_rate_limit(author, scope="messages")
+        check_rate_limit(author, scope="messages", board=board)
         conversation = conversation_for(owner=author, board=board)
         return send_to_messenger(conversation=conversation, author=author, body=body,
                                  enforce_rate_limit=False)
@@ -368,8 +371,10 @@ def send_as_messenger(*, conversation: Conversation, body: str, written_by=None,
     body = clean_body(body)
     html = render_post(body, official=True)[0]
     messenger = _messenger()
-    with transaction.atomic():
-        conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
+    # No savepoint inside a caller's transaction (a game step): a failure here fails it.
+    with transaction.atomic(savepoint=False):
+        conversation = (Conversation.objects.select_for_update(of=("self",))
+                        .select_related("owner").get(pk=conversation.pk))
         message = Message.objects.create(conversation=conversation, sender=messenger,
                                          from_messenger=True, written_by=written_by,
                                          body=body, html=html)
@@ -414,7 +419,8 @@ def hand_over_conversation(*, conversation: Conversation, new_owner) -> Conversa
     if rules.is_messenger(new_owner):
         raise PostingRefused(_("The messenger has no conversation with itself."))
     with transaction.atomic():
-        conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
+        conversation = (Conversation.objects.select_for_update(of=("self",))
+                        .select_related("owner").get(pk=conversation.pk))
         if Conversation.objects.filter(owner=new_owner, board_id=conversation.board_id).exclude(
                 pk=conversation.pk).exists():
             raise PostingRefused(_("The new owner already has a conversation in this context."))

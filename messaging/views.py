@@ -32,6 +32,14 @@ THREADS_PER_PAGE = 30
 MESSAGES_PER_PAGE = 50
 NOTIFICATIONS_PER_PAGE = 30
 RESULTS_PER_PAGE = 20
+# What a thread page shows of a post and its quote (messaging/_post.html, thread.html):
+# not the Markdown source, nor the authors' whole account rows.
+_AUTHOR = ("username", "is_staff", "is_active", "profile__display_name")
+POST_COLUMNS = ("thread_id", "number", "author_id", "html", "created_at", "edited_at",
+                "withdrawn_at",
+                "quote_id", *(f"author__{f}" for f in _AUTHOR), "quote__number",
+                "quote__html", "quote__author_id", "quote__thread_id",
+                *(f"quote__author__{f}" for f in _AUTHOR))
 # Deep pages of a search cost an OFFSET scan; nobody reads result 1,000.
 MAX_RESULT_PAGE = 50
 LATEST_THREADS = 15
@@ -114,6 +122,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
         rules.readable_threads(user).filter(last_post_at__isnull=False)
         .select_related("board", "last_post__author__profile"), user,
     ).order_by("-last_post_at")[:LATEST_THREADS]
+    boards = list(boards)
+    links = hooks.board_links([b.pk for b in boards])
+    for board in boards:
+        board.extra_links = links.get(board.pk, [])
     return render(request, "messaging/lobby.html", {
         "boards": boards, "latest": latest, "sections": hooks.render_lobby_sections(request)})
 
@@ -189,7 +201,8 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
     floor numbers. Its query count does not depend on the number of posts: one count, one
     page of posts with their authors, profiles and quoted posts joined in (and, filtering,
     one query for the authors' names)."""
-    posts = thread.posts.select_related("author__profile", "quote__author__profile")
+    posts = (thread.posts.select_related("author__profile", "quote__author__profile")
+             .only(*POST_COLUMNS))
     iso_users = []
     if authors:
         posts = posts.filter(author_id__in=authors)
@@ -197,7 +210,10 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
                          .select_related("profile").order_by("pk"))
     elif bad_query:
         posts = posts.none()
-    page = _page(Paginator(posts, POSTS_PER_PAGE), page_number)
+    paginator = Paginator(posts, POSTS_PER_PAGE)
+    if not authors and not bad_query:
+        paginator.count = thread.post_count  # kept by every writer: no COUNT per page view
+    page = _page(paginator, page_number)
     page.object_list = list(page.object_list)
     refusal = None
     if request.user.is_authenticated:

@@ -16,6 +16,7 @@ import time
 
 import pytest
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
 
 from tests.factories import gold as gold_factory
 from tests.factories import install_chinese_catalog
@@ -23,6 +24,13 @@ from tests.factories import ninelives as nl_factory
 from tests.factories.toy import TOY_REGISTRATION
 
 REQUIRE_REAL = os.environ.get("REQUIRE_REAL_SERVICES") == "1"
+
+# CI (.ci/run sets CI=true): hypothesis draws the same examples on every run, so a red run
+# is reproducible and a green one is not luck; budgets are each test's own. Elsewhere it
+# keeps exploring new examples.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI") == "true":
+    hypothesis_settings.load_profile("ci")
 PASSWORD = "correct-horse-battery-9"
 
 
@@ -35,15 +43,72 @@ def _need(condition: bool, why: str):
     pytest.skip(why)
 
 
+def _redis_keys_of_this_worker() -> list[str]:
+    """The Redis keys this test process owns under pytest-xdist (config/settings.py gives
+    each worker its own cache prefix and Celery queue): its cache and health-cache entries
+    and its Celery queue (kombu keeps priorities 3, 6, 9 under suffixed names)."""
+    global _redis
+    if _redis is None:
+        import redis
+
+        _redis = redis.Redis.from_url(settings.REDIS_URL)
+    prefix = settings.CACHES["default"]["KEY_PREFIX"]
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    keys = [queue, *(f"{queue}\x06\x16{p}" for p in (3, 6, 9))]
+    for pattern in (f"{prefix}:*", f"{prefix}-health:*"):
+        keys.extend(k.decode() for k in _redis.scan_iter(match=pattern, count=1000))
+    return keys
+
+
+_redis = None
+
+
+def clear_cache() -> None:
+    """What one test leaves in the cache (rate-limit counters above all) must not reach the
+    next. Alone on its Redis db (no xdist), a test process flushes it; an xdist worker shares
+    the db with the others, so it deletes only its own keys (a flush would wipe another
+    worker's counters and Celery queue mid-test)."""
+    from django.core.cache import cache
+
+    if settings.REDIS_URL and settings.TEST_WORKER:
+        keys = _redis_keys_of_this_worker()
+        if keys:
+            _redis.delete(*keys)
+    else:
+        cache.clear()  # the Redis db, or the database cache table (one per test database)
+
+
 @pytest.fixture(autouse=True)
 def _fast_and_isolated(request, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     if settings.REDIS_URL or "django_db" in request.keywords or any(
             f in request.fixturenames for f in ("db", "transactional_db", "make_user")):
-        from django.core.cache import cache
-
-        cache.clear()  # rate-limit counters must not leak from one test into the next
+        clear_cache()
     yield
+
+
+# --- parallel runs (pytest-xdist; docs/operations.md "Tests") ---------------------------------
+
+def _transactional(item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    return bool(marker and (marker.kwargs.get("transaction") or (marker.args and marker.args[0]))) \
+        or any(f in item.fixturenames for f in ("transactional_db", "live_server"))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """The tests marked slow (minutes of crawling or random play) start first, the longest
+    first (`@pytest.mark.slow(seconds=...)`, as measured), so under xdist they run beside the
+    many short ones instead of alone at the end; otherwise the
+    order stays (pytest-django's: tests in a transaction, then transactional ones, then
+    those without a database; a slow transactional test keeps its place)."""
+    def order(item):
+        slow = item.get_closest_marker("slow")
+        if slow is None or _transactional(item):
+            return (1, 0)
+        return (0, -slow.kwargs.get("seconds", 0))  # the longest first, where it is known
+
+    items.sort(key=order)
 
 
 @pytest.fixture(autouse=True)
@@ -78,19 +143,21 @@ def chromium_path() -> str | None:
 
 @pytest.fixture
 def make_user(db):
-    """make_user("阿猫") -> a verified user with that display name (email <name>@example.com)."""
+    """make_user("阿猫") -> a verified user with that display name (email <name>@example.com);
+    staff=True makes a superuser unless superuser=False (a plain host)."""
     from allauth.account.models import EmailAddress
     from django.contrib.auth import get_user_model
 
     from accounts.models import Profile
 
     def make(display_name: str, *, staff: bool = False, email: str | None = None,
-             timezone: str = "Asia/Shanghai"):
+             timezone: str = "Asia/Shanghai", superuser: bool | None = None):
         User = get_user_model()
         n = User.objects.count() + 1
         email = email or f"user{n}@example.com"
         user = User.objects.create_user(username=f"u{n}", email=email, password=PASSWORD,
-                                        is_staff=staff, is_superuser=staff)
+                                        is_staff=staff,
+                                        is_superuser=staff if superuser is None else superuser)
         EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
         Profile.objects.create(user=user, display_name=display_name, timezone=timezone)
         return user
@@ -116,6 +183,12 @@ def browser():
         try:
             yield b
         finally:
+            # The test's own ORM calls ran while Playwright's loop was running, so their
+            # connection lives in that context: closed here, or it would hold the test
+            # database open at the end of the run (PostgreSQL then cannot drop it).
+            from django.db import connections
+
+            connections.close_all()
             b.close()
             if previous is None:
                 os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

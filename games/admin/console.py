@@ -8,27 +8,31 @@ through a service.
 
 from __future__ import annotations
 
-import json
+import functools
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.inputs import InputError, check_param_keys, parse_int, parse_json
+from config.inputs import InputError, parse_int
+from messaging import services as forum
+from messaging.models import Conversation
 
 from .. import rulesets, selectors, services
 from ..engine.base import GM
 from ..models import Action, Announcement, Event, Game
-from ..presenters import describe
+from ..presenters import describe, phase_label
 from ..services import winrates
-from . import rollback
+from . import gm_steps, guide, rollback
 from .forms import GameSettingsForm, RunningGameForm
 
 
@@ -42,36 +46,29 @@ def _started(game: Game) -> bool:
     return game.status not in (Game.Status.DRAFT, Game.Status.SIGNUP)
 
 
+class PlayerChoiceField(forms.ModelChoiceField):
+    """A seat picker: players by display name (the queryset sorts them), never usernames."""
+
+    def label_from_instance(self, user):
+        return user.profile.display_name
+
+
 class StartForm(forms.Form):
     def __init__(self, *args, game: Game, **kwargs):
         super().__init__(*args, **kwargs)
-        users = get_user_model().objects.filter(is_active=True, profile__isnull=False).order_by(
-            "profile__display_name")
+        users = (get_user_model().objects.filter(is_active=True, profile__isnull=False)
+                 .exclude(username=settings.MESSENGER_USERNAME)
+                 .exclude(pk=game.gm_id).exclude(pk__in=game.co_gms.values("pk"))
+                 .select_related("profile").order_by("profile__display_name", "pk"))
         for i in range(game.seat_count):
-            self.fields[f"seat_{i}"] = forms.ModelChoiceField(
+            self.fields[f"seat_{i}"] = PlayerChoiceField(
                 users, label=_("Seat %(n)d") % {"n": i + 1})
         self.fields["seed"] = forms.CharField(
-            required=False, max_length=64,
+            label=gettext_lazy("seed (optional)"), required=False, max_length=64,
             help_text=gettext_lazy("Leave empty for a fresh secret seed."))
 
     def users(self):
         return [self.cleaned_data[f"seat_{i}"] for i in range(len(self.fields) - 1)]
-
-
-class StepForm(forms.Form):
-    kind = forms.CharField(max_length=40)
-    params = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), initial="{}",
-                             help_text=gettext_lazy('JSON, e.g. {"seat": 2, "card": "SNIPER"}'))
-
-    def clean_params(self):
-        try:
-            value = parse_json(self.cleaned_data["params"] or "{}", field="params")
-            if not isinstance(value, dict):
-                raise forms.ValidationError(_("Give a JSON object."))
-            check_param_keys(value, field="params")
-        except InputError as refused:
-            raise forms.ValidationError(refused.message) from None
-        return value
 
 
 @admin.register(Game)
@@ -101,6 +98,48 @@ class GameAdmin(admin.ModelAdmin):
 
     class Media:
         js = ["admin/games/game_form.js"]
+
+    # -- who sees what: staff status means "may host games" (issue 13 item 2) --
+    # Django's model permissions are not the authority here: any active staff account may
+    # open the Game admin and add a game; a saved game is shown and changed only by its GM
+    # and co-GMs who never held a seat in it (selectors.is_gm). Superusers see every game in
+    # the list and may change its settings (to reassign the GM) except the games they hold
+    # or held a seat in (no GM view of those, superusers included); the console stays is_gm.
+    # Deleting keeps Django's permissions (superusers).
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff
+
+    def has_view_permission(self, request, obj=None):
+        return self._may_govern(request, obj)
+
+    def has_add_permission(self, request):
+        return request.user.is_active and request.user.is_staff
+
+    def has_change_permission(self, request, obj=None):
+        return self._may_govern(request, obj)
+
+    def _may_govern(self, request, obj) -> bool:
+        user = request.user
+        if not (user.is_active and user.is_staff):
+            return False
+        if obj is None:
+            return True
+        if user.is_superuser:
+            return user.pk not in selectors.ever_seated_ids(obj)
+        return selectors.is_gm(user, obj)
+
+    def _get_obj_does_not_exist_redirect(self, request, opts, object_id):
+        """A game outside the user's list (another host's, one they play in) is a 404, not
+        Django's redirect to the index: the same answer as its console."""
+        raise Http404
+
+    def get_queryset(self, request):
+        """The changelist: every game for a superuser but those they play or played in, the
+        games they host for other staff."""
+        games = super().get_queryset(request)
+        if request.user.is_superuser:
+            return games.exclude(pk__in=selectors.games_played_by(request.user))
+        return games.filter(pk__in=[g.pk for g in selectors.games_run_by(request.user)])
 
     # -- the add/change form: typed settings (games/admin/forms.py), saved by services --
     SETUP_FIELDS = ["name", "ruleset", "seat_count", "gm", "early_end", "hold_announcements",
@@ -147,8 +186,7 @@ class GameAdmin(admin.ModelAdmin):
 
         class Form(base):
             def __init__(self, *args, **kw):
-                if base is GameSettingsForm:
-                    kw.setdefault("user", user)
+                kw.setdefault("user", user)
                 super().__init__(*args, **kw)
 
         Form.__name__ = base.__name__
@@ -177,8 +215,14 @@ class GameAdmin(admin.ModelAdmin):
         urls = [
             path("winrates/", self.admin_site.admin_view(self.winrates_view),
                  name="games_game_winrates"),
+            path("guide/", self.admin_site.admin_view(
+                functools.partial(guide.guide_view, self.admin_site)), name="games_game_guide"),
+            path("guide/img/<str:name>", self.admin_site.admin_view(guide.guide_image),
+                 name="games_game_guide_image"),
             path("<int:pk>/console/", self.admin_site.admin_view(self.console),
                  name="games_game_console"),
+            path("<int:pk>/console/end-phase/", self.admin_site.admin_view(self.end_phase_view),
+                 name="games_game_end_phase"),
             path("<int:pk>/console/<str:command>/", self.admin_site.admin_view(self.command),
                  name="games_game_command"),
             *rollback.urls(self.admin_site),
@@ -186,18 +230,20 @@ class GameAdmin(admin.ModelAdmin):
         return urls + super().get_urls()
 
     def winrates_view(self, request):
-        """JSON for the form's poll (staff only, GET): the setup's win rates per camp, or
-        "pending" while the task computes them, or "none" for a rule set without camps."""
-        if not request.user.is_staff:
+        """JSON for the form's poll (GET): the setup's win rates per camp, or "pending" while
+        the task computes them, or "none" for a rule set without camps. A saved game's
+        figures are for its GM (`is_gm`: 404 for anyone else, as the console); an unsaved
+        setup's for whoever may add a game."""
+        if not self.has_add_permission(request):
             return JsonResponse({"status": "forbidden"}, status=403)
         game_id = request.GET.get("game", "")
         if game_id.isascii() and game_id.isdigit() and len(game_id) < 12:  # a saved game
-            game = get_object_or_404(Game, pk=int(game_id))
+            game = governed_game_or_404(request, int(game_id))
             setup = {"ruleset": game.ruleset, "seat_count": game.seat_count,
                      "config": game.config}
         else:
             form = GameSettingsForm(data={**request.GET.dict(), "name": "-",
-                                          "gm": request.user.pk})
+                                          "gm": request.user.pk}, user=request.user)
             if not form.is_valid():
                 return JsonResponse({"status": "invalid"}, status=400)
             setup = form.settings_kwargs
@@ -213,36 +259,56 @@ class GameAdmin(admin.ModelAdmin):
             for c, r in figures["camps"].items() if r[0] > 0 or c != "unfinished"]})
 
     # -- the console page --
-    def console(self, request, pk):
+    def console(self, request, pk, step_forms=None):
         game = governed_game_or_404(request, pk)
         names = selectors.seat_names(game)
-        engine = rulesets.engine(game.ruleset) if game.ruleset in rulesets.names() else None
-        gm_view = engine.view(game.state, GM) if engine and game.state else None
-        awaiting = sorted(engine.phase(game.state).awaiting) if gm_view else []
-        pending = Action.objects.filter(game=game, phase=game.current_phase).exclude(
-            actor="clock").order_by("seq") if game.current_phase_id else []
-        preview = [(e, describe(game.ruleset, e, names)) for e in selectors.preview_end_phase(game)]
+        choices = selectors.gm_choices(game)
         context = {
             **self.admin_site.each_context(request), "title": _("Console: %(name)s") % {
                 "name": game.name}, "game": game, "opts": self.model._meta,
-            "names": names, "awaiting": [(n + 1, names.get(n)) for n in awaiting],
-            "acted": [(n + 1, name) for n, name in sorted(names.items()) if n not in awaiting],
-            "pending": pending, "preview": preview,
-            "gm_view": json.dumps(gm_view, ensure_ascii=False, indent=1) if gm_view else "",
+            "phase_title": phase_heading(game),
+            "seats": seat_rows(game, names),
+            "pending": step_rows(game, names),
+            "preview": event_rows(game, selectors.preview_end_phase(game), names),
             "drafts": game.announcements.filter(published_at=None),
             "start_form": StartForm(game=game) if game.status in ("draft", "signup") else None,
-            "step_form": StepForm(),
-            "gm_choices": engine.legal_actions(game.state, GM) if gm_view else [],
-            "events": Event.objects.filter(game=game).order_by("-id")[:200],
+            "step_forms": step_forms or gm_steps.step_forms(game, choices, names),
+            "events": event_rows(game, [
+                e.as_engine_event() for e in Event.objects.filter(game=game).order_by("-id")[:200]],
+                names),
             "signups": game.signups.filter(withdrawn_at=None).select_related("user__profile"),
             "substitutions": game.substitutions.select_related("seat", "outgoing__profile",
                                                                "incoming__profile")[:50],
             "warnings": selectors.open_warnings(game),
             "leaves": game.leaves.select_related("seat", "user__profile")[:50],
-            "can_foul_out": any(c.kind == "foul_out" for c in (
-                engine.legal_actions(game.state, GM) if gm_view else [])),
+            "can_foul_out": any(c.kind == "foul_out" for c in choices),
+            "engine_abort": any(c.kind == "abort" for c in choices),
+            "seat_choices": sorted(names.items()),
+            "inbox": selectors.gm_inbox(game),
         }
         return TemplateResponse(request, "admin/games/console.html", context)
+
+    def end_phase_view(self, request, pk):
+        """"End phase now", step 1: what will happen, from the engine run on a copy of the
+        state; the confirm button posts the `end_phase` command."""
+        game = governed_game_or_404(request, pk)
+        names = selectors.seat_names(game)
+        found = selectors.end_phase_consequences(game)
+        context = {
+            **self.admin_site.each_context(request), "opts": self.model._meta, "game": game,
+            "title": _("End %(phase)s now?") % {"phase": phase_heading(game)},
+            "running": game.status == Game.Status.RUNNING,
+            "missing": [(n + 1, names.get(n, ""), gm_steps.owed_texts(kinds))
+                        for n, kinds in found["missing"].items()],
+            "fouled_out": [(n + 1, names.get(n, "")) for n in found["fouled_out"]
+                           if isinstance(n, int)],
+            "defaults": event_rows(game, found["defaults"], names),
+            "events": event_rows(game, found["events"], names),
+            "next_phase": _("%(phase)s %(n)d") % {
+                "phase": phase_label(found["next_phase"][0], game.ruleset),
+                "n": found["next_phase"][1]} if found["next_phase"] else "",
+        }
+        return TemplateResponse(request, "admin/games/end_phase.html", context)
 
     def command(self, request, pk, command):
         """One console button (POST): run its command; say what came of it."""
@@ -250,6 +316,8 @@ class GameAdmin(admin.ModelAdmin):
         back = redirect("admin:games_game_console", pk=game.pk)
         if request.method != "POST":
             return back
+        if command == "step":
+            return self.step(request, game)
         run = COMMANDS.get(command)
         if run is None:
             messages.error(request, _("Unknown command."))
@@ -266,6 +334,83 @@ class GameAdmin(admin.ModelAdmin):
             else:
                 messages.success(request, _("Done."))
         return back
+
+
+    def step(self, request, game):
+        """A GM step from its small form: a bad pick re-shows the console with the form's
+        message (nothing stored); an accepted one goes through services.gm_step."""
+        names = selectors.seat_names(game)
+        choices = selectors.gm_choices(game)
+        kind = request.POST.get("kind", "")
+        forms_ = gm_steps.step_forms(game, choices, names, data=request.POST, kind=kind)
+        form = next((f for f in forms_ if f.step_kind == kind), None)
+        if form is None:
+            messages.error(request, _("This step is not offered now."))
+            return redirect("admin:games_game_console", pk=game.pk)
+        if not form.is_valid():
+            messages.error(request, _("The step was not applied: see the form."))
+            return self.console(request, game.pk, step_forms=forms_)
+        try:
+            services.gm_step(game_id=game.pk, gm=request.user, kind=kind,
+                             params=form.step_params)
+        except services.GameError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Done."))
+        return redirect("admin:games_game_console", pk=game.pk)
+
+
+def phase_heading(game: Game) -> str:
+    """"第3夜"-style: the phase's name in the viewer's language and its number."""
+    if not game.phase_name:
+        return ""
+    return _("%(phase)s %(n)d") % {"phase": phase_label(game.phase_name, game.ruleset),
+                                   "n": game.phase_number}
+
+
+def seat_rows(game: Game, names: dict[int, str]) -> list[dict]:
+    """Per seat (1-based number, display name): alive, and what it still owes this phase."""
+    duties = selectors.seat_duties(game)
+    alive = set(rulesets.engine(game.ruleset).living_seats(game.state)) if (
+        game.state and game.ruleset in rulesets.names()) else set(names)
+    return [{"number": n + 1, "name": name, "alive": n in alive,
+             "owes": gm_steps.owed_texts(duties[n]) if n in duties else []}
+            for n, name in sorted(names.items())]
+
+
+def step_rows(game: Game, names: dict[int, str]) -> list[dict]:
+    """This phase's accepted steps, each as a sentence with its actor's seat and name."""
+    if not game.current_phase_id:
+        return []
+    rows = []
+    for a in Action.objects.filter(game=game, phase=game.current_phase).exclude(
+            actor="clock").order_by("seq"):
+        actor = (f"{int(a.actor) + 1}. {names.get(int(a.actor), '')}" if a.actor.isdigit()
+                 else _("GM") if a.actor == GM else a.actor)
+        rows.append({"seq": a.seq, "actor": actor, "created": a.created,
+                     "text": describe(game.ruleset, {"kind": a.kind, "data": a.params},
+                                      names)})
+    return rows
+
+
+def event_rows(game: Game, events: list[dict], names: dict[int, str]) -> list[dict]:
+    """Events as sentences in the viewer's language. The engine's `because` chain is
+    English: it is shown only to a reader of English (no duplicate in another language)."""
+    english = (translation.get_language() or "").startswith("en")
+    rows = []
+    for e in events:
+        visibility = e.get("visibility") or {}
+        text = gm_steps.gm_log_text(e, names)
+        if text is None:
+            text = (describe(game.ruleset, e, names) if game.ruleset in rulesets.names()
+                    else e["kind"])
+        rows.append({
+            "text": text.replace("**", ""),  # the presenters' Markdown bold, read as text
+            "public": visibility.get("public", False),
+            "to": ", ".join(f"{n + 1}. {names.get(n, '')}" for n in visibility.get("seats") or []),
+            "because": e.get("because") or [] if english else [],
+            "seq": e.get("seq")})
+    return rows
 
 
 def governed_game_or_404(request, pk) -> Game:
@@ -292,15 +437,6 @@ def _extend(game, gm, post):
     services.extend_deadline(game_id=game.pk, gm=gm,
                              minutes=parse_int(post.get("minutes"), field="minutes",
                                                default=-1))
-
-
-def _step(game, gm, post):
-    form = StepForm(post)
-    if not form.is_valid():
-        return "; ".join(str(e) for errs in form.errors.values() for e in errs)
-    services.gm_step(game_id=game.pk, gm=gm, kind=form.cleaned_data["kind"],
-                     params=form.cleaned_data["params"])
-    return None
 
 
 def _publish(game, gm, post):
@@ -336,7 +472,13 @@ def _resume(game, gm, post):
 
 
 def _end_phase(game, gm, post):
+    """The consequences dialog's confirm button posts the version it showed: a phase that
+    moved on meanwhile (the sweeper, a co-GM) is not ended a second time."""
+    seen = parse_int(post.get("version"), field="version", default=None)
+    if seen is not None and seen != game.version:
+        return _("The phase has changed since you looked; check what ending it now does.")
     services.end_phase_now(game_id=game.pk, gm=gm)
+    return None
 
 
 def _open_signups(game, gm, post):
@@ -351,16 +493,37 @@ def _start_signups(game, gm, post):
     services.start_from_signups(game_id=game.pk, gm=gm)
 
 
+def _conversation_of(game, post):
+    """One of this game's conversations with 神的使者, by the posted id (else a 404)."""
+    pk = parse_int(post.get("conversation"), field="conversation", default=0)
+    return get_object_or_404(Conversation, pk=pk, board_id=game.board_id or -1)
+
+
+def _mark_handled(game, gm, post):
+    forum.mark_read_by_staff(conversation=_conversation_of(game, post))
+
+
+def _answer(game, gm, post):
+    conversation = _conversation_of(game, post)
+    try:
+        forum.answer_as_messenger(conversation=conversation, staff=gm,
+                                  body=post.get("body", ""))
+    except forum.PostingRefused as refused:
+        return refused.message
+    return None
+
+
 def _abort(game, gm, post):
     services.abort_game(game_id=game.pk, gm=gm, reason=post.get("reason", ""))
 
 
 COMMANDS = {
     "start": _start, "pause": _pause, "resume": _resume, "extend": _extend,
-    "end_phase": _end_phase, "step": _step, "publish": _publish,
+    "end_phase": _end_phase, "publish": _publish,
     "open_signups": _open_signups, "draw": _draw, "start_signups": _start_signups,
     "substitute": _substitute, "cancel_substitution": _cancel_substitution,
     "foul_out": _foul_out, "abort": _abort,
+    "mark_handled": _mark_handled, "answer": _answer,
 }
 
 

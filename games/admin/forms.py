@@ -42,9 +42,15 @@ def ruleset_label(entry: rulesets.RuleSetEntry) -> str:
         "lo": engine.min_seats, "hi": engine.max_seats}
 
 
-def gm_choices():
-    return get_user_model().objects.filter(is_active=True, is_staff=True).exclude(
+def gm_choices(user=None, current: int | None = None):
+    """Who may be named GM: active staff, never the messenger account. A host who is not a
+    superuser names only themselves (a game handed to someone else would vanish from their
+    admin at once); a superuser may name any staff member (to reassign a game)."""
+    staff = get_user_model().objects.filter(is_active=True, is_staff=True).exclude(
         username=settings.MESSENGER_USERNAME).order_by("profile__display_name", "username")
+    if user is not None and not user.is_superuser:
+        staff = staff.filter(pk__in=[user.pk, current])
+    return staff
 
 
 class GmChoiceField(forms.ModelChoiceField):
@@ -74,7 +80,7 @@ class GameSettingsForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["ruleset"].choices = [(e.name, ruleset_label(e))
                                           for e in rulesets.TABLE.values()]
-        self.fields["gm"].queryset = gm_choices()
+        self.fields["gm"].queryset = gm_choices(user, self.instance.gm_id)
         game = self.instance if self.instance.pk else None
         if game is None:
             first = next(iter(rulesets.TABLE.values()))
@@ -198,9 +204,9 @@ class RunningGameForm(forms.ModelForm):
         model = Game
         fields = list(services.RUNNING_SETTINGS)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["gm"].queryset = gm_choices()
+        self.fields["gm"].queryset = gm_choices(user, self.instance.gm_id)
 
     def settings(self) -> dict:
         return {key: self.cleaned_data[key] for key in services.RUNNING_SETTINGS}

@@ -1,6 +1,12 @@
 """Model admins for a game's records (seats, phases, the replay log, votes, events,
 announcements, reminders): lists to search and read; the replay log and events are
-append-only."""
+append-only.
+
+These keep Django's model permissions (superusers, or staff given them), and every list
+holds only the records of games the user may govern: never a game they hold or held a
+seat in (its events carry the seed, hence every hand), and for a non-superuser only the
+games they host (`selectors.games_run_by`).
+"""
 
 from __future__ import annotations
 
@@ -9,11 +15,24 @@ import json
 from django.contrib import admin
 from django.utils.translation import gettext_lazy
 
+from .. import selectors
 from ..models import Action, Announcement, Event, Phase, ReminderSent, Seat, Vote
 
 
+class GameRecords(admin.ModelAdmin):
+    game_field = "game"
+
+    def get_queryset(self, request):
+        records = super().get_queryset(request)
+        user = request.user
+        if user.is_superuser:
+            return records.exclude(**{f"{self.game_field}__in": selectors.games_played_by(user)})
+        return records.filter(**{f"{self.game_field}__in": [
+            g.pk for g in selectors.games_run_by(user)]})
+
+
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(GameRecords):
     list_display = ["game", "number", "user", "alive"]
     list_filter = ["alive", "game__status"]
     search_fields = ["game__name", "user__profile__display_name", "user__email"]
@@ -21,7 +40,7 @@ class SeatAdmin(admin.ModelAdmin):
 
 
 @admin.register(Phase)
-class PhaseAdmin(admin.ModelAdmin):
+class PhaseAdmin(GameRecords):
     list_display = ["game", "seq", "name", "number", "started_at", "deadline", "ended_at",
                     "end_reason"]
     list_filter = ["name", "end_reason"]
@@ -30,7 +49,7 @@ class PhaseAdmin(admin.ModelAdmin):
 
 
 @admin.register(Action)
-class ActionAdmin(admin.ModelAdmin):
+class ActionAdmin(GameRecords):
     list_display = ["game", "seq", "phase", "actor", "kind", "short_params", "user", "created"]
     list_filter = ["kind", "actor"]
     search_fields = ["game__name", "kind"]
@@ -45,7 +64,7 @@ class ActionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Vote)
-class VoteAdmin(admin.ModelAdmin):
+class VoteAdmin(GameRecords):
     list_display = ["game", "phase", "voter", "target", "proxy", "created"]
     list_filter = ["proxy"]
     search_fields = ["game__name"]
@@ -53,7 +72,7 @@ class VoteAdmin(admin.ModelAdmin):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(GameRecords):
     list_display = ["game", "seq", "phase", "kind", "public", "audience", "created"]
     list_filter = ["public", "kind"]
     search_fields = ["game__name", "kind"]
@@ -64,7 +83,7 @@ class EventAdmin(admin.ModelAdmin):
 
 
 @admin.register(Announcement)
-class AnnouncementAdmin(admin.ModelAdmin):
+class AnnouncementAdmin(GameRecords):
     list_display = ["game", "title", "published_at", "created"]
     list_filter = ["published_at"]
     search_fields = ["game__name", "title", "body"]
@@ -72,7 +91,8 @@ class AnnouncementAdmin(admin.ModelAdmin):
 
 
 @admin.register(ReminderSent)
-class ReminderSentAdmin(admin.ModelAdmin):
+class ReminderSentAdmin(GameRecords):
+    game_field = "phase__game"
     list_display = ["phase", "user", "hours", "created"]
     list_filter = ["hours"]
     search_fields = ["user__email"]

@@ -253,6 +253,14 @@ class RuleSet:
     # 5. optional facts the service uses (defaults suit most rule sets)
     vote_phases: frozenset[str] = frozenset({"day", "runoff"})  # phases with a vote thread
 
+    def duties(self, state: State, seat: int) -> list[str]:
+        """The kinds of step `seat` still owes this phase (the console shows them). Default:
+        the kinds of its legal actions if `phase(state).awaiting` holds it, else none. A
+        rule set whose seats may also take steps they do not owe overrides this."""
+        if seat not in self.phase(state).awaiting:
+            return []
+        return list(dict.fromkeys(c.kind for c in self.legal_actions(state, seat)))
+
     def living_seats(self, state: State) -> list[int]:
         """Seats still in the game (public knowledge). Default: read public["alive"]."""
         alive = state["public"].get("alive")

@@ -11,6 +11,8 @@ form (games/admin/console.py, GameAdmin) saves the Game row it edits directly.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -18,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 DEFAULT_PHASE_MINUTES = 24 * 60
+REMINDER_MAX_HOURS = 48  # the earliest reminder a user can ask for (games/reminders.py)
 
 
 class Game(models.Model):
@@ -75,6 +78,10 @@ class Game(models.Model):
     signup_thread = models.ForeignKey("messaging.Thread", null=True, blank=True,
                                       on_delete=models.SET_NULL, related_name="+")
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    # When the reminder sweep should next look at this game (games/reminders.py): set to
+    # REMINDER_MAX_HOURS before the deadline whenever the deadline changes (save() below),
+    # then moved by the sweep to the next reminder any seated user can be owed; None: none.
+    remind_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Bumped by every advance: the sweeper claims a game by (id, version), so a claim made
     # on a stale read can never advance the same phase twice.
     version = models.PositiveIntegerField(default=0, editable=False)
@@ -92,13 +99,36 @@ class Game(models.Model):
         indexes = [
             # The sweeper's query: running games whose deadline has passed.
             models.Index(fields=["deadline"], condition=Q(status="running"), name="game_due"),
+            # The reminder sweep's query: running games with a reminder that may be due.
+            models.Index(fields=["remind_at"], condition=Q(status="running"),
+                         name="game_remind_due"),
         ]
 
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs):
+        """Save; a changed deadline (a new phase, an extension, a resume) also reschedules
+        the reminder sweep's look at this game (`remind_at`)."""
+        fields = kwargs.get("update_fields")
+        if ("deadline" in self.__dict__ and (fields is None or "deadline" in fields)
+                and self.deadline != getattr(self, "_saved_deadline", None)):
+            self.remind_at = (self.deadline - dt.timedelta(hours=REMINDER_MAX_HOURS)
+                              if self.deadline is not None else None)
+            if fields is not None:
+                kwargs["update_fields"] = [*fields, "remind_at"]
+        super().save(*args, **kwargs)
+        if "deadline" in self.__dict__:
+            self._saved_deadline = self.deadline
+
     def get_absolute_url(self) -> str:
         return reverse("game-home", args=[self.pk])
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        game = super().from_db(db, field_names, values)
+        game._saved_deadline = game.__dict__.get("deadline")
+        return game
 
     def minutes_for(self, phase_name: str) -> float:
         """Minutes for a phase: fractions allowed (0.1 = 6 s for demos and tests)."""

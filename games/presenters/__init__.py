@@ -50,7 +50,7 @@ from .base import (
 )
 
 __all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "choice_label", "describe", "field_label", "listing",
-           "outcome_text", "phase_end_title", "phase_label", "phase_summary", "phase_step_title", "phase_title", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
+           "outcome_text", "param_label", "phase_end_title", "phase_label", "phase_summary", "phase_step_title", "phase_title", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
            "round_thread_kinds", "round_thread_title", "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies"]
 
 
@@ -74,6 +74,21 @@ def choice_label(ruleset: str, choice, names: dict[int, str]) -> str:
         if text:
             return text
     return generic_label(choice, names)
+
+
+def param_label(ruleset: str, key: str, value, names: dict[int, str]) -> str:
+    """One value of a step's parameter as a picker shows it: a seat as "3. 阿狗" (1-based),
+    a card or camp by the rule set's `param_label(key, value) -> str | None`, else the value."""
+    if key in SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool):
+        return f"{value + 1}. {seat_name(names, value)}"
+    own = getattr(_presenter(ruleset), "param_label", None)
+    if own is not None:
+        text = own(key, value)
+        if text:
+            return text
+    if isinstance(value, list):
+        return " → ".join(str(v) for v in value)
+    return str(value)
 
 
 def field_label(name: str) -> str:

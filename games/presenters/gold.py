@@ -37,6 +37,15 @@ def card(name) -> str:
     return names.get(name, str(name))
 
 
+def param_label(key: str, value) -> str | None:
+    """A step's card or virtual player for the console's pickers."""
+    if key == "card":
+        return card(value)
+    if key == "virtual" and isinstance(value, int):
+        return virtual_name(value)
+    return None
+
+
 def virtual_name(index) -> str:
     return _("virtual player %(n)d") % {"n": index + 1}
 

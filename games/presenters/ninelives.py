@@ -62,6 +62,17 @@ def card_name(code) -> str:
     return entry[2] if chinese() else code
 
 
+def param_label(key: str, value) -> str | None:
+    """A step's card, cards or camp for the console's pickers, in the reader's language."""
+    if key == "card":
+        return card_name(value)
+    if key == "cards" and isinstance(value, list):
+        return " → ".join(card_name(c) for c in value)
+    if key == "camp":
+        return camp_name(value)
+    return None
+
+
 def camp_name(camp) -> str:
     """A camp in the reader's language: 平民 / civilian, 自选立场者 / free agent."""
     if chinese():
@@ -175,9 +186,11 @@ def quote(text, author: str) -> str:
 
 
 def with_chain(text: str, event: dict) -> str:
-    """A GM-only sentence followed by the engine's chain of causes (English, for the GM)."""
+    """A GM-only sentence followed by the engine's chain of causes. The chain is English and
+    restates what the sentence says, so a reader of another language gets the sentence only
+    (issue 13: explanations in the viewer's language, never twice)."""
     chain = [str(b) for b in event.get("because") or []]
-    if not chain:
+    if not chain or not (get_language() or "").lower().startswith("en"):
         return text
     return text + "\n\n" + "\n".join(f"- {b}" for b in chain)
 

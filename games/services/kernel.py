@@ -63,8 +63,8 @@ def lock_game(game_id: int, *, skip_locked: bool = False) -> Game | None:
 
     Precondition: inside `transaction.atomic()`.
     """
-    return (Game.objects.select_for_update(skip_locked=skip_locked)
-            .filter(pk=game_id).first())
+    return (Game.objects.select_for_update(skip_locked=skip_locked, of=("self",))
+            .select_related("current_phase").filter(pk=game_id).first())
 
 
 def require_gm(game_id: int, gm: User | None) -> Game:

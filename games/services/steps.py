@@ -44,7 +44,9 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
         game = lock_game(game_id)
         if game is None:
             raise GameError(_("This game does not exist."), code="not_found")
-        seat = seat_of(game, user)
+        # The seat with what the confirmation needs (its user's language, its conversation),
+        # so the game lock is held for fewer queries (issue 17 item 5).
+        seat = seat_of(game, user, related=("user__profile", "conversation"))
         if seat is None:
             raise GameError(_("You do not hold a seat in this game."), code="forbidden")
         if game.status == Game.Status.PAUSED:
@@ -67,7 +69,7 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
             _store_vote(game, seat, kind, params)
         names = seat_names(game)
         deliver_private(game, t.events, names)
-        _confirm(game, seat, step)
+        _confirm(game, seat, step, names)
         at_once = announce_at_once(game.ruleset)
         shown = [e for e in t.events if e["visibility"]["public"] and e["kind"] in at_once]
         if shown:
@@ -99,17 +101,20 @@ def _store_vote(game: Game, seat: Seat, kind: str, params: dict) -> None:
         Vote.objects.update_or_create(phase=game.current_phase, voter=seat, proxy=True,
                                       defaults={"game": game, "target": target})
         return
-    try:
-        with transaction.atomic():
-            Vote.objects.create(game=game, phase=game.current_phase, voter=seat, target=target)
+    try:  # no savepoint: the refusal rolls the whole step back
+        Vote.objects.create(game=game, phase=game.current_phase, voter=seat, target=target)
     except IntegrityError:
         raise GameError(
             _("You have already voted in this phase; a vote cannot be changed.")) from None
 
 
-def _confirm(game: Game, seat: Seat, step: dict) -> None:
+def _confirm(game: Game, seat: Seat, step: dict, names: dict[int, str]) -> None:
+    """The "received" message to the seat. `names` are the seats' names in the active
+    language, reused when the seat reads that language too (an empty seat's "seat N")."""
+    written_in = translation.get_language()
     with translation.override(user_locale(seat.user).language):
-        names = seat_names(game)
+        if translation.get_language() != written_in:
+            names = seat_names(game)
         summary = describe(game.ruleset, {"kind": step["kind"], "data": step["params"],
                                           "visibility": {"public": False, "seats": []}}, names)
         body = _("Received: %(summary)s") % {"summary": summary}

@@ -227,7 +227,7 @@ def _submit(request, game: Game, seat):
                 who=f"seat:{seat.pk}", rate=ACTION_RATE,
                 message=_("Too many actions in this phase. Please wait a moment."))
         services.submit_action(game_id=game.pk, user=request.user, kind=kind, params=params,
-                               expected_phase=expected)
+                               expected_phase=expected, now=received_at(request, expected))
     except services.GameError as exc:
         messages.error(request, exc.message)
     else:
@@ -273,10 +273,20 @@ def vote(request, pk):
                 who=f"seat:{seat.pk}" if seat else f"user:{request.user.pk}", rate=ACTION_RATE,
                 message=_("Too many actions in this phase. Please wait a moment."))
         services.submit_action(game_id=game.pk, user=request.user, kind=kind,
-                               params={"target": target}, expected_phase=expected)
+                               params={"target": target}, expected_phase=expected,
+                               now=received_at(request, expected))
     except services.GameError as exc:
         return _vote_result(request, back, wants_json, False, exc.message)
     return _vote_result(request, back, wants_json, True, _("Your vote was counted."))
+
+
+def received_at(request, expected_phase: int | None):
+    """When the request reached the application (config.middleware.ReceivedAtMiddleware),
+    so a busy server does not turn a step sent before the deadline into a late one. Only for
+    a request that names its phase: the service refuses it if that phase has ended since,
+    so a step sent in one phase can never land in the next (without one: the service's
+    clock, as before)."""
+    return getattr(request, "received_at", None) if expected_phase is not None else None
 
 
 def _vote_result(request, back, wants_json: bool, ok: bool, message):

@@ -10,6 +10,7 @@ register = template.Library()
 
 
 @register.filter
-def author_badge(user):
-    """`{{ post.author|author_badge }}`: 神的使者's and staff's badge, empty otherwise."""
-    return _author_badge(user)
+def author_badge(user, board=None):
+    """`{{ post.author|author_badge:post.thread.board_id }}`: 神的使者's badge, and staff's
+    where they act as the GM (rendering.author_badge), empty otherwise."""
+    return _author_badge(user, board)

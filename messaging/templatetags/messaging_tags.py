@@ -51,8 +51,12 @@ def post_head(post, thread) -> SafeString:
     author, quote = post.author, post.quote
     # 神的使者 has no public page (a 404): its name is not a link.
     author_id = None if is_messenger(author) else post.author_id
-    key = (post.pk, post.number, author_id, forum_name(author), str(author_badge(author)),
-           post.created_at, post.edited_at, post.html, thread.get_absolute_url(),
+    thread_url = thread.__dict__.get("_url")
+    if thread_url is None:  # once per page, not once per post
+        thread_url = thread.__dict__["_url"] = thread.get_absolute_url()
+    key = (post.pk, post.number, author_id, forum_name(author),
+           str(author_badge(author, thread.board_id)),
+           post.created_at, post.edited_at, post.html, thread_url,
            translation.get_language(), timezone.get_current_timezone_name(),
            post.withdrawn_at)
     if quote is not None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from html import unescape
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games import selectors, services
@@ -16,16 +15,15 @@ from games.engine.base import Choice
 from games.models import Event, Game
 from games.web.play import choice_value
 from tests.factories import build_chinese_catalog, fresh
-from tests.factories.gold import DURATIONS, NAMES, assert_hides_others, seed_where
+from tests.factories.gold import DURATIONS, assert_hides_others, seed_where
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_three_players_play_a_round_in_the_browser(browser, live_server, make_user,
+def test_three_players_play_a_round_in_the_browser(page_for, live_server, gold_players, gold_gm,
                                                    artifacts_dir, settings, tmp_path):
     settings.LOCALE_PATHS = [build_chinese_catalog(tmp_path)]  # django.po, compiled now
-    users = [make_user(name) for name in NAMES]
-    gm = make_user("金主", staff=True)
+    users, gm = gold_players, gold_gm
     # a first-round table where seat 1 alone would win coins: it gets the priority token
     seed, picks = seed_where(3, lambda s: s[0] > 0 and s[1] == 0 and s[2] == 0)
     game = services.create_game(name="浏览器金币局", ruleset="gold", gm=gm, seat_count=3,
@@ -34,16 +32,7 @@ def test_three_players_play_a_round_in_the_browser(browser, live_server, make_us
     names = selectors.seat_names(game)
     act_url = live_server.url + reverse("game-act", args=[game.pk])
 
-    pages = []
-    for user in users:
-        client = Client()
-        client.force_login(user)
-        context = browser.new_context(locale="zh-CN")
-        context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
-                              "url": live_server.url}])
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        pages.append(page)
+    pages = [page_for(user) for user in users]  # a signed-in context each
     checked = 0
 
     def visit(number: int, url: str = act_url) -> str:

@@ -29,6 +29,7 @@ def seat_counts(rules: RuleSet) -> list[int]:
     return sorted({rules.min_seats, rules.max_seats})
 
 
+@pytest.mark.slow(seconds=60)
 @pytest.mark.parametrize("name", NAMES)
 def test_random_play_conforms_at_the_fewest_and_the_most_seats(name):
     rules = registry.get(name)
@@ -51,3 +52,24 @@ def test_near_miss_steps_are_tried_and_only_offered_ones_accepted(name):
         accepted += play.probes_accepted
     assert probes > 20
     assert 0 < accepted < probes
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_seat_owes_something_exactly_when_the_phase_awaits_it(name):
+    """`duties(state, seat)` (the console's "still owes") names a step for every awaited
+    seat that has one to take, nothing for the others, and only kinds it may take now."""
+    rules = registry.get(name)
+    checked = 0
+    for seed in SEEDS:
+        play = random_playthrough(rules, seats=rules.min_seats, seed=seed)
+        for state in play.states[::3]:
+            awaiting = rules.phase(state).awaiting
+            for seat in range(rules.min_seats):
+                duties = rules.duties(state, seat)
+                kinds = {c.kind for c in rules.legal_actions(state, seat)}
+                if seat not in awaiting:
+                    assert duties == [], (seat, duties)
+                elif kinds:
+                    assert duties and set(duties) <= kinds | {"use_card"}, (seat, duties, kinds)
+                    checked += 1
+    assert checked >= 5

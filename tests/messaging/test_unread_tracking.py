@@ -173,9 +173,10 @@ def test_reading_a_thread_as_a_page_costs_a_fixed_number_of_queries(
     client.force_login(bob)
     ThreadReadState.objects.create(user=bob, thread=thread, last_read_number=1)
     client.get(reverse("lobby"))
-    # session, user, profile, thread, count, the games' posting check, one page of posts,
-    # the notices read, the read mark read, the read mark moved, the header's badges
-    with django_assert_num_queries(11):
+    # session, user, profile, thread, the games' posting check, one page of posts (no
+    # COUNT: the thread's post_count), the notices read, the read mark read, the read mark
+    # moved, the header's badges
+    with django_assert_num_queries(10):
         client.get(thread.get_absolute_url(), {"page": "last"}, **PAGE)
     assert _mark(bob, thread) == posts
 

@@ -291,6 +291,7 @@ def play(table: Table, *, rng: random.Random, max_phases: int, substitute_at: in
     table.crawl("after the end")
 
 
+@pytest.mark.slow(seconds=290)
 def test_no_viewer_of_a_ninelives_game_sees_what_it_may_not_know(make_user, people):
     users = [make_user(n) for n in NINE_NAMES]
     game = services.create_game(name="九命局", ruleset="ninelives", gm=people["gm"],
@@ -308,6 +309,7 @@ def test_no_viewer_of_a_ninelives_game_sees_what_it_may_not_know(make_user, peop
             "anonymous", "substitute-to-be", "a dead seat"} <= table.tally.viewers
 
 
+@pytest.mark.slow(seconds=440)
 def test_no_viewer_of_a_classic_game_sees_what_it_may_not_know(make_user, people):
     users = [make_user(n) for n in CLASSIC_NAMES]
     game = services.create_game(name="经典局", ruleset="classic", gm=people["gm"],
@@ -324,6 +326,7 @@ def test_no_viewer_of_a_classic_game_sees_what_it_may_not_know(make_user, people
             "anonymous", "substitute-to-be", "a dead seat"} <= table.tally.viewers
 
 
+@pytest.mark.slow
 def test_the_crawler_finds_leaks_when_there_are_some(make_user, people, monkeypatch):
     """The checks can fail: with two leaks planted (the event export shows every event to
     everyone; a conversation opens for whoever asks by id), the crawler reports both, and

@@ -25,6 +25,7 @@ def _routes() -> list[str]:
     return [route for route, is_admin in known_routes() if not is_admin]
 
 
+@pytest.mark.slow
 def test_bad_query_parameters_never_give_a_server_error(game, players):
     thread = forum.start_thread(board=forum.lobby_board(), author=players[0],
                                 kind=Thread.Kind.DISCUSSION, title="大家好", body="第一帖")

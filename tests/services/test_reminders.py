@@ -6,7 +6,8 @@ import pytest
 from django.core import mail
 
 from games import reminders, services
-from games.models import ReminderSent
+from games.models import Game, ReminderSent
+from messaging.models import Notification
 from tests.factories.toy import seat_user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "english", "eager_email")]
@@ -51,7 +52,7 @@ def test_a_late_first_sweep_sends_only_the_nearest_reminder(long_game,
                                                             django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(minutes=30))
-    assert len(mail.outbox) == 1 and "1" in mail.outbox[0].subject
+    assert len(mail.outbox) == 1 and "还剩 30 分钟" in mail.outbox[0].subject
     assert set(ReminderSent.objects.exclude(hours=reminders.NOTICE_HOURS)
                .values_list("hours", flat=True)) == {6, 1}
 
@@ -86,3 +87,142 @@ def test_the_database_refuses_a_second_reminder_row(long_game):
     ReminderSent.objects.create(phase=long_game.current_phase, user=user, hours=6)
     with pytest.raises(IntegrityError), transaction.atomic():
         ReminderSent.objects.create(phase=long_game.current_phase, user=user, hours=6)
+
+
+# --- the time really left, dead and fouled-out seats, the schedule, the cost ----------------
+
+def test_the_subject_says_the_time_really_left(long_game, django_capture_on_commit_callbacks):
+    wolf = seat_user(long_game, "wolf")
+    wolf.profile.language = "en"
+    wolf.profile.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(minutes=4, seconds=30))
+    [email] = mail.outbox
+    assert email.to == [wolf.email]
+    assert f"[{long_game.name}] 4 min left: you have not acted yet" == email.subject
+
+
+def test_the_time_left_reads_in_hours_and_minutes_in_both_languages():
+    from django.utils import translation
+
+    assert reminders.time_left(dt.timedelta(hours=5, minutes=59, seconds=59)) == "5 h 59 min"
+    assert reminders.time_left(dt.timedelta(hours=1)) == "1 h"
+    assert reminders.time_left(dt.timedelta(seconds=20)) == "1 min"
+    with translation.override("zh-hans"):
+        assert reminders.time_left(dt.timedelta(minutes=4)) == "4 分钟"
+        assert reminders.time_left(dt.timedelta(hours=2, minutes=5)) == "2 小时 5 分钟"
+
+
+def test_a_chinese_reader_s_subject_states_the_minutes_left(long_game,
+                                                            django_capture_on_commit_callbacks):
+    wolf = seat_user(long_game, "wolf")
+    wolf.profile.language = "zh-hans"
+    wolf.profile.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(minutes=4))
+    [email] = mail.outbox
+    assert email.subject == f"【{long_game.name}】还剩 4 分钟：你还没有行动"
+
+
+def _day(game, django_capture_on_commit_callbacks):
+    """Move the toy game to its first day (every living seat owes a vote)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        services.sweep(now=game.deadline + dt.timedelta(minutes=1))
+    game.refresh_from_db()
+    mail.outbox.clear()
+    assert game.phase_name == "day"
+    return game
+
+
+def test_a_seat_the_engine_counts_dead_is_not_reminded(long_game,
+                                                       django_capture_on_commit_callbacks):
+    game = _day(long_game, django_capture_on_commit_callbacks)
+    living = [s for s in game.seats.order_by("number") if game.state["public"]["alive"][s.number]]
+    gone = living[0]
+    # the engine's state says dead; the Seat row's copy still says alive (it lags the state)
+    state = game.state
+    state["public"]["alive"][gone.number] = False
+    Game.objects.filter(pk=game.pk).update(state=state)
+    with django_capture_on_commit_callbacks(execute=True):
+        reminders.send_due_reminders(now=game.deadline - dt.timedelta(hours=2))
+    reminded = {m.to[0] for m in mail.outbox}
+    assert reminded == {s.user.email for s in living[1:]}
+    assert gone.user.email not in reminded
+    assert not Notification.objects.filter(user=gone.user, kind="deadline").exists()
+
+
+def test_a_fouled_out_seat_gets_no_reminder(start_ninelives, nl_gm,
+                                            django_capture_on_commit_callbacks):
+    from games import rulesets
+
+    game = start_ninelives()
+    awaiting = sorted(rulesets.engine("ninelives").phase(game.state).awaiting)
+    assert len(awaiting) >= 2
+    out = awaiting[0]
+    services.gm_step(game_id=game.pk, gm=nl_gm, kind="foul_out",
+                     params={"seat": out, "reason": "测试"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    owing = rulesets.engine("ninelives").phase(game.state).awaiting
+    users = {s.number: s.user for s in game.seats.select_related("user")}
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        reminders.send_due_reminders(now=game.deadline - dt.timedelta(minutes=30))
+    reminded = {m.to[0] for m in mail.outbox}
+    assert users[out].email not in reminded
+    assert reminded == {users[n].email for n in owing if n != out}
+    assert not Notification.objects.filter(user=users[out], kind="deadline").exists()
+
+
+def test_the_game_is_looked_at_again_only_at_the_next_hour_mark(long_game,
+                                                                django_capture_on_commit_callbacks):
+    assert long_game.remind_at == long_game.deadline - dt.timedelta(hours=reminders.MAX_HOURS)
+    with django_capture_on_commit_callbacks(execute=True):
+        reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(hours=20))
+    long_game.refresh_from_db()
+    assert long_game.remind_at == long_game.deadline - dt.timedelta(hours=6)
+    with django_capture_on_commit_callbacks(execute=True):
+        reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(hours=5))
+    long_game.refresh_from_db()
+    assert long_game.remind_at == long_game.deadline - dt.timedelta(hours=1)
+    # a user who asks for an earlier reminder has the game looked at again at once
+    wolf = seat_user(long_game, "wolf")
+    wolf.profile.reminder_hours = "24,3"
+    wolf.profile.save()
+    long_game.refresh_from_db()
+    assert long_game.remind_at <= long_game.deadline - dt.timedelta(hours=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(hours=2)) == 1
+    assert "还剩 2 小时：" in mail.outbox[-1].subject
+    # a new deadline (the next phase) schedules the game again
+    with django_capture_on_commit_callbacks(execute=True):
+        services.sweep(now=long_game.deadline + dt.timedelta(minutes=1))
+    long_game.refresh_from_db()
+    assert long_game.remind_at == long_game.deadline - dt.timedelta(hours=reminders.MAX_HOURS)
+
+
+def test_a_sweep_is_five_queries_however_many_are_due(players, gm, make_user,
+                                                      django_assert_max_num_queries,
+                                                      django_capture_on_commit_callbacks):
+    """Twelve games at night, eight of them inside the 1-hour mark (each wolf owes its
+    move), four far from any mark: five queries (the old sweep read every game's seats: a
+    query per game and more per seat)."""
+    crowd = players + [make_user(f"路人{i}") for i in range(55)]
+    games = []
+    for i in range(12):
+        minutes = 30 if i < 8 else 3 * 24 * 60
+        g = services.create_game(name=f"局{i}", ruleset="toy", gm=gm, seat_count=5,
+                                 durations={"night": minutes, "day": minutes})
+        games.append(services.start_game(game_id=g.pk, users=crowd[5 * i:5 * i + 5]))
+    now = max(g.deadline for g in games[:8]) - dt.timedelta(minutes=20)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        reminders.send_due_reminders(now=now - dt.timedelta(hours=50))  # nothing is due yet
+    with django_assert_max_num_queries(5), \
+            django_capture_on_commit_callbacks(execute=False) as callbacks:
+        sent = reminders.send_due_reminders(now=now)
+    assert sent == 8  # night: only the wolf of each of the eight games owes a move
+    assert callbacks
+    assert ReminderSent.objects.filter(hours=1).count() == 8
+    assert Notification.objects.filter(kind="deadline").count() == 8
+    far = Game.objects.filter(pk__in=[g.pk for g in games[8:]])
+    assert all(g.remind_at > now for g in far)

@@ -1,6 +1,8 @@
 """From sign-up to start by clicking: the announcement links the game page; the start
 refusal names the missing step."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -49,3 +51,28 @@ def test_the_console_start_button_names_the_missing_draw(client, signup_game, gm
                                    args=[signup_game.pk, "start_signups"]), follow=True)
     signup_game.refresh_from_db()
     assert signup_game.status == Game.Status.RUNNING and Seat.objects.count() == 5
+
+
+def test_the_lobby_links_each_open_games_page(client, signup_game, gm, crowd):
+    from games.models import Game
+
+    draft = services.create_game(name="草稿局", ruleset="toy", gm=gm, seat_count=5)
+    html = client.get(reverse("lobby")).content.decode()
+    assert f'href="{reverse("game-home", args=[signup_game.pk])}"' in html
+    assert "在这里报名" in html  # sign-ups open: the page is where players sign up
+    assert f'href="{reverse("game-home", args=[draft.pk])}"' not in html
+    assert Game.objects.get(pk=draft.pk).status == Game.Status.DRAFT
+
+
+def test_the_seat_pickers_list_display_names_sorted(client, gm, make_user):
+    for name in ["Cat", "Ann", "Dan", "Bob"]:  # created out of order
+        make_user(name)
+    g = services.create_game(name="挑人局", ruleset="toy", gm=gm, seat_count=5)
+    client.force_login(gm)
+    html = client.get(reverse("admin:games_game_console", args=[g.pk])).content.decode()
+    picker = html.split('name="seat_0"', 1)[1].split("</select>", 1)[0]
+    labels = re.findall(r'<option value="\d+">([^<]+)</option>', picker)
+    assert [label for label in labels if label in {"Ann", "Bob", "Cat", "Dan"}] == [
+        "Ann", "Bob", "Cat", "Dan"]
+    assert "天神甲" not in labels  # the game's GM is not offered a seat of it
+    assert not any(label.startswith("u") and label[1:].isdigit() for label in labels)

@@ -152,3 +152,50 @@ def test_a_dead_players_thread_goes_to_the_gm_board_and_long_replies_are_refused
     with pytest.raises(PostingRefused, match="7.2"):
         forum.reply(thread=open_thread, author=victim.user, body="长" * 201)
     assert open_thread.posts.count() == 2
+
+
+def _day_voter(game):
+    wolf = seat_user(game, "wolf")
+    victim = next(s for s in game.seats.all() if s.user != wolf)
+    services.submit_action(game_id=game.pk, user=wolf, kind="kill",
+                           params={"target": victim.number})
+    game.refresh_from_db()
+    return game, next(s for s in game.seats.all() if s.alive and s.user != wolf)
+
+
+@pytest.mark.parametrize("names_its_phase", [True, False])
+def test_a_vote_counts_from_its_arrival_when_it_names_its_phase(client, game, monkeypatch,
+                                                               names_its_phase):
+    """Issue 17 item 5: a vote that reached the application before the deadline counts even
+    if the busy server gets to it after the deadline (config.middleware.ReceivedAtMiddleware
+    stamps the arrival); one that does not name its phase is timed by the service."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from config.middleware import ReceivedAtMiddleware
+    from games.models import Game
+
+    game, voter = _day_voter(game)
+    deadline = timezone.now() - dt.timedelta(milliseconds=500)  # passed while it waited
+    Game.objects.filter(pk=game.pk).update(deadline=deadline)
+
+    def arrived_in_time(self, request):
+        request.received_at = deadline - dt.timedelta(milliseconds=200)
+        return self.get_response(request)
+
+    monkeypatch.setattr(ReceivedAtMiddleware, "__call__", arrived_in_time)
+    client.force_login(voter.user)
+    fields = {"target": voter.number, "kind": "vote"}
+    if names_its_phase:
+        fields["phase"] = game.current_phase.seq
+    response = client.post(reverse("game-vote", args=[game.pk]), fields,
+                           HTTP_ACCEPT="application/json")
+    if names_its_phase:
+        assert response.status_code == 200 and response.json()["ok"] is True
+        action = Action.objects.get(game=game, kind="vote")
+        assert action.received_at == deadline - dt.timedelta(milliseconds=200)
+    else:
+        assert response.status_code == 409
+        assert response.json()["message"] == "已过截止时间，本次操作未被记录。"
+        assert not Action.objects.filter(game=game, kind="vote").exists()

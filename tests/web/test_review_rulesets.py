@@ -57,6 +57,7 @@ def random_game(ruleset: str, users, gm, seed: int) -> tuple[Game, int, list]:
     return game, accepted, refused
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["ninelives", "classic", "gold"])
 def test_the_review_of_a_random_game_opens_for_every_rule_set(
         ruleset, make_user, client, django_assert_max_num_queries):

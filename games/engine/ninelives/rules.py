@@ -331,6 +331,29 @@ class NineLives(RuleSet):
                 awaiting.add(seat)
         return PhaseInfo(name, number, frozenset(awaiting))
 
+    def duties(self, state: State, seat: int) -> list[str]:
+        """What keeps `seat` in `phase(state).awaiting`, by the same tests: night 1's loss
+        order and a free agent's camp, a card use (or "pass") while it has cards it may
+        use, and by day a vote (or a proxy vote)."""
+        pub = state["public"]
+        if pub["outcome"] is not None or seat not in alive_seats(state):
+            return []
+        priv = state["private"][seat]
+        name, number = pub["phase"]["name"], pub["phase"]["number"]
+        out = []
+        if name == NIGHT:
+            if number == 1 and priv["camp"] == FREE_AGENT:
+                out.append("choose_camp")
+            if number == 1 and priv["loss_order"] is None and priv["camp"] != FREE_AGENT:
+                out.append("loss_order")
+            action = priv["action"]
+            if (action is None or action.get("rejected")) and self._card_choices(state, seat):
+                out.append("use_card")
+        elif seat not in pub["no_vote"] and str(seat) not in pub["votes"] \
+                and priv["proxy"] is None:
+            out.append("vote")
+        return out
+
     def legal_actions(self, state: State, actor: Viewer) -> list[Choice]:
         """The steps `actor` may take now, one Choice per concrete card and target.
 

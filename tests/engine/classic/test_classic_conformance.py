@@ -44,6 +44,7 @@ def test_conformance_for_every_option_combination(index):
     assert rules.outcome(play.final) is not None, "random play must reach the end"
 
 
+@pytest.mark.slow
 def test_conformance_with_sixteen_players():
     rules = Classic()
     config = {"variant_ghost_poison": True, "dual_guardians": True}

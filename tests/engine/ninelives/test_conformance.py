@@ -20,6 +20,7 @@ GAMES = int(os.environ.get("NINELIVES_GAMES", "40"))
 RULES = get("ninelives")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [5, 6])
 def test_random_games_with_random_deals_conform(players):
     results = set()

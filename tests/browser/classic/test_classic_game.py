@@ -6,12 +6,9 @@ player's own knowledge and no other seat's hidden identity."""
 from html import unescape
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from tests.factories.classic import (
     BANDITS,
-    NAMES,
     POLICE,
     act,
     assert_hides,
@@ -19,30 +16,23 @@ from tests.factories.classic import (
     fresh,
     identities,
     known,
-    new_game,
     pub,
     role_of,
     speak_all,
     time_out,
     vote_all,
-    zh_catalogue,  # noqa: F401 (an autouse fixture)
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 class Player:
-    """One seat's browser: its own context (cookies), signed in through a session cookie."""
+    """One seat's browser: its own context (cookies), signed in (tests/browser/conftest.py)."""
 
-    def __init__(self, browser, base_url: str, game, seat: int):
+    def __init__(self, page_for, base_url: str, game, seat: int):
         self.seat, self.game = seat, game
-        client = Client()
-        client.force_login(game.seats.get(number=seat).user)
-        self.context = browser.new_context(locale="zh-CN")
-        self.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": base_url,
-                                   "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(20_000)
+        self.page = page_for(game.seats.get(number=seat).user)
+        self.context = self.page.context
         self.url = f"{base_url}/games/{game.pk}/act/"
 
     def open(self, allowed: set) -> str:
@@ -60,30 +50,24 @@ class Player:
         return unescape(self.page.content())
 
 
-@pytest.fixture
-def game(make_user):
-    """The eleven players of tests/factories/classic.py (same names, same deal) and their GM."""
-    return new_game([make_user(name) for name in NAMES], make_user("天神甲", staff=True))
-
-
-def test_a_short_classic_game_in_the_browser(browser, live_server, artifacts_dir, game):
+def test_a_short_classic_game_in_the_browser(page_for, live_server, artifacts_dir, game):
     base = live_server.url
     checked = [(5, "bandit")]
 
     # Night 1: the bandits 2号 and 6号 choose 3号 together, each in its own browser.
-    first = Player(browser, base, game, BANDITS[0])
+    first = Player(page_for, base, game, BANDITS[0])
     html = first.open(known(BANDITS[0]))
     assert {(s, "bandit") for s in BANDITS} <= identities(html)
     html = first.choose("杀3号小白")
     assert "提议杀3号小白" in html  # 神的使者 confirmed it
-    second = Player(browser, base, game, BANDITS[1])
+    second = Player(page_for, base, game, BANDITS[1])
     html = second.open(known(BANDITS[1]))
     assert "2号阿狗提议杀3号小白" in html  # the teammate's proposal is in its conversation
     second.choose("杀3号小白")
     act(game, BANDITS[2], "defer")
 
     # The police 1号 checks 6号 in its browser; the others through the service.
-    police = Player(browser, base, game, POLICE[0])
+    police = Player(page_for, base, game, POLICE[0])
     html = police.open(known(POLICE[0]))
     assert "提议杀" not in html  # nothing of the bandits' talk
     police.choose("验6号大黄")
@@ -98,7 +82,7 @@ def test_a_short_classic_game_in_the_browser(browser, live_server, artifacts_dir
     act(game, 2, "last_words", text="我是民，请警察带队。")
     speak_all(game)
     assert current(game) == 3
-    voter = Player(browser, base, game, 3)
+    voter = Player(page_for, base, game, 3)
     html = voter.open(known(3, revealed=[(2, "civilian")]))
     assert "轮到我投票" in html
     html = voter.choose("投票给6号大黄")

@@ -1,0 +1,44 @@
+"""The GM guide (docs/gm-guide.md) inside the admin, with its screenshots (docs/img/).
+
+The file is the project's own text: rendered once per process with markdown-it (raw HTML
+off), image paths `img/<name>.png` pointed at the `guide_image` view.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+from django.http import FileResponse, Http404
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from markdown_it import MarkdownIt
+
+DOCS = Path(__file__).resolve().parent.parent.parent / "docs"
+GUIDE = DOCS / "gm-guide.md"
+IMAGES = DOCS / "img"
+IMAGE_NAME = re.compile(r"[a-z0-9][a-z0-9-]*\.png")
+
+
+@functools.cache
+def guide_html(image_url: str) -> tuple[str, str]:
+    """(title, HTML) of the guide; `image_url` is the image view's URL with a "NAME" slot."""
+    text = GUIDE.read_text(encoding="utf-8")
+    title, _nl, body = text.partition("\n")
+    body = re.sub(r"\]\(img/([a-z0-9-]+\.png)\)",
+                  lambda m: "](" + image_url.replace("NAME", m.group(1)) + ")", body)
+    return title.lstrip("# ").strip(), MarkdownIt("commonmark", {"html": False}).enable(
+        "table").render(body)
+
+
+def guide_view(admin_site, request):
+    title, html = guide_html(reverse("admin:games_game_guide_image", args=["NAME"]))
+    return TemplateResponse(request, "admin/games/guide.html", {
+        **admin_site.each_context(request), "title": title, "guide": html})
+
+
+def guide_image(request, name: str):
+    if not IMAGE_NAME.fullmatch(name) or not (IMAGES / name).is_file():
+        raise Http404
+    return FileResponse((IMAGES / name).open("rb"), content_type="image/png")

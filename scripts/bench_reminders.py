@@ -1,0 +1,165 @@
+#!/usr/bin/env python
+"""The reminder sweep at scale: 10,000 running games in PostgreSQL, 100 reminders due.
+
+Prints, in one run: the queries and the time of a reminder sweep that sends the 100 due
+reminders (median of --repeat runs, the rows it wrote removed and the games rescheduled
+between runs), the time of an idle game sweep (`services.sweep`, nothing due) and of an
+idle reminder sweep (nothing due), and the ratios. The worker nudges that follow the
+commit (one broker message per email) are counted, not sent. Uses DATABASE_URL, default
+postgres://postgres@127.0.0.1:5432/killinggames_bench_reminders (created if missing).
+
+    .venv/bin/python scripts/bench_reminders.py [--games 10000] [--due 100]
+
+Target (issue 17): at most 5 queries, and at most 10× the idle game sweep.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DATABASE_URL",
+                      "postgres://postgres@127.0.0.1:5432/killinggames_bench_reminders")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("LOG_LEVEL", "WARNING")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--due", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--profile", action="store_true", help="cProfile one busy sweep")
+    args = parser.parse_args()
+
+    from bench_http import ensure_database  # same folder
+
+    ensure_database(os.environ["DATABASE_URL"])
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    call_command("migrate", verbosity=0)
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Profile
+    from games import mail, reminders, services
+    from games.models import Game, OutboxEmail, ReminderSent, Seat
+    from messaging.models import Notification
+    from tests import toy
+
+    toy.register()
+    nudged: list[int] = []
+    mail.nudge = nudged.append  # the broker message after the commit: counted, not sent
+    User = get_user_model()
+    Game.objects.filter(name__startswith="bench-").delete()
+    users = []
+    for i in range(5):
+        user = User.objects.get_or_create(username=f"bench{i}",
+                                          defaults={"email": f"bench{i}@example.com"})[0]
+        Profile.objects.get_or_create(user=user, defaults={"display_name": f"bench{i}"})
+        users.append(user)
+    gm = User.objects.get_or_create(username="bench-gm", defaults={"is_staff": True})[0]
+
+    t0 = time.perf_counter()
+    # Night 1 of the toy rule set: each game's wolf owes a move, so one reminder per game.
+    due = []
+    for i in range(args.due):
+        g = services.create_game(name=f"bench-due-{i}", ruleset="toy", gm=gm, seat_count=5,
+                                 durations={"night": 40, "day": 40})
+        due.append(services.start_game(game_id=g.pk, users=users))
+    template = due[0]
+    future = max(g.deadline for g in due) + dt.timedelta(days=3)
+    idle = Game.objects.bulk_create([
+        Game(name=f"bench-idle-{i}", ruleset="toy", seat_count=5, status="running",
+             state=template.state, phase_name="night", phase_number=1, deadline=future,
+             current_phase=None, remind_at=future - dt.timedelta(hours=reminders.MAX_HOURS))
+        for i in range(args.games - args.due)], batch_size=2000)
+    Seat.objects.bulk_create([Seat(game=g, number=n, user=users[n]) for g in idle
+                              for n in range(5)], batch_size=5000)
+    setup = time.perf_counter() - t0
+    with connection.cursor() as c:
+        c.execute("ANALYZE games_game")
+        c.execute("ANALYZE games_seat")
+    running = Game.objects.filter(status="running").count()
+    print(f"setup: {running} running games ({args.due} with a reminder due) in {setup:.1f} s")
+
+    now = max(g.deadline for g in due) - dt.timedelta(minutes=20)  # inside the 1-hour mark
+    due_ids = [g.pk for g in due]
+
+    def reset():
+        ReminderSent.objects.filter(phase__game_id__in=due_ids).delete()
+        Notification.objects.filter(user__in=users, kind="deadline").delete()
+        OutboxEmail.objects.filter(user__in=users, kind="reminders").delete()
+        Game.objects.filter(pk__in=due_ids).update(remind_at=now - dt.timedelta(hours=1))
+
+    busy, queries = [], 0
+    for _ in range(args.repeat):
+        reset()
+        nudged.clear()
+        connection.queries_log.clear()
+        with CaptureQueriesContext(connection) as ctx:
+            t = time.perf_counter()
+            sent = reminders.send_due_reminders(now=now)
+            busy.append(time.perf_counter() - t)
+        queries = len([q for q in ctx.captured_queries
+                       if q["sql"] not in ("BEGIN", "COMMIT")])  # transaction control
+        statements = [q["sql"][:90] for q in ctx.captured_queries]
+        if sent != args.due or len(nudged) != args.due:
+            raise SystemExit(f"the sweep sent {sent} of {args.due} due reminders "
+                             f"({len(nudged)} nudges)")
+    busy_s = statistics.median(busy)
+
+    def timed(fn, repeat=50):
+        samples = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            fn()
+            samples.append(time.perf_counter() - t)
+        return statistics.median(samples)
+
+    idle_sweep = timed(lambda: services.sweep(now=now))
+    idle_reminders = timed(lambda: reminders.send_due_reminders(now=now))
+    connection.queries_log.clear()
+    with CaptureQueriesContext(connection) as ctx:
+        reminders.send_due_reminders(now=now)
+    idle_queries = len(ctx)
+    if args.profile:
+        import cProfile
+        import pstats
+
+        reset()
+        prof = cProfile.Profile()
+        prof.runcall(reminders.send_due_reminders, now=now)
+        pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+        print(Seat.objects.filter(
+            game__in=Game.objects.filter(status="running", remind_at__lte=now)
+            .order_by("remind_at").values("pk")[:500]).explain(analyze=True))
+    print(f"reminder sweep sending {args.due}:  {busy_s * 1000:8.1f} ms, {queries} queries "
+          f"(median of {args.repeat})")
+    print(f"idle reminder sweep:           {idle_reminders * 1000:8.3f} ms, "
+          f"{idle_queries} queries (median of 50)")
+    print(f"idle game sweep:               {idle_sweep * 1000:8.3f} ms (median of 50)")
+    print(f"ratio busy reminders / idle game sweep:     {busy_s / idle_sweep:6.1f}  "
+          f"(target <= 10)")
+    print(f"ratio busy reminders / idle reminder sweep: {busy_s / idle_reminders:6.1f}")
+    reset()
+    Game.objects.filter(name__startswith="bench-").delete()
+    print("statements:\n  " + "\n  ".join(statements))
+    if queries > 5:
+        raise SystemExit(f"{queries} queries (target <= 5)")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT / "scripts"))
+    main()
