@@ -4,7 +4,7 @@ feeds): `site_url()`.
 1. `SITE_URL` from the environment, when set: the operator's word (behind a proxy, the
    public address may be known nowhere else).
 2. Otherwise, the origin of the last page request the site answered (scheme and Host, which
-   Django has checked against ALLOWED_HOSTS), remembered in the shared cache by
+   Django has checked against ALLOWED_HOSTS), remembered in the shared "health" cache (Redis, else a file; never a database query) by
    `SiteAddressMiddleware`, so the worker and beat, which serve no requests, write the same
    address: `runserver 0.0.0.0:8005` or `make run PORT=8001` gives links to that port.
 3. Before any request: settings.SITE_URL, https:// the first ALLOWED_HOSTS name in
@@ -19,10 +19,13 @@ request costs no cache access unless the origin changed.
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.core.exceptions import DisallowedHost
 
 CACHE_KEY = "site-url:seen"
+# The cache shared by every process but never the database (Redis, else a file under var/):
+# reading the address costs no query, so query budgets of pages and sweeps are unchanged.
+CACHE = "health"
 _last_written: str | None = None
 
 
@@ -30,7 +33,7 @@ def site_url() -> str:
     """"https://games.example.org" (no trailing slash)."""
     if settings.SITE_URL_FROM_ENV:
         return settings.SITE_URL_FROM_ENV
-    seen = cache.get(CACHE_KEY)
+    seen = caches[CACHE].get(CACHE_KEY)
     return seen or settings.SITE_URL  # settings' fallback: the first ALLOWED_HOSTS name
 
 
@@ -39,7 +42,7 @@ def remember(origin: str) -> None:
     global _last_written
     if origin == _last_written:
         return
-    cache.set(CACHE_KEY, origin, None)
+    caches[CACHE].set(CACHE_KEY, origin, None)
     _last_written = origin
 
 

@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from config.site import site_url
 from messaging.notifications import Kind, notify_many
 
 from . import rulesets
@@ -179,7 +179,7 @@ def _email(game: Game, user, now: dt.datetime) -> dict:
     """The reminder email (`queue_emails`'s arguments), with the time really left."""
     locale = user_locale(user)
     with translation.override(locale.language), timezone.override(locale.timezone):
-        link = settings.SITE_URL + reverse("game-act", args=[game.pk])
+        link = site_url() + reverse("game-act", args=[game.pk])
         local = timezone.localtime(game.deadline).strftime("%Y-%m-%d %H:%M")
         subject = _("[%(game)s] %(left)s left: you have not acted yet") % {
             "game": game.name, "left": time_left(game.deadline - now)}

@@ -369,3 +369,18 @@ def reply_signals():
     yield
     if not was_connected:
         post_save.disconnect(sender=Post, dispatch_uid=signals.DISPATCH_UID)
+
+
+@pytest.fixture(autouse=True)
+def _forget_site_address(monkeypatch):
+    """config/site.py remembers the origin requests arrive at in a cache shared across
+    tests (a file without Redis): each test starts without one, so links in its emails are
+    settings.SITE_URL unless the test itself served a request."""
+    from django.core.cache import caches
+
+    from config import site
+
+    caches[site.CACHE].delete(site.CACHE_KEY)
+    monkeypatch.setattr(site, "_last_written", None)
+    yield
+    caches[site.CACHE].delete(site.CACHE_KEY)

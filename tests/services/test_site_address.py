@@ -9,7 +9,7 @@ import re
 
 import pytest
 from django.core import mail
-from django.core.cache import cache
+from django.core.cache import caches
 
 from accounts.models import Profile
 from config import site
@@ -20,10 +20,10 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "eag
 
 @pytest.fixture(autouse=True)
 def forget(monkeypatch):
-    cache.delete(site.CACHE_KEY)
+    caches[site.CACHE].delete(site.CACHE_KEY)
     monkeypatch.setattr(site, "_last_written", None)
     yield
-    cache.delete(site.CACHE_KEY)
+    caches[site.CACHE].delete(site.CACHE_KEY)
 
 
 def start(players, gm, capture):
@@ -80,4 +80,4 @@ def test_a_disallowed_host_is_not_remembered(settings, client):
     settings.SITE_URL_FROM_ENV = ""
     settings.ALLOWED_HOSTS = ["127.0.0.1"]
     client.get("/", HTTP_HOST="evil.example")
-    assert cache.get(site.CACHE_KEY) is None
+    assert caches[site.CACHE].get(site.CACHE_KEY) is None
