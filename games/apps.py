@@ -43,6 +43,12 @@ class GamesConfig(AppConfig):
 
         register_profile_section(profile_section)
 
+        from accounts.records import register_record_keeper
+
+        from .selectors import game_records_of
+
+        register_record_keeper(game_records_of)
+
 
 def vote_panel(request, thread):
     """The vote box above a game's vote thread (messaging never imports games)."""

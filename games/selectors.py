@@ -58,6 +58,19 @@ def seat_of(game: Game, user: User | AnonymousUser | None) -> Seat | None:
 
 # --- who runs a game ------------------------------------------------------------------------
 
+def game_records_of(user: User) -> list[str]:
+    """Why the games need `user`'s row (accounts.records): the seats it holds or held and the
+    games it hosts or hosted. Seat.user is SET_NULL, so deleting the user would leave a game's
+    record without its player."""
+    reasons = []
+    if Seat.objects.filter(user=user).exists() or Substitution.objects.filter(
+            Q(outgoing=user) | Q(incoming=user), status=Substitution.Status.ACCEPTED).exists():
+        reasons.append(_("held a seat in a game"))
+    if Game.objects.filter(Q(gm=user) | Q(co_gms=user)).exists():
+        reasons.append(_("hosts or hosted a game (GM or co-GM)"))
+    return reasons
+
+
 def ever_seated_ids(game: Game) -> set[int]:
     """The users who hold or ever held a seat of `game` (substitutions included)."""
     ids = set(game.seats.exclude(user=None).values_list("user_id", flat=True))
