@@ -19,13 +19,18 @@ class GamesConfig(AppConfig):
         rulesets.register_extra(os.environ.get("EXTRA_RULESETS", ""))
 
         from messaging.hooks import register_thread_panel
-        from messaging.rules import register_board_authority, register_posting_check
+        from messaging.rules import (
+            register_board_authority,
+            register_hidden_boards,
+            register_posting_check,
+        )
 
-        from .selectors import board_authority
+        from .selectors import board_authority, draft_boards_hidden_from
 
         register_thread_panel(vote_panel)
         register_posting_check(game_board_check)
         register_board_authority(board_authority)
+        register_hidden_boards(draft_boards_hidden_from)
 
         from django.db.models.signals import post_save
 

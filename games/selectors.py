@@ -134,6 +134,17 @@ def board_authority(user) -> tuple[set[int], set[int]]:
     return governed, owned
 
 
+def draft_boards_hidden_from(user) -> QuerySet:
+    """The boards of draft games that `user` does not run (messaging.rules hides them:
+    registered in GamesConfig.ready): a draft game's board, threads and posting exist only for
+    its GM and co-GMs until its sign-ups open. A draft game has no seats, so no one is excluded
+    from running it by having played."""
+    drafts = Game.objects.filter(status=Game.Status.DRAFT).exclude(board=None)
+    if user is not None and user.is_authenticated and user.is_active and user.is_staff:
+        drafts = drafts.exclude(gm_id=user.pk).exclude(co_gms=user.pk)
+    return drafts.values("board_id")
+
+
 def view_for(game: Game, user: User | AnonymousUser | None) -> tuple[dict | None, Seat | None]:
     """The engine's view for `user`, and their seat (None without one):
     1. a seat holder gets their seat's view (also after the end: the review shows all);

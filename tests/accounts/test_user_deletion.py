@@ -1,7 +1,8 @@
 """Nobody who played, hosted or wrote is deleted from the admin (issue 16, found by the fuzz):
 a seat's user is SET_NULL and a conversation with 神的使者 is CASCADE, so deleting such a
 user would leave games without their people; the admin refuses with "deactivate instead",
-from the delete page (GET and POST) and from the "delete selected" action."""
+from the delete page (GET and POST) and from the "delete selected" action (read in Chinese,
+the default)."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def assert_kept(admin_client, user, reason: str):
     page = admin_client.get(delete_url(user))
     assert page.status_code == 302 and page["Location"] == f"/admin/auth/user/{user.pk}/change/"
     [message] = texts(page)
-    assert reason in message and "Deactivate the account instead" in message
+    assert reason in message and "请改为停用该账户" in message
     for data in ({"post": "yes"}, {"junk": "x"}):
         response = admin_client.post(delete_url(user), data)
         assert response.status_code == 302
@@ -48,19 +49,19 @@ def assert_kept(admin_client, user, reason: str):
     assert change.status_code == 200 and delete_url(user) not in change.content.decode()
 
 
-def test_a_seat_holder_is_kept(english, admin_client, game, players):
-    assert_kept(admin_client, players[2], "held a seat in a game")
+def test_a_seat_holder_is_kept(chinese, admin_client, game, players):
+    assert_kept(admin_client, players[2], "曾在游戏中占有座位")
     assert game.seats.get(number=2).user == players[2]
 
 
-def test_the_gm_and_a_co_gm_are_kept(english, admin_client, game, gm, make_user):
+def test_the_gm_and_a_co_gm_are_kept(chinese, admin_client, game, gm, make_user):
     co = make_user("副天神", staff=True)
     game.co_gms.add(co)
-    assert_kept(admin_client, gm, "hosts or hosted a game")
-    assert_kept(admin_client, co, "hosts or hosted a game")
+    assert_kept(admin_client, gm, "主持或主持过游戏")
+    assert_kept(admin_client, co, "主持或主持过游戏")
 
 
-def test_a_replaced_player_is_kept(english, admin_client, toy_ruleset, make_user, players, gm):
+def test_a_replaced_player_is_kept(chinese, admin_client, toy_ruleset, make_user, players, gm):
     """A former seat holder (replaced by a substitute) no longer holds the seat, but the game's
     record names them."""
     from games.models import Substitution
@@ -75,20 +76,20 @@ def test_a_replaced_player_is_kept(english, admin_client, toy_ruleset, make_user
                                 status=Substitution.Status.ACCEPTED, ends_at=now())
     seat.user = sub
     seat.save(update_fields=["user"])
-    assert_kept(admin_client, players[1], "held a seat in a game")
+    assert_kept(admin_client, players[1], "曾在游戏中占有座位")
 
 
-def test_an_author_and_a_correspondent_are_kept(english, admin_client, make_user):
+def test_an_author_and_a_correspondent_are_kept(chinese, admin_client, make_user):
     writer, asker = make_user("写手"), make_user("提问者")
     board = Board.objects.create(slug="talk", title="闲聊")
     forum.start_thread(board=board, author=writer, kind="discussion", title="你好",
                        body="第一帖")
     forum.write_to_messenger(author=asker, body="请问规则")
-    assert_kept(admin_client, writer, "wrote forum posts")
-    assert_kept(admin_client, asker, "has conversations with the messenger")
+    assert_kept(admin_client, writer, "在论坛发过帖")
+    assert_kept(admin_client, asker, "与神的使者有过对话")
 
 
-def test_a_user_without_records_can_still_be_deleted(english, admin_client, make_user):
+def test_a_user_without_records_can_still_be_deleted(chinese, admin_client, make_user):
     newcomer = make_user("新人")
     page = admin_client.get(delete_url(newcomer))
     assert page.status_code == 200
@@ -96,7 +97,7 @@ def test_a_user_without_records_can_still_be_deleted(english, admin_client, make
     assert not User.objects.filter(pk=newcomer.pk).exists()
 
 
-def test_delete_selected_deletes_only_the_users_nobody_needs(english, admin_client, game,
+def test_delete_selected_deletes_only_the_users_nobody_needs(chinese, admin_client, game,
                                                              players, make_user):
     newcomer = make_user("新人")
     chosen = {"action": "delete_users_without_records",
@@ -104,7 +105,7 @@ def test_delete_selected_deletes_only_the_users_nobody_needs(english, admin_clie
     confirm = admin_client.post("/admin/auth/user/", chosen)
     assert confirm.status_code == 200  # the confirmation page, for the newcomer only
     [message] = texts(confirm)
-    assert "held a seat in a game" in message and "Deactivate" in message
+    assert "曾在游戏中占有座位" in message and "停用" in message
     assert "新人" in confirm.content.decode()
     done = admin_client.post("/admin/auth/user/", dict(chosen, post="yes"))
     assert done.status_code == 302
