@@ -122,6 +122,9 @@ class Post(models.Model):
     edited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
                                   null=True, blank=True, related_name="+",
                                   verbose_name=_("edited by"))
+    # Set when the GM withdrew the post (a rolled-back announcement): it stays readable,
+    # marked withdrawn, never deleted.
+    withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
     # Written with the post by the services (messaging.search.fields_for): the folded text
     # (with the thread's title for post #1) and its character and pair terms, which a GIN
     # index covers on PostgreSQL.
@@ -209,6 +212,9 @@ class Message(models.Model):
     body = models.TextField(_("text (Markdown)"))
     html = models.TextField(_("rendered HTML"), editable=False)
     created_at = models.DateTimeField(_("sent"), auto_now_add=True)
+    # Set when the GM rolled back the step that sent this result: still shown to the
+    # conversation's owner, marked withdrawn.
+    withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -237,6 +237,18 @@ def edit_post(*, post: Post, editor, body: str) -> Post:
     return post
 
 
+def withdraw(*, post_ids=(), message_ids=(), when=None) -> None:
+    """Mark posts and messages withdrawn by the GM (a game's rolled-back announcements and
+    private results): nothing is deleted; the pages show them with the mark "已由天神撤回".
+    Already withdrawn rows keep their first time. The caller checks the GM's authority."""
+    from django.utils import timezone
+
+    when = when or timezone.now()
+    Post.objects.filter(pk__in=list(post_ids), withdrawn_at=None).update(withdrawn_at=when)
+    Message.objects.filter(pk__in=list(message_ids), withdrawn_at=None).update(
+        withdrawn_at=when)
+
+
 def recount_thread(*, thread: Thread) -> None:
     """Bring `thread`'s post count and last post back in line after posts were deleted
     (numbers are not reused: `last_number` never goes down)."""

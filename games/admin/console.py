@@ -28,6 +28,7 @@ from ..engine.base import GM
 from ..models import Action, Announcement, Event, Game
 from ..presenters import describe
 from ..services import winrates
+from . import rollback
 from .forms import GameSettingsForm, RunningGameForm
 
 
@@ -180,6 +181,7 @@ class GameAdmin(admin.ModelAdmin):
                  name="games_game_console"),
             path("<int:pk>/console/<str:command>/", self.admin_site.admin_view(self.command),
                  name="games_game_command"),
+            *rollback.urls(self.admin_site),
         ]
         return urls + super().get_urls()
 

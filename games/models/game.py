@@ -269,6 +269,11 @@ class Announcement(models.Model):
     published_at = models.DateTimeField(null=True, blank=True)
     post = models.ForeignKey("messaging.Post", null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="+")
+    # The accepted step (Action.seq) whose results this announces; None for announcements
+    # no step made (player list, substitutes, game over) and after a rollback withdrew it.
+    step_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    withdrawn_at = models.DateTimeField(_("withdrawn by the GM"), null=True, blank=True,
+                                        editable=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

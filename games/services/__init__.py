@@ -9,6 +9,7 @@ Modules by domain, over one shared kernel (lock, re-check, write, notify on comm
     community  sign-ups, the draw, check-in, substitutes, leave, activity warnings
     ghosts     dead players' threads and replies (§7.2)
     awards     post-game awards (§11.2)
+    rollback   the GM's undo of a phase end or of a seat's last step (issue 13 item 5)
 Callers import from the package: `from games import services; services.submit_action(...)`.
 """
 
@@ -43,6 +44,7 @@ from .lifecycle import (
     sweep,
     update_settings,
 )
+from .rollback import rollback
 from .steps import VOTE_KINDS, submit_action
 
 __all__ = [
@@ -52,7 +54,7 @@ __all__ = [
     "ensure_board", "expire_substitutions", "extend_deadline", "ghost_reply_refusal",
     "gm_board", "gm_step", "grace", "move_ghost_thread", "nominate", "open_signups",
     "pause_game", "pick_players", "publish_announcement", "request_leave",
-    "restore_ghost_threads", "resume_game", "ruleset_of", "sign_up", "start_from_signups",
+    "restore_ghost_threads", "resume_game", "rollback", "ruleset_of", "sign_up", "start_from_signups",
     "start_game", "start_substitution", "submit_action", "sweep", "sweep_community",
     "withdraw_signup",
 ]

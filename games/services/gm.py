@@ -32,7 +32,8 @@ def gm_step(*, game_id: int, gm: User | None, kind: str, params: dict | None = N
         names = seat_names(game)
         deliver_private(game, t.events, names)
         log_gm(game, gm, kind, params or {})
-        announce(game, game.current_phase, _("From the GM"), "", events=t.events)
+        announce(game, game.current_phase, _("From the GM"), "", events=t.events,
+                 step=game.steps)
         finish_if_over(game, timezone.now())
         game.save()
     return t

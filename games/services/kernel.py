@@ -22,13 +22,13 @@ from django.utils.translation import gettext as _
 
 from accounts.models import display_name, messenger_user
 from messaging import services as forum
-from messaging.models import Post, Thread
+from messaging.models import Message, Post, Thread
 from messaging.notifications import Kind, notify
 
 from .. import rulesets
 from ..engine.base import RuleSet
 from ..mail import user_locale
-from ..models import Announcement, Event, Game, Phase
+from ..models import Announcement, Event, Game, Phase, StepMessage
 from ..notifications import notify_announcement, notify_private_result
 from ..presenters import describe
 from ..selectors import is_gm, seat_names
@@ -94,9 +94,11 @@ def log_gm(game: Game, gm: User | None, what: str, details: dict) -> None:
 
 
 def announce(game: Game, phase: Phase | None, title: str, intro: str, *, events: list[dict],
-             force_publish: bool = False) -> Announcement | None:
+             force_publish: bool = False, step: int | None = None) -> Announcement | None:
     """Draft the public announcement of `events`; post it unless the GM holds drafts.
 
+    `step` is the accepted step (Action.seq) whose results these are, so that a rollback of
+    that step can mark the announcement withdrawn (games/services/rollback.py).
     Precondition: the caller holds the game lock.
     """
     names = seat_names(game)
@@ -105,7 +107,7 @@ def announce(game: Game, phase: Phase | None, title: str, intro: str, *, events:
     if not lines:
         return None
     ann = Announcement.objects.create(game=game, phase=phase, title=title[:120],
-                                      body="\n\n".join(lines))
+                                      body="\n\n".join(lines), step_seq=step)
     if force_publish or not game.hold_announcements:
         publish_announcement(announcement_id=ann.pk)
     return ann
@@ -118,6 +120,11 @@ def publish_announcement(*, announcement_id: int, story: str = "",
     with transaction.atomic():
         ann = Announcement.objects.select_for_update().select_related("game").get(
             pk=announcement_id)
+        if ann.withdrawn_at is not None and ann.published_at is None:
+            if gm is not None:  # the GM pressed "publish" on a draft a rollback withdrew
+                raise GameError(_("This draft was withdrawn by a rollback; it cannot be "
+                                  "published."), code="withdrawn")
+            return ann
         if ann.published_at is not None:
             return ann
         game = ann.game
@@ -159,9 +166,21 @@ def deliver_private(game: Game, events: list[dict], names: dict[int, str]) -> No
         with translation.override(user_locale(seat.user).language):
             body = "\n\n".join(describe(game.ruleset, e, names) for e in seat_events)
         # One on-site notice (a result, not a plain message), made by send_as_messenger.
-        forum.send_as_messenger(conversation=seat.conversation, body=body[:19_000],
-                                notice=Kind.RESULT, notice_text=game.name)
+        message = forum.send_as_messenger(conversation=seat.conversation, body=body[:19_000],
+                                          notice=Kind.RESULT, notice_text=game.name)
+        link_step_message(game, message)
         notify_private_result(game, seat, body)
+
+
+def link_step_message(game: Game, message: Message) -> None:
+    """Remember that `message` was sent because of the game's latest accepted step
+    (`game.steps`), so that a rollback of it marks the message withdrawn. Nothing is linked
+    before the first step (the deal's private results cannot be rolled back).
+
+    Precondition: the caller holds the game lock.
+    """
+    if game.steps:
+        StepMessage.objects.create(game=game, step_seq=game.steps, message=message)
 
 
 def notify_players(game: Game, *, kind: str, post: Post | None = None,

@@ -270,7 +270,7 @@ def advance_locked(game: Game, *, reason: str, now: dt.datetime, by: User | None
     store_events(game, t.events, phase)
     title = (_("%(phase)s %(n)d ends") % {"phase": phase_label(closing.name, game.ruleset),
                                           "n": closing.number}) if closing else _("Announcement")
-    announce(game, phase, title, "", events=t.events)
+    announce(game, phase, title, "", events=t.events, step=game.steps)
     deliver_private(game, t.events, names)
     if outcome is not None:
         _finish(game, outcome, phase, names, now)

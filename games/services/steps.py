@@ -72,7 +72,7 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
         if shown:
             announce(game, game.current_phase, _("%(phase)s %(n)d") % {
                 "phase": phase_label(game.phase_name, game.ruleset), "n": game.phase_number},
-                "", events=shown)
+                "", events=shown, step=game.steps)
         if not finish_if_over(game, now):
             early = game.early_end and not ruleset_of(game).phase(game.state).awaiting
             if early:
@@ -113,4 +113,5 @@ def _confirm(game: Game, seat: Seat, step: dict) -> None:
                                           "visibility": {"public": False, "seats": []}}, names)
         body = _("Received: %(summary)s") % {"summary": summary}
     if seat.conversation is not None:
-        forum.send_as_messenger(conversation=seat.conversation, body=body[:19_000])
+        message = forum.send_as_messenger(conversation=seat.conversation, body=body[:19_000])
+        kernel.link_step_message(game, message)

@@ -44,20 +44,21 @@ def post_head(post, thread) -> SafeString:
     Issue 17 item 1: this markup is the same for every reader with the same language and
     timezone, so it is rendered once per process and reused. The cache key is every value
     the markup is made of (the post's HTML, the author's name and badge, the quote, the edit
-    time, the language and the timezone), so an edit, a renamed author or a changed quote
+    and withdrawal times, the language and the timezone), so an edit, a renamed author or a changed quote
     makes a new key and a stale fragment can never be shown; the least recently used
     fragments are dropped."""
     author, quote = post.author, post.quote
     key = (post.pk, post.number, post.author_id, forum_name(author), str(author_badge(author)),
            post.created_at, post.edited_at, post.html, thread.get_absolute_url(),
-           translation.get_language(), timezone.get_current_timezone_name())
+           translation.get_language(), timezone.get_current_timezone_name(),
+           post.withdrawn_at)
     if quote is not None:
         key += (quote.pk, quote.number, forum_name(quote.author), quote.html)
     return _render_post_head(key)
 
 
 _POST_FIELDS = ("pk", "number", "author_id", "author_name", "badge", "created_at",
-                "edited_at", "html", "thread_url", "language", "timezone")
+                "edited_at", "html", "thread_url", "language", "timezone", "withdrawn_at")
 _QUOTE_FIELDS = ("quote_pk", "quote_number", "quote_name", "quote_html")
 
 

@@ -1,0 +1,185 @@
+"""The 天神's undo in the admin: what can be rolled back, a confirm page that says exactly
+what will be undone, and the POST that does it (games/services/rollback.py).
+
+GET  /admin/games/game/<pk>/rollback/                     the choices
+GET  /admin/games/game/<pk>/rollback/?kind=phase_end      the confirm page of a phase end
+GET  /admin/games/game/<pk>/rollback/?kind=step&seat=3    ... of seat 3's last step (1-based)
+POST the same URL with the confirm form                   roll back (or a readable refusal)
+
+Only the game's GM (`selectors.is_gm`) sees any of it; anyone else gets a 404, like the
+console. The form carries the game's version, the step the page named and the step count,
+so a page shown before the game moved on is refused, never carried out.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from .. import selectors, services
+from ..models import Game
+from ..presenters import describe, phase_label
+
+DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
+
+
+class RollbackForm(forms.Form):
+    """The confirm form: what the page showed (hidden) and the new deadline (typed)."""
+
+    kind = forms.ChoiceField(choices=[("phase_end", "phase_end"), ("step", "step")],
+                             widget=forms.HiddenInput)
+    seat = forms.IntegerField(required=False, min_value=1, max_value=1000,
+                              widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=0, max_value=2**31, widget=forms.HiddenInput)
+    target = forms.IntegerField(min_value=0, max_value=2**31, widget=forms.HiddenInput)
+    steps = forms.IntegerField(min_value=0, max_value=2**31, widget=forms.HiddenInput)
+    deadline = forms.DateTimeField(
+        label=gettext_lazy("New deadline"), input_formats=[DATETIME_LOCAL, "%Y-%m-%d %H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=DATETIME_LOCAL),
+        help_text=gettext_lazy("In your time zone; it must be in the future."))
+
+    def clean_deadline(self):
+        value = self.cleaned_data["deadline"]
+        if value <= timezone.now():
+            raise forms.ValidationError(_("The new deadline must be in the future."))
+        return value
+
+    def clean(self):
+        data = super().clean()
+        if data.get("kind") == "step" and data.get("seat") is None:
+            raise forms.ValidationError(_("Choose the seat whose step is undone."))
+        return data
+
+
+def _game_or_404(request, pk) -> Game:
+    game = get_object_or_404(Game, pk=pk)
+    if not selectors.is_gm(request.user, game):
+        raise Http404
+    return game
+
+
+def _default_deadline(game: Game, plan) -> dt.datetime:
+    """The phase's own length from now, or the current deadline if it is later (a step)."""
+    now = timezone.now()
+    fresh = now + dt.timedelta(minutes=game.minutes_for(plan.phase.name))
+    if plan.kind == "step" and game.deadline and game.deadline > now:
+        return game.deadline
+    return fresh
+
+
+def _describe_plan(game: Game, plan) -> dict:
+    """Every line the confirm page shows, in the viewer's language."""
+    names = selectors.seat_names(game)
+
+    def step_text(a) -> str:
+        if a.actor == "clock":
+            return _("the end of %(phase)s") % {"phase": _phase_title(game, a.phase)}
+        who = _("the GM") if a.actor == "gm" else \
+            f"{int(a.actor) + 1}. {names.get(int(a.actor), '')}"
+        what = describe(game.ruleset, {"kind": a.kind, "data": a.params,
+                                       "visibility": {"public": False, "seats": []}}, names)
+        return f"{who}: {what}"
+
+    return {
+        "steps": [(a.seq, step_text(a)) for a in plan.removed],
+        "events": [describe(game.ruleset, e.as_engine_event(), names) + (
+            "" if e.public else " (" + _("private") + ")") for e in plan.events_removed],
+        "announcements": plan.announcements,
+        "votes": [(v.voter.number + 1, names.get(v.voter.number, ""),
+                   (v.target.number + 1) if v.target else None) for v in plan.votes],
+        "dropped": [_phase_title(game, p) for p in plan.dropped_phases],
+        "phase": _phase_title(game, plan.phase),
+        **plan.summary(names),
+    }
+
+
+def _phase_title(game: Game, phase) -> str:
+    if phase is None:
+        return "—"
+    return f"{phase_label(phase.name, game.ruleset)} {phase.number}"
+
+
+def rollback_view(request, pk, admin_site=None):
+    """The choices (GET without kind), the confirm page (GET with kind) and the POST."""
+    game = _game_or_404(request, pk)
+    source = request.POST if request.method == "POST" else request.GET
+    kind = source.get("kind", "")
+    seat_text = source.get("seat", "")
+    seat = int(seat_text) if seat_text.isascii() and seat_text.isdigit() and \
+        len(seat_text) < 5 else None
+    context = {**(admin_site.each_context(request) if admin_site else {}),
+               "game": game, "opts": Game._meta,
+               "title": _("Undo: %(name)s") % {"name": game.name}}
+    if request.method != "POST" and kind not in ("phase_end", "step"):
+        return _choices(request, game, context)
+    plan = selectors.rollback_plan(game, kind, seat - 1 if seat else None) \
+        if kind in ("phase_end", "step") else _("Unknown kind of rollback.")
+    status, error, form = 200, "", None
+    if request.method == "POST":
+        form = RollbackForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                services.rollback(
+                    game_id=game.pk, gm=request.user, kind=data["kind"],
+                    seat_number=data["seat"] - 1 if data["seat"] else None,
+                    deadline=data["deadline"], expected_version=data["version"],
+                    expected_target=data["target"], expected_steps=data["steps"])
+            except services.GameError as refused:
+                error = refused.message
+                status = {"forbidden": 403, "stale": 409}.get(refused.code, 400)
+                form = None  # a fresh form below, from the game as it is now
+            else:
+                messages.success(request, _("Rolled back. The phase is open until the new "
+                                            "deadline."))
+                return redirect("admin:games_game_console", pk=game.pk)
+        else:
+            status = 400
+    if isinstance(plan, str):
+        context.update({"refusal": plan, "error": error if error != plan else ""})
+        return TemplateResponse(request, "admin/games/game/rollback.html", context,
+                                status=status if status != 200 else 400)
+    if form is None:
+        posted = request.POST.get("deadline", "") if request.method == "POST" else ""
+        form = RollbackForm(initial={
+            "kind": kind, "seat": seat, "version": game.version, "target": plan.target,
+            "steps": game.steps,
+            "deadline": posted or timezone.localtime(_default_deadline(game, plan))})
+    context.update({"plan": plan, "form": form, "what": _describe_plan(game, plan),
+                    "kind": kind, "seat_label": seat, "error": error})
+    return TemplateResponse(request, "admin/games/game/rollback.html", context, status=status)
+
+
+def _choices(request, game: Game, context: dict):
+    options = selectors.undoable(game)
+    names = selectors.seat_names(game)
+    end = options["phase_end"]
+    context.update({
+        "choices": True,
+        "phase_end": None if isinstance(end, str) else _phase_title(game, end.removed[0].phase),
+        "phase_end_refusal": end if isinstance(end, str) else "",
+        "seat_steps": [(n + 1, names.get(n, ""), plan if isinstance(plan, str) else "")
+                       for n, plan in options["steps"]],
+        "history": [(r, _phase_title(game, r.phase), len(r.steps)) for r in game.rollbacks
+                    .select_related("gm__profile", "phase").order_by("-id")[:20]],
+    })
+    return TemplateResponse(request, "admin/games/game/rollback.html", context)
+
+
+def urls(admin_site) -> list:
+    """The undo page's URL, for GameAdmin.get_urls (games/admin/console.py)."""
+    from django.urls import path
+
+    def view(request, pk):
+        return rollback_view(request, pk, admin_site=admin_site)
+
+    return [path("<int:pk>/rollback/", admin_site.admin_view(view),
+                 name="games_game_rollback")]
