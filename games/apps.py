@@ -23,15 +23,20 @@ class GamesConfig(AppConfig):
             register_lobby_section,
             register_thread_panel,
         )
-        from messaging.rules import register_board_authority, register_posting_check
+        from messaging.rules import (
+            register_board_authority,
+            register_hidden_boards,
+            register_posting_check,
+        )
 
-        from .selectors import board_authority, board_game_links
+        from .selectors import board_authority, board_game_links, draft_boards_hidden_from
 
         register_thread_panel(vote_panel)
         register_lobby_section(lobby_section)
         register_posting_check(game_board_check)
         register_board_authority(board_authority)
         register_board_links(board_game_links)
+        register_hidden_boards(draft_boards_hidden_from)
 
         from django.db.models.signals import post_save
 
@@ -48,6 +53,12 @@ class GamesConfig(AppConfig):
         from .web.archive import profile_section
 
         register_profile_section(profile_section)
+
+        from accounts.records import register_record_keeper
+
+        from .selectors import game_records_of
+
+        register_record_keeper(game_records_of)
 
 
 def vote_panel(request, thread):

@@ -65,6 +65,19 @@ def seat_of(game: Game, user: User | AnonymousUser | None, *,
 
 # --- who runs a game ------------------------------------------------------------------------
 
+def game_records_of(user: User) -> list[str]:
+    """Why the games need `user`'s row (accounts.records): the seats it holds or held and the
+    games it hosts or hosted. Seat.user is SET_NULL, so deleting the user would leave a game's
+    record without its player."""
+    reasons = []
+    if Seat.objects.filter(user=user).exists() or Substitution.objects.filter(
+            Q(outgoing=user) | Q(incoming=user), status=Substitution.Status.ACCEPTED).exists():
+        reasons.append(_("held a seat in a game"))
+    if Game.objects.filter(Q(gm=user) | Q(co_gms=user)).exists():
+        reasons.append(_("hosts or hosted a game (GM or co-GM)"))
+    return reasons
+
+
 def ever_seated_ids(game: Game) -> set[int]:
     """The users who hold or ever held a seat of `game` (substitutions included)."""
     ids = set(game.seats.exclude(user=None).values_list("user_id", flat=True))
@@ -137,6 +150,17 @@ def board_authority(user) -> tuple[set[int], set[int]]:
         if staff and (gm_id == uid or named) and not played:
             governed |= ids
     return governed, owned
+
+
+def draft_boards_hidden_from(user) -> QuerySet:
+    """The boards of draft games that `user` does not run (messaging.rules hides them:
+    registered in GamesConfig.ready): a draft game's board, threads and posting exist only for
+    its GM and co-GMs until its sign-ups open. A draft game has no seats, so no one is excluded
+    from running it by having played."""
+    drafts = Game.objects.filter(status=Game.Status.DRAFT).exclude(board=None)
+    if user is not None and user.is_authenticated and user.is_active and user.is_staff:
+        drafts = drafts.exclude(gm_id=user.pk).exclude(co_gms=user.pk)
+    return drafts.values("board_id")
 
 
 def view_for(game: Game, user: User | AnonymousUser | None) -> tuple[dict | None, Seat | None]:

@@ -9,7 +9,9 @@ class MessagingConfig(AppConfig):
 
     def ready(self):
         from accounts.profile_sections import register_profile_section
+        from accounts.records import register_record_keeper
 
-        from .profile import forum_section
+        from .profile import forum_records_of, forum_section
 
         register_profile_section(forum_section)
+        register_record_keeper(forum_records_of)

@@ -1,9 +1,13 @@
-"""The forum's section of a player's public profile (see accounts.profile_sections)."""
+"""The forum's section of a player's public profile (see accounts.profile_sections), and
+what the forum keeps a user's row for (accounts.records)."""
 
 from __future__ import annotations
 
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
 from . import rules
-from .models import Post
+from .models import Conversation, Message, Post, Thread
 
 RECENT_POSTS = 5
 
@@ -15,3 +19,16 @@ def forum_section(request, user) -> tuple[str, dict]:
     recent = list(posts.select_related("thread").order_by("-created_at", "-id")[:RECENT_POSTS])
     return "messaging/_profile_forum.html", {
         "post_count": posts.count(), "recent": recent, "person": user}
+
+
+def forum_records_of(user) -> list[str]:
+    """Why the forum needs `user`'s row: posts and threads it wrote (their author would become
+    nobody), messages it sent or wrote as 神的使者, and its conversations with 神的使者 that
+    hold messages (Conversation.owner is CASCADE: they would vanish)."""
+    reasons = []
+    if Post.objects.filter(author=user).exists() or Thread.objects.filter(author=user).exists():
+        reasons.append(_("wrote forum posts"))
+    if Message.objects.filter(Q(sender=user) | Q(written_by=user)).exists() or \
+            Conversation.objects.filter(owner=user, messages__isnull=False).exists():
+        reasons.append(_("has conversations with the messenger"))
+    return reasons

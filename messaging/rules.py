@@ -14,6 +14,9 @@ Choices made where the rule texts are silent (seed 002 numbering):
   boards are hidden from everyone else (a 404, so their existence does not leak).
 - A locked thread or board refuses players but not the GM, who may still add a closing note.
 - "GM" means a staff user or the 神的使者 account itself (services post in its name).
+- Boards another app hides (games: a draft game's board, until its sign-ups open) do not
+  exist for anyone but their GMs: not listed, not searched, their threads 404, nobody else
+  posts there (`register_hidden_boards`).
 """
 
 from __future__ import annotations
@@ -96,6 +99,35 @@ def register_board_authority(resolver: BoardAuthority) -> BoardAuthority:
     return resolver
 
 
+HiddenBoards = Callable[[Any], Any]
+_hiders: list[HiddenBoards] = []
+
+
+def register_hidden_boards(hider: HiddenBoards) -> HiddenBoards:
+    """Let another app hide some of its boards: `hider(user)` answers a query of the ids of
+    the boards `user` may not see at all (a `values("board_id")` queryset, used as a
+    subquery). Games hides a draft game's board from everyone but its GMs."""
+    if hider not in _hiders:
+        _hiders.append(hider)
+    return hider
+
+
+def unregister_hidden_boards(hider: HiddenBoards) -> None:
+    if hider in _hiders:
+        _hiders.remove(hider)
+
+
+def hidden_boards_q(user, field: str = "pk") -> Q:
+    """The boards (`field` names the board's id) hidden from `user`, as a query (matches
+    nothing when no app hides any, and for the 神的使者 account)."""
+    hidden = Q(pk__in=[])
+    if is_messenger(user):
+        return hidden
+    for hider in list(_hiders):
+        hidden |= Q(**{f"{field}__in": hider(user)})
+    return hidden
+
+
 def _boards_of(user) -> tuple[set[int], set[int]]:
     governed: set[int] = set()
     owned: set[int] = set()
@@ -157,7 +189,11 @@ def gm_conversations(user, conversations: QuerySet | None = None) -> QuerySet:
 # --- reading ------------------------------------------------------------------------------
 
 def can_read_board(user, board: Board) -> bool:
-    return board.kind != Board.Kind.GM or is_gm(user, board)
+    if board.kind == Board.Kind.GM:
+        return is_gm(user, board)
+    if board.kind == Board.Kind.GAME and _hiders and not is_messenger(user):
+        return not Board.objects.filter(hidden_boards_q(user), pk=board.pk).exists()
+    return True
 
 
 def can_read_thread(user, thread: Thread) -> bool:
@@ -170,7 +206,7 @@ def readable_boards(user, boards: QuerySet | None = None) -> QuerySet:
     boards = Board.objects.all() if boards is None else boards
     if is_messenger(user):
         return boards
-    return boards.exclude(Q(kind=Board.Kind.GM) & ~gm_boards_q(user))
+    return boards.exclude((Q(kind=Board.Kind.GM) & ~gm_boards_q(user)) | hidden_boards_q(user))
 
 
 def _hidden_from(user, prefix: str = "") -> Q:
@@ -178,7 +214,8 @@ def _hidden_from(user, prefix: str = "") -> Q:
     `can_read_thread`, as a query."""
     hidden = (Q(**{f"{prefix}board__kind": Board.Kind.GM})
               | Q(**{f"{prefix}kind": Thread.Kind.GM_ONLY}))
-    return hidden & ~gm_boards_q(user, f"{prefix}board_id")
+    return (hidden & ~gm_boards_q(user, f"{prefix}board_id")) | hidden_boards_q(
+        user, f"{prefix}board_id")
 
 
 def readable_threads(user, threads: QuerySet | None = None) -> QuerySet:

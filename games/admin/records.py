@@ -62,6 +62,9 @@ class ActionAdmin(GameRecords):
     def has_change_permission(self, request, obj=None):
         return False  # the replay log is append-only
 
+    def has_delete_permission(self, request, obj=None):
+        return False  # a game without one of its steps no longer replays to its state
+
 
 @admin.register(Vote)
 class VoteAdmin(GameRecords):
@@ -80,6 +83,9 @@ class EventAdmin(GameRecords):
 
     def has_change_permission(self, request, obj=None):
         return False  # append-only
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # the events are the engine's log, one row per logged event
 
 
 @admin.register(Announcement)

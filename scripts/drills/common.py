@@ -64,7 +64,7 @@ def toy_games(prefix: str, count: int, minutes: float) -> list:
     for n in range(count):
         game = services.create_game(name=f"{prefix}{n}", ruleset="toy", gm=gm, seat_count=5,
                                     durations={"night": minutes, "day": minutes},
-                                    early_end=False)
+                                    early_end=False, change_cutoff_minutes=0)
         games.append(services.start_game(game_id=game.pk, users=users))
     return games
 

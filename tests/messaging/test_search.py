@@ -87,7 +87,8 @@ def test_filters_by_board_and_author(client, forum, lobby, game_board, alice, bo
 def test_filter_by_game_uses_the_games_board(client, forum, game_board, gm):
     from games.models import Game
 
-    game = Game.objects.create(name="第一局", ruleset="toy", board=game_board, gm=gm)
+    game = Game.objects.create(name="第一局", ruleset="toy", board=game_board, gm=gm,
+                               status=Game.Status.SIGNUP)  # a draft is hidden
     assert _found(client.get(URL, {"q": "查杀", "game": game.pk})) == [
         "第一天分析 #2", "第一天分析 #1"]
     assert _found(client.get(URL, {"q": "新手", "game": game.pk})) == []

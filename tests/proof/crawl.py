@@ -190,8 +190,9 @@ class Secrets:
     3. the GM-only parts of the state (deal, taints...) as JSON, the deal's commitment text
        and salt;
     4. the markers planted in conversations and GM-only threads (`markers`: text -> the
-       conversation's id, None for a GM-only thread); a conversation's owner is read now,
-       so a seat handed to a substitute takes its history along.
+       conversation's id, None for a GM-only thread or the game's GM board); a
+       conversation's owner is read now, so a seat handed to a substitute takes its history
+       along.
     """
 
     def __init__(self, game: Game, markers: dict[str, int | None]):
@@ -454,3 +455,116 @@ def end_current_phase(game: Game) -> dt.datetime:
     services.sweep(now=later)
     game.refresh_from_db()
     return later
+
+
+# --- a staff player's pages against a plain player's ----------------------------------------
+
+_STAFF_ONLY = ("/admin/",)  # the 天神 console: staff status itself
+# The lobby's new-thread form: staff may post the site's announcements there (staff status
+# itself, nothing of a game).
+_SITE_STAFF = {"/b/lobby/new/"}
+# The links into the admin that pages show staff (no data of any game): the header's 天神
+# console, the conversation page's link to the admin's waiting list.
+STAFF_HEADER = {"天神控制台": "", "GM console": "", "等待回复的玩家对话": "",
+                "Players' conversations waiting for an answer": ""}
+
+
+def twin_texts(client_pages: list[Page]) -> dict[str, tuple[int, str]]:
+    """url -> (status, text) of the pages a viewer reached outside the admin."""
+    return {p.url: (p.status, p.text) for p in client_pages
+            if not p.url.startswith(_STAFF_ONLY) and p.url not in _SITE_STAFF}
+
+
+def normalise(text: str, names: dict[str, str]) -> str:
+    """A page's text with each name in `names` replaced (the two twins' own names and the
+    staff badge, which the user's own posts carry for everyone)."""
+    for name, placeholder in names.items():
+        text = text.replace(name, placeholder)
+    return text
+
+
+def staff_differences(staff_pages: list[Page], plain_pages: list[Page],
+                      names: dict[str, str]) -> list[str]:
+    """Where a staff player's pages differ from the same seat's pages seen without staff
+    status: a URL one reaches and the other does not, another status, or another text."""
+    staff, plain_ = twin_texts(staff_pages), twin_texts(plain_pages)
+    out = [f"{url}: reached only {'with' if url in staff else 'without'} staff status"
+           for url in sorted(set(staff) ^ set(plain_))]
+    for url in sorted(set(staff) & set(plain_)):
+        (s_status, s_text), (p_status, p_text) = staff[url], plain_[url]
+        if s_status != p_status:
+            out.append(f"{url}: {s_status} with staff status, {p_status} without")
+        elif normalise(s_text, names) != normalise(p_text, names):
+            a, b = normalise(s_text, names), normalise(p_text, names)
+            at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
+                      min(len(a), len(b)))
+            out.append(f"{url}: with staff status …{a[max(0, at - 60):at + 80]}… "
+                       f"without …{b[max(0, at - 60):at + 80]}…")
+    return out
+
+
+# --- a reader of planted images -------------------------------------------------------------
+
+# What a browser sends when it loads an <img>: with Fetch Metadata, and an old one without.
+IMAGE_FETCHES = [
+    {"HTTP_SEC_FETCH_MODE": "no-cors", "HTTP_SEC_FETCH_DEST": "image",
+     "HTTP_SEC_FETCH_SITE": "same-origin",
+     "HTTP_ACCEPT": "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"},
+    {"HTTP_ACCEPT": "image/png,image/svg+xml,image/*;q=0.8,video/*;q=0.8,*/*;q=0.5"},
+]
+NAVIGATION = {"HTTP_SEC_FETCH_MODE": "navigate", "HTTP_SEC_FETCH_DEST": "document",
+              "HTTP_SEC_FETCH_SITE": "same-origin", "HTTP_SEC_FETCH_USER": "?1",
+              "HTTP_ACCEPT": "text/html,application/xhtml+xml,*/*;q=0.8"}
+_IMG_SRC = re.compile(r"<img\b[^>]*\bsrc=\"([^\"]*)\"", re.I)
+
+
+def reading_marks() -> dict:
+    """Everything a read changes: each conversation's unread counters (the owners' badges,
+    the GMs' waiting lists), each notice's read flag and each thread read mark."""
+    from messaging.models import Notification, ThreadReadState
+
+    return {
+        "conversations": sorted(Conversation.objects.values_list("pk", "owner_unread",
+                                                                  "staff_unread"), key=repr),
+        "notices": sorted(Notification.objects.values_list("user_id", "thread_id", "pk",
+                                                           "read_at"), key=repr),
+        "thread marks": sorted(ThreadReadState.objects.values_list(
+            "user_id", "thread_id", "last_read_number"), key=repr),
+    }
+
+
+def without_thread(marks: dict, user_id: int, thread_id: int) -> dict:
+    """The marks less the reader's mark of the thread it opened and its notices about that
+    thread (opening the thread reads them)."""
+    return dict(marks, **{key: [m for m in marks[key] if (m[0], m[1]) != (user_id, thread_id)]
+                          for key in ("thread marks", "notices")})
+
+
+def read_planted_thread(client: Client, user, thread_url: str, thread_id: int,
+                        planted: list[str]) -> list[str]:
+    """The reader opens the thread (a top-level navigation), then its browser loads every
+    <img> of the page and every planted target as an image would be: nothing but the
+    reader's mark of that thread may change. Returns what moved (and any same-origin <img>
+    the page rendered)."""
+    problems = []
+    before = reading_marks()
+    page = client.get(thread_url, **NAVIGATION)
+    assert page.status_code == 200, (thread_url, page.status_code)
+    body = page.content.decode()
+    sources = _IMG_SRC.findall(body)
+    for src in sources:
+        parts = urlsplit(urljoin("http://testserver" + thread_url, unescape(src)))
+        if parts.netloc == "testserver" and not parts.path.startswith("/static/"):
+            problems.append(f"the thread renders a same-origin <img src={src!r}>")
+    for target in planted + [s for s in sources if s.startswith("/")]:
+        for headers in IMAGE_FETCHES:
+            response = client.get(target, **headers)
+            assert response.status_code < 500, (target, response.status_code)
+    after = reading_marks()
+    for key in before:
+        b = without_thread(before, user.pk, thread_id)[key]
+        a = without_thread(after, user.pk, thread_id)[key]
+        if a != b:
+            problems.append(f"{key} moved: {sorted(set(b) - set(a), key=repr)} -> "
+                            f"{sorted(set(a) - set(b), key=repr)}")
+    return problems

@@ -17,10 +17,25 @@ For each snapshot (taken once the seats have acted, just before the clock ends t
    or to the GM only, as `describe` writes them; statements of other seats' panels and
    their private parts as JSON (hands, loss orders, roles, teams...); GM-only state (the
    deal, taints); the deal's commitment text and salt; a unique marker planted in every
-   conversation (by its owner and by the GM) and in GM-only threads;
+   conversation (by its owner and by the GM), in GM-only threads and the game's GM board;
 4. the anonymous visitor goes first: what its pages say is public, and is taken out of the
    other viewers' secrets (so a sentence that is public by another route is no leak).
 After the end, the review may show the whole game: only the markers stay secret.
+
+Viewers added by issues 13 (item 2) and 16 (item 12):
+- a staff user (a superuser) seated in the game: besides the leak check of its seat (on the
+  site's pages; the admin shows a superuser every game), it must see exactly what a
+  non-staff player in the same seat sees: the same user's pages
+  fetched once without staff status (in a transaction rolled back afterwards, so neither
+  crawl marks anything read for the other) must reach the same URLs with the same statuses
+  and texts, outside the admin;
+- a staff user (not a superuser) who hosts another game: nothing secret of this one (an
+  outsider's secrets), the admin included;
+- the former seat holder (replaced by the substitute), as before;
+- a reader of a thread with planted same-origin images (`![ ](/messenger/)` and the like,
+  posted by a player): a player with an unread result and the GM with a waiting
+  conversation open it, their browser loads every image: no unread count, waiting list,
+  notice or other thread's read mark moves, and the page renders no same-origin <img>.
 """
 
 from __future__ import annotations
@@ -31,6 +46,8 @@ import secrets as token
 import time
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
@@ -42,6 +59,7 @@ from messaging.models import Board, Conversation, Post, Thread
 from tests.engine.ninelives.deals import FIVE
 
 from .crawl import (
+    STAFF_HEADER,
     Secrets,
     Tally,
     Viewer,
@@ -52,6 +70,8 @@ from .crawl import (
     fill_route,
     find_leaks,
     known_routes,
+    read_planted_thread,
+    staff_differences,
 )
 
 pytestmark = pytest.mark.django_db
@@ -66,8 +86,21 @@ CLASSIC_DEAL = ["police", "bandit", "civilian", "civilian", "police", "bandit", 
 
 @pytest.fixture
 def people(make_user):
+    host = make_user("天神戊", staff=True)
+    get_user_model().objects.filter(pk=host.pk).update(is_superuser=False)  # a plain host
+    host.refresh_from_db()
+    services.create_game(name="别处的局", ruleset="gold", gm=host, seat_count=3)
     return {"gm": make_user("天神丙", staff=True), "outsider": make_user("路人甲"),
-            "substitute": make_user("替补乙")}
+            "substitute": make_user("替补乙"), "host": host}
+
+
+def seated_users(make_user, names: list[str]) -> list:
+    """The players; the second one is staff (a superuser who plays, issue 13 item 2)."""
+    return [make_user(n, staff=i == 1) for i, n in enumerate(names)]
+
+
+class _RolledBack(Exception):
+    pass
 
 
 # --- the table ------------------------------------------------------------------------------
@@ -80,12 +113,17 @@ class Table:
         self.gm = people["gm"]
         self.outsider = people["outsider"]
         self.substitute = people["substitute"]
+        self.host = people["host"]
         self.former = None          # the player the substitute replaced
         self.markers: dict[str, int | None] = {}
         self.tally = Tally()
         self.leaks: list = []
         self.post_only: set[str] = set()  # routes that answered a GET with 405
+        self.staff_diffs: list[str] = []  # a staff player's pages vs the same without staff
+        self.moved: list[str] = []        # reading marks moved by planted images
+        self.images_read = 0
         self.plant_markers()
+        self.plant_images()
         services.sign_up(game_id=game.pk, user=self.substitute, role="substitute")
 
     def marker(self, what: str) -> str:
@@ -107,12 +145,47 @@ class Table:
         note = self.marker("GMTHREAD")
         forum.start_thread(board=self.game.board, author=self.gm, kind=Thread.Kind.GM_ONLY,
                            title="天神笔记", body=note, enforce_rate_limit=False)
-        gm_board = Board.objects.filter(kind=Board.Kind.GM).first() or forum.create_board(
-            slug=f"gm-{token.token_hex(3)}", title="天神议事", kind=Board.Kind.GM)
         note2 = self.marker("GMBOARD")
-        forum.start_thread(board=gm_board, author=self.gm, kind=Thread.Kind.DISCUSSION,
-                           title="天神讨论", body=note2, enforce_rate_limit=False)
+        forum.start_thread(board=services.gm_board(self.game), author=self.gm,
+                           kind=Thread.Kind.DISCUSSION, title="天神讨论", body=note2,
+                           enforce_rate_limit=False)
         self.markers[note] = self.markers[note2] = None
+
+    def plant_images(self) -> None:
+        """Seat 1's player posts a thread of same-origin images aimed at the pages that mark
+        things read (the probe's `![ ](/messenger/)`, `![ ](/games/2/act/)`, an admin
+        conversation page...) and a remote one."""
+        game = self.game
+        seats = list(game.seats.select_related("user", "conversation").order_by("number"))
+        announcements = Thread.objects.get(board=game.board, key="announcements")
+        self.planted = ["/messenger/", "/messenger/all/", "/notifications/",
+                        reverse("game-act", args=[game.pk]), announcements.get_absolute_url(),
+                        game.board.get_absolute_url()]
+        for seat in seats:
+            self.planted += [reverse("messaging-conversation", args=[seat.conversation.pk]),
+                             f"/admin/messaging/conversation/{seat.conversation.pk}/change/"]
+        body = "\n\n".join(f"![ ]({url})" for url in self.planted)
+        body += "\n\n![t](https://tracker.example/pixel.png) ![rel](../../messenger/)"
+        self.image_thread = forum.start_thread(
+            board=game.board, author=seats[0].user, kind=Thread.Kind.DISCUSSION,
+            title="看图", body=body, enforce_rate_limit=False)
+
+    def read_planted_images(self) -> None:
+        """A player with a fresh result from 神的使者 and the GM with a player's fresh
+        question open the image thread; nothing they have unread may change."""
+        game = self.game
+        seats = {s.number: s for s in game.seats.select_related("user", "conversation")}
+        reader, asker = seats[2], seats[0]
+        forum.send_as_messenger(conversation=reader.conversation, body="新的结果（看图前）")
+        forum.send_to_messenger(conversation=asker.conversation, author=asker.user,
+                                body="天神在吗（看图前）", enforce_rate_limit=False)
+        url = self.image_thread.get_absolute_url()
+        for user in (reader.user, self.gm):
+            client = Client()
+            client.force_login(user)
+            self.moved += [f"{user}: {m}" for m in read_planted_thread(
+                client, user, url, self.image_thread.pk, self.planted)]
+            self.images_read += 1
 
     def substitute_seat(self, number: int) -> None:
         """The substitute (signed up as one when the table was laid) takes over a seat the
@@ -128,7 +201,8 @@ class Table:
         out = [Viewer("anonymous", None)]
         for seat in self.game.seats.select_related("user").order_by("number"):
             state = "alive" if seat.alive else "dead"
-            who = "substitute" if seat.user_id == self.substitute.pk else "player"
+            who = "substitute" if seat.user_id == self.substitute.pk else (
+                "staff player" if seat.user.is_staff else "player")
             out.append(Viewer(f"{who} of seat {seat.number + 1} ({state})", seat.user,
                               seat.number))
         if self.former is None:
@@ -136,6 +210,7 @@ class Table:
         else:
             out.append(Viewer("former player (replaced)", self.former))
         out.append(Viewer("outsider", self.outsider))
+        out.append(Viewer("staff host of another game", self.host))
         return out
 
     # --- ids and routes ---
@@ -221,9 +296,19 @@ class Table:
             # player and the substitute; every seat's player follows every link.
             if viewer.seat in (None, 0) or viewer.user == self.substitute:
                 extra = every
+            elif viewer.label.startswith("staff player"):
+                # A superuser: the admin shows it every game (the admin's per-game authority
+                # is tested with the console); the site's pages are what it shares with a
+                # plain player.
+                extra = {u: r for u, r in every.items() if not u.startswith("/admin/")}
             else:
                 extra = {}
+            if viewer.label.startswith("staff player"):
+                self.compare_without_staff(viewer, list(extra))
             pages = fetch_all(client, self.start_pages(viewer), list(extra), self.tally)
+            if viewer.label.startswith("staff player"):
+                self.staff_diffs += [f"{viewer.label}, {label}: {d}" for d in staff_differences(
+                    pages, self.twin_pages, STAFF_HEADER)]
             self.post_only.update(extra[p.url] for p in pages
                                   if p.status == 405 and p.url in extra)
             hidden = secrets.for_viewer(viewer, public_text, public_raw)
@@ -239,11 +324,32 @@ class Table:
                 self.tally.viewers.add("a dead seat")
             self.tally.private_events.update(
                 s.what.split(",")[0] for s in hidden if s.what.startswith("event"))
+        if not self.game.is_over:
+            self.read_planted_images()
         self.tally.snapshots.append((label, round(time.perf_counter() - started, 2)))
+
+    def compare_without_staff(self, viewer: Viewer, extra: list[str]) -> None:
+        """The staff player's pages as the same seat without staff status, fetched in a
+        transaction that is rolled back (read marks, sessions and the flags come back)."""
+        try:
+            with transaction.atomic():
+                get_user_model().objects.filter(pk=viewer.user.pk).update(
+                    is_staff=False, is_superuser=False)
+                client = Client()
+                client.force_login(get_user_model().objects.get(pk=viewer.user.pk))
+                self.twin_pages = fetch_all(client, self.start_pages(viewer), extra,
+                                            self.tally)
+                raise _RolledBack
+        except _RolledBack:
+            pass
+        assert get_user_model().objects.get(pk=viewer.user.pk).is_staff
 
 
 def assert_no_leaks(table: Table) -> None:
     assert not table.leaks, "\n".join(str(leak) for leak in table.leaks[:20])
+    assert not table.staff_diffs, "\n".join(table.staff_diffs[:20])
+    assert not table.moved, "\n".join(table.moved[:20])
+    assert table.images_read >= 2
 
 
 # --- the games ------------------------------------------------------------------------------
@@ -293,7 +399,7 @@ def play(table: Table, *, rng: random.Random, max_phases: int, substitute_at: in
 
 @pytest.mark.slow(seconds=290)
 def test_no_viewer_of_a_ninelives_game_sees_what_it_may_not_know(make_user, people):
-    users = [make_user(n) for n in NINE_NAMES]
+    users = seated_users(make_user, NINE_NAMES)
     game = services.create_game(name="九命局", ruleset="ninelives", gm=people["gm"],
                                 seat_count=5, config={"players": 5, "deal": FIVE},
                                 early_end=False)
@@ -306,12 +412,13 @@ def test_no_viewer_of_a_ninelives_game_sees_what_it_may_not_know(make_user, peop
     # The crawl checked something real: private sentences, dead seats, the substitute.
     assert len(table.tally.private_events) >= 20
     assert {"player of seat 1", "substitute of seat 4", "former player", "outsider",
-            "anonymous", "substitute-to-be", "a dead seat"} <= table.tally.viewers
+            "anonymous", "substitute-to-be", "a dead seat", "staff player of seat 2",
+            "staff host of another game"} <= table.tally.viewers
 
 
 @pytest.mark.slow(seconds=440)
 def test_no_viewer_of_a_classic_game_sees_what_it_may_not_know(make_user, people):
-    users = [make_user(n) for n in CLASSIC_NAMES]
+    users = seated_users(make_user, CLASSIC_NAMES)
     game = services.create_game(name="经典局", ruleset="classic", gm=people["gm"],
                                 seat_count=11, config={"fixed_roles": CLASSIC_DEAL},
                                 early_end=False)
@@ -323,7 +430,8 @@ def test_no_viewer_of_a_classic_game_sees_what_it_may_not_know(make_user, people
     assert_no_leaks(table)
     assert len(table.tally.private_events) >= 10
     assert {"player of seat 1", "substitute of seat 3", "former player", "outsider",
-            "anonymous", "substitute-to-be", "a dead seat"} <= table.tally.viewers
+            "anonymous", "substitute-to-be", "a dead seat", "staff player of seat 2",
+            "staff host of another game"} <= table.tally.viewers
 
 
 @pytest.mark.slow
