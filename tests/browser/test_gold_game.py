@@ -9,6 +9,7 @@ from html import unescape
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from games import selectors, services
 from games.engine.base import Choice
@@ -95,7 +96,11 @@ def test_three_players_play_a_round_in_the_browser(page_for, live_server, gold_p
     assert game.status == Game.Status.FINISHED and game.outcome["winners"]
     for number in range(3):
         html = visit(number, live_server.url + reverse("game-home", args=[game.pk]))
-        assert game.outcome["summary"] in html
+        view, _seat = selectors.view_for(game, users[number])
+        with translation.override("zh-hans"):
+            result = selectors.outcome_line(game, selectors.seat_names(game), view)
+        assert "游戏结束" in result and result in unescape(html)  # the result, in Chinese
+        assert game.outcome["summary"] not in html  # never the engine's English
     visit(0)
     pages[0].screenshot(path=str(artifacts_dir / "gold-game.png"), full_page=True)
     assert (artifacts_dir / "gold-game.png").stat().st_size > 1000

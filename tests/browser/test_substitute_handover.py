@@ -35,7 +35,7 @@ def test_a_substitute_takes_over_a_seat_during_the_night(page_for, live_server, 
 
     gm_page = page_for(gm)
     gm_page.goto(f"{live_server.url}/admin/games/game/{game.pk}/console/")
-    gm_page.fill("form[action$='/substitute/'] input[name=seat]", "3")
+    gm_page.select_option("form[action$='/substitute/'] select[name=seat]", "3")
     gm_page.locator("form[action$='/substitute/'] input[type=submit]").last.click()
     gm_page.wait_for_load_state()
 
