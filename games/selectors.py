@@ -38,6 +38,7 @@ from .models import (
     Seat,
     Signup,
     StepMessage,
+    StepPost,
     Substitution,
     Vote,
 )
@@ -712,6 +713,7 @@ class RollbackPlan:
     events_renumbered: list  # (Event row, its new seq) for later events that stay
     announcements: list  # Announcement rows marked withdrawn
     messages: list  # StepMessage rows whose messages are marked withdrawn
+    posts: list  # StepPost rows (vote results, round replies) whose posts are marked withdrawn
     votes: list  # Vote rows deleted (the voter may vote again)
     revived: list  # seat numbers alive again
     fallen: list  # seat numbers no longer alive (a later kept step may kill)
@@ -807,6 +809,8 @@ def rollback_plan(game: Game, kind: str, seat_number: int | None = None) -> Roll
             game=game, step_seq__in=removed_seqs, withdrawn_at=None).order_by("id")),
         messages=list(StepMessage.objects.filter(game=game, step_seq__in=removed_seqs)
                       .select_related("message__conversation__seat").order_by("id")),
+        posts=list(StepPost.objects.filter(game=game, step_seq__in=removed_seqs,
+                                           post__withdrawn_at=None).order_by("id")),
         votes=list(_undone_votes(game, removed, dropped)),
         revived=sorted(living_then - living_now), fallen=sorted(living_now - living_then))
 

@@ -6,7 +6,7 @@
     awards     Award, Nomination, AwardVote
     outbox     OutboxEmail (every email, sent by games.mail)
     backoff    AdvanceBackoff (a game whose advance raised waits before the next try)
-    rollback   Rollback (the GM's undo), StepMessage (which step sent a private message)
+    rollback   Rollback (the GM's undo), StepMessage (which step sent a private message), StepPost (which step wrote a post)
 """
 
 from .awards import Award, AwardVote, Nomination
@@ -24,10 +24,10 @@ from .game import (
     Vote,
 )
 from .outbox import OutboxEmail
-from .rollback import Rollback, StepMessage
+from .rollback import Rollback, StepMessage, StepPost
 
 __all__ = [
     "DEFAULT_PHASE_MINUTES", "Action", "AdvanceBackoff", "ActivityWarning", "Announcement", "Award", "AwardVote",
     "Event", "Game", "LeaveRequest", "MovedThread", "Nomination", "OutboxEmail", "Phase", "ReminderSent",
-    "Rollback", "Seat", "StepMessage", "Signup", "Substitution", "Vote",
+    "Rollback", "Seat", "StepMessage", "StepPost", "Signup", "Substitution", "Vote",
 ]

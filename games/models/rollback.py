@@ -64,3 +64,21 @@ class StepMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} · step {self.step_seq} · message {self.message_id}"
+
+
+class StepPost(models.Model):
+    """A forum post 神的使者 wrote because of accepted step `step_seq` outside the
+    announcements (a vote thread's result, a round thread's reply); a rollback of that step
+    marks the post withdrawn, as it does the step's announcements."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    step_seq = models.PositiveIntegerField(null=True)
+    post = models.OneToOneField("messaging.Post", on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "step_seq"], name="steppost_game_step")]
+        verbose_name = _("post written by a step")
+        verbose_name_plural = _("posts written by steps")
+
+    def __str__(self) -> str:
+        return f"{self.game_id} · step {self.step_seq} · post {self.post_id}"

@@ -28,7 +28,7 @@ from messaging.notifications import Kind, notify
 from .. import rulesets
 from ..engine.base import RuleSet
 from ..mail import user_locale
-from ..models import Announcement, Event, Game, Phase, StepMessage
+from ..models import Announcement, Event, Game, Phase, StepMessage, StepPost
 from ..notifications import notify_announcement, notify_private_result
 from ..presenters import describe, round_thread_kinds, round_thread_title
 from ..selectors import is_gm, seat_names
@@ -138,8 +138,8 @@ def post_in_round_thread(game: Game, events: list[dict], names: dict[int, str]) 
             body=_("What the players say and vote in this round, in order."), key=key,
             enforce_rate_limit=False)
     body = "\n\n".join(describe(game.ruleset, e, names) for e in events)
-    return forum.reply(thread=thread, author=messenger_user(), body=body[:19_000],
-                       enforce_rate_limit=False)
+    return link_step_post(game, forum.reply(thread=thread, author=messenger_user(),
+                                            body=body[:19_000], enforce_rate_limit=False))
 
 
 def publish_announcement(*, announcement_id: int, story: str = "",
@@ -210,6 +210,17 @@ def link_step_message(game: Game, message: Message) -> None:
     """
     if game.steps:
         StepMessage.objects.create(game=game, step_seq=game.steps, message=message)
+
+
+def link_step_post(game: Game, post: Post) -> Post:
+    """Remember that 神的使者 wrote `post` because of the game's latest accepted step, so that
+    a rollback of that step marks it withdrawn (as it does the step's announcements).
+
+    Precondition: the caller holds the game lock.
+    """
+    if game.steps:
+        StepPost.objects.create(game=game, step_seq=game.steps, post=post)
+    return post
 
 
 def notify_players(game: Game, *, kind: str, post: Post | None = None,

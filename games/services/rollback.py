@@ -40,6 +40,7 @@ from ..models import (
     ReminderSent,
     Rollback,
     StepMessage,
+    StepPost,
     Vote,
 )
 from ..presenters import phase_label
@@ -105,9 +106,11 @@ def _carry_out(game: Game, gm: User | None, plan: selectors.RollbackPlan,
     ann_ids = [a.pk for a in plan.announcements]
     Announcement.objects.filter(pk__in=ann_ids).update(withdrawn_at=now, step_seq=None)
     links = plan.messages
-    forum.withdraw(post_ids=[a.post_id for a in plan.announcements if a.post_id],
+    forum.withdraw(post_ids=[a.post_id for a in plan.announcements if a.post_id]
+                   + [link.post_id for link in plan.posts],
                    message_ids=[link.message_id for link in links], when=now)
     StepMessage.objects.filter(pk__in=[link.pk for link in links]).update(step_seq=None)
+    StepPost.objects.filter(pk__in=[link.pk for link in plan.posts]).update(step_seq=None)
 
     # 2. The engine's events: the undone ones go, later ones take their new numbers
     # (ascending, so each new number is free when it is taken).
@@ -123,6 +126,7 @@ def _carry_out(game: Game, gm: User | None, plan: selectors.RollbackPlan,
         Action.objects.filter(pk=row.pk).update(seq=new_seq)
         Announcement.objects.filter(game=game, step_seq=row.seq).update(step_seq=new_seq)
         StepMessage.objects.filter(game=game, step_seq=row.seq).update(step_seq=new_seq)
+        StepPost.objects.filter(game=game, step_seq=row.seq).update(step_seq=new_seq)
 
     # The phases the undone end opened: what else points at them moves to the open phase.
     dropped = [p.pk for p in plan.dropped_phases]

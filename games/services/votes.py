@@ -20,7 +20,7 @@ from messaging.models import Thread
 from ..models import Game, Phase
 from ..presenters import tally_markdown
 from ..selectors import game_vote_tallies, phase_vote_tally
-from .kernel import ruleset_of
+from .kernel import link_step_post, ruleset_of
 
 # A vote's count is published at the latest when the night after it ends: day, runoff,
 # night -> the vote threads of the three phases before the one opening now.
@@ -43,8 +43,8 @@ def post_vote_results(game: Game, events: list[dict]) -> int:
         tally = phase_vote_tally(game, phase) if thread is not None else None
         if tally is None or tally.settled_seq not in seqs:
             continue
-        forum.reply(thread=thread, author=messenger_user(), body=tally_markdown(tally),
-                    enforce_rate_limit=False)
+        link_step_post(game, forum.reply(thread=thread, author=messenger_user(),
+                                         body=tally_markdown(tally), enforce_rate_limit=False))
         posted += 1
     return posted
 

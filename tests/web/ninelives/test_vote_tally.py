@@ -144,3 +144,37 @@ def test_the_runoff_counts_the_proxy_and_publishes_after_the_pardon_window(
     revealed = runoff.posts.order_by("-id").first()
     assert revealed.pk != pending.pk
     assert "座位2 阿狗：3票（亲自投票：阿猫、老黑；代理投票：花花）" in revealed.body
+
+
+def test_undoing_the_vote_end_withdraws_its_result_post_and_ending_again_posts_it_anew(
+        start_ninelives, nl_gm):
+    """A rollback (issue 13 item 5) marks the vote thread's result post withdrawn, like the
+    phase end's announcements; the vote ended again posts a fresh, unwithdrawn result."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from games import selectors, services
+
+    game = night_1(start_ninelives())
+    day = vote_thread(game)
+    for voter, target in ((0, 1), (3, 1), (1, 0)):
+        act(game, voter, "vote", target=target)
+    act(game, 4, "proxy_vote", target=2)
+    game = fresh(game)
+    assert game.phase_name == "runoff"
+    [result] = [p for p in day.posts.order_by("id") if is_messenger(p.author)
+                and "**第1天投票**" in p.body]
+    plan = selectors.rollback_plan(game, "phase_end")
+    assert result.pk in {link.post_id for link in plan.posts}
+    services.rollback(game_id=game.pk, gm=nl_gm, kind="phase_end",
+                      deadline=timezone.now() + dt.timedelta(hours=2),
+                      expected_version=game.version, expected_target=plan.target,
+                      expected_steps=game.steps)
+    result.refresh_from_db()
+    assert result.withdrawn_at is not None  # kept, marked "withdrawn by the GM"
+    assert fresh(game).phase_name == "day"
+    services.end_phase_now(game_id=game.pk, gm=nl_gm)
+    fresh_results = [p for p in day.posts.order_by("id") if is_messenger(p.author)
+                     and "**第1天投票**" in p.body and p.pk != result.pk]
+    assert len(fresh_results) == 1 and fresh_results[0].withdrawn_at is None
