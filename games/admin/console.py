@@ -270,7 +270,7 @@ class GameAdmin(admin.ModelAdmin):
             "seats": seat_rows(game, names),
             "pending": step_rows(game, names),
             "preview": event_rows(game, selectors.preview_end_phase(game), names),
-            "drafts": game.announcements.filter(published_at=None),
+            "drafts": game.announcements.filter(published_at=None, withdrawn_at=None),
             "start_form": StartForm(game=game) if game.status in ("draft", "signup") else None,
             "step_forms": step_forms or gm_steps.step_forms(game, choices, names),
             "events": event_rows(game, [

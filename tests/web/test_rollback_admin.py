@@ -266,3 +266,20 @@ def test_a_finished_game_offers_nothing(client, game, gm, chinese):
     response = client.get(url(game, kind="phase_end"))
     assert response.status_code == 400
     assert "只有进行中或暂停中的游戏可以回滚" in text(response)
+
+
+def test_a_draft_withdrawn_by_a_rollback_leaves_the_consoles_held_announcements(
+        client, game, gm):
+    game.hold_announcements = True
+    game.save()
+    kill(game)
+    draft = Announcement.objects.get(game=game, published_at=None)
+    client.force_login(gm)
+    console = reverse("admin:games_game_console", args=[game.pk])
+    field = f'name="announcement" value="{draft.pk}"'
+    assert field in text(client.get(console))  # held, offered for publishing
+    response = client.post(url(game), confirm_data(game))
+    assert response.status_code == 302
+    draft.refresh_from_db()
+    assert draft.withdrawn_at is not None
+    assert field not in text(client.get(console))  # withdrawn: no longer offered
