@@ -13,6 +13,7 @@ import datetime as dt
 import re
 
 import pytest
+from django.utils import timezone
 
 from games import services
 from games.engine.ninelives.cards import ATTACK_CARDS
@@ -171,4 +172,39 @@ def test_the_gm_runs_a_first_game_by_clicking(browser, page_for, live_server, ma
     game.refresh_from_db()
     assert game.phase_name == "day" and game.phase_number == 1
     shots(gm, "10-day-1")
+    ended_once = (game.state, game.steps)
+
+    # 9. roll the night's end back by clicking (the new deadline stays as prefilled)
+    gm.click("#undo-link a")
+    gm.wait_for_url(re.compile(r".*/rollback/$"))
+    gm.click("#rollback-choices a")
+    gm.wait_for_load_state()
+    assert gm.input_value("input[name=deadline]")  # prefilled: the phase's own length
+    shots(gm, "11-rollback-confirm")
+    gm.click("#rollback-form input[type=submit]")
+    gm.wait_for_url(re.compile(r".*/console/$"))
+    no_errors(gm)
+    game.refresh_from_db()
+    assert (game.phase_name, game.phase_number) == ("night", 1)
+    assert game.deadline > timezone.now()
+
+    # 10. end it again through the consequences page: the same game as the first time
+    gm.click("#end-phase-link")
+    gm.wait_for_load_state()
+    gm.click("#confirm-end-phase")
+    gm.wait_for_load_state()
+    no_errors(gm)
+    game.refresh_from_db()
+    assert (game.state, game.steps) == ended_once
+
+    # 11. the game reaches its end (the clock decides the rest); the console says so
+    for _ in range(60):
+        if game.status != Game.Status.RUNNING:
+            break
+        services.advance_phase(game_id=game.pk, reason="gm", by=host)
+        game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.outcome["winners"] is not None
+    gm.reload()
+    no_errors(gm)
+    shots(gm, "12-finished")
     context.close()
