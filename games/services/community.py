@@ -42,7 +42,7 @@ from messaging.models import Post, Thread
 
 from ..mail import queue_email, user_locale
 from ..models import ActivityWarning, Game, LeaveRequest, Phase, Seat, Signup, Substitution
-from ..presenters import listing
+from ..presenters import listing, ruleset_name
 from ..selectors import ever_held_seat, last_activity, seat_of, waiting_substitutes
 from . import kernel
 from .kernel import GameError, announce, lock_game, log_gm, require_gm
@@ -69,6 +69,10 @@ def open_signups(*, game_id: int, gm: User | None, starts_at: dt.datetime | None
                  "a substitute on [the game's page](%(url)s). Start: %(when)s.") % {
             "name": game.name, "seats": game.seat_count, "when": when,
             "url": reverse("game-home", args=[game.pk])}
+        body += "\n\n" + _("The rules of %(ruleset)s, with every interpretation this site "
+                           "uses: [the rules page](%(rules)s).") % {
+            "ruleset": ruleset_name(game.ruleset),
+            "rules": reverse("rules-detail", args=[game.ruleset])}
         if note:
             body += "\n\n" + note
         game.signup_thread = forum.start_thread(

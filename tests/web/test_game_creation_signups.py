@@ -76,3 +76,15 @@ def test_the_seat_pickers_list_display_names_sorted(client, gm, make_user):
         "Ann", "Bob", "Cat", "Dan"]
     assert "天神甲" not in labels  # the game's GM is not offered a seat of it
     assert not any(label.startswith("u") and label[1:].isdigit() for label in labels)
+
+
+def test_the_sign_up_announcement_links_the_rules_page_of_its_rule_set(client, nl_gm, chinese):
+    from tests.engine.ninelives.deals import FIVE
+
+    g = services.create_game(name="九命报名局", ruleset="ninelives", gm=nl_gm, seat_count=5,
+                             config={"players": 5, "deal": FIVE})
+    g = services.open_signups(game_id=g.pk, gm=nl_gm)
+    post = g.signup_thread.posts.order_by("pk").first()
+    rules = reverse("rules-detail", args=["ninelives"])
+    assert f'href="{rules}"' in post.html and "猫有n条命的规则" in post.body
+    assert client.get(rules).status_code == 200
