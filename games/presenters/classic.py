@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext, pgettext_lazy
 
 from messaging.words import words_block
 
-from .base import TallyRow, VoteTally, sentences
+from ..engine.classic.roles import LABEL_TEXT
+from .base import TallyRow, VoteTally, listing, sentences
 
 # The 'my hand' panel translates role and phase codes as they come in the view
 # ({% translate code context "classic role" %}). Most codes are also the English words used
@@ -376,12 +377,136 @@ def _game_over(data, names, event) -> str:
 
 
 def _gm_note(data, names, event) -> str | None:
-    """GM-only notes (the deal, lots, the night's resolution) for the console: the engine's
-    own explanation, in English like every `because` chain."""
-    because = event.get("because") or []
+    """GM-only notes (the deal, lots, the night's resolution) for the console and the GM's
+    view: in English the engine's own explanation (its `because` chain); in any other
+    language the same facts in the reader's words — the deal and the lots from the event's
+    data, the night's resolution sentence by sentence (`_night_sentence`)."""
+    because = [str(b) for b in event.get("because") or []]
     if not because:
         return None
-    return f"**{event['kind']}** — " + " ".join(because)
+    if (get_language() or "").startswith("en"):
+        return f"**{event['kind']}** — " + " ".join(because)
+    kind = event["kind"]
+    if kind == "deal":
+        return _("The GM dealt the roles by hand: %(roles)s.") % {
+            "roles": _role_list(data.get("roles"), names)}
+    if kind == "chance":
+        return _chance_note(data, names) or " ".join(because)
+    return _("How the night resolved: %(steps)s") % {
+        "steps": " ".join(_night_sentence(b, names) for b in because)}
+
+
+def _role_list(roles, names) -> str:
+    return listing([_("%(seat)s: %(role)s") % {"seat": who(names, n), "role": role_text(r)}
+                    for n, r in enumerate(roles or [])])
+
+
+def _chance_note(data, names) -> str | None:
+    purpose, drawn = data.get("purpose"), data.get("drawn")
+    if purpose == "deal":
+        return _("The roles were dealt by lot: %(roles)s.") % {
+            "roles": _role_list(drawn, names)}
+    if purpose == "ghost":
+        return _("The ghost was drawn by lot among the bandits: %(seat)s.") % {
+            "seat": who(names, drawn)}
+    tie = {"kill_tie": _("the victim"), "pact_tie": _("the bandit named in the death pact"),
+           "check_tie": _("the seat to check")}.get(purpose)
+    if tie is None:
+        return None
+    return _("A lot broke the tie for %(what)s between %(among)s: it drew %(seat)s.") % {
+        "what": tie, "among": listing([who(names, n) for n in data.get("among") or []]),
+        "seat": who(names, drawn)}
+
+
+# The sentences the classic engine writes into the night's resolution (engine/classic/
+# night.py `resolve_night` and its steps); tests/presenters/test_classic_gm_notes.py plays
+# random games and fails on any sentence this table does not know.
+_SEAT = r"[Ss]eat \d+"
+_SEATS = rf"{_SEAT}(?:(?:, | and ){_SEAT})*"
+_LABELS = {text: code for code, text in LABEL_TEXT.items()}
+_WHAT = {"a victim": "victim", "a bandit for the death pact": "pact"}
+
+
+def _seats(text: str, names) -> str:
+    return listing([who(names, int(n) - 1) for n in re.findall(r"\d+", text)])
+
+
+def _night_patterns():
+    def seats(key):
+        return lambda m, n: _seats(m.group(key), n)
+
+    return [
+        (r"Nobody proposed (?P<what>a victim|a bandit for the death pact), so there is none\.",
+         lambda m, n: _("Nobody proposed a victim; there is none.")
+         if _WHAT[m.group("what")] == "victim" else
+         _("Nobody named a bandit for the death pact; there is none.")),
+        (rf"(?P<who>{_SEATS}) proposed (?P<what>a victim|a bandit for the death pact); "
+         r"silent members count as agreeing \(seed 001 §3\.6\)\.",
+         lambda m, n: (_("%(seats)s proposed a victim; silent team members count as "
+                         "agreeing.") if _WHAT[m.group("what")] == "victim" else
+                       _("%(seats)s named a bandit for the death pact; silent team members "
+                         "count as agreeing.")) % {"seats": seats("who")(m, n)}),
+        (rf"(?P<seat>{_SEAT}) had the most proposals \((?P<top>\d+)\)\.",
+         lambda m, n: _("%(seat)s had the most proposals (%(top)s).") % {
+             "seat": seats("seat")(m, n), "top": m.group("top")}),
+        (rf"(?P<tied>{_SEATS}) tied with (?P<top>\d+) proposal\(s\) each; the lot drew "
+         rf"(?P<seat>{_SEAT})\.",
+         lambda m, n: _("%(seats)s tied with %(top)s proposals each; the lot drew "
+                        "%(seat)s.") % {"seats": seats("tied")(m, n), "top": m.group("top"),
+                                        "seat": seats("seat")(m, n)}),
+        (rf"The guardian in (?P<g>{_SEAT}) protects (?P<t>{_SEAT}) this round\.",
+         lambda m, n: _("The guardian %(guardian)s protects %(seat)s this round.") % {
+             "guardian": seats("g")(m, n), "seat": seats("t")(m, n)}),
+        (rf"The guardian in (?P<g>{_SEAT}) had nobody left to protect \((?P<k>\d+) "
+         r"round\(s\) in a row\)\.",
+         lambda m, n: _("The guardian %(guardian)s had nobody left to protect (%(k)s rounds "
+                        "in a row).") % {"guardian": seats("g")(m, n), "k": m.group("k")}),
+        (rf"(?P<g>{_SEATS}) protected (?P<t>{_SEAT}), so died in its place "
+         r"\(seed 003 guardian\)\.",
+         lambda m, n: _("%(guardians)s protected %(seat)s and died in its place.") % {
+             "guardians": seats("g")(m, n), "seat": seats("t")(m, n)}),
+        (rf"(?P<t>{_SEAT}) was killed by the bandits\.",
+         lambda m, n: _("%(seat)s was killed by the bandits.") % {"seat": seats("t")(m, n)}),
+        (r"The victim was the bandit guardian: the police guardian lapses "
+         r"\(seed 003 dual §6\)\.",
+         lambda m, n: _("The victim was the bandit guardian: the police guardian lapses.")),
+        (rf"The victim was the poison: (?P<p>{_SEAT}), named in the death pact, dies with it "
+         r"\(seed 003 poison rule 1\)\.",
+         lambda m, n: _("The victim was the poison: %(seat)s, named in the death pact, dies "
+                        "with it.") % {"seat": seats("p")(m, n)}),
+        (rf"The guardian in (?P<g>{_SEAT}) died of dereliction: it had nobody left to protect "
+         r"for two rounds in a row \(seed 003 guardian rule 5\)\.",
+         lambda m, n: _("The guardian %(guardian)s died of dereliction: nobody left to "
+                        "protect for two rounds in a row.") % {"guardian": seats("g")(m, n)}),
+        (rf"The guardian in (?P<g>{_SEAT}) died of dereliction: it skipped its protection a "
+         r"second time \(seed 003 guardian rule 2\)\.",
+         lambda m, n: _("The guardian %(guardian)s died of dereliction: it skipped its "
+                        "protection a second time.") % {"guardian": seats("g")(m, n)}),
+        (rf"The ghost possessed (?P<t>{_SEAT}), a civilian, now a bandit\.",
+         lambda m, n: _("The ghost possessed %(seat)s, a civilian, who is now a bandit.") % {
+             "seat": seats("t")(m, n)}),
+        (rf"The ghost possessed (?P<t>{_SEAT}), the poison: both die "
+         r"\(seed 003 ghost rule 3\)\.",
+         lambda m, n: _("The ghost possessed %(seat)s, the poison: both die.") % {
+             "seat": seats("t")(m, n)}),
+        (rf"The ghost possessed (?P<t>{_SEAT}) \((?P<label>[a-z ]+)\): no effect\.",
+         lambda m, n: _("The ghost possessed %(seat)s (%(role)s): no effect.") % {
+             "seat": seats("t")(m, n), "role": role_text(_LABELS.get(m.group("label")))}),
+        (r"Nothing happened tonight\.", lambda m, n: _("Nothing happened tonight.")),
+    ]
+
+
+_NIGHT = [(re.compile(pattern), build) for pattern, build in _night_patterns()]
+
+
+def _night_sentence(sentence: str, names) -> str:
+    """One sentence of the engine's night resolution in the reader's language (the engine's
+    English where the table has no pattern: a new engine sentence fails the test first)."""
+    for pattern, build in _NIGHT:
+        match = pattern.fullmatch(sentence)
+        if match:
+            return build(match, names)
+    return sentence
 
 
 # --- confirmations of a seat's own step (data = the step's params) --------------------------

@@ -66,7 +66,13 @@ def test_every_event_of_random_games_reads_as_a_chinese_sentence(plays):
             seen.add(event["kind"])
             assert "%(" not in text, text
             if not (event["visibility"]["public"] or event["visibility"]["seats"]):
-                continue  # GM-only notes: the engine's English explanation, for the console
+                # GM-only notes (deal, lots, the night's resolution) for the console: Chinese,
+                # every sentence of the night's resolution known to the presenter's table
+                assert CJK.search(text) and "**" + event["kind"] not in text, text
+                unknown = [b for b in event["because"] if P._night_sentence(b, NAMES) == b]
+                assert event["kind"] != "night_resolved" or not unknown, unknown
+                seen.add("gm:" + event["kind"])
+                continue
             assert CJK.search(text) and "**" + event["kind"] not in text, (event["kind"], text)
             if event["kind"] in SELF_ADDRESSED:
                 continue
@@ -74,6 +80,7 @@ def test_every_event_of_random_games_reads_as_a_chinese_sentence(plays):
                 if isinstance(event["data"].get(key), int):
                     assert f"{event['data'][key] + 1}号" in text, (event["kind"], text)
     assert {"dawn", "vote", "vote_result", "verdict", "check_result", "game_over"} <= seen
+    assert {"gm:chance", "gm:night_resolved"} <= seen
 
 
 def test_every_offered_choice_has_a_chinese_label(plays):
@@ -278,3 +285,21 @@ def test_phase_titles_are_translated_and_unknown_phases_left_to_the_machinery():
     assert [P.phase_label(p) for p in ("night", "tie_vote", "last_words")] == [
         "夜晚", "平票投票", "遗言"]
     assert P.phase_label("day") is None
+
+
+def test_gm_notes_read_in_english_for_english_readers_and_name_seats_in_chinese():
+    event = {"kind": "night_resolved", "visibility": {"public": False, "seats": []},
+             "data": {}, "because": ["Seat 3 was killed by the bandits.",
+                                     "The guardian in seat 5 protects seat 2 this round.",
+                                     "The ghost possessed seat 4 (police guardian): no effect."]}
+    text = describe("classic", event, NAMES)
+    assert "3号玩家3" in text and "5号玩家5" in text and "2号玩家2" in text
+    assert "killed" not in text and "guardian" not in text
+    with translation.override("en"):
+        english = describe("classic", event, NAMES)
+    assert "Seat 3 was killed by the bandits." in english
+    lot = {"kind": "chance", "visibility": {"public": False, "seats": []},
+           "data": {"purpose": "kill_tie", "among": [1, 6], "drawn": 6},
+           "because": ["A lot breaks the tie between seat 2 and seat 7."]}
+    text = describe("classic", lot, NAMES)
+    assert "2号玩家2" in text and text.count("7号玩家7") == 2 and "lot" not in text
