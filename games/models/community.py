@@ -29,7 +29,7 @@ class Signup(models.Model):
     class Meta:
         verbose_name = _("sign-up")
         verbose_name_plural = _("sign-ups")
-        ordering = ["game", "created"]
+        ordering = ["game", "created", "id"]
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="signup_once_per_game"),
         ]
@@ -63,7 +63,7 @@ class Substitution(models.Model):
     class Meta:
         verbose_name = _("substitution")
         verbose_name_plural = _("substitutions")
-        ordering = ["game", "created"]
+        ordering = ["game", "created", "id"]
         constraints = [
             models.UniqueConstraint(fields=["seat"], condition=Q(status="open"),
                                     name="one_open_substitution_per_seat"),
@@ -86,7 +86,7 @@ class LeaveRequest(models.Model):
     class Meta:
         verbose_name = _("leave request")
         verbose_name_plural = _("leave requests")
-        ordering = ["-created"]
+        ordering = ["-created", "-id"]
 
     def __str__(self) -> str:
         return f"{self.seat}: {self.message[:40]}"
@@ -114,7 +114,7 @@ class ActivityWarning(models.Model):
     class Meta:
         verbose_name = _("activity warning")
         verbose_name_plural = _("activity warnings")
-        ordering = ["-created"]
+        ordering = ["-created", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["seat", "phase", "reason"], name="warn_once"),
         ]

@@ -95,7 +95,7 @@ class Game(models.Model):
     class Meta:
         verbose_name = _("game")
         verbose_name_plural = _("games")
-        ordering = ["-created"]
+        ordering = ["-created", "-id"]
         indexes = [
             # The sweeper's query: running games whose deadline has passed.
             models.Index(fields=["deadline"], condition=Q(status="running"), name="game_due"),
@@ -247,7 +247,7 @@ class Vote(models.Model):
     class Meta:
         verbose_name = _("vote")
         verbose_name_plural = _("votes")
-        ordering = ["phase", "created"]
+        ordering = ["phase", "created", "id"]
         constraints = [
             models.UniqueConstraint(fields=["phase", "voter", "proxy"],
                                     name="vote_one_per_voter_per_phase"),
@@ -317,7 +317,7 @@ class Announcement(models.Model):
     class Meta:
         verbose_name = _("announcement")
         verbose_name_plural = _("announcements")
-        ordering = ["game", "created"]
+        ordering = ["game", "created", "id"]
 
     def __str__(self) -> str:
         return self.title

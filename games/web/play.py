@@ -187,7 +187,7 @@ def act(request, pk):
     if conversation is not None and is_page_navigation(request):  # not a planted <img>
         forum.mark_read_by_owner(conversation=conversation)
     chat = Message.objects.filter(conversation=conversation).select_related(
-        "sender__profile").order_by("-created_at") if conversation else Message.objects.none()
+        "sender__profile").order_by("-created_at", "-id") if conversation else Message.objects.none()
     page = Paginator(chat, 50).get_page(request.GET.get("page"))
     panel = get_template(rulesets.get(game.ruleset).panel)
     return render(request, "games/act.html", {
