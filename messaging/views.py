@@ -121,7 +121,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     latest = unread.with_read_marks(
         rules.readable_threads(user).filter(last_post_at__isnull=False)
         .select_related("board", "last_post__author__profile"), user,
-    ).order_by("-last_post_at")[:LATEST_THREADS]
+    ).order_by("-last_post_at", "-id")[:LATEST_THREADS]
     boards = list(boards)
     links = hooks.board_links([b.pk for b in boards])
     for board in boards:

@@ -344,7 +344,7 @@ def sweep(*, now: dt.datetime | None = None, limit: int = 100) -> int:
     its retry time, logged once per step, its GM told; the others go on.
     """
     now = kernel.now(now)
-    due = list(backoff.due_games(now, now - grace()).order_by("deadline")
+    due = list(backoff.due_games(now, now - grace()).order_by("deadline", "id")
                .values_list("id", "version")[:limit])
     advanced = 0
     for game_id, version in due:

@@ -78,7 +78,7 @@ def game_home(request, pk):
         "ruleset_title": ruleset_name(game.ruleset),
         "outcome": selectors.outcome_line(game, names, view) if game.is_over else "",
         "public_view": _public_rows(game, view, names), "timeline": timeline,
-        "announcements": game.announcements.exclude(published_at=None).order_by("-created")[:20],
+        "announcements": game.announcements.exclude(published_at=None).order_by("-created", "-id")[:20],
         "tallies": _recent_tallies(game),
         **game_links(game),
     })

@@ -313,7 +313,7 @@ def vote_panel_context(request, thread: Thread) -> dict | None:
         options = [(c.kind, c.params.get("target"), choice_label(game.ruleset, c, names))
                    for c in _choices(game, seat.number) if c.kind in ("vote", "runoff_vote")]
     votes = Vote.objects.filter(phase=phase, proxy=False).select_related(
-        "voter", "target").order_by("created") if phase else []
+        "voter", "target").order_by("created", "id") if phase else []
     history = [(v.created, seat_name(names, v.voter.number),
                 seat_name(names, v.target.number) if v.target else "—") for v in votes]
     # The tally from the engine's public events (proxies, voided votes, CURSE/BLESS as the
