@@ -18,7 +18,6 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -30,7 +29,7 @@ from messaging.models import Conversation
 from .. import rulesets, selectors, services
 from ..engine.base import GM
 from ..models import Action, Announcement, Event, Game
-from ..presenters import describe, phase_label
+from ..presenters import describe, explanation, phase_label
 from ..services import winrates
 from . import gm_steps, guide, rollback
 from .forms import GameSettingsForm, RunningGameForm
@@ -394,21 +393,21 @@ def step_rows(game: Game, names: dict[int, str]) -> list[dict]:
 
 
 def event_rows(game: Game, events: list[dict], names: dict[int, str]) -> list[dict]:
-    """Events as sentences in the viewer's language. The engine's `because` chain is
-    English: it is shown only to a reader of English (no duplicate in another language)."""
-    english = (translation.get_language() or "").startswith("en")
+    """Events as sentences in the viewer's language, each with the engine's `because` chain
+    in that language too, unless the sentence already holds it (no explanation twice)."""
+    known = game.ruleset in rulesets.names()
     rows = []
     for e in events:
         visibility = e.get("visibility") or {}
         text = gm_steps.gm_log_text(e, names)
         if text is None:
-            text = (describe(game.ruleset, e, names) if game.ruleset in rulesets.names()
-                    else e["kind"])
+            text = describe(game.ruleset, e, names) if known else e["kind"]
         rows.append({
             "text": text.replace("**", ""),  # the presenters' Markdown bold, read as text
             "public": visibility.get("public", False),
             "to": ", ".join(f"{n + 1}. {names.get(n, '')}" for n in visibility.get("seats") or []),
-            "because": e.get("because") or [] if english else [],
+            "because": (explanation(game.ruleset, e, text, names) if known
+                        else [str(b) for b in e.get("because") or []]),
             "seq": e.get("seq")})
     return rows
 

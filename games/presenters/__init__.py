@@ -24,6 +24,9 @@ rule-set table (games/rulesets.py); a presenter may define
                                           concerned), from the public state
     EVENTS                                kind -> sentence writer (the system check in
                                           games/checks.py requires one per declared kind)
+    because_text(sentence, names) -> str | None
+                                          one sentence of the engine's `because` chain in
+                                          the reader's language (base.Explanations)
 Where a presenter returns None for one event (a GM's log entry, a kind it leaves alone) the
 generic text of games/presenters/base.py is used. A rule set missing from the table is an
 error (KeyError), never silently generic text.
@@ -31,6 +34,7 @@ error (KeyError), never silently generic text.
 
 from __future__ import annotations
 
+import logging
 import re
 
 from django.utils.translation import get_language
@@ -40,6 +44,7 @@ from messaging.words import words_as_text
 
 from .. import rulesets
 from .base import (
+    GM_EXPLANATIONS,
     SEAT_KEYS,
     VoteTally,
     generic_label,
@@ -49,12 +54,15 @@ from .base import (
     seat_name,
 )
 
-__all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "choice_label", "describe", "field_label", "listing",
+__all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "because_chain", "because_text", "choice_label", "describe", "explanation", "field_label", "listing",
            "outcome_text", "param_label", "phase_end_title", "phase_label", "phase_summary", "phase_step_title", "phase_title", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
            "round_thread_kinds", "round_thread_title", "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies"]
 
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+log = logging.getLogger(__name__)
+# Shapes of engine sentences already logged as untranslated (one warning each per process).
+_UNTRANSLATED: set[tuple[str, str]] = set()
 
 
 def _presenter(ruleset: str):
@@ -277,3 +285,45 @@ def phase_summary(ruleset: str, name: str, number: int, events: list[dict],
     words, from the rule set's `phase_summary` ("" when it has none for this phase)."""
     own = getattr(_presenter(ruleset), "phase_summary", None)
     return (own(name, number, events, names) or "") if own is not None else ""
+
+
+# --- the engine's explanations ------------------------------------------------------------
+
+def _english() -> bool:
+    return (get_language() or "").startswith("en")
+
+
+def because_text(ruleset: str, sentence: str, names: dict[int, str]) -> str:
+    """One sentence of an event's `because` chain in the reader's language.
+
+    1. A reader of English gets the engine's own sentence.
+    2. Else the rule set's `because_text`, then the sentences every rule set shares (the GM's
+       acts, base.GM_EXPLANATIONS).
+    3. A sentence no table knows is shown as the engine wrote it, so nothing is lost, and
+       logged once as a warning (tests/presenters/test_because.py fails on it first).
+    """
+    if _english():
+        return sentence
+    own = getattr(_presenter(ruleset), "because_text", None)
+    text = own(sentence, names) if own is not None else None
+    text = text or GM_EXPLANATIONS.read(sentence, names)
+    if text is None:
+        shape = (ruleset, re.sub(r"\d+", "#", sentence))
+        if shape not in _UNTRANSLATED:
+            _UNTRANSLATED.add(shape)
+            log.warning("no translation for the %s engine's sentence %r", ruleset, sentence)
+        return sentence
+    return text
+
+
+def because_chain(ruleset: str, event: dict, names: dict[int, str]) -> list[str]:
+    """The event's `because` chain, sentence by sentence, in the reader's language."""
+    return [because_text(ruleset, str(b), names) for b in event.get("because") or []]
+
+
+def explanation(ruleset: str, event: dict, text: str, names: dict[int, str]) -> list[str]:
+    """The chain to show under the event's sentence `text` (a timeline, the console): the
+    translated chain, or nothing when `text` already holds every sentence of it (a GM note
+    that is its chain, in any language)."""
+    chain = because_chain(ruleset, event, names)
+    return [] if all(b in text for b in chain) else chain

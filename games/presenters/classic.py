@@ -24,13 +24,23 @@ from __future__ import annotations
 
 import re
 
-from django.utils.translation import get_language, pgettext, pgettext_lazy
+from django.utils.translation import get_language, gettext_noop, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from messaging.words import words_block
 
 from ..engine.classic.roles import LABEL_TEXT
-from .base import TallyRow, VoteTally, listing, sentences
+from .base import (
+    Explanations,
+    Part,
+    TallyRow,
+    VoteTally,
+    listing,
+    plain_ref,
+    seat_number,
+    seat_numbers,
+    sentences,
+)
 
 # The 'my hand' panel translates role and phase codes as they come in the view
 # ({% translate code context "classic role" %}). Most codes are also the English words used
@@ -380,7 +390,7 @@ def _gm_note(data, names, event) -> str | None:
     """GM-only notes (the deal, lots, the night's resolution) for the console and the GM's
     view: in English the engine's own explanation (its `because` chain); in any other
     language the same facts in the reader's words — the deal and the lots from the event's
-    data, the night's resolution sentence by sentence (`_night_sentence`)."""
+    data, the night's resolution sentence by sentence (the table `BECAUSE` below)."""
     because = [str(b) for b in event.get("because") or []]
     if not because:
         return None
@@ -391,9 +401,9 @@ def _gm_note(data, names, event) -> str | None:
         return _("The GM dealt the roles by hand: %(roles)s.") % {
             "roles": _role_list(data.get("roles"), names)}
     if kind == "chance":
-        return _chance_note(data, names) or " ".join(because)
+        return _chance_note(data, names) or " ".join(_explained(b, names) for b in because)
     return _("How the night resolved: %(steps)s") % {
-        "steps": " ".join(_night_sentence(b, names) for b in because)}
+        "steps": " ".join(_explained(b, names) for b in because)}
 
 
 def _role_list(roles, names) -> str:
@@ -418,95 +428,187 @@ def _chance_note(data, names) -> str | None:
         "seat": who(names, drawn)}
 
 
-# The sentences the classic engine writes into the night's resolution (engine/classic/
-# night.py `resolve_night` and its steps); tests/presenters/test_classic_gm_notes.py plays
-# random games and fails on any sentence this table does not know.
-_SEAT = r"[Ss]eat \d+"
-_SEATS = rf"{_SEAT}(?:(?:, | and ){_SEAT})*"
+# --- the engine's explanations (its `because` chains) -------------------------------------
+# Every sentence the classic engine writes into a `because` chain (games/engine/classic/*.py),
+# as a msgid with a placeholder per changing part (games/presenters/base.py `Explanations`);
+# tests/presenters/test_because.py plays random games and fails on any sentence not here.
+# The GM's night note (`_gm_note`) is the night's chain read with this table.
+
 _LABELS = {text: code for code, text in LABEL_TEXT.items()}
-_WHAT = {"a victim": "victim", "a bandit for the death pact": "pact"}
+# Seed 003's 2.0 variants have no section numbers: the Chinese rules page names their
+# paragraphs (docs/rules/players/classic.zh-hans.md): 鬼匪, 毒药, 细则, 守护神, 双守护神.
+_REF_WORDS = (
+    (r"^seed 003$", "2.0变体规则"),
+    (r"seed 001 ", ""),
+    (r"seed 003,? ghost bandit", "鬼匪"),
+    (r"seed 003,? ", ""),
+    (r"ghost paragraph (\d+)", r"鬼匪 第\1段"),
+    (r"ghost rule (\d+)", r"鬼匪 \1"),
+    (r"poison rule (\d+)", r"毒药 \1"),
+    (r"minor rule (\d+)", r"细则 \1"),
+    (r"guardian rules (\d+) and (\d+)", r"守护神 \1、\2"),
+    (r"guardian rule (\d+)", r"守护神 \1"),
+    (r"dual(?: guardians)? §(\d+)", r"双守护神 \1"),
+    (r"^guardian$", "守护神"),
+    (r"^(\d[A-D])$", r"细则 \1"),
+    (r"-", "–"),
+)
 
 
-def _seats(text: str, names) -> str:
-    return listing([who(names, int(n) - 1) for n in re.findall(r"\d+", text)])
+def _tally(text: str, names) -> str:
+    """"seat 2: 3, seat 5: 1" as "2号阿狗：3票、5号阿猫：1票"."""
+    return listing(_("%(seat)s: %(n)d votes") % {"seat": who(names, int(s) - 1), "n": int(n)}
+                   for s, n in re.findall(r"(\d+): (\d+)", text))
 
 
-def _night_patterns():
-    def seats(key):
-        return lambda m, n: _seats(m.group(key), n)
+_SEAT = Part(r"[Ss]eat \d+", lambda text, names: who(names, seat_number(text)))
+BECAUSE_PARTS = {
+    "seat": _SEAT,
+    "target": _SEAT,
+    "seats": Part(r"[Ss]eat \d+(?:(?:, | and )seat \d+)*|[Nn]obody",
+                  lambda text, names: seat_list(seat_numbers(text), names)),
+    "role": Part("|".join(sorted([*_LABELS, "identity withheld"], key=len, reverse=True)),
+                 lambda text, names: role_text(_LABELS.get(text))),
+    "tally": Part(r"seat \d+: \d+(?:, seat \d+: \d+)*", _tally),
+    "n": Part(r"\d+", lambda text, names: text),
+    "ref": Part(r"seed [^()]*", lambda text, names: plain_ref(text, _REF_WORDS)),
+}
 
-    return [
-        (r"Nobody proposed (?P<what>a victim|a bandit for the death pact), so there is none\.",
-         lambda m, n: _("Nobody proposed a victim; there is none.")
-         if _WHAT[m.group("what")] == "victim" else
-         _("Nobody named a bandit for the death pact; there is none.")),
-        (rf"(?P<who>{_SEATS}) proposed (?P<what>a victim|a bandit for the death pact); "
-         r"silent members count as agreeing \(seed 001 §3\.6\)\.",
-         lambda m, n: (_("%(seats)s proposed a victim; silent team members count as "
-                         "agreeing.") if _WHAT[m.group("what")] == "victim" else
-                       _("%(seats)s named a bandit for the death pact; silent team members "
-                         "count as agreeing.")) % {"seats": seats("who")(m, n)}),
-        (rf"(?P<seat>{_SEAT}) had the most proposals \((?P<top>\d+)\)\.",
-         lambda m, n: _("%(seat)s had the most proposals (%(top)s).") % {
-             "seat": seats("seat")(m, n), "top": m.group("top")}),
-        (rf"(?P<tied>{_SEATS}) tied with (?P<top>\d+) proposal\(s\) each; the lot drew "
-         rf"(?P<seat>{_SEAT})\.",
-         lambda m, n: _("%(seats)s tied with %(top)s proposals each; the lot drew "
-                        "%(seat)s.") % {"seats": seats("tied")(m, n), "top": m.group("top"),
-                                        "seat": seats("seat")(m, n)}),
-        (rf"The guardian in (?P<g>{_SEAT}) protects (?P<t>{_SEAT}) this round\.",
-         lambda m, n: _("The guardian %(guardian)s protects %(seat)s this round.") % {
-             "guardian": seats("g")(m, n), "seat": seats("t")(m, n)}),
-        (rf"The guardian in (?P<g>{_SEAT}) had nobody left to protect \((?P<k>\d+) "
-         r"round\(s\) in a row\)\.",
-         lambda m, n: _("The guardian %(guardian)s had nobody left to protect (%(k)s rounds "
-                        "in a row).") % {"guardian": seats("g")(m, n), "k": m.group("k")}),
-        (rf"(?P<g>{_SEATS}) protected (?P<t>{_SEAT}), so died in its place "
-         r"\(seed 003 guardian\)\.",
-         lambda m, n: _("%(guardians)s protected %(seat)s and died in its place.") % {
-             "guardians": seats("g")(m, n), "seat": seats("t")(m, n)}),
-        (rf"(?P<t>{_SEAT}) was killed by the bandits\.",
-         lambda m, n: _("%(seat)s was killed by the bandits.") % {"seat": seats("t")(m, n)}),
-        (r"The victim was the bandit guardian: the police guardian lapses "
-         r"\(seed 003 dual §6\)\.",
-         lambda m, n: _("The victim was the bandit guardian: the police guardian lapses.")),
-        (rf"The victim was the poison: (?P<p>{_SEAT}), named in the death pact, dies with it "
-         r"\(seed 003 poison rule 1\)\.",
-         lambda m, n: _("The victim was the poison: %(seat)s, named in the death pact, dies "
-                        "with it.") % {"seat": seats("p")(m, n)}),
-        (rf"The guardian in (?P<g>{_SEAT}) died of dereliction: it had nobody left to protect "
-         r"for two rounds in a row \(seed 003 guardian rule 5\)\.",
-         lambda m, n: _("The guardian %(guardian)s died of dereliction: nobody left to "
-                        "protect for two rounds in a row.") % {"guardian": seats("g")(m, n)}),
-        (rf"The guardian in (?P<g>{_SEAT}) died of dereliction: it skipped its protection a "
-         r"second time \(seed 003 guardian rule 2\)\.",
-         lambda m, n: _("The guardian %(guardian)s died of dereliction: it skipped its "
-                        "protection a second time.") % {"guardian": seats("g")(m, n)}),
-        (rf"The ghost possessed (?P<t>{_SEAT}), a civilian, now a bandit\.",
-         lambda m, n: _("The ghost possessed %(seat)s, a civilian, who is now a bandit.") % {
-             "seat": seats("t")(m, n)}),
-        (rf"The ghost possessed (?P<t>{_SEAT}), the poison: both die "
-         r"\(seed 003 ghost rule 3\)\.",
-         lambda m, n: _("The ghost possessed %(seat)s, the poison: both die.") % {
-             "seat": seats("t")(m, n)}),
-        (rf"The ghost possessed (?P<t>{_SEAT}) \((?P<label>[a-z ]+)\): no effect\.",
-         lambda m, n: _("The ghost possessed %(seat)s (%(role)s): no effect.") % {
-             "seat": seats("t")(m, n), "role": role_text(_LABELS.get(m.group("label")))}),
-        (r"Nothing happened tonight\.", lambda m, n: _("Nothing happened tonight.")),
-    ]
+BECAUSE = [
+    # the deal and the teams (rules.py)
+    gettext_noop("The GM dealt the roles by hand (fixed_roles)."),
+    gettext_noop("The roles are dealt by lot (%(ref)s)."),
+    gettext_noop("The ghost is drawn among the bandits once their list is fixed (%(ref)s)."),
+    gettext_noop("You drew the card: %(role)s."),
+    gettext_noop("The police are %(seats)s; they see each other (%(ref)s)."),
+    gettext_noop("The bandits are %(seats)s; they see each other (%(ref)s)."),
+    gettext_noop("Their ghost is %(seat)s (%(ref)s)."),
+    # victory and the night's frame (common.py)
+    gettext_noop("Every bandit is dead (%(ref)s)."),
+    gettext_noop("Every police officer is dead (%(ref)s)."),
+    gettext_noop("Every civilian is dead, a draw under this game's rule (%(ref)s)."),
+    gettext_noop("Every civilian is dead, a bandit win under this game's rule (%(ref)s)."),
+    gettext_noop("Two results hold at once, so the game is a draw (%(ref)s)."),
+    gettext_noop("Night %(n)s begins: the bandits choose a victim and the police a seat to "
+                 "check (%(ref)s)."),
+    # a seat's own steps (actions.py)
+    gettext_noop("%(seat)s proposes to kill %(target)s."),
+    gettext_noop("If the victim is the poison, %(seat)s dies with it (the death pact, "
+                 "%(ref)s)."),
+    gettext_noop("%(seat)s goes with the team's choice; silence counts as agreeing "
+                 "(%(ref)s)."),
+    gettext_noop("%(seat)s writes to the team (the GM reads the team's talk)."),
+    gettext_noop("The ghost in %(seat)s will possess %(target)s after tonight's kill "
+                 "(%(ref)s)."),
+    gettext_noop("The ghost in %(seat)s withdrew tonight's possession."),
+    gettext_noop("%(seat)s proposes to check %(target)s."),
+    gettext_noop("You protect %(seat)s this round, against the night's kill and the day's "
+                 "vote (%(ref)s)."),
+    gettext_noop("You protect nobody this round; a guardian may do so once, the second time "
+                 "is death by dereliction (%(ref)s)."),
+    gettext_noop("%(seat)s leaves last words (%(ref)s)."),
+    gettext_noop("%(seat)s speaks and closes with 过 (%(ref)s)."),
+    gettext_noop("%(seat)s votes for %(target)s. Votes are cast in the open, in order "
+                 "(%(ref)s)."),
+    gettext_noop("%(seat)s abstains. Votes are cast in the open, in order (%(ref)s)."),
+    # the night (night.py)
+    gettext_noop("Nobody proposed a victim, so there is none."),
+    gettext_noop("Nobody proposed a bandit for the death pact, so there is none."),
+    gettext_noop("Nobody proposed a seat to check, so there is none."),
+    gettext_noop("%(seats)s proposed a victim; silent members count as agreeing (%(ref)s)."),
+    gettext_noop("%(seats)s proposed a bandit for the death pact; silent members count as "
+                 "agreeing (%(ref)s)."),
+    gettext_noop("%(seats)s proposed a seat to check; silent members count as agreeing "
+                 "(%(ref)s)."),
+    gettext_noop("%(seat)s had the most proposals (%(n)s)."),
+    gettext_noop("A lot breaks the tie between %(seats)s."),
+    gettext_noop("%(seats)s tied with %(n)s proposal(s) each; the lot drew %(seat)s."),
+    gettext_noop("The police learn that %(seat)s is: %(role)s (%(ref)s)."),
+    gettext_noop("The police checked the poison, which is told so (%(ref)s)."),
+    gettext_noop("The guardian in %(seat)s protects %(target)s this round."),
+    gettext_noop("The guardian in %(seat)s had nobody left to protect (%(n)s round(s) in a "
+                 "row)."),
+    gettext_noop("The guardian protected nobody this round; a second skip in the game is "
+                 "death by dereliction (%(ref)s)."),
+    gettext_noop("%(seats)s protected %(target)s, so died in its place (%(ref)s)."),
+    gettext_noop("%(seat)s was killed by the bandits."),
+    gettext_noop("The victim was the bandit guardian: the police guardian lapses (%(ref)s)."),
+    gettext_noop("The victim was the poison: %(seat)s, named in the death pact, dies with it "
+                 "(%(ref)s)."),
+    gettext_noop("The guardian in %(seat)s died of dereliction: it had nobody left to protect "
+                 "for two rounds in a row (%(ref)s)."),
+    gettext_noop("The guardian in %(seat)s died of dereliction: it skipped its protection a "
+                 "second time (%(ref)s)."),
+    gettext_noop("The police checked the poison and may check one more seat before the day "
+                 "(%(ref)s)."),
+    gettext_noop("The bandits killed the bandit guardian, so from this round the police "
+                 "guardian plays as a civilian and its protection is void (%(ref)s)."),
+    gettext_noop("The possession did not happen: the ghost died first tonight; the ghost keeps "
+                 "its one possession (the kill comes first, %(ref)s)."),
+    gettext_noop("The possession did not happen: %(seat)s died first tonight; the ghost keeps "
+                 "its one possession (the kill comes first, %(ref)s)."),
+    gettext_noop("The ghost possessed %(seat)s, a civilian, who turns bandit and joins the "
+                 "team (%(ref)s); the GM introduces them (rule %(n)s)."),
+    gettext_noop("The ghost possessed %(seat)s, a civilian, now a bandit."),
+    gettext_noop("The ghost possessed %(seat)s, the poison: both die (%(ref)s)."),
+    gettext_noop("A ghost possessed one of the police, without effect; the GM does not say "
+                 "whom (%(ref)s)."),
+    gettext_noop("The possession of %(seat)s had no effect, and the ghost has used its one "
+                 "possession (%(ref)s)."),
+    gettext_noop("The ghost possessed %(seat)s (%(role)s): no effect."),
+    gettext_noop("Nothing happened tonight."),
+    gettext_noop("At dawn the GM announces who died in the night (%(ref)s)."),
+    gettext_noop("The ghost possessed the poison, so no identity of tonight's dead is "
+                 "revealed (%(ref)s)."),
+    gettext_noop("The bandits killed the poison: one of %(seats)s was the poison, the other a "
+                 "%(role)s, and the GM does not say which is which (%(ref)s)."),
+    gettext_noop("Nobody died."),
+    gettext_noop("%(seat)s died: %(role)s."),
+    gettext_noop("%(seat)s died: %(role)s (a guardian dying for the seat voted out, "
+                 "%(ref)s)."),
+    gettext_noop("%(seats)s died of dereliction: a guardian that skipped twice, or had nobody "
+                 "to protect for two rounds (%(ref)s)."),
+    gettext_noop("%(seat)s leaves last words: the first %(n)s deaths do (%(ref)s)."),
+    gettext_noop("%(seats)s leave last words: the first %(n)s deaths do (%(ref)s)."),
+    # the day (day.py)
+    gettext_noop("%(seats)s left no last words before the time ran out."),
+    gettext_noop("Each living player speaks once, in seat order from the seat after the "
+                 "night's first dead, and closes with 过 (%(ref)s)."),
+    gettext_noop("The vote tied: the tied seats speak again, then the others vote among them "
+                 "(%(ref)s)."),
+    gettext_noop("The vote tied again: the others speak, then vote among the seats still "
+                 "tied (%(ref)s)."),
+    gettext_noop("%(seat)s said nothing before the time ran out, so the turn passes (a silent "
+                 "speaker is skipped)."),
+    gettext_noop("After the speeches comes the vote, in the same order: one vote or "
+                 "abstention each (%(ref)s)."),
+    gettext_noop("Only %(seats)s can receive votes (%(ref)s)."),
+    gettext_noop("%(seat)s did not vote before the time ran out, which counts as "
+                 "abstaining."),
+    gettext_noop("Votes per seat: %(tally)s."),
+    gettext_noop("Votes per seat: none."),
+    gettext_noop("Nobody received a vote, so nobody is eliminated today."),
+    gettext_noop("%(seat)s has the most votes (%(ref)s)."),
+    gettext_noop("%(seats)s tied at the top: a guardian and the seat it protects, so both die "
+                 "(%(ref)s)."),
+    gettext_noop("%(seats)s tied at the top (%(ref)s)."),
+    gettext_noop("%(seats)s tied a third time, so nobody is eliminated today (%(ref)s, read "
+                 "as a day without elimination)."),
+]
+
+EXPLANATIONS = Explanations(BECAUSE_PARTS, BECAUSE)
 
 
-_NIGHT = [(re.compile(pattern), build) for pattern, build in _night_patterns()]
+def because_text(sentence: str, names: dict[int, str]) -> str | None:
+    """One sentence of the engine's `because` chain in the reader's language; None when the
+    table does not know it (the machinery then shows the engine's sentence and logs it)."""
+    return EXPLANATIONS.read(sentence, names)
 
 
-def _night_sentence(sentence: str, names) -> str:
-    """One sentence of the engine's night resolution in the reader's language (the engine's
-    English where the table has no pattern: a new engine sentence fails the test first)."""
-    for pattern, build in _NIGHT:
-        match = pattern.fullmatch(sentence)
-        if match:
-            return build(match, names)
-    return sentence
+def _explained(sentence: str, names) -> str:
+    """A sentence of a GM note's chain, read by the table (the engine's own where it does not
+    know it: the note still says everything, and the timeline logs the unknown sentence)."""
+    return because_text(sentence, names) or sentence
 
 
 # --- confirmations of a seat's own step (data = the step's params) --------------------------

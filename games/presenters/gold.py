@@ -23,8 +23,9 @@ from __future__ import annotations
 import re
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
-from .base import seat_name
+from .base import Explanations, Part, plain_ref, seat_name, seat_number, seat_numbers
 
 SHOWING = re.compile(r"\(showing (KILLER|ASSASSIN|THIEF)\)")
 
@@ -431,3 +432,129 @@ def review_secret(secret: dict, names: dict[int, str]) -> list[tuple[str, str]]:
     """The GM's secrets for the review: the virtual players' cards."""
     cards = (secret.get("cards") or {}).get("virtual") or []
     return [(virtual_name(i), card(c)) for i, c in enumerate(cards) if c]
+
+
+# --- the engine's explanations (its `because` chains) -------------------------------------
+# Every sentence the gold engine writes into a `because` chain (games/engine/gold/rules.py),
+# as a msgid with a placeholder per changing part (games/presenters/base.py `Explanations`);
+# tests/presenters/test_because.py plays random games and fails on any sentence not here.
+
+_CARD = "(?:KILLER|ASSASSIN|THIEF)"
+
+
+def _table(text: str, names) -> str:
+    """"seats 1 KILLER, 2 THIEF; virtual players 1 ASSASSIN" as the table's cards."""
+    players, virtual = text.split("; virtual players")
+    return table_text(re.findall(r"[A-Z]+", players), re.findall(r"[A-Z]+", virtual), names)
+
+
+def _counts(text: str, names) -> str:
+    return counts_text({c: int(n) for n, c in re.findall(r"(\d+) ([A-Z]+)", text)})
+
+
+def _payments(text: str, names) -> str:
+    return joined(f"{seat_name(names, int(s) - 1)} +{p}"
+                  for s, p in re.findall(r"(\d+) \+(\d+)", text))
+
+
+def _place(text: str, names) -> str:
+    key = "virtual" if text.startswith("virtual") else "seat"
+    return place({key: seat_number(text)}, names)
+
+
+BECAUSE_PARTS = {
+    "seat": Part(r"[Ss]eat \d+", lambda text, names: seat_name(names, seat_number(text))),
+    "numbers": Part(r"\d+(?:, \d+)*",
+                    lambda text, names: seat_list(seat_numbers(text), names)),
+    "card": Part(_CARD, lambda text, names: card(text)),
+    "n": Part(r"\d+", lambda text, names: text),
+    "virtual": Part(r"virtual player \d+",
+                    lambda text, names: virtual_name(seat_number(text))),
+    "place": Part(r"seat \d+|virtual player \d+", _place),
+    "table": Part(rf"seats \d+ {_CARD}(?:, \d+ {_CARD})*; virtual players"
+                  rf"(?: \d+ {_CARD}(?:, \d+ {_CARD})*)?", _table),
+    "counts": Part(r"\d+ KILLER, \d+ ASSASSIN, \d+ THIEF", _counts),
+    "payments": Part(r"seat \d+ \+\d+(?:, seat \d+ \+\d+)*", _payments),
+    "ref": Part(r"[§I][^()]*", lambda text, names: plain_ref(
+        text, ((r"operation (\d+)", _("operation %(n)s") % {"n": r"\1"}),))),
+}
+
+BECAUSE = [
+    # the setup and the rounds
+    gettext_noop("%(n)s players and %(n2)s virtual players fill the 8 places; the game lasts "
+                 "%(n3)s rounds (%(ref)s)."),
+    gettext_noop("The players left the first lead to chance: %(seat)s was drawn by lot "
+                 "(%(ref)s)."),
+    gettext_noop("The players chose %(seat)s to lead the first round (%(ref)s)."),
+    gettext_noop("Round %(n)s of %(n2)s; %(seat)s leads (%(ref)s)."),
+    gettext_noop("The lead passes to the next seat each round (%(ref)s)."),
+    gettext_noop("Every player holds one %(card)s, one %(card2)s and one %(card3)s (%(ref)s); "
+                 "the virtual pile of %(n)s cards was shuffled and %(n2)s drawn face up for "
+                 "the virtual players (%(ref2)s)."),
+    # the pick and the reveal (§3)
+    gettext_noop("%(seat)s picked %(card)s in secret; it will be shown when the pick phase "
+                 "ends (%(ref)s)."),
+    gettext_noop("%(seat)s confirmed its secret pick, %(card)s (%(ref)s)."),
+    gettext_noop("%(seat)s changed its secret pick from %(card)s to %(card2)s before the "
+                 "reveal (%(ref)s)."),
+    gettext_noop("%(seat)s did not pick a card in time, so %(card)s was drawn at random from "
+                 "its hand (%(ref)s)."),
+    gettext_noop("Every player's pick is shown at the same time (%(ref)s): %(table)s."),
+    gettext_noop("Seat(s) %(numbers)s missed the pick and got a card at random (%(ref)s)."),
+    gettext_noop("Seat(s) %(numbers)s would win coins; instead each takes a priority token "
+                 "(%(ref)s)."),
+    gettext_noop("No player would win coins, so nobody takes a priority token (%(ref)s)."),
+    # the priority and operation turns (§5)
+    gettext_noop("%(seat)s made no priority choice in time, so it keeps the token (%(ref)s)."),
+    gettext_noop("%(seat)s keeps its priority token and its card and takes %(n)s bonus coins "
+                 "from the supply (%(ref)s)."),
+    gettext_noop("%(seat)s trades its priority token for a ×2 token: what it wins this round "
+                 "is doubled (%(ref)s)."),
+    gettext_noop("Without a priority token it will also take a turn among the operations "
+                 "(%(ref)s)."),
+    gettext_noop("%(seat)s made no choice in time, so it keeps its card (%(ref)s)."),
+    gettext_noop("%(seat)s keeps its card and does nothing else (%(ref)s)."),
+    gettext_noop("%(seat)s covers its %(card)s with one of its two other cards, face down "
+                 "(%(ref)s)."),
+    gettext_noop("The card %(seat)s put face down is %(card)s; only it knows until the card "
+                 "is flipped or judged."),
+    gettext_noop("%(seat)s keeps its card and puts a card from its hand face down in place of "
+                 "%(virtual)s's %(card)s (%(ref)s)."),
+    gettext_noop("Nobody else may replace a virtual player's card this round (%(ref)s)."),
+    gettext_noop("The card %(seat)s put on %(virtual)s is %(card)s; only it knows until the "
+                 "card is flipped or judged."),
+    gettext_noop("%(seat)s keeps its card and flips the face-down card of %(place)s: it is "
+                 "%(card)s (%(ref)s)."),
+    gettext_noop("Nobody else may flip a card this round (%(ref)s)."),
+    # the judgments (§4, §6) and the end
+    gettext_noop("The table shows %(counts)s (%(ref)s)."),
+    gettext_noop("%(card)s outnumber %(card2)s, so the %(card3)s holders take the %(n)s coins "
+                 "(%(ref)s)."),
+    gettext_noop("%(card)s and %(card2)s are tied at %(n)s, so the %(card3)s holders take the "
+                 "%(n2)s coins (%(ref)s)."),
+    gettext_noop("Nobody holds %(card)s, so the %(n)s coins vanish."),
+    gettext_noop("%(n)s holders would share %(n2)s coins; with %(n3)s or more nobody gets "
+                 "anything and the coins vanish (%(ref)s)."),
+    gettext_noop("The %(n)s %(card)s holder(s) get %(n2)s coin(s) each (%(ref)s)."),
+    gettext_noop("The %(n)s coin(s) left over go to the %(n2)s %(card)s holder(s): %(n3)s each "
+                 "(%(ref)s)."),
+    gettext_noop("The %(n)s coin(s) left over have no %(card)s to go to."),
+    gettext_noop("%(n)s coin(s) cannot be split evenly and vanish (%(ref)s)."),
+    gettext_noop("Every player turns its card face up for the final judgment (%(ref)s): "
+                 "%(table)s."),
+    gettext_noop("%(seat)s holds a ×2 token: %(n)s becomes %(n2)s (%(ref)s)."),
+    gettext_noop("Coins paid: %(payments)s."),
+    gettext_noop("No player wins coins this round."),
+    gettext_noop("All %(n)s rounds are played; the most coins wins and a tie shares the win "
+                 "(%(ref)s)."),
+    gettext_noop("%(seat)s wins with %(n)s coins."),
+    gettext_noop("Seats %(numbers)s share the win with %(n)s coins each."),
+]
+
+EXPLANATIONS = Explanations(BECAUSE_PARTS, BECAUSE)
+
+
+def because_text(sentence: str, names: dict[int, str]) -> str | None:
+    """One sentence of the engine's `because` chain in the reader's language; None when the
+    table does not know it (the machinery then shows the engine's sentence and logs it)."""
+    return EXPLANATIONS.read(sentence, names)

@@ -35,13 +35,22 @@ from __future__ import annotations
 
 import re
 
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, gettext_noop, pgettext
 from django.utils.translation import gettext as _
 
 from messaging.words import words_block
 
 from ..engine.ninelives.cards import CAMP_NAMES_ZH, CARDS
-from .base import TallyRow, VoteTally, sentences
+from .base import (
+    Explanations,
+    Part,
+    TallyRow,
+    VoteTally,
+    plain_ref,
+    seat_number,
+    seat_numbers,
+    sentences,
+)
 
 CARD_IN_TEXT = re.compile(r"\b(" + "|".join(sorted(CARDS, key=len, reverse=True)) + r")\b")
 GM_FOUL_NO_VOTE = "no vote and no proxy vote"  # the engine's reason for §9.1.5
@@ -1246,3 +1255,225 @@ def review_secret(secret: dict, names: dict[int, str]) -> list[tuple[str, str]]:
             "answered as the killer camp: %(killer)s; as the wolf camp: %(wolf)s") % {
             "killer": cards_text(taints.get("killer")), "wolf": cards_text(taints.get("wolf"))}))
     return rows
+
+
+# --- the engine's explanations (its `because` chains) -------------------------------------
+# Every sentence the engine writes into a `because` chain (games/engine/ninelives/*.py), as a
+# msgid with a placeholder per changing part (games/presenters/base.py `Explanations`);
+# tests/presenters/test_because.py plays random games and fails on any sentence not here.
+
+def _use(text: str, names) -> str:
+    """"WEREWOLF of seat 2 on seat 4" (the engine's card use) as "座位2 阿狗对座位4 阿猫使用的狼人"."""
+    card, seat, target = re.fullmatch(r"(\w+) of seat (\d+)(?: on seat (\d+))?", text).groups()
+    if target is None:
+        return pgettext("ninelives", "%(card)s of %(seat)s") % {
+            "card": card_name(card), "seat": who(names, int(seat) - 1)}
+    return pgettext("ninelives", "%(card)s of %(seat)s on %(target)s") % {
+        "card": card_name(card), "seat": who(names, int(seat) - 1),
+        "target": who(names, int(target) - 1)}
+
+
+def _reason(text: str, names) -> str:
+    """A foul's reason: the engine's own (a seat that did not vote) or the GM's words."""
+    if text == GM_FOUL_NO_VOTE:
+        return pgettext("ninelives", "it neither voted nor sent a proxy vote")
+    return text
+
+
+def _phase(text: str, names) -> str:
+    name, number = text.split()
+    return phase_text({"name": name, "number": int(number)})
+
+
+_CARD = "(?:" + "|".join(sorted(CARDS, key=len, reverse=True)) + ")"
+_SEAT = Part(r"[Ss]eat \d+", lambda text, names: who(names, seat_number(text)))
+BECAUSE_PARTS = {
+    "seat": _SEAT,
+    "target": _SEAT,
+    "seats": Part(r"[Ss]eat \d+(?:, seat \d+)*|nobody",
+                  lambda text, names: seats_text(seat_numbers(text), names)),
+    "card": Part(_CARD, lambda text, names: card_name(text)),
+    "cards": Part(rf"\['{_CARD}'(?:, '{_CARD}')*\]",
+                  lambda text, names: cards_text(re.findall(r"\w+", text))),
+    "order": Part(rf"\['{_CARD}'(?:, '{_CARD}')*\]",
+                  lambda text, names: order_text(re.findall(r"\w+", text))),
+    "use": Part(rf"{_CARD} of seat \d+(?: on seat \d+)?", _use),
+    "camp": Part(r"killer|wolf|civilian|neutral", lambda text, names: camp_name(text)),
+    "camps": Part(r"\['(?:killer|wolf|civilian)'(?:, '(?:killer|wolf|civilian)')*\]",
+                  lambda text, names: listing(camp_name(c) for c in re.findall(r"\w+", text))),
+    "phase": Part(r"(?:night|day|runoff) \d+", _phase),
+    "n": Part(r"\d+", lambda text, names: text),
+    "marks": Part(r"\d+(?: and \d+)?", lambda text, names: listing(text.split(" and "))),
+    "delta": Part(r"[+-]\d+", lambda text, names: text),
+    "reason": Part(r".+", _reason),
+    "ref": Part(r"§[^()]*", lambda text, names: plain_ref(text)),
+}
+
+BECAUSE = [
+    # losing cards, dying, fouls, reorder windows, the end (common.py)
+    gettext_noop("%(seat)s has no card left, so nothing more is lost."),
+    gettext_noop("Only the camp of a lost card is announced (%(ref)s): %(seat)s lost a "
+                 "%(camp)s card."),
+    gettext_noop("It was the first card of your loss order (%(ref)s): %(card)s."),
+    gettext_noop("%(seat)s loses the first card of its loss order: %(card)s (%(camp)s)."),
+    gettext_noop("%(seat)s has lost its last card, so it is dead (%(ref)s)."),
+    gettext_noop("%(seat)s has no card left, so it is dead (%(ref)s)."),
+    gettext_noop("%(seat)s still held %(cards)s."),
+    gettext_noop("%(seat)s is out of the game (%(ref)s): %(reason)s"),
+    gettext_noop("Your %(card)s went off and is gone from your hand; nobody is told "
+                 "(%(ref)s)."),
+    gettext_noop("%(n)s cards have been lost in all, reaching %(marks)s (%(ref)s)."),
+    gettext_noop("Every living seat may send a new loss order until the end of %(phase)s; "
+                 "the core card stays last (%(ref)s). Silence keeps the old order."),
+    gettext_noop("Every seat is dead: a draw (%(ref)s); the camps alive at the start of the "
+                 "last phase share the prize."),
+    gettext_noop("Every killer and wolf seat is dead: the civilians win (%(ref)s)."),
+    gettext_noop("Only %(seat)s is left: the %(camp)s wins alone (%(ref)s)."),
+    gettext_noop("%(seats)s are left and neither can cost the other a card: a draw "
+                 "(%(ref)s)."),
+    # the night (resolution.py)
+    gettext_noop("Camp of the free agent at %(seat)s drawn among %(camps)s."),
+    gettext_noop("The free agent at %(seat)s did not choose a camp during night 1, so the "
+                 "GM's default choice applies (%(ref)s): it joins the %(camp)s camp."),
+    gettext_noop("The free agent at %(seat)s did not choose a camp during night 1, so the "
+                 "GM set no default, so it was drawn at random (%(ref)s): it joins the "
+                 "%(camp)s camp."),
+    gettext_noop("%(seat)s sent no loss order in time; one was drawn (%(ref)s)."),
+    gettext_noop("You sent no loss order during night 1, so the GM drew one at random with a "
+                 "card of your camp last (%(ref)s): %(order)s."),
+    gettext_noop("%(phase)s is over; its actions take effect now (%(ref)s)."),
+    gettext_noop("The GM rejected the manifesto of %(use)s and no new one came before the "
+                 "night ended, so the attack did not happen (%(ref)s)."),
+    gettext_noop("%(use)s voided every power of %(seat)s tonight (%(ref)s)."),
+    gettext_noop("Your %(card)s had no effect during %(phase)s: a %(card2)s or a %(card3)s "
+                 "voided your powers (%(ref)s)."),
+    gettext_noop("%(use)s was void."),
+    gettext_noop("%(use)s landed: %(seat)s's powers are void tonight (%(ref)s)."),
+    gettext_noop("You asked with %(card)s whether %(seat)s holds %(card2)s during "
+                 "%(phase)s (%(ref)s): the answer is yes."),
+    gettext_noop("You asked with %(card)s whether %(seat)s holds %(card2)s during "
+                 "%(phase)s (%(ref)s): the answer is no."),
+    gettext_noop("%(use)s asked about %(card)s: it holds %(card2)s."),
+    gettext_noop("%(use)s asked about %(card)s: it holds %(cards)s with the %(camp)s taint, "
+                 "which answers yes (%(ref)s)."),
+    gettext_noop("%(use)s asked about %(card)s: it holds no %(card2)s."),
+    gettext_noop("%(use)s asked about %(card)s: it holds no %(card2)s and no "
+                 "%(camp)s-tainted card."),
+    gettext_noop("Your %(card)s is armed for day %(n)s: if you are executed that day, each "
+                 "seat that voted for you loses a card (%(ref)s)."),
+    gettext_noop("%(use)s will count at day %(n)s's vote (%(ref)s)."),
+    gettext_noop("%(use)s stopped it (%(ref)s)."),
+    gettext_noop("%(use)s protected %(seat)s (%(ref)s): it may talk but not vote on day "
+                 "%(n)s."),
+    gettext_noop("%(card)s of %(seats)s made every %(card2)s attack fail tonight (%(ref)s)."),
+    gettext_noop("%(use)s attacked (%(ref)s)."),
+    gettext_noop("→ %(seat)s loses a card."),
+    gettext_noop("→ no loss."),
+    gettext_noop("An attack on %(seat)s was made during %(phase)s; the GM publishes its "
+                 "manifesto without naming the author (%(ref)s)."),
+    gettext_noop("An attack on %(seat)s was made during %(phase)s; the GM publishes its "
+                 "story without naming the author (%(ref)s)."),
+    gettext_noop("%(seat)s was attacked during %(phase)s and saved; it may talk but not vote "
+                 "on day %(n)s (%(ref)s)."),
+    gettext_noop("%(seat)s was attacked during %(phase)s and lost no card."),
+    gettext_noop("%(seat)s lost a card to a protection that failed two nights running "
+                 "(%(ref)s)."),
+    gettext_noop("%(use)s protected %(seat)s on nights %(n)s and %(n2)s, and no %(card)s "
+                 "attacked it on either night (%(ref)s)."),
+    gettext_noop("%(use)s found nobody to pardon."),
+    gettext_noop("%(seat)s was executed on day %(n)s and pardoned during %(phase)s; it loses "
+                 "no card (%(ref)s)."),
+    gettext_noop("%(use)s spared %(seat)s, executed on day %(n)s (%(ref)s)."),
+    gettext_noop("%(seat)s was executed by the vote of day %(n)s and nobody pardoned it "
+                 "(%(ref)s)."),
+    gettext_noop("%(seat)s was executed on day %(n)s (%(ref)s)."),
+    gettext_noop("%(seat)s was hit by a %(card)s during %(phase)s (%(ref)s)."),
+    gettext_noop("%(seat)s was hit by a %(card)s during %(phase)s; the bomber is not named "
+                 "(%(ref)s)."),
+    gettext_noop("%(seat)s was attacked during %(phase)s (%(ref)s)."),
+    gettext_noop("Day %(n)s begins: every living seat votes for one seat to execute "
+                 "(%(ref)s)."),
+    gettext_noop("Saved last night, %(seats)s may talk but not vote (%(ref)s)."),
+    # the deal and the seats' own steps (rules.py)
+    gettext_noop("The GM dealt %(seat)s its camp and %(n)s cards (%(ref)s)."),
+    gettext_noop("The dealer drew a valid deal at random (%(ref)s)."),
+    gettext_noop("The game opens at night 1 (%(ref)s). Send your loss order before night 1 "
+                 "ends (%(ref2)s); the free agent chooses a camp tonight (%(ref3)s)."),
+    gettext_noop("%(seat)s chose to use %(card)s during %(phase)s; it takes effect when the "
+                 "phase ends (%(ref)s) and may be changed until then (%(ref2)s)."),
+    gettext_noop("%(seat)s chose to use %(card)s on %(target)s during %(phase)s; it takes "
+                 "effect when the phase ends (%(ref)s) and may be changed until then "
+                 "(%(ref2)s)."),
+    gettext_noop("It replaces the earlier choice: %(card)s on %(seat)s."),
+    gettext_noop("It replaces the earlier choice: %(card)s."),
+    gettext_noop("It replaces the earlier choice: no card."),
+    gettext_noop("%(seat)s withdrew its choice for %(phase)s (%(ref)s)."),
+    gettext_noop("%(seat)s will use no card during %(phase)s."),
+    gettext_noop("The free agent at %(seat)s joined the %(camp)s camp (%(ref)s); the choice "
+                 "is final."),
+    gettext_noop("%(seat)s cast its vote of %(phase)s for %(target)s; it cannot be changed "
+                 "(%(ref)s)."),
+    gettext_noop("%(seat)s cast its runoff vote of %(phase)s for %(target)s; it cannot be "
+                 "changed (%(ref)s)."),
+    gettext_noop("%(seat)s voted in person, so its proxy vote is void (%(ref)s)."),
+    gettext_noop("The messenger holds %(seat)s's proxy vote for %(target)s; it counts after "
+                 "all others, can change until then, and is void if %(seat2)s votes in "
+                 "person (%(ref)s)."),
+    gettext_noop("The messenger holds %(seat)s's proxy runoff vote for %(target)s; it counts "
+                 "after all others, can change until then, and is void if %(seat2)s votes in "
+                 "person (%(ref)s)."),
+    gettext_noop("%(seat)s will lose its cards in this order, %(card)s (the core card) last "
+                 "(%(ref)s)."),
+    # the GM's steps (rules.py)
+    gettext_noop("The GM ended the game without a result (%(ref)s): %(reason)s"),
+    gettext_noop("The GM rejected your manifesto or story (%(ref)s): %(reason)s"),
+    gettext_noop("The GM rejected your manifesto or story (%(ref)s)."),
+    gettext_noop("Send the attack again with an acceptable manifesto before the night ends, "
+                 "or it will not happen."),
+    gettext_noop("If %(seat)s does not choose by the end of night 1, it joins the %(camp)s "
+                 "camp (%(ref)s)."),
+    gettext_noop("The GM put %(seat)s out of the game (%(ref)s): %(reason)s"),
+    # the day's vote and the runoff (votes.py)
+    gettext_noop("The vote of %(phase)s is closed (%(ref)s)."),
+    gettext_noop("The messenger casts %(seat)s's proxy vote for %(target)s after all others "
+                 "(%(ref)s)."),
+    gettext_noop("%(seat)s neither voted nor sent a proxy vote in %(phase)s (%(ref)s)."),
+    gettext_noop("%(seat)s was hit by a %(card)s today, so its vote does not count "
+                 "(%(ref)s)."),
+    gettext_noop("%(seat)s voted for %(target)s."),
+    gettext_noop("%(use)s counts %(delta)s for %(target)s (%(ref)s)."),
+    gettext_noop("Nobody voted."),
+    gettext_noop("%(use)s hit %(target)s during %(phase)s (%(ref)s)."),
+    gettext_noop("%(seats)s tied with the most votes in %(phase)s: a runoff among them "
+                 "follows, without %(card)s or %(card2)s (%(ref)s)."),
+    gettext_noop("Nobody is executed after %(phase)s: the runoff tied again (%(ref)s)."),
+    gettext_noop("Nobody is executed after %(phase)s: no seat had a vote to count "
+                 "(%(ref)s)."),
+    gettext_noop("The runoff of day %(n)s: every living seat votes for one of %(seats)s "
+                 "(%(ref)s)."),
+    gettext_noop("%(seats)s may not vote today."),
+    gettext_noop("Night %(n)s begins: choose one card to use, or none (%(ref)s)."),
+    gettext_noop("A %(card)s may spare the seat executed today (%(ref)s)."),
+    gettext_noop("The vote of %(phase)s executed a seat. Since a %(card)s may still spare it, "
+                 "the seat and the camp of its lost card are announced when night %(n)s ends "
+                 "(%(ref)s)."),
+    gettext_noop("%(seat)s had the most votes in %(phase)s and is executed (%(ref)s)."),
+    gettext_noop("%(seat)s is executed by the vote of %(phase)s; it used a %(card)s that "
+                 "fired, which no %(card2)s can undo (%(ref)s), so its loss is announced at "
+                 "once (%(ref2)s)."),
+    gettext_noop("%(seat)s is executed by the vote of %(phase)s; it was pardoned once already "
+                 "(%(ref)s), so its loss is announced at once (%(ref2)s)."),
+    gettext_noop("%(seat)s had used a %(card)s: each seat that voted to execute it loses a "
+                 "card (%(ref)s): %(seats)s."),
+    gettext_noop("Your %(card)s fired and is now a dead card (%(ref)s)."),
+    gettext_noop("%(seat)s voted to execute the %(card)s %(target)s (%(ref)s)."),
+    gettext_noop("%(use)s fired; %(seat)s voted for it (%(ref)s)."),
+]
+
+EXPLANATIONS = Explanations(BECAUSE_PARTS, BECAUSE)
+
+
+def because_text(sentence: str, names: dict[int, str]) -> str | None:
+    """One sentence of the engine's `because` chain in the reader's language; None when the
+    table does not know it (the machinery then shows the engine's sentence and logs it)."""
+    return EXPLANATIONS.read(sentence, names)

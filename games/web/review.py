@@ -3,10 +3,10 @@
 Pages:
 - `/games/<id>/review/`: after the end, everything the game hid: every seat's private part and
   the GM's secrets as the engine's GM view gives them, the deal commitment recomputed, and
-  the whole timeline phase by phase (every event with who saw it and its `because` chain,
-  and the steps of the replay log). Before the end it does not exist for players,
-  outsiders and visitors (404, so it does not even confirm that there is something to
-  hide); staff may preview it.
+  the whole timeline phase by phase (every event with who saw it and its `because` chain in
+  the reader's language, and the steps of the replay log). Before the end it does not exist
+  for players, outsiders and visitors (404, so it does not even confirm that there is
+  something to hide); staff may preview it.
 - `/games/<id>/review/seat/<n>/`: what one seat knew: its "my hand" panel (the rule set's
   panel template over `view(state, seat)`), the private entries of its view's log, phase by
   phase, and the steps it took. Same access rule.
@@ -30,7 +30,6 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import get_template
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from messaging.rendering import render_markdown
@@ -41,6 +40,7 @@ from ..models import Action, Event, Game, Seat
 from ..presenters import (
     choice_label,
     describe,
+    explanation,
     phase_label,
     review_facts,
     review_secret,
@@ -124,35 +124,17 @@ def audience_text(public: bool, seats: list[int], names: dict[int, str]) -> str:
     return ", ".join(seat_name(names, s) for s in seats)
 
 
-def without_chain(text: str, chain: list[str], kind: str) -> str:
-    """A sentence that carries the engine's English chain (the GM's notes), less the chain,
-    for a reader of another language: the chain is then shown apart, folded and marked as
-    English (templates/games/_because.html). A note that was nothing but the chain (and its
-    kind) says so in the reader's language."""
-    for b in chain:
-        text = text.replace(f"- {b}", "").replace(b, "")
-    rest = text.replace(f"**{kind}**", "").replace("—", "").strip()
-    if not rest:
-        return _("A note of the rules engine for the GM (in English, below).")
-    return text.strip()
-
-
 def event_row(game: Game, event: dict, names: dict[int, str]) -> dict:
     """An engine event (or a GM act) for the timeline: its sentence, who saw it and why it
-    happened. The chain is listed apart unless the rule set's sentence already holds it."""
+    happened, each in the reader's language. The chain is listed apart unless the rule set's
+    sentence already holds it (a GM note that is its chain)."""
     text = describe(game.ruleset, event, names)
-    chain = [str(b) for b in event.get("because") or []]
-    if chain and all(b in text for b in chain):
-        if (get_language() or "").startswith("en"):
-            chain = []
-        else:
-            text = without_chain(text, chain, event.get("kind", ""))
     vis = event.get("visibility") or {"public": False, "seats": []}
     return {"seq": event.get("seq"), "kind": event.get("kind", ""), "html": markdown(text),
             "public": bool(vis.get("public")), "gm_only": not vis.get("public") and not vis.get(
                 "seats"), "audience": audience_text(bool(vis.get("public")),
                                                     list(vis.get("seats") or []), names),
-            "because": chain}
+            "because": explanation(game.ruleset, event, text, names)}
 
 
 def step_row(action: Action, names: dict[int, str], ruleset: str = "") -> dict:

@@ -149,11 +149,12 @@ def random_game(players: int, seed: int, *, miss: float = 0.2):
 
 
 def python_msgids(path: Path = PRESENTER) -> set[str]:
-    """Every string literal passed to `_()` in a Python module."""
+    """Every string literal passed to `_()` or `gettext_noop()` (the table of the engine's
+    sentences) in a Python module."""
     ids = set()
     for node in ast.walk(ast.parse(path.read_text())):
-        if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_" and node.args
-                and isinstance(node.args[0], ast.Constant)):
+        if (isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("_", "gettext_noop")
+                and node.args and isinstance(node.args[0], ast.Constant)):
             ids.add(node.args[0].value)
     return ids
 

@@ -29,7 +29,8 @@ ENGINE = ROOT / "games" / "engine" / "ninelives"
 
 
 def python_msgids(path: Path = PRESENTER) -> set[tuple[str | None, str]]:
-    """(context, msgid) of every `_("...")` and `pgettext("ctx", "...")` call of a module."""
+    """(context, msgid) of every `_("...")`, `gettext_noop("...")` (the table of the engine's
+    sentences) and `pgettext("ctx", "...")` call of a module."""
     ids = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if not isinstance(node, ast.Call):
@@ -38,7 +39,7 @@ def python_msgids(path: Path = PRESENTER) -> set[tuple[str | None, str]]:
         args = node.args
         if not all(isinstance(a, ast.Constant) for a in args):
             continue
-        if name == "_" and len(args) == 1:
+        if name in ("_", "gettext_noop") and len(args) == 1:
             ids.add((None, args[0].value))
         elif name == "pgettext" and len(args) == 2:
             ids.add((args[0].value, args[1].value))
