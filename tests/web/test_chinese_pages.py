@@ -5,10 +5,10 @@ gold's "Seat 2 wins with 3 coins.", phase names "Pick 1" / "Operation 14"); and 
 pages still read in English for a player who chose English.
 
 What a page shows is its text with the tags removed (a code in an attribute, such as
-data-card="KILLER" or a link to #card-KILLER, is no text); an element marked lang="en" (the
-rules engine's English explanation, folded away under a Chinese summary) is English by
-declaration and left out, and so are verbatim data blocks (<pre>, lang="zxx": the deal's
-commitment text, hashed as it is). Players' own names are Chinese.
+data-card="KILLER" or a link to #card-KILLER, is no text); verbatim data blocks are left out
+(<pre>, lang="zxx": the deal's commitment text, hashed as it is). The rules engine's
+explanations (the `because` chains of the review's timeline) are read like any other text, and
+hold no English word at all. Players' own names are Chinese.
 """
 
 from __future__ import annotations
@@ -34,8 +34,11 @@ LEAKED_WORDS = (
     "Result", "Winners", "Player list",
 )
 _DROPPED = re.compile(r"<(script|style|pre)\b.*?</\1\s*>"
-                      r"|<(?!html\b)(\w+)[^>]*\blang=\"(?:en|zxx)\"[^>]*>.*?</\2>", re.S | re.I)
+                      r"|<(?!html\b)(\w+)[^>]*\blang=\"zxx\"[^>]*>.*?</\2>", re.S | re.I)
 _TAG = re.compile(r"<[^>]*>")
+_CHAIN = re.compile(r'<ul class="because">(.*?)</ul>', re.S)
+# What an explanation may hold in Latin letters: the references to the rules (I12, 细则 5D).
+_REFERENCES = re.compile(r"I\d+|\d[A-D]\b")
 
 
 def visible(html: str) -> str:
@@ -52,12 +55,34 @@ def leaks(text: str) -> list[str]:
     return found
 
 
-def crawl(client) -> dict[str, str]:
+def crawl(client, chains: dict[str, list[str]] | None = None) -> dict[str, str]:
+    """Every page reached by links, as its visible text; `chains` collects each page's
+    `because` items (the explanations' own text)."""
+    from html import unescape
+
     pages = {}
     for page in fetch_all(client, ["/"], [], Tally()):
         if page.status == 200 and not page.url.endswith(".json"):
-            pages[page.url] = visible(client.get(page.url).content.decode())
+            html = client.get(page.url).content.decode()
+            pages[page.url] = visible(html)
+            if chains is not None:
+                chains[page.url] = [unescape(_TAG.sub(" ", item)) for block in _CHAIN.findall(html)
+                                    for item in re.findall(r"<li>(.*?)</li>", block, re.S)]
     return pages
+
+
+def english_in_chains(chains: dict[str, list[str]], names: list[str]) -> dict[str, list[str]]:
+    """The explanations that hold an English word (a reference to the rules, a player's name
+    aside)."""
+    found = {}
+    for url, items in chains.items():
+        for item in items:
+            rest = _REFERENCES.sub("", item)
+            for name in names:
+                rest = rest.replace(name, "")
+            if re.search(r"[A-Za-z]", rest):
+                found.setdefault(url, []).append(item)
+    return found
 
 
 def finished(ruleset: str, make_user, names: list[str], gm_name: str) -> Game:
@@ -96,10 +121,14 @@ def test_a_finished_game_reads_in_chinese(client, chinese, make_user, ruleset):
     names = [f"{'甲乙丙丁戊己庚辛壬癸子丑'[i]}君" for i in range(12)]
     game = finished(ruleset, make_user, names, "天神戊")
     client.force_login(game.seats.get(number=0).user)
-    pages = crawl(client)
+    chains: dict[str, list[str]] = {}
+    pages = crawl(client, chains)
     review = f"/games/{game.pk}/review/"
     assert review in pages and f"/games/{game.pk}/review/seat/1/" in pages
     assert_chinese(pages)
+    assert len(chains[review]) > 20, "the review lists the explanations"
+    assert chains[f"/games/{game.pk}/review/seat/1/"], "and so does a seat's review"
+    assert english_in_chains(chains, [*names, "天神戊"]) == {}
 
 
 def test_english_pages_still_read_in_english(client, chinese, make_user, start_ninelives):
