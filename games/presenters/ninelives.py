@@ -26,7 +26,8 @@ sentences here only restate the event's own data:
 2. private results (hand, investigations, own losses, voided powers, the free agent's camp,
    the loss order) are written to the seat ("you", "your");
 3. GM-only events (`loss_explained`, `action_resolved`, `count`, `chance`, ...) add the
-   engine's `because` chain, which names every card and seat involved.
+   engine's `because` chain, which names every card and seat involved (in English; other
+   readers get it apart, read with the table `BECAUSE` at the end of this module).
 
 Seats are numbered from 1 in every sentence ("座位3 阿狗" in Chinese).
 """
@@ -195,9 +196,9 @@ def quote(text, author: str) -> str:
 
 
 def with_chain(text: str, event: dict) -> str:
-    """A GM-only sentence followed by the engine's chain of causes. The chain is English and
-    restates what the sentence says, so a reader of another language gets the sentence only
-    (issue 13: explanations in the viewer's language, never twice)."""
+    """A GM-only sentence followed by the engine's chain of causes, for a reader of English.
+    A reader of another language gets the sentence only: the timeline and the console list
+    the chain apart, translated (presenters.explanation), so it is never shown twice."""
     chain = [str(b) for b in event.get("because") or []]
     if not chain or not (get_language() or "").lower().startswith("en"):
         return text
