@@ -134,7 +134,7 @@ def row_text(row: TallyRow, count_label: str) -> str:
 # --- the engine's explanations (`because` chains) ------------------------------------------
 #
 # The engine explains every event in English sentences with the rules' section numbers
-# ("seat 3 was attacked during night 2 (§5.5)."). A rule set's presenter reads them back with
+# ("seat 3 was attacked during night 2 (§3.5.2)."). A rule set's presenter reads them back with
 # an `Explanations` table: one msgid per sentence shape, written as the engine writes the
 # sentence with a placeholder for each changing part ("%(seat)s was attacked during
 # %(phase)s (%(ref)s)."). The msgid is both the pattern (its text matched literally, each
