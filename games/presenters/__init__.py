@@ -50,7 +50,7 @@ from .base import (
 )
 
 __all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "choice_label", "describe", "field_label", "listing",
-           "outcome_text", "param_label", "phase_end_title", "phase_label", "phase_summary", "phase_step_title", "phase_title", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
+           "outcome_text", "param_label", "phase_end_title", "picker_entry", "phase_label", "phase_summary", "phase_step_title", "phase_title", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
            "round_thread_kinds", "round_thread_title", "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies"]
 
 
@@ -91,6 +91,15 @@ def param_label(ruleset: str, key: str, value, names: dict[int, str]) -> str:
     return str(value)
 
 
+def picker_entry(ruleset: str, key: str, value, names: dict[int, str], choices=()) -> str:
+    """One entry of the act form's picker for `key` (a card, a virtual player): the rule
+    set's `pick_label(key, value, choices) -> str | None` (it may add what the offered
+    `choices` say of that value, e.g. the card a virtual player shows), else `param_label`."""
+    own = getattr(_presenter(ruleset), "pick_label", None)
+    text = own(key, value, choices) if own is not None else None
+    return text or param_label(ruleset, key, value, names)
+
+
 def field_label(name: str) -> str:
     """The action form's label for a free text or list field a Choice asks for."""
     labels = {
@@ -102,6 +111,8 @@ def field_label(name: str) -> str:
         "reason": _("Reason"),
         "target": _("Target"),
         "pact": _("The death pact's bandit"),
+        "card": _("Card"),
+        "virtual": _("Virtual player"),
     }
     return str(labels.get(name, name))
 

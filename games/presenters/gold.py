@@ -301,6 +301,9 @@ def _swap_step(d, names):
 
 
 def _replace_step(d, names):
+    if "card" not in d or "virtual" not in d:  # the act form's option with two pickers
+        return _("Put one of your cards face down in place of a virtual player's card: "
+                 "choose the card and the virtual player below")
     return _("Put your %(card)s face down in place of the card of %(virtual)s") % {
         "card": card(d["card"]), "virtual": virtual_name(d["virtual"])}
 
@@ -335,6 +338,20 @@ def label(choice, names: dict[int, str]) -> str | None:
     if shown:
         text += " " + _("(it shows %(card)s)") % {"card": card(shown.group(1))}
     return text
+
+
+def pick_label(key: str, value, choices) -> str | None:
+    """An entry of the act form's virtual-player picker: "虚拟玩家2（亮着刺客）", the face-up
+    card (public) read from the engine's label of an offered replacement."""
+    if key != "virtual" or not isinstance(value, int):
+        return None
+    for choice in choices:
+        shown = SHOWING.search(choice.label or "") if choice.params.get("virtual") == value \
+            else None
+        if shown:
+            return _("%(virtual)s (it shows %(card)s)") % {
+                "virtual": virtual_name(value), "card": card(shown.group(1))}
+    return virtual_name(value)
 
 
 # --- the game's home page ---------------------------------------------------------------

@@ -600,6 +600,9 @@ EVENTS = {
 # --- steps: the confirmation of what a player sent, and the form's labels ------------------
 
 def _use_step(d, names, text_fields=()):
+    if "card" not in d:  # the act form's one card-use option: card and target are picked
+        return pgettext("ninelives", "Use a card on a seat: choose the card and its target "
+                                     "below")
     text = _use_text(d["card"], d.get("target"), names)
     if "story" in d or "story" in text_fields:
         text += " " + pgettext("ninelives", "(with a story of your own)")
