@@ -37,7 +37,6 @@ from ..presenters import (
     choice_label,
     field_label,
     listing,
-    phase_label,
     picker_entry,
     seat_name,
     tally_line,
@@ -306,7 +305,7 @@ def act(request, pk):
     panel = get_template(rulesets.get(game.ruleset).panel)
     return render(request, "games/act.html", {
         "panel_template": panel, "names": names,
-        "phase_title": phase_label(game.phase_name, game.ruleset),
+        "phase_title": selectors.current_phase_name(game),
         "game": game, "seat": seat, "view": view, "options": options, "pickers": pickers,
         "pickers_legend": legend, "texts_hint": texts_hint(options, pickers),
         "text_fields": text_fields.values(), "page": page, "list_fields": [(k, lab, v) for k, (lab, v) in list_fields.items()],
