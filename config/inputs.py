@@ -198,10 +198,10 @@ def parse_offered_choice(raw: str | None, *, field: str = "choice",
 
 def offered_picks(raw: str | None, *, field: str = "choice") -> list[str]:
     """The "picks" of an act-form option already read by `parse_offered_choice` (the keys
-    of the parameters chosen in separate pickers: the victim and the death-pact bandit)."""
-    picks = parse_json(raw, field=field).get("picks") or []
-    check_param_keys(picks, field=field)
-    return picks
+    of the parameters chosen in separate pickers: a card and its target, the victim and the
+    death-pact bandit). The caller accepts only the keys it offers pickers for
+    (games.web.play.complete_picks), so a reserved or unknown key is refused there."""
+    return parse_json(raw, field=field).get("picks") or []
 
 
 def _aware(naive: dt.datetime, tz: dt.tzinfo, field: str) -> dt.datetime:

@@ -42,14 +42,15 @@ from . import rulesets
 from .mail import queue_emails, user_locale
 from .models import Game, ReminderSent, Seat
 from .models.game import REMINDER_MAX_HOURS
-from .presenters import phase_label
+from .selectors import current_phase_name
 
 MAX_HOURS = REMINDER_MAX_HOURS
 NOTICE_HOURS = 0  # the ReminderSent row of the on-site notice (emails use 1..MAX_HOURS)
 BATCH = 500  # games looked at per sweep; the rest wait for the next one (oldest first)
 COLUMNS = ("game_id", "number", "user_id", "alive",
            "game__name", "game__ruleset", "game__status", "game__state", "game__deadline",
-           "game__phase_name", "game__current_phase_id", "game__remind_at",
+           "game__phase_name", "game__phase_number", "game__current_phase_id",
+           "game__remind_at",
            "user__username", "user__email", "user__is_active",
            "user__profile__language", "user__profile__timezone",
            "user__profile__reminder_hours")
@@ -169,7 +170,7 @@ def _notice(game: Game, user) -> dict:
     with translation.override(locale.language), timezone.override(locale.timezone):
         local = timezone.localtime(game.deadline)
         text = _("%(game)s: %(phase)s ends %(deadline)s") % {
-            "game": game.name, "phase": phase_label(game.phase_name, game.ruleset),
+            "game": game.name, "phase": current_phase_name(game),
             "deadline": local.strftime("%Y-%m-%d %H:%M")}
     return {"user": user, "kind": Kind.DEADLINE, "text": text,
             "url": reverse("game-act", args=[game.pk])}
@@ -183,9 +184,9 @@ def _email(game: Game, user, now: dt.datetime) -> dict:
         local = timezone.localtime(game.deadline).strftime("%Y-%m-%d %H:%M")
         subject = _("[%(game)s] %(left)s left: you have not acted yet") % {
             "game": game.name, "left": time_left(game.deadline - now)}
-        body = _("The %(phase)s of %(game)s ends at %(deadline)s (%(zone)s). You have not "
+        body = _("%(phase)s of %(game)s ends at %(deadline)s (%(zone)s). You have not "
                  "acted or voted yet.\n\nAct here: %(link)s\n") % {
-            "phase": phase_label(game.phase_name, game.ruleset), "game": game.name,
+            "phase": current_phase_name(game), "game": game.name,
             "deadline": local,
             "zone": timezone.get_current_timezone_name(), "link": link}
     return {"to": user.email, "subject": subject, "body": body, "kind": "reminders",

@@ -42,7 +42,16 @@ from .models import (
     Substitution,
     Vote,
 )
-from .presenters import VoteTally, outcome_text, phase_label, ruleset_name, seat_camp, vote_tallies
+from .presenters import (
+    VoteTally,
+    outcome_text,
+    phase_name,
+    phase_names,
+    round_of,
+    ruleset_name,
+    seat_camp,
+    vote_tallies,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -293,11 +302,12 @@ def end_phase_consequences(game: Game) -> dict:
          "defaults": [event, ...],                   # defaults: a kind naming one, or a
                                                      # draw standing in for a missing step
          "events": [event, ...],                     # everything the end produces
-         "next_phase": (name, number) or None}
+         "next_phase": (name, number) or None,
+         "next_phase_name": its name ("第2夜", "第2轮 · 选牌") or ""}
     """
     if not game.state or not game.is_live or game.ruleset not in rulesets.names():
         return {"missing": {}, "fouled_out": [], "defaults": [], "events": [],
-                "next_phase": None}
+                "next_phase": None, "next_phase_name": ""}
     engine = rulesets.engine(game.ruleset)
     t = engine.end_phase(game.state)
     after = engine.phase(t.state)
@@ -308,7 +318,10 @@ def end_phase_consequences(game: Game) -> dict:
             e["kind"] == "chance" and (e.get("data") or {}).get("purpose") != "deal")],
         "events": t.events,
         "next_phase": None if after.finished or engine.outcome(t.state) else (
-            after.name, after.number)}
+            after.name, after.number),
+        "next_phase_name": "" if after.finished or engine.outcome(t.state) else phase_name(
+            game.ruleset, after.name, after.number,
+            round_of(game.ruleset, (t.state or {}).get("public")))}
 
 
 def commitment_of(text: str, salt: str) -> str:
@@ -385,9 +398,29 @@ def tally(award: Award) -> list[dict]:
 # --- the review -------------------------------------------------------------------------------
 
 def phase_titles(game: Game) -> dict[int, str]:
-    """Phase.pk -> "Night 1" in the reader's language."""
-    return {p.pk: f"{phase_label(p.name, game.ruleset)} {p.number}"
-            for p in game.phases.all()}
+    """Phase.pk -> the phase's name ("第1夜", "第2轮 · 选牌") in the reader's language."""
+    phases = list(game.phases.order_by("seq"))
+    return dict(zip([p.pk for p in phases], phase_names(game.ruleset, phases), strict=True))
+
+
+def phase_title(game: Game, phase) -> str:
+    """One stored phase's name (a gold phase's round is counted from the phases before it:
+    one query); "—" for none."""
+    if phase is None:
+        return "—"
+    phases = list(game.phases.filter(seq__lte=phase.seq).order_by("seq"))
+    return phase_names(game.ruleset, phases)[-1] if phases else phase_name(
+        game.ruleset, phase.name, phase.number)
+
+
+def current_phase_name(game: Game) -> str:
+    """The name of the game's current phase (the round from the public state: no query);
+    "" before the game starts."""
+    if not game.phase_name:
+        return ""
+    public = (game.state or {}).get("public") if isinstance(game.state, dict) else None
+    return phase_name(game.ruleset, game.phase_name, game.phase_number,
+                      round_of(game.ruleset, public))
 
 
 def seat_holders(game: Game) -> dict[int, list[str]]:
@@ -459,7 +492,7 @@ def deadlines(user: User | AnonymousUser | None, *,
         # A dead seat owes nothing any more: no phase deadline, no check-in (issue 16).
         owes = is_gm or (seat is not None and seat.alive)
         if owes and game.deadline and game.current_phase_id:
-            title = f"{phase_label(game.phase_name, game.ruleset)} {game.phase_number}"
+            title = current_phase_name(game)
             entries.append((game.deadline, _entry(
                 f"game-{game.pk}-phase-{game.current_phase_id}", game.deadline,
                 _("%(game)s: %(phase)s ends") % {"game": game.name, "phase": title},
@@ -667,8 +700,8 @@ def seat_posts(game: Game, seat: Seat, viewer: User | AnonymousUser | None) -> d
     groups: list[dict] = []
     before = {"title": _("Before the game"), "posts": []}
     after = {"title": _("After the game"), "posts": []}
-    by_phase = {p.pk: {"title": f"{phase_label(p.name, game.ruleset)} {p.number}",
-                       "phase": p, "posts": []} for p in phases}
+    by_phase = {p.pk: {"title": title, "phase": p, "posts": []}
+                for p, title in zip(phases, phase_names(game.ruleset, phases), strict=True)}
     count = 0
     for post in posts:
         if not _held_at(holdings, post):

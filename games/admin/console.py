@@ -29,7 +29,7 @@ from messaging.models import Conversation
 from .. import rulesets, selectors, services
 from ..engine.base import GM
 from ..models import Action, Announcement, Event, Game
-from ..presenters import describe, explanation, phase_label
+from ..presenters import describe, explanation
 from ..services import winrates
 from . import gm_steps, guide, rollback
 from .forms import GameSettingsForm, RunningGameForm
@@ -86,7 +86,7 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("phase"))
     def phase_display(self, game):
-        return f"{game.phase_name} {game.phase_number}" if game.phase_name else "—"
+        return phase_heading(game) or "—"
 
     @admin.display(description=gettext_lazy("console"))
     def console_link(self, game):
@@ -303,9 +303,7 @@ class GameAdmin(admin.ModelAdmin):
                            if isinstance(n, int)],
             "defaults": event_rows(game, found["defaults"], names),
             "events": event_rows(game, found["events"], names),
-            "next_phase": _("%(phase)s %(n)d") % {
-                "phase": phase_label(found["next_phase"][0], game.ruleset),
-                "n": found["next_phase"][1]} if found["next_phase"] else "",
+            "next_phase": found["next_phase_name"],
         }
         return TemplateResponse(request, "admin/games/end_phase.html", context)
 
@@ -360,11 +358,8 @@ class GameAdmin(admin.ModelAdmin):
 
 
 def phase_heading(game: Game) -> str:
-    """"第3夜"-style: the phase's name in the viewer's language and its number."""
-    if not game.phase_name:
-        return ""
-    return _("%(phase)s %(n)d") % {"phase": phase_label(game.phase_name, game.ruleset),
-                                   "n": game.phase_number}
+    """The current phase's name as every page gives it ("第3夜", "第2轮 · 选牌")."""
+    return selectors.current_phase_name(game)
 
 
 def seat_rows(game: Game, names: dict[int, str]) -> list[dict]:

@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy
 
 from .. import selectors, services
 from ..models import Game
-from ..presenters import describe, phase_label
+from ..presenters import describe
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
 
@@ -102,9 +102,7 @@ def _describe_plan(game: Game, plan) -> dict:
 
 
 def _phase_title(game: Game, phase) -> str:
-    if phase is None:
-        return "—"
-    return f"{phase_label(phase.name, game.ruleset)} {phase.number}"
+    return selectors.phase_title(game, phase)
 
 
 def rollback_view(request, pk, admin_site=None):

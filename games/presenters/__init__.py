@@ -7,7 +7,13 @@ rule-set table (games/rulesets.py); a presenter may define
     label(choice, names) -> str | None    how the action form offers a `Choice`
     refusal(refusal) -> str | None        a `Refusal` as a sentence for the player
     seat_facts(view, number) -> str       public facts of a seat for the game's home page
-    phase_label(name) -> str | None       the rule set's name for a phase
+    phase_label(name) -> str | None       the rule set's name for a KIND of phase
+    phase_name(name, number, round) -> str | None
+                                          THE name of one phase ("第1夜", "第2轮 · 选牌"):
+                                          every page, email, message and title uses it
+    round_of(public) -> int | None        the current phase's round, for a rule set whose
+    ROUND_OPENS                           phase numbers count every phase (gold), and the
+                                          phase that opens each of its rounds
     vote_tallies(events, names) -> list   its votes' tallies (base.VoteTally) from public
                                           events; absent for a rule set without votes
     outcome(outcome, names, view) -> str | None   a finished game's result (Game.outcome:
@@ -37,7 +43,7 @@ from __future__ import annotations
 import logging
 import re
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from messaging.words import words_as_text
@@ -55,7 +61,7 @@ from .base import (
 )
 
 __all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "because_chain", "because_text", "choice_label", "describe", "explanation", "field_label", "listing",
-           "outcome_text", "param_label", "phase_end_title", "phase_label", "phase_summary", "phase_step_title", "phase_title", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
+           "outcome_text", "param_label", "phase_end_title", "picker_entry", "phase_label", "phase_name", "phase_names", "phase_summary", "phase_step_title", "phase_title", "round_of", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
            "round_thread_kinds", "round_thread_title", "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies"]
 
 
@@ -99,6 +105,15 @@ def param_label(ruleset: str, key: str, value, names: dict[int, str]) -> str:
     return str(value)
 
 
+def picker_entry(ruleset: str, key: str, value, names: dict[int, str], choices=()) -> str:
+    """One entry of the act form's picker for `key` (a card, a virtual player): the rule
+    set's `pick_label(key, value, choices) -> str | None` (it may add what the offered
+    `choices` say of that value, e.g. the card a virtual player shows), else `param_label`."""
+    own = getattr(_presenter(ruleset), "pick_label", None)
+    text = own(key, value, choices) if own is not None else None
+    return text or param_label(ruleset, key, value, names)
+
+
 def field_label(name: str) -> str:
     """The action form's label for a free text or list field a Choice asks for."""
     labels = {
@@ -110,6 +125,8 @@ def field_label(name: str) -> str:
         "reason": _("Reason"),
         "target": _("Target"),
         "pact": _("The death pact's bandit"),
+        "card": _("Card"),
+        "virtual": _("Virtual player"),
     }
     return str(labels.get(name, name))
 
@@ -210,8 +227,47 @@ def phase_title(ruleset: str, name: str) -> str | None:
     return label(name) if label is not None else None
 
 
+def phase_name(ruleset: str, name: str, number: int, round: int | None = None) -> str:
+    """THE name of one phase for people, the same on every page, email, message and title
+    that names a phase (issue 14): "第1夜", "第1天", "第1天的生死投票" (猫有n条命); "第1夜",
+    "第1天 · 发言" (classic, whose phase number is its round); "第2轮 · 选牌" (gold, by its
+    ROUND, never by its phase counter). The rule set's `phase_name(name, number, round)`,
+    else "<phase> <number>".
+
+    `round`: the round the phase belongs to, for a rule set whose phase numbers count every
+    phase (gold); `round_of` reads it for the current phase, `phase_names` counts it for a
+    game's phases. Callers never add the number themselves.
+    """
+    own = getattr(_presenter(ruleset), "phase_name", None)
+    text = own(name, number, round) if own is not None else None
+    return text or _("%(phase)s %(n)d") % {"phase": phase_label(name, ruleset), "n": number}
+
+
+def round_of(ruleset: str, public: dict | None) -> int | None:
+    """The round of the current phase, from the engine state's public part, for a rule set
+    whose presenter has `round_of(public)` (gold); None for the others (their phase number
+    is the round)."""
+    own = getattr(_presenter(ruleset), "round_of", None)
+    return own(public or {}) if own is not None else None
+
+
+def phase_names(ruleset: str, phases) -> list[str]:
+    """The names (`phase_name`) of ALL of a game's phases, given in order from the first
+    (objects with .name and .number: Phase rows). A rule set whose presenter names the phase
+    that opens each round (`ROUND_OPENS`, gold's "pick") has its rounds counted from them."""
+    opens = getattr(_presenter(ruleset), "ROUND_OPENS", None)
+    out, rounds = [], 0
+    for phase in phases:
+        if opens is not None and phase.name == opens:
+            rounds += 1
+        out.append(phase_name(ruleset, phase.name, phase.number,
+                              max(rounds, 1) if opens is not None else None))
+    return out
+
+
 def phase_label(name: str, ruleset: str | None = None) -> str:
-    """A phase's name for people: the rule set's own, else a common one."""
+    """A KIND of phase for people ("夜", "发言": the durations form), never one phase of a
+    game (that is `phase_name`): the rule set's own, else a common one."""
     labels = {"night": _("Night"), "day": _("Day"), "runoff": _("Runoff vote"),
               "setup": _("Setup")}
     own = phase_title(ruleset, name) if ruleset else None
@@ -242,7 +298,7 @@ def vote_heading(ruleset: str, phase) -> str:
     "第1天 · 第1次加赛"), else the phase's name and number."""
     own = getattr(_presenter(ruleset), "vote_heading", None)
     text = own(phase.name, phase.number) if own is not None else None
-    return text or f"{phase_label(phase.name, ruleset)} {phase.number}"
+    return text or phase_name(ruleset, phase.name, phase.number)
 
 
 def plain_text(text: str) -> str:
@@ -268,7 +324,8 @@ def phase_end_title(ruleset: str, name: str, number: int, public: dict | None,
     `public` is the engine state's public part before the phase ended."""
     own = getattr(_presenter(ruleset), "end_title", None)
     text = own(name, number, public or {}, names) if own is not None else None
-    return text or _("%(phase)s %(n)d ends") % {"phase": phase_label(name, ruleset), "n": number}
+    return text or pgettext("title", "%(phase)s is over") % {
+        "phase": phase_name(ruleset, name, number, round_of(ruleset, public))}
 
 
 def phase_step_title(ruleset: str, name: str, number: int, public: dict | None,
@@ -276,7 +333,7 @@ def phase_step_title(ruleset: str, name: str, number: int, public: dict | None,
     """The title of an announcement a player's step makes at once."""
     own = getattr(_presenter(ruleset), "step_title", None)
     text = own(name, number, public or {}, names) if own is not None else None
-    return text or _("%(phase)s %(n)d") % {"phase": phase_label(name, ruleset), "n": number}
+    return text or phase_name(ruleset, name, number, round_of(ruleset, public))
 
 
 def phase_summary(ruleset: str, name: str, number: int, events: list[dict],

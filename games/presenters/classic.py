@@ -805,10 +805,28 @@ PHASES = ("setup", "night", "extra_check", "last_words", "speech", "tie_speech",
 
 
 def phase_label(name: str) -> str | None:
-    """A phase's name in the reader's language (announcement titles); None if unknown."""
+    """A kind of phase in the reader's language (the durations form); None if unknown."""
     if name not in PHASES:
         return None
     return pgettext("classic phase", name)
+
+
+def phase_name(name: str, number: int, round: int | None = None) -> str | None:
+    """One phase as every page names it. The phase number is the round (a night and the
+    day after it), so a night is "第1夜" and a day's slots are "第1天 · 发言", as the
+    sentences of 神的使者 say ("第1夜：匪徒选定被害人…", "第1天天亮。")."""
+    names = {
+        "night": pgettext("classic phase name", "Night %(n)d"),
+        "extra_check": pgettext("classic phase name", "Night %(n)d · extra check"),
+        "last_words": pgettext("classic phase name", "Day %(n)d · last words"),
+        "speech": pgettext("classic phase name", "Day %(n)d · speeches"),
+        "tie_speech": pgettext("classic phase name", "Day %(n)d · tie speeches"),
+        "vote": pgettext("classic phase name", "Day %(n)d · vote"),
+        "tie_vote": pgettext("classic phase name", "Day %(n)d · tie vote"),
+    }
+    if name in names:
+        return names[name] % {"n": number}
+    return phase_label(name)
 
 
 def seat_facts(view: dict, number: int) -> str:
@@ -862,9 +880,12 @@ def seat_facts(view: dict, number: int) -> str:
 #    out: seed 003), added to the result.
 
 def heading(day: int, stage: int) -> str:
-    if stage:
-        return pgettext("tally", "Day %(n)d · runoff %(k)d") % {"n": day, "k": stage}
-    return pgettext("tally", "Day %(n)d vote") % {"n": day}
+    """The vote's phase name: "第1天 · 投票", "第1天 · 平票投票", "第1天 · 平票投票（第2次）"."""
+    if not stage:
+        return phase_name("vote", day)
+    text = phase_name("tie_vote", day)
+    return text if stage == 1 else pgettext("tally", "%(phase)s (time %(k)d)") % {
+        "phase": text, "k": stage}
 
 
 def _result(data: dict, names: dict[int, str]) -> str:
@@ -951,20 +972,20 @@ def _slot_seat(public: dict) -> int | None:
 
 
 def end_title(name: str, number: int, public: dict, names: dict[int, str]) -> str | None:
-    """"第1轮夜晚结束", "第1轮投票结束 · 4号老黑": the round, and the seat whose slot ended."""
-    label = phase_label(name)
+    """"第1夜结束", "第1天 · 投票结束 · 4号老黑": the phase's name, and the seat whose slot
+    ended."""
+    label = phase_name(name, number)
     if label is None:
         return None
-    title = _("%(phase)s %(n)d ends") % {"phase": label, "n": number}
+    title = pgettext("title", "%(phase)s is over") % {"phase": label}
     seat = _slot_seat(public)
     return title + (f" · {who(names, seat)}" if seat is not None else "")
 
 
 def step_title(name: str, number: int, public: dict, names: dict[int, str]) -> str | None:
-    label = phase_label(name)
-    if label is None:
+    title = phase_name(name, number)
+    if title is None:
         return None
-    title = _("%(phase)s %(n)d") % {"phase": label, "n": number}
     seat = _slot_seat(public)
     return title + (f" · {who(names, seat)}" if seat is not None else "")
 # --- the post-game review ------------------------------------------------------------------

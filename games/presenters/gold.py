@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 
 from .base import Explanations, Part, plain_ref, seat_name, seat_number, seat_numbers
 
@@ -302,6 +302,9 @@ def _swap_step(d, names):
 
 
 def _replace_step(d, names):
+    if "card" not in d or "virtual" not in d:  # the act form's option with two pickers
+        return _("Put one of your cards face down in place of a virtual player's card: "
+                 "choose the card and the virtual player below")
     return _("Put your %(card)s face down in place of the card of %(virtual)s") % {
         "card": card(d["card"]), "virtual": virtual_name(d["virtual"])}
 
@@ -336,6 +339,20 @@ def label(choice, names: dict[int, str]) -> str | None:
     if shown:
         text += " " + _("(it shows %(card)s)") % {"card": card(shown.group(1))}
     return text
+
+
+def pick_label(key: str, value, choices) -> str | None:
+    """An entry of the act form's virtual-player picker: "虚拟玩家2（亮着刺客）", the face-up
+    card (public) read from the engine's label of an offered replacement."""
+    if key != "virtual" or not isinstance(value, int):
+        return None
+    for choice in choices:
+        shown = SHOWING.search(choice.label or "") if choice.params.get("virtual") == value \
+            else None
+        if shown:
+            return _("%(virtual)s (it shows %(card)s)") % {
+                "virtual": virtual_name(value), "card": card(shown.group(1))}
+    return virtual_name(value)
 
 
 # --- the game's home page ---------------------------------------------------------------
@@ -390,11 +407,12 @@ ANNOUNCE_AT_ONCE = frozenset({"swapped", "replaced", "flipped", "bonus", "double
 # --- phase names and announcement titles (issue 14 item 7) ---------------------------------
 
 def _title(name: str, public: dict, names: dict[int, str], template: str) -> str | None:
-    """The round (public["round"], not the phase's counter) and, for a turn, its seat."""
-    label = phase_label(name)
+    """The phase's name by its round (public["round"], not the phase's counter) and, for a
+    turn, its seat."""
+    label = phase_name(name, 0, round_of(public))
     if label is None or not public.get("round"):
         return None
-    title = template % {"phase": label, "n": public["round"]}
+    title = template % {"phase": label}
     turn = public.get("turn")
     if name in ("priority", "operation") and isinstance(turn, int):
         title += f" · {seat_name(names, turn)}"
@@ -402,12 +420,32 @@ def _title(name: str, public: dict, names: dict[int, str], template: str) -> str
 
 
 def end_title(name: str, number: int, public: dict, names: dict[int, str]) -> str | None:
-    """"第2轮操作结束 · 2号阿狗"."""
-    return _title(name, public, names, _("%(phase)s %(n)d ends"))
+    """"第2轮 · 操作结束 · 2号阿狗"."""
+    return _title(name, public, names, pgettext("title", "%(phase)s is over"))
 
 
 def step_title(name: str, number: int, public: dict, names: dict[int, str]) -> str | None:
-    return _title(name, public, names, _("%(phase)s %(n)d"))
+    return _title(name, public, names, "%(phase)s")
+
+
+# A round opens with its pick (§3); the phase counter counts every turn of every round.
+ROUND_OPENS = "pick"
+
+
+def round_of(public: dict) -> int | None:
+    """The round of the current phase (the phase counter is no round)."""
+    value = public.get("round")
+    return value if isinstance(value, int) and value > 0 else None
+
+
+def phase_name(name: str, number: int, round: int | None = None) -> str | None:
+    """"第2轮 · 选牌", "第2轮 · 先手行动", "第2轮 · 操作": by the ROUND (players think in
+    rounds), never by `number`, which counts every phase of the game."""
+    names = {"pick": _("Round %(n)d · pick"), "priority": _("Round %(n)d · priority turn"),
+             "operation": _("Round %(n)d · operation")}
+    if name in names and round:
+        return names[name] % {"n": round}
+    return phase_label(name)  # no round known: the kind of phase, never the phase counter
 # --- phases and the post-game review -----------------------------------------------------------
 
 def phase_label(name: str) -> str | None:

@@ -8,7 +8,8 @@ The machinery (games/presenters/__init__.py) calls:
     refusal(refusal) -> str | None        a `Refusal` as a sentence for the player
 and, optionally,
     seat_facts(view, number) -> str       what everyone knows about one seat ("已丢：中立、杀手 · 存活")
-    phase_label(name) -> str | None       a phase's name ("夜", "白天", "生死投票")
+    phase_label(name) -> str | None       a kind of phase ("夜", "白天", "生死投票")
+    phase_name(name, number, round)       one phase ("第1夜", "第1天", "第1天的生死投票")
     ANNOUNCE_AT_ONCE                      public kinds a step announces at once (none here)
 `names` maps a seat index to its player's display name. Sentences are English msgids
 translated through the one catalogue (locale/zh_Hans/LC_MESSAGES/django.po);
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import re
 
+from django.utils.text import capfirst
 from django.utils.translation import get_language, gettext_noop, pgettext
 from django.utils.translation import gettext as _
 
@@ -610,6 +612,9 @@ EVENTS = {
 # --- steps: the confirmation of what a player sent, and the form's labels ------------------
 
 def _use_step(d, names, text_fields=()):
+    if "card" not in d:  # the act form's one card-use option: card and target are picked
+        return pgettext("ninelives", "Use a card on a seat: choose the card and its target "
+                                     "below")
     text = _use_text(d["card"], d.get("target"), names)
     if "story" in d or "story" in text_fields:
         text += " " + pgettext("ninelives", "(with a story of your own)")
@@ -800,8 +805,16 @@ def refusal(refused) -> str | None:
 ANNOUNCE_AT_ONCE: frozenset[str] = frozenset()
 
 
+def phase_name(name: str, number: int, round: int | None = None) -> str | None:
+    """One phase as every page names it: "第1夜", "第1天", "第1天的生死投票" (the sentences
+    of 神的使者 and the titles use the same words: `phase_text`)."""
+    if name in ("night", "day", "runoff"):
+        return capfirst(phase_text({"name": name, "number": number}))
+    return phase_label(name)
+
+
 def phase_label(name: str) -> str | None:
-    """A phase's name in the reader's language (announcement and vote-thread titles)."""
+    """A kind of phase in the reader's language (the durations form)."""
     names = {
         "night": pgettext("ninelives", "Night"),
         "day": pgettext("ninelives", "Day"),
@@ -1026,9 +1039,10 @@ VOTES = ("day", "runoff")
 
 
 def heading(name: str, number: int) -> str:
-    """"第1天投票" / "第1天 · 第1次加赛" (a day has at most one runoff, §8.2)."""
+    """"第1天投票" / "第1天的生死投票" (a day has at most one runoff, §8.2): the phase's
+    name (`phase_name`), with "vote" for the day's vote."""
     if name == "runoff":
-        return pgettext("tally", "Day %(n)d · runoff %(k)d") % {"n": number, "k": 1}
+        return phase_name(name, number)
     return pgettext("tally", "Day %(n)d vote") % {"n": number}
 
 
@@ -1183,8 +1197,7 @@ def end_title(name: str, number: int, public: dict, names: dict[int, str]) -> st
     """"第1夜结束", "第1天结束", "第1天的决选结束": the round is the phase's own number."""
     if name not in ("night", "day", "runoff"):
         return None
-    return pgettext("title", "%(phase)s is over") % {
-        "phase": phase_text({"name": name, "number": number})}
+    return pgettext("title", "%(phase)s is over") % {"phase": phase_name(name, number)}
 
 
 # --- the summary at the head of a phase's announcement (issue 14 item 7) --------------------

@@ -43,7 +43,6 @@ from ..models import (
     StepPost,
     Vote,
 )
-from ..presenters import phase_label
 from . import backoff, kernel
 from .kernel import GameError, announce, log_gm, require_gm, ruleset_of
 from .record import sync_alive
@@ -151,7 +150,7 @@ def _carry_out(game: Game, gm: User | None, plan: selectors.RollbackPlan,
     backoff.clear(game.pk)
 
     # 6. Say so: the public announcement, the GM log, each seat whose messages went.
-    label = f"{phase_label(plan.phase.name, game.ruleset)} {plan.phase.number}"
+    label = selectors.phase_title(game, plan.phase)
     when = timezone.localtime(deadline).strftime("%Y-%m-%d %H:%M ") + \
         timezone.get_current_timezone_name()
     if plan.kind == "phase_end":
@@ -184,7 +183,7 @@ def _tell_seats(game: Game, plan: selectors.RollbackPlan) -> None:
         if seat.conversation is None:
             continue
         with translation.override(user_locale(seat.user).language):
-            label = f"{phase_label(plan.phase.name, game.ruleset)} {plan.phase.number}"
+            label = selectors.phase_title(game, plan.phase)
             body = _("The GM has rolled back %(phase)s: the messages above marked withdrawn "
                      "no longer hold.") % {"phase": label}
             if plan.seat is not None and seat.pk == plan.seat.pk:

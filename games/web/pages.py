@@ -11,7 +11,6 @@ from .. import rules_pages, rulesets, selectors
 from ..models import Game
 from ..presenters import (
     describe,
-    phase_label,
     plain_text,
     ruleset_name,
     seat_facts,
@@ -22,8 +21,7 @@ from ..presenters import (
 def game_list(request):
     games = Game.objects.exclude(status=Game.Status.DRAFT).select_related("board")
     page = Paginator(games, 30).get_page(request.GET.get("page"))
-    rows = [(g, ruleset_name(g.ruleset), phase_label(g.phase_name, g.ruleset)
-             if g.phase_name else "") for g in page]
+    rows = [(g, ruleset_name(g.ruleset), selectors.current_phase_name(g)) for g in page]
     return render(request, "games/list.html", {"page": page, "rows": rows})
 
 
@@ -74,7 +72,7 @@ def game_home(request, pk):
         "signup": signup, "can_substitute": can_substitute,
         "checkin_open": seat is not None and seat.checked_in_at is None and game.is_live,
         "game": game, "seat": seat, "view": view,
-        "phase_title": phase_label(game.phase_name, game.ruleset),
+        "phase_title": selectors.current_phase_name(game),
         "ruleset_title": ruleset_name(game.ruleset),
         "outcome": selectors.outcome_line(game, names, view) if game.is_over else "",
         "public_view": _public_rows(game, view, names), "timeline": timeline,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,6 +14,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import get_template
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from config.http import is_page_navigation  # issue 16 item 1 (ops branch)
@@ -34,7 +36,8 @@ from ..models import Game, Vote
 from ..presenters import (
     choice_label,
     field_label,
-    phase_label,
+    listing,
+    picker_entry,
     seat_name,
     tally_line,
     vote_heading,
@@ -61,46 +64,87 @@ def choice_value(choice: Choice) -> str:
     return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
 
-# Seat parameters a multi-part choice may offer as pickers of their own (issue 14 item 7):
-# the night kill's victim and its death-pact bandit are two lists, not one list of every pair.
-PICK_KEYS = ("target", "pact")
+# Parameters a multi-part choice offers as pickers of their own (issue 14 item 7), in the order
+# the pickers appear: the card, then the seat (or the virtual player) it is used on, then the
+# death-pact bandit. A 猫有n条命 card use is one option with a card picker and a target picker,
+# not one option per (card, target, text) combination; the classic night kill's victim and
+# pact bandit likewise; gold's replacement picks a card of the hand and a virtual player.
+PICK_KEYS = ("card", "target", "pact", "virtual")
+# Picked parameters that name a seat: their entries read "3 · 阿狗".
+SEAT_PICKS = ("target", "pact")
+
+
+@dataclass
+class Option:
+    """One option of the act form's action list. `combos` (grouped options only) is the JSON
+    of every combination the rules offer: [{"params": {...}, "texts": [...]}] (the texts a
+    combination may carry, any one of them). The page's script reads it to narrow the
+    pickers; the server never trusts it (`complete_picks` asks the rules again)."""
+
+    value: str
+    label: str
+    combos: str = ""
+
+
+@dataclass
+class Picker:
+    key: str
+    label: str
+    entries: list[tuple[str, str]]  # (the value as the form sends it, its label)
+
+
+def pick_value(value) -> str:
+    """A picked parameter as its picker's option value: a seat 2 -> "2", a card "JAIL"."""
+    return str(value)
+
+
+def _group_key(choice: Choice) -> tuple:
+    keys = tuple(k for k in PICK_KEYS if k in choice.params)
+    fixed = {k: v for k, v in choice.params.items() if k not in keys}
+    return choice.kind, json.dumps(fixed, sort_keys=True), keys
 
 
 def grouped_options(ruleset: str, choices: list[Choice], names: dict[int, str]):
     """(options, pickers) of the act form.
 
-    1. Choices of one kind that differ only in two or more seat parameters (PICK_KEYS) are
-       one option naming those parameters under "picks", with a picker (a select) each.
-    2. Every other choice is an option of its own, as before.
+    1. Choices of one kind with the same other parameters that each name two or more
+       PICK_KEYS (a card and its target; a victim and a pact bandit) are ONE option naming
+       those keys under "picks", whatever text each combination asks for; each key gets a
+       picker (a select) listing every value the rules offer for it.
+    2. Every other choice is an option of its own (a card without a target, a vote...).
     A grouped option's step is completed from the pickers and must be one of `choices`
-    (`_complete_picks`), so the pickers can only send what the rules offered.
+    (`complete_picks`), so the pickers can only send what the rules offered.
     """
     groups: dict[tuple, list[Choice]] = {}
     for c in choices:
-        fixed = {k: v for k, v in c.params.items() if k not in PICK_KEYS}
-        key = (c.kind, json.dumps(fixed, sort_keys=True), tuple(f.name for f in c.text_fields))
-        groups.setdefault(key, []).append(c)
-    options, pickers = [], {}
-    for group in groups.values():
-        varying = [k for k in PICK_KEYS if all(k in c.params for c in group)
-                   and len({c.params[k] for c in group}) > 1]
-        if len(varying) < 2:
-            options += [(choice_value(c), choice_label(ruleset, c, names)) for c in group]
+        groups.setdefault(_group_key(c), []).append(c)
+    options: list[Option] = []
+    pickers: dict[str, dict] = {}
+    for (kind, fixed_json, keys), group in groups.items():
+        if len(keys) < 2:
+            options += [Option(choice_value(c), choice_label(ruleset, c, names)) for c in group]
             continue
-        first = group[0]
-        fixed = {k: v for k, v in first.params.items() if k not in varying}
-        data: dict = {"kind": first.kind, "params": fixed, "picks": varying}
-        if first.text_fields:
-            data["texts"] = [f.name for f in first.text_fields]
-        shell = Choice(first.kind, fixed, first.text_fields)
-        options.append((json.dumps(data, sort_keys=True, ensure_ascii=False),
-                        choice_label(ruleset, shell, names)))
-        for k in varying:
-            values = pickers.setdefault(k, {})
-            for c in group:
-                values.setdefault(c.params[k], seat_name_of(names, c.params[k]))
-    picker_rows = [(k, field_label(k), sorted(v.items())) for k, v in pickers.items()]
-    return options, picker_rows
+        fixed = json.loads(fixed_json)
+        combos: dict[str, dict] = {}
+        for c in group:
+            combo = combos.setdefault(json.dumps(c.params, sort_keys=True),
+                                      {"params": c.params, "texts": []})
+            combo["texts"] += [f.name for f in c.text_fields if f.name not in combo["texts"]]
+            for k in keys:
+                pickers.setdefault(k, {}).setdefault(
+                    c.params[k], pick_label(ruleset, k, c.params[k], names, group))
+        value = json.dumps({"kind": kind, "params": fixed, "picks": list(keys)},
+                           sort_keys=True, ensure_ascii=False)
+        options.append(Option(value, choice_label(ruleset, Choice(kind, fixed), names),
+                              json.dumps(list(combos.values()), ensure_ascii=False)))
+    rows = []
+    for k in PICK_KEYS:  # the pickers in PICK_KEYS order; seats by number, cards as held
+        if k in pickers:
+            values = pickers[k].items()
+            if all(isinstance(v, int) for v in pickers[k]):
+                values = sorted(values)
+            rows.append(Picker(k, field_label(k), [(pick_value(v), lab) for v, lab in values]))
+    return options, rows
 
 
 def seat_name_of(names: dict[int, str], seat) -> str:
@@ -109,21 +153,88 @@ def seat_name_of(names: dict[int, str], seat) -> str:
         else str(seat)
 
 
+def pick_label(ruleset: str, key: str, value, names: dict[int, str], group) -> str:
+    """A picker's entry: a seat as "3 · 阿狗", a card or a virtual player by the presenter."""
+    if key in SEAT_PICKS and isinstance(value, int):
+        return seat_name_of(names, value)
+    return picker_entry(ruleset, key, value, names, group)
+
+
+def texts_hint(options: list[Option], pickers: list[Picker]) -> str:
+    """The line above the free-text boxes when a picked combination takes one text among
+    several (an attack: a manifesto or a story of one's own): "使用杀手、狼人时，请只写以下
+    其中一项：杀人宣言、剧情。" ("" when no combination offers a choice of texts)."""
+    first = {p.key: dict(p.entries) for p in pickers}
+    which, texts = {}, {}
+    for option in options:
+        if not option.combos:
+            continue
+        lead = json.loads(option.value)["picks"][0]
+        for combo in json.loads(option.combos):
+            if len(combo["texts"]) > 1:
+                value = pick_value(combo["params"][lead])
+                which.setdefault(value, first[lead].get(value, value))
+                texts.update((t, field_label(t)) for t in combo["texts"])
+    if not which:
+        return ""
+    return _("With %(what)s, write only one of these: %(texts)s.") % {
+        "what": listing(which.values()), "texts": listing(texts.values())}
+
+
 def complete_picks(request, game: Game, seat_number: int, kind: str, params: dict,
-                   picks: list[str]) -> None:
+                   picks: list[str]) -> list[Choice]:
     """Fill the picked parameters from the `pick_<key>` selects and check that the step is
-    one the rules offered (InputError otherwise: a readable refusal, nothing stored)."""
+    one the rules offered; the offered choices it matches (one per text it may carry).
+
+    1. The picked keys are PICK_KEYS, each once, none already fixed by the option.
+    2. Each picker's value must be exactly one of the values its select offers for this
+       option (a string compared as it was sent: "²" or "０" is no seat, a card the seat does
+       not hold is no card), and offered together with the values picked before it.
+    Otherwise InputError: a readable refusal, nothing stored.
+    """
+    if not picks or len(set(picks)) != len(picks) or any(
+            k not in PICK_KEYS or k in params for k in picks):
+        raise InputError(_("Choose one of the offered actions."), field="choice")
+    names = selectors.seat_names(game)
+    live = [c for c in _choices(game, seat_number) if c.kind == kind
+            and all(k in c.params for k in picks)
+            and {k: v for k, v in c.params.items() if k not in picks} == params]
+    if not live:
+        raise InputError(_("Choose one of the offered actions."), field="choice")
+    group, earlier = live, []
     for key in picks:
-        if key not in PICK_KEYS:
-            raise InputError(_("Choose one of the offered actions."), field="choice")
-        value = parse_int(request.POST.get(f"pick_{key}"), field=f"pick_{key}", default=None)
-        if value is None:
-            raise InputError(_("Choose %(what)s.") % {"what": field_label(key)},
-                             field=f"pick_{key}")
+        what = field_label(key)
+        raw = request.POST.get(f"pick_{key}", "")
+        if raw == "":
+            raise InputError(_("Choose %(what)s.") % {"what": what}, field=f"pick_{key}")
+        offered = {pick_value(c.params[key]): c.params[key] for c in live}
+        if raw not in offered:
+            if earlier and raw in {pick_value(c.params[key]) for c in group}:
+                raise InputError(_("The %(what)s you chose cannot go with %(earlier)s; "
+                                   "choose again.") % {"what": what, "earlier": listing(earlier)},
+                                 field=f"pick_{key}")
+            raise InputError(_("The %(what)s you chose is not one of those offered; choose "
+                               "from the list.") % {"what": what}, field=f"pick_{key}")
+        value = offered[raw]
+        live = [c for c in live if c.params[key] == value]
         params[key] = value
-    if not any(c.kind == kind and c.params == params for c in _choices(game, seat_number)):
-        raise InputError(_("This combination is not one of the offered actions; choose "
-                           "again."), field="choice")
+        earlier.append(_("%(what)s “%(value)s”") % {
+            "what": what, "value": pick_label(game.ruleset, key, value, names, group)})
+    return live
+
+
+def chosen_texts(typed: dict[str, str], matching: list[Choice]) -> dict[str, str]:
+    """The free texts that travel with a picked combination: those its choices ask for.
+    A combination that takes one text among several (a manifesto or a story) takes the one
+    written; both written is refused (InputError), none written goes to the rules, which say
+    what is missing."""
+    alternatives = [tuple(f.name for f in c.text_fields) for c in matching]
+    wanted = {name for alt in alternatives for name in alt}
+    written = {name: text for name, text in typed.items() if name in wanted}
+    if len(alternatives) > 1 and not any(set(written) <= set(alt) for alt in alternatives):
+        raise InputError(_("Write only one of these: %(texts)s.") % {
+            "texts": listing(field_label(n) for n in sorted(written))}, field="choice")
+    return written
 
 
 def split_list(value: str) -> list[str]:
@@ -183,6 +294,8 @@ def act(request, pk):
     for c in choices:
         for f in c.text_fields:
             text_fields.setdefault(f.name, (f, field_label(f.name)))
+    legend = pgettext("pickers", "Choose %(what)s") % {
+        "what": listing(p.label for p in pickers)} if pickers else ""
     conversation = seat.conversation
     if conversation is not None and is_page_navigation(request):  # not a planted <img>
         forum.mark_read_by_owner(conversation=conversation)
@@ -192,8 +305,9 @@ def act(request, pk):
     panel = get_template(rulesets.get(game.ruleset).panel)
     return render(request, "games/act.html", {
         "panel_template": panel, "names": names,
-        "phase_title": phase_label(game.phase_name, game.ruleset),
+        "phase_title": selectors.current_phase_name(game),
         "game": game, "seat": seat, "view": view, "options": options, "pickers": pickers,
+        "pickers_legend": legend, "texts_hint": texts_hint(options, pickers),
         "text_fields": text_fields.values(), "page": page, "list_fields": [(k, lab, v) for k, (lab, v) in list_fields.items()],
         "me": json.dumps(view.get("me", {}), ensure_ascii=False, indent=1) if view else "",
         **game_links(game),
@@ -211,16 +325,23 @@ def _submit(request, game: Game, seat):
     check_param_keys([key[5:] for key in request.POST if key.startswith(("text_", "list_"))],
                      field="choice")
     picks = offered_picks(raw)
-    if picks:
-        complete_picks(request, game, seat.number, kind, params, picks)
+    # A grouped option (issue 14 item 7): the card and its target (the victim and the pact
+    # bandit...) come from the pickers, and the texts from what the combination takes.
+    matching = complete_picks(request, game, seat.number, kind, params, picks) if picks \
+        else None
     expected = parse_int(request.POST.get("phase"), field="phase", minimum=0, default=None)
-    for key, value in request.POST.items():
-        name = key[5:]
+    typed = {key[5:]: value for key, value in request.POST.items()
+             if key.startswith("text_") and value.strip()}
+    if matching is not None:
+        params.update(chosen_texts(typed, matching))
+    else:
         # Only the texts the picked option asks for: a manifesto typed for another option
         # must not travel with this one.
-        if key.startswith("text_") and value.strip() and (texts is None or name in texts):
-            params[name] = value
-        elif key.startswith("list_") and isinstance(params.get(name), list):
+        params.update({name: value for name, value in typed.items()
+                       if texts is None or name in texts})
+    for key, value in request.POST.items():
+        name = key[5:]
+        if key.startswith("list_") and isinstance(params.get(name), list):
             params[name] = fill_list(params[name], split_list(value))
     try:
         consume(scope=f"games.act:{game.pk}:{seat.number}:{game.current_phase_id}",

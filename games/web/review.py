@@ -41,7 +41,7 @@ from ..presenters import (
     choice_label,
     describe,
     explanation,
-    phase_label,
+    phase_names,
     review_facts,
     review_secret,
     seat_facts,
@@ -180,9 +180,9 @@ def review(request, pk):
     shown = list(page.object_list)
     events = Event.objects.filter(game=game, phase__in=shown).order_by("id")
     steps = Action.objects.filter(game=game, phase__in=shown).order_by("seq")
+    titles = dict(zip([p.pk for p in phases], phase_names(game.ruleset, phases), strict=True))
     by_phase: dict[int | None, dict] = {
-        p.pk: {"phase": p, "title": f"{phase_label(p.name, game.ruleset)} {p.number}",
-               "events": [], "steps": []} for p in shown}
+        p.pk: {"phase": p, "title": titles[p.pk], "events": [], "steps": []} for p in shown}
     if page.number == 1:  # what happened outside any phase (e.g. before the start)
         loose = {"phase": None, "title": _("Outside the phases"), "events": [], "steps": []}
         for e in Event.objects.filter(game=game, phase__isnull=True).order_by("id"):
@@ -231,6 +231,7 @@ def review_seat(request, pk, number: int):
     return render(request, "games/review_seat.html", {
         "game": game, "preview": not game.is_over, "seat": seat, "view": view,
         "names": names, "panel_template": panel, "told": told, "public_count": public_count,
+        "phase_title": selectors.current_phase_name(game),
         "steps": steps, "holders": seat_holders(game).get(seat.number, []),
         "me": json.dumps((view or {}).get("me", {}), ensure_ascii=False, indent=1),
     })

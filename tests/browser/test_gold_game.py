@@ -12,9 +12,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import selectors, services
-from games.engine.base import Choice
 from games.models import Event, Game
-from games.web.play import choice_value
+from tests.browser.act_form import choose as choose_step
 from tests.factories import build_chinese_catalog, fresh
 from tests.factories.gold import DURATIONS, assert_hides_others, seed_where
 
@@ -49,7 +48,7 @@ def test_three_players_play_a_round_in_the_browser(page_for, live_server, gold_p
         html = visit(number)
         assert 'id="action-form"' in html, f"seat {number + 1} has no form for {kind}"
         page = pages[number]
-        page.select_option("#choice", value=choice_value(Choice(kind, params)))
+        choose_step(page, kind, params)  # a replacement: the card and the virtual player
         page.click("#act-submit")
         page.wait_for_load_state()
         html = unescape(page.content())

@@ -18,6 +18,7 @@ from games.engine.ninelives.cards import ATTACK_CARDS
 from games.engine.ninelives.dealing import deal as draw_deal
 from games.models import Game, Phase
 from messaging.models import Thread
+from tests.browser.act_form import choose, offered_steps
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -69,22 +70,19 @@ def hand_on_page(page) -> set[str]:
     return {el.get_attribute("data-card") for el in page.locator("#hand [data-card]").all()}
 
 
-def option_values(page) -> list[dict]:
-    return [json.loads(o.get_attribute("value")) for o in page.locator("#choice option").all()]
-
-
 def act(page, live_server, table: Table, seat: int, want) -> bool:
-    """Open the seat's page, check it, and submit the first option `want` accepts."""
+    """Open the seat's page, check it, and submit the first offered step `want` accepts
+    (a card use is picked in the card and target pickers: tests/browser/act_form.py)."""
     page.goto(f"{live_server.url}/games/{table.game_id}/act/")
     assert_no_foreign_cards(page.content(), table, seat)
     assert hand_on_page(page) == set(table.private(seat)["hand"])
     if not page.locator("#choice").count():
         return False
-    for value in option_values(page):
+    for value in offered_steps(page):
         if want(value):
-            page.select_option("#choice", json.dumps(value, sort_keys=True, ensure_ascii=False))
-            if value["kind"] == "use_card" and value["params"]["card"] in ATTACK_CARDS:
-                page.fill("#text_manifesto", MANIFESTO)
+            attack = value["kind"] == "use_card" and value["params"]["card"] in ATTACK_CARDS
+            choose(page, value["kind"], value["params"],
+                   {"manifesto": MANIFESTO} if attack else None)
             page.click("#act-submit")
             page.wait_for_load_state()
             errors = page.locator(".messages li.error")

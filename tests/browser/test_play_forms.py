@@ -10,12 +10,15 @@ from django.urls import reverse
 
 from games import services
 from games.models import Action, Game
+from tests.browser.act_form import choose, offered_steps, option_values, select
 from tests.factories import user_of
 from tests.factories.classic import NAMES as CLASSIC_NAMES
 from tests.factories.classic import new_game
 from tests.factories.gold import DURATIONS as GOLD_DURATIONS
 from tests.factories.gold import seed_where
+from tests.factories.ninelives import MANIFESTO
 from tests.factories.ninelives import start as start_ninelives
+from tests.services.ninelives.test_play import send_orders
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("chinese")]
@@ -54,7 +57,124 @@ def test_ninelives_loss_order_and_card_by_clicking(page_for, live_server, nl_pla
                           "ninelives-act-390.png")
     game.refresh_from_db()
     assert game.state["private"][0]["loss_order"][-1] == chosen["params"]["cards"][-1]
-    click_option(page_for, live_server, game, 0, "use_card", 2, card="JAIL")
+
+
+def stored_step(game: Game, seat: int, before: int) -> tuple[str, dict]:
+    row = Action.objects.filter(game=game, seq__gt=before, actor=str(seat)).get()
+    return row.kind, row.params
+
+
+def visible(page, selector: str) -> bool:
+    return page.locator(selector).is_visible()
+
+
+def test_ninelives_card_and_target_by_clicking(page_for, live_server, nl_players, nl_gm,
+                                               artifacts_dir):
+    """阿猫 clicks "use a card", a card that is not the first (JAIL) and a target that is
+    not the first; the page's script offers only JAIL's targets and no text box. 小白 attacks
+    with KILLER (its third card) on its last target and writes the manifesto the script
+    shows. Each stored step is exactly what was clicked."""
+    game = start_ninelives(nl_players, nl_gm)
+    send_orders(game)
+    page = page_for(user_of(game, 0))
+    page.set_viewport_size({"width": 390, "height": 900})
+    page.goto(live_server.url + reverse("game-act", args=[game.pk]))
+    grouped = [d for d in option_values(page) if d.get("picks")]
+    assert grouped == [{"kind": "use_card", "params": {}, "picks": ["card", "target"]}]
+    pass_option = next(d for d in option_values(page) if d["kind"] == "pass")
+    select(page, pass_option)
+    assert not visible(page, "#pickers") and not visible(page, "#text_manifesto")
+    select(page, grouped[0])
+    assert visible(page, "#pick_card") and visible(page, "#pick_target")
+    assert not visible(page, "#text_manifesto"), "no text box before a card is chosen"
+    page.select_option("#pick_card", value="KILLER")
+    assert visible(page, "#text_manifesto") and visible(page, "#text_story")
+    assert visible(page, "#texts-hint")
+    page.select_option("#pick_target", value="0")  # KILLER may target any seat
+    cards = page.eval_on_selector_all("#pick_card option", "os => os.map(o => o.value)")
+    assert cards.index("JAIL") > 1, "JAIL is not the first card"
+    page.select_option("#pick_card", value="JAIL")
+    assert page.input_value("#pick_target") == "", "阿猫 is no JAIL target: the pick is reset"
+    offered = page.eval_on_selector_all("#pick_target option:not([disabled])",
+                                        "os => os.map(o => o.value)")
+    assert offered == ["", "1", "2", "3", "4"], offered
+    assert not visible(page, "#text_manifesto") and not visible(page, "#texts-hint")
+    page.select_option("#pick_target", value="3")
+    page.screenshot(path=str(artifacts_dir / "ninelives-card-pickers-390.png"), full_page=True)
+    page.locator("#action-form").screenshot(
+        path=str(artifacts_dir / "ninelives-card-pickers-form-390.png"))
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= 390, width
+    before = Action.objects.filter(game=game).count()
+    page.click("#act-submit")
+    page.wait_for_load_state()
+    assert page.locator(".messages li.success").count() == 1, page.inner_text("main")
+    assert stored_step(game, 0, before) == ("use_card", {"card": "JAIL", "target": 3})
+    page.context.close()
+
+    page = page_for(user_of(game, 2))
+    page.goto(live_server.url + reverse("game-act", args=[game.pk]))
+    targets = [c["params"]["target"] for c in offered_steps(page)
+               if c["kind"] == "use_card" and c["params"].get("card") == "KILLER"]
+    choose(page, "use_card", {"card": "KILLER", "target": targets[-1]},
+           {"manifesto": MANIFESTO})
+    page.locator("#action-form").screenshot(
+        path=str(artifacts_dir / "ninelives-attack-pickers.png"))
+    before = Action.objects.filter(game=game).count()
+    page.click("#act-submit")
+    page.wait_for_load_state()
+    assert page.locator(".messages li.success").count() == 1, page.inner_text("main")
+    assert stored_step(game, 2, before) == (
+        "use_card", {"card": "KILLER", "target": targets[-1], "manifesto": MANIFESTO})
+    page.context.close()
+
+
+def test_classic_kill_and_death_pact_by_clicking(page_for, live_server, make_user, gm):
+    """The ghost variant's kill: the victim and the pact bandit, each in its own picker."""
+    roles = ["police", "bandit", "civilian", "civilian", "police", "bandit", "civilian",
+             "poison", "police", "ghost", "civilian"]
+    game = new_game([make_user(n) for n in CLASSIC_NAMES], gm, variant_ghost_poison=True,
+                    fixed_roles=roles)
+    page = page_for(user_of(game, 1))
+    page.goto(live_server.url + reverse("game-act", args=[game.pk]))
+    combos = [c["params"] for c in offered_steps(page) if c["kind"] == "kill"]
+    pick = next(c for c in combos[1:] if c["pact"] != combos[0]["pact"]
+                and c["target"] != combos[0]["target"])
+    choose(page, "kill", pick)
+    before = Action.objects.filter(game=game).count()
+    page.click("#act-submit")
+    page.wait_for_load_state()
+    assert page.locator(".messages li.success").count() == 1, page.inner_text("main")
+    assert stored_step(game, 1, before) == ("kill", pick)
+    page.context.close()
+
+
+def test_gold_replacement_by_clicking(page_for, live_server, make_user, gm):
+    """An operation turn: a card of the hand that is not the first, on the last virtual
+    player, through the card and virtual-player pickers."""
+    users = [make_user(name) for name in ("金子", "银子", "铜子")]
+    seed, picks = seed_where(3, lambda s: not any(s))
+    game = services.create_game(name="金币局", ruleset="gold", gm=gm, seat_count=3,
+                                config={"lead": 0}, durations=dict(GOLD_DURATIONS))
+    game = services.start_game(game_id=game.pk, users=users, seed=seed)
+    for number, card in enumerate(picks):
+        services.submit_action(game_id=game.pk, user=users[number], kind="pick",
+                               params={"card": card})
+    game.refresh_from_db()
+    assert game.phase_name == "operation" and game.state["public"]["turn"] == 0
+    page = page_for(users[0])
+    page.goto(live_server.url + reverse("game-act", args=[game.pk]))
+    combos = [c["params"] for c in offered_steps(page) if c["kind"] == "replace"]
+    hand = list(dict.fromkeys(c["card"] for c in combos))
+    assert len(hand) >= 2 and len(combos) >= 4
+    pick = {"card": hand[-1], "virtual": max(c["virtual"] for c in combos)}
+    choose(page, "replace", pick)
+    before = Action.objects.filter(game=game).count()
+    page.click("#act-submit")
+    page.wait_for_load_state()
+    assert page.locator(".messages li.success").count() == 1, page.inner_text("main")
+    assert stored_step(game, 0, before) == ("replace", pick)
+    page.context.close()
 
 
 def test_classic_night_kill_by_clicking(page_for, live_server, make_user, gm):

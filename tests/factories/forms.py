@@ -15,6 +15,7 @@ class _FormParser(HTMLParser):
         self.action: str | None = None
         self.fields: dict[str, str] = {}
         self.options: dict[str, list[tuple[str, str]]] = {}  # select name -> (value, label)
+        self.option_attrs: dict[str, list[dict]] = {}  # select name -> each option's attributes
         self.radios: dict[str, list[str]] = {}
         self._select: str | None = None
         self._option: list | None = None
@@ -45,8 +46,10 @@ class _FormParser(HTMLParser):
         elif tag == "select" and name:
             self._select = name
             self.options[name] = []
+            self.option_attrs[name] = []
         elif tag == "option" and self._select:
             self._option = [a.get("value"), "", "selected" in a]
+            self.option_attrs[self._select].append(a)
 
     def handle_data(self, data):
         if self._option is not None:
@@ -72,7 +75,8 @@ class _FormParser(HTMLParser):
 
 class Form:
     """The form `form_id` of `html`: `.fields` as they would be sent, `.options[select]` the
-    (value, label) pairs offered, `.radios[name]` the radio values offered."""
+    (value, label) pairs offered (`.option_attrs[select]` their attributes, in the same
+    order), `.radios[name]` the radio values offered."""
 
     def __init__(self, html: str, form_id: str):
         parser = _FormParser(form_id)
@@ -81,6 +85,7 @@ class Form:
         self.action = parser.action
         self.fields = parser.fields
         self.options = parser.options
+        self.option_attrs = parser.option_attrs
         self.radios = parser.radios
 
     def pick(self, select: str, *, label_has: str | None = None, value: str | None = None,

@@ -58,7 +58,7 @@ def test_a_runoff_that_ties_again_executes_nobody():
         public("no_execution", 5, tally={"0": 1, "1": 1}, adjustments=[]),
     ]
     [tally] = vote_tallies(events, NAMES)
-    assert tally.heading == "第1天 · 第1次加赛"
+    assert tally.heading == "第1天的生死投票"
     assert tally.result == "无人被处决。加赛再次平票。"
     assert tally.notes == ["座位3 小白 不能投票。"]
 

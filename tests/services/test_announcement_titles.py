@@ -46,7 +46,7 @@ def test_a_classic_day_is_one_record_thread_not_an_announcement_per_speech(class
     speak_all(game)
     vote_all(game, {3: 1, 4: 1, 5: 1, 6: 3, 7: 3})
     shown = titles(game)
-    assert not any(t.startswith("第1轮发言") or t.startswith("第1轮投票 ") for t in shown)
+    assert not any(t.startswith("第1天 · 发言") or t.startswith("第1天 · 投票 ") for t in shown)
     assert len(shown) == len(set(shown)), shown  # no title repeated ten times
     thread = Thread.objects.get(board=fresh(game).board, key="round-1")
     assert thread.title == "第1轮：遗言、发言与投票"
@@ -56,8 +56,8 @@ def test_a_classic_day_is_one_record_thread_not_an_announcement_per_speech(class
     assert len(votes) == 5, "one reply per vote, in the order cast"
     result = next(a for a in Announcement.objects.filter(game=game).order_by("-id")
                   if "得票" in a.body)
-    assert result.title.startswith("第1轮投票结束 · "), result.title
-    assert "**第1天投票**" in result.body
+    assert result.title.startswith("第1天 · 投票结束 · "), result.title
+    assert "**第1天 · 投票**" in result.body
 
 
 def test_ninelives_titles_name_the_night_and_the_day(start_ninelives):
@@ -86,8 +86,8 @@ def test_gold_titles_carry_the_round_and_the_seat_not_the_phase_counter(start_go
             break
         services.advance_phase(game_id=game.pk, reason="gm", by=None)
     shown = titles(game)
-    assert any(t.startswith("第1轮选牌结束") for t in shown), shown
+    assert any(t.startswith("第1轮 · 选牌结束") for t in shown), shown
     assert not any("Operation" in t or "Priority" in t or "Pick" in t for t in shown), shown
-    turns = [t for t in shown if t.startswith(("第1轮先手行动结束 · ", "第1轮操作轮结束 · "))]
+    turns = [t for t in shown if t.startswith(("第1轮 · 先手行动结束 · ", "第1轮 · 操作结束 · "))]
     assert turns, shown
     assert all(int(t[1:t.index("轮")]) <= 3 for t in shown if t.startswith("第")), shown

@@ -48,7 +48,7 @@ def test_each_seat_shows_its_number_name_and_what_it_still_owes(client, night):
 def test_the_header_and_steps_name_the_phase_in_chinese_only(client, night):
     act(night, 3, "use_card", card="CURSE", target=0)
     html = console(client, night)
-    assert "第1轮" in html.split('id="phase-head"', 1)[1][:200]
+    assert "进行中 · 第1夜 · " in html.split('id="phase-head"', 1)[1][:200]
     assert "night 1" not in html.lower()
     steps = section(html, 'id="steps"')
     assert "4. 老黑" in steps and "诅咒" in steps and "CURSE" not in steps

@@ -89,36 +89,123 @@ def test_loss_order_keeps_the_order_typed_and_the_core_picked(start_ninelives, c
     assert last_step(game) == ("loss_order", {"cards": list(reversed(others)) + [core]})
 
 
-def test_use_card_stores_the_target_picked(start_ninelives, client):
+def card_use(form: Form) -> tuple[str, list[dict]]:
+    """The act form's one "use a card on a seat" option (its value) and the combinations it
+    offers (its data-combos: what the page's script narrows the pickers with)."""
+    found = [(value, attrs) for (value, _label), attrs in
+             zip(form.options["choice"], form.option_attrs["choice"], strict=True)
+             if json.loads(value)["kind"] == "use_card" and "picks" in json.loads(value)]
+    assert len(found) == 1, "one option for every targeted card use"
+    value, attrs = found[0]
+    assert json.loads(value) == {"kind": "use_card", "params": {}, "picks": ["card", "target"]}
+    return value, json.loads(attrs["data-combos"])
+
+
+def use_card(form: Form, card: str, target_index: int = -1) -> dict:
+    """Choose "use a card", pick `card` (which must not be the first card offered) and the
+    `target_index`-th target offered for it (never the first); the params to expect."""
+    value, combos = card_use(form)
+    form.pick("choice", value=value)
+    cards = [v for v, _l in form.options["pick_card"] if v]
+    assert card in cards and cards.index(card) > 0, (card, cards)
+    form.pick("pick_card", value=card)
+    targets = [c["params"]["target"] for c in combos if c["params"]["card"] == card]
+    assert len(targets) >= 2
+    target = targets[target_index]
+    assert target != targets[0] and str(target) != form.options["pick_target"][1][0]
+    form.pick("pick_target", value=str(target))
+    return {"card": card, "target": target}
+
+
+def test_every_targeted_card_use_is_one_option_with_a_card_and_a_target_picker(
+        start_ninelives, client):
     game = start_ninelives()
     send_orders(game)
     form = act_form(client, game, 0)
-    jails = [o for o in offered(form, "use_card") if o[0]["params"]["card"] == "JAIL"]
-    assert len(jails) >= 3
-    data, value, _label = jails[2]
-    form.pick("choice", value=value)
+    value, combos = card_use(form)
+    uses = offered(form, "use_card")
+    assert [data for data, _v, _l in uses] == [json.loads(value), {
+        "kind": "use_card", "params": {"card": "VEST"}}], "VEST takes no target: an option"
+    assert uses[0][2] == "对一个座位用牌：在下面选择牌和目标"
+    assert form.options["pick_card"] == [("", "—"), ("KILLER", "杀手"), ("DEMON", "恶魔"),
+                                         ("WITCH_DOCTOR", "巫医"), ("JAIL", "禁锢")]
+    assert form.options["pick_target"] == [("", "—")] + [
+        (str(n), f"{n + 1} · {name}") for n, name in enumerate(["阿猫", "阿狗", "小白", "老黑",
+                                                                 "花花"])]
+    assert form.fields["pick_card"] == form.fields["pick_target"] == "", "nothing preselected"
+    jail = sorted(c["params"]["target"] for c in combos if c["params"]["card"] == "JAIL")
+    assert jail == [1, 2, 3, 4], "JAIL is not used on oneself"
+    killer = [c["texts"] for c in combos if c["params"]["card"] == "KILLER"]
+    assert killer and all(t == ["manifesto", "story"] for t in killer)
+    page = client.get(reverse("game-act", args=[game.pk])).content.decode()
+    assert '<fieldset id="pickers" class="pickers">' in page and "<legend>选择牌、目标</legend>" in page
+    assert "使用杀手时，只写以下其中一项：杀人宣言、剧情。" in page
+    assert 'src="/static/js/act-form.js"' in page
+
+
+def test_use_card_stores_the_card_and_the_target_picked(start_ninelives, client):
+    game = start_ninelives()
+    send_orders(game)
+    form = act_form(client, game, 0)
+    expected = use_card(form, "JAIL", 2)
+    assert submit(client, game, form) == ["已收到。神的使者已在下方确认。"]
+    assert last_step(game) == ("use_card", expected) == ("use_card", {"card": "JAIL",
+                                                                      "target": 3})
+
+
+def test_a_text_written_for_another_card_does_not_travel(start_ninelives, client):
+    game = start_ninelives()
+    send_orders(game)
+    form = act_form(client, game, 0)
+    expected = use_card(form, "WITCH_DOCTOR", 1)
+    form.fill("text_manifesto", MANIFESTO)  # written for KILLER, then WITCH_DOCTOR was chosen
     submit(client, game, form)
-    assert last_step(game) == ("use_card", {"card": "JAIL", "target": data["params"]["target"]})
+    assert last_step(game) == ("use_card", expected)
 
 
 @pytest.mark.parametrize("text", ["manifesto", "story"])
 def test_an_attack_stores_its_target_and_the_text_written(start_ninelives, client, text):
+    """小白 (seat 3) holds SNIPER first and KILLER third: KILLER on the last target offered."""
+    game = start_ninelives()
+    send_orders(game)
+    form = act_form(client, game, 2)
+    expected = use_card(form, "KILLER")
+    written = MANIFESTO if text == "manifesto" else "月光下，一只猫悄悄走过屋顶。"
+    form.fill(f"text_{text}", written)
+    assert submit(client, game, form) == ["已收到。神的使者已在下方确认。"]
+    assert last_step(game) == ("use_card", {**expected, text: written})
+
+
+def test_a_targeted_night_card_of_another_seat(start_ninelives, client):
+    """老黑 (seat 4): DIVINER PROPHET WEREWOLF STRIKE CURSE; PROPHET on a later target."""
+    game = start_ninelives()
+    send_orders(game)
+    form = act_form(client, game, 3)
+    expected = use_card(form, "PROPHET", 1)
+    submit(client, game, form)
+    assert last_step(game) == ("use_card", expected)
+
+
+def test_a_day_card_stores_the_card_and_the_target_picked(start_ninelives, client):
+    """By day 老黑 may use STRIKE or CURSE: CURSE (the second) on the last target offered."""
+    game = play_night_1(start_ninelives())
+    form = act_form(client, game, 3)
+    assert [v for v, _l in form.options["pick_card"] if v] == ["STRIKE", "CURSE"]
+    expected = use_card(form, "CURSE")
+    assert submit(client, game, form) == ["已收到。神的使者已在下方确认。"]
+    assert last_step(game) == ("use_card", expected)
+
+
+def test_a_card_without_a_target_is_an_option_of_its_own(start_ninelives, client):
     game = start_ninelives()
     send_orders(game)
     form = act_form(client, game, 0)
-    attacks = [o for o in offered(form, "use_card")
-               if o[0]["params"]["card"] == "KILLER" and o[0].get("texts") == [text]]
-    assert len(attacks) >= 2
-    data, value, _label = attacks[-1]
+    (data, value, label), = [o for o in offered(form, "use_card") if "picks" not in o[0]]
+    assert label == "使用 防弹衣" and value != form.options["choice"][0][0]
     form.pick("choice", value=value)
-    written = MANIFESTO if text == "manifesto" else "月光下，一只猫悄悄走过屋顶。"
-    form.fill(f"text_{text}", written)
-    # a text typed for the other kind of option must not travel with this one
-    other = "story" if text == "manifesto" else "manifesto"
-    form.fill(f"text_{other}", MANIFESTO + "另一段")
+    form.fill("pick_card", "JAIL")  # a picker left set does not matter to this option
     submit(client, game, form)
-    assert last_step(game) == ("use_card", {"card": "KILLER", "target": data["params"]["target"],
-                                            text: written})
+    assert last_step(game) == ("use_card", {"card": "VEST"})
 
 
 def test_proxy_vote_stores_the_seat_picked(start_ninelives, client):
@@ -222,3 +309,105 @@ def test_the_vote_box_heading_names_the_phase_in_chinese(start_ninelives, client
     heading = page[page.index('id="vote-panel"'):]
     heading = heading[heading.index("<h2>"):heading.index("</h2>")]
     assert heading == "<h2>第1天投票", heading
+
+
+# --- tampered pickers: a Chinese refusal, nothing stored, never a 500 --------------------------
+
+def picker_form(client, game: Game, card: str, target: str) -> Form:
+    form = act_form(client, game, 0)
+    value, _combos = card_use(form)
+    form.pick("choice", value=value)
+    form.fields["pick_card"], form.fields["pick_target"] = card, target
+    return form
+
+
+@pytest.mark.parametrize(("card", "target", "refusal"), [
+    ("SNIPER", "2", "所选的牌不在列出的选项之中，请从列表中选择。"),   # not in 阿猫's hand
+    ("VEST", "2", "所选的牌不在列出的选项之中，请从列表中选择。"),     # takes no target
+    ("jail", "2", "所选的牌不在列出的选项之中，请从列表中选择。"),     # codes are exact strings
+    ("JAIL", "0", "所选的目标不能与牌「禁锢」一起选择，请重新选择。"),  # JAIL is not used on oneself
+    ("DEMON", "0", "所选的目标不能与牌「恶魔」一起选择，请重新选择。"),
+    ("JAIL", "²", "所选的目标不在列出的选项之中，请从列表中选择。"),   # "²".isdigit() is true
+    ("JAIL", "２", "所选的目标不在列出的选项之中，请从列表中选择。"),  # int("２") == 2
+    ("JAIL", " 2", "所选的目标不在列出的选项之中，请从列表中选择。"),
+    ("JAIL", "9", "所选的目标不在列出的选项之中，请从列表中选择。"),
+    ("JAIL", "", "请选择目标。"),
+    ("", "2", "请选择牌。"),
+])
+def test_a_card_or_target_not_offered_is_refused(start_ninelives, client, card, target, refusal):
+    game = start_ninelives()
+    send_orders(game)
+    form = picker_form(client, game, card, target)
+    assert assert_refused(client, game, form, submit_to=functools.partial(
+        submit, status=400)) == refusal
+
+
+def test_a_missing_picker_is_refused(start_ninelives, client):
+    game = start_ninelives()
+    send_orders(game)
+    form = picker_form(client, game, "JAIL", "2")
+    del form.fields["pick_target"]
+    unreadable = functools.partial(submit, status=400)
+    assert assert_refused(client, game, form, submit_to=unreadable) == "请选择目标。"
+
+
+def test_both_texts_written_for_an_attack_are_refused(start_ninelives, client):
+    game = start_ninelives()
+    send_orders(game)
+    form = act_form(client, game, 2)
+    use_card(form, "KILLER")
+    form.fill("text_manifesto", MANIFESTO)
+    form.fill("text_story", "月光下，一只猫悄悄走过屋顶。")
+    unreadable = functools.partial(submit, status=400)
+    assert assert_refused(client, game, form, submit_to=unreadable) == \
+        "只写以下其中一项：杀人宣言、剧情。"
+
+
+def test_an_attack_without_its_text_is_refused_by_the_rules(start_ninelives, client):
+    game = start_ninelives()
+    send_orders(game)
+    form = act_form(client, game, 2)
+    use_card(form, "KILLER")
+    shown = assert_refused(client, game, form)
+    assert "100" in shown, shown
+
+
+@pytest.mark.parametrize("forged", [
+    {"kind": "use_card", "params": {}, "picks": ["card", "actor"]},
+    {"kind": "use_card", "params": {}, "picks": ["card", "card"]},
+    {"kind": "use_card", "params": {}, "picks": ["target"]},
+    {"kind": "use_card", "params": {"card": "JAIL"}, "picks": ["card", "target"]},
+    {"kind": "use_card", "params": {"card": "SNIPER"}, "picks": ["target"]},
+    {"kind": "vote", "params": {}, "picks": ["card", "target"]},
+    {"kind": "use_card", "params": {}, "picks": "card"},
+    {"kind": "use_card", "params": {}, "picks": [["card"]]},
+    {"kind": "use_card", "params": {}, "picks": ["card", "target"], "extra": 1},
+])
+def test_a_forged_grouped_option_is_refused(start_ninelives, client, forged):
+    game = start_ninelives()
+    send_orders(game)
+    form = picker_form(client, game, "JAIL", "2")
+    form.fields["choice"] = json.dumps(forged)
+    unreadable = functools.partial(submit, status=400)
+    assert assert_refused(client, game, form, submit_to=unreadable) == "请从列出的操作中选一项。"
+
+
+def test_an_option_with_no_picks_is_a_step_the_rules_refuse(start_ninelives, client):
+    game = start_ninelives()
+    send_orders(game)
+    form = picker_form(client, game, "JAIL", "2")
+    form.fields["choice"] = json.dumps({"kind": "use_card", "params": {}, "picks": []})
+    assert assert_refused(client, game, form) == "没有这张牌。"
+
+
+def test_a_fixed_card_with_a_picked_target_is_still_only_what_was_offered(start_ninelives,
+                                                                          client):
+    """A hand-made option fixing the card and picking the target can only send an offered
+    combination too: JAIL on 小白 is one, so it is stored as it was chosen."""
+    game = start_ninelives()
+    send_orders(game)
+    form = picker_form(client, game, "", "2")
+    form.fields["choice"] = json.dumps({"kind": "use_card", "params": {"card": "JAIL"},
+                                        "picks": ["target"]})
+    assert submit(client, game, form, status=200) == ["已收到。神的使者已在下方确认。"]
+    assert last_step(game) == ("use_card", {"card": "JAIL", "target": 2})

@@ -57,12 +57,16 @@ def walk(client, game: Game, steps: int, seed: int) -> set[str]:
         form.pick("choice", value=value)
         chosen = json.loads(value)
         expected = dict(chosen["params"])
-        for key in chosen.get("picks", ()):  # separate pickers: a non-first real entry
-            entries = [v for v, _l in form.options[f"pick_{key}"] if v]
-            pick = rng.choice(entries[1:] or entries)
-            form.pick(f"pick_{key}", value=pick)
-            expected[key] = int(pick)
-        for name in chosen.get("texts", ()):
+        texts = chosen.get("texts", ())
+        if "picks" in chosen:  # separate pickers: a combination offered, not the first one
+            attrs = form.option_attrs["choice"][[v for v, _l in options].index(value)]
+            combos = json.loads(attrs["data-combos"])
+            combo = rng.choice(combos[1:] or combos)
+            for key in chosen["picks"]:
+                form.pick(f"pick_{key}", value=str(combo["params"][key]))
+            expected = dict(combo["params"])
+            texts = combo["texts"][:1]  # a combination taking one text of several: the first
+        for name in texts:
             form.fill(f"text_{name}", TEXT)
             expected[name] = TEXT
         before = Action.objects.filter(game=game).count()

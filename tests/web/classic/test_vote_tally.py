@@ -32,7 +32,7 @@ def test_a_tied_day_and_its_runoff_show_counts_voters_and_result(game, client):
     speak_all(game)
     vote_all(game, {3: 1, 4: 1, 5: 3, 6: 3, 7: 3, 8: 1, 0: None})  # 2号 3, 4号 3: tie
     day = announcements(game)
-    assert "**第1天投票**" in day
+    assert "**第1天 · 投票**" in day
     assert (f"{seat_text(1)}：3票（亲自投票：老黑、花花、木木）") in day
     assert (f"{seat_text(3)}：3票（亲自投票：大黄、小红、阿青）") in day
     assert f"{seat_text(0)} 弃权。" in day
@@ -42,10 +42,10 @@ def test_a_tied_day_and_its_runoff_show_counts_voters_and_result(game, client):
     views.add(tallies(page(client, game, None, "game-home")))
     assert len(views) == 1, "every viewer reads the same tally"
     text = views.pop()
-    assert text.index("第1天 · 第1次加赛") < text.index("第1天投票"), "newest first"
+    assert text.index("第1天 · 平票投票") < text.index("第1天 · 投票"), "newest first"
     assert f"{seat_text(1)}：5票（亲自投票：花花、小红、阿青、木木、阿猫）" in text
     assert f"{seat_text(1)} 得票最多，被投票出局。" in text
     assert f"{seat_text(1)}、{seat_text(3)} 并列最高票" in text
     assert "," not in text, "lists are joined with 、"
     runoff = announcements(game)
-    assert "**第1天 · 第1次加赛**" in runoff and f"{seat_text(3)}：3票" in runoff
+    assert "**第1天 · 平票投票**" in runoff and f"{seat_text(3)}：3票" in runoff

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import re
 from html import unescape
 
 import pytest
 from django.urls import reverse
 
+from games import services
 from games.engine.gold.rules import CARD_NAMES_ZH, CARDS
-from tests.factories.gold import act, fresh, pick_all, seed_where, user_of
+from games.models import Action
+from tests.factories.forms import Form
+from tests.factories.gold import DURATIONS, act, fresh, pick_all, seed_where, user_of
 
 pytestmark = pytest.mark.django_db
 
@@ -102,3 +106,48 @@ def test_the_home_page_lists_each_seats_public_facts(client, start_gold, make_us
         shown = ["KILLER", "THIEF", "ASSASSIN"][number]
         assert f"亮出{CARD_NAMES_ZH[shown]}" in row
         assert ("背面朝上的牌：?" in row) == (number == swapper)
+
+
+def test_the_replacement_is_one_option_with_a_card_and_a_virtual_player_picker(
+        client, gold_players, gold_gm, chinese):
+    """Replacing a virtual player's card takes two parts (a card of the hand, a virtual
+    player): one option with two pickers, not one option per pair (issue 14 item 7). A
+    non-first card on a non-first virtual player is stored as picked; a pair not offered is
+    refused in Chinese and stores nothing."""
+    seed, picks = seed_where(3, lambda s: not any(s))
+    game = services.create_game(name="金币局", ruleset="gold", gm=gold_gm, seat_count=3,
+                                config={"lead": 0}, durations=dict(DURATIONS))
+    game = services.start_game(game_id=game.pk, users=gold_players, seed=seed)  # the clock
+    now = fresh(game).current_phase.started_at
+    game = fresh(pick_all(game, picks, now=now))
+    assert game.phase_name == "operation" and game.state["public"]["turn"] == 0
+    client.force_login(user_of(game, 0))
+    html = client.get(reverse("game-act", args=[game.pk])).content.decode()
+    form = Form(html, "action-form")
+    kinds = [json.loads(v)["kind"] for v, _l in form.options["choice"]]
+    assert kinds.count("replace") == 1
+    (value, label), = [(v, lab) for v, lab in form.options["choice"]
+                       if json.loads(v)["kind"] == "replace"]
+    assert json.loads(value) == {"kind": "replace", "params": {}, "picks": ["card", "virtual"]}
+    assert label == "把一张手牌面朝下放到一名虚拟玩家的牌上：在下面选择牌和虚拟玩家"
+    hand = list(dict.fromkeys(game.state["private"][0]["hand"]))
+    shown = [v["shown"] for v in game.state["public"]["virtual"]]
+    assert form.options["pick_card"] == [("", "—")] + [(c, CARD_NAMES_ZH[c]) for c in hand]
+    assert form.options["pick_virtual"] == [("", "—")] + [
+        (str(i), f"虚拟玩家 {i + 1}（现为{CARD_NAMES_ZH[c]}）") for i, c in enumerate(shown)]
+    assert not any(c in unescape(re.sub(r"<[^>]*>", " ", html)) for c in CARDS)
+    form.pick("choice", value=value)
+    form.pick("pick_card", value=hand[-1])
+    form.pick("pick_virtual", value=str(len(shown) - 1))
+    before = Action.objects.filter(game=game).count()
+    bad = dict(form.fields, pick_virtual="²")
+    response = client.post(reverse("game-act", args=[game.pk]), bad, follow=True)
+    assert response.status_code == 400
+    assert [str(m) for m in response.context["messages"]] == [
+        "所选的虚拟玩家不在列出的选项之中，请从列表中选择。"]
+    assert Action.objects.filter(game=game).count() == before
+    response = client.post(reverse("game-act", args=[game.pk]), form.fields, follow=True)
+    assert [str(m) for m in response.context["messages"]] == ["已收到。神的使者已在下方确认。"]
+    row = Action.objects.filter(game=game, actor="0").order_by("-seq").first()
+    assert (row.kind, row.params) == ("replace", {"card": hand[-1], "virtual": len(shown) - 1})
+    assert len(hand) >= 2 and len(shown) >= 2

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.presenters import ninelives as P
+from tests.factories.forms import Form
 from tests.factories.ninelives import FIVE, SIX, act, fresh, user_of
 from tests.services.ninelives.test_play import ORDERS, ZH, play_night_1, send_orders
 
@@ -111,8 +112,11 @@ def test_day_1_pages_show_own_results_and_pending_choices_only(start_ninelives, 
     assert '<p id="proxy">我的委托投票（由神的使者代投）： 投票给 阿狗</p>' in pages[4]
     assert all('id="proxy"' not in pages[s] for s in range(4))
     # the form offers each seat its own cards only, with Chinese labels
-    assert "使用 诅咒 → 座位1 阿猫" in pages[3] and "使用 必杀 → 座位5 花花" in pages[3]
-    assert "使用 必杀" not in pages[0]
+    assert "使用 诅咒 → 座位1 阿猫" in pages[3]
+    form = Form(pages[3], "action-form")  # a day card: STRIKE, picked with its target
+    assert form.options["pick_card"] == [("", "—"), ("STRIKE", "必杀"), ("CURSE", "诅咒")]
+    assert ("4", "5 · 花花") in form.options["pick_target"]
+    assert "必杀" not in pages[0]
 
 
 def test_the_round_ban_and_the_day_card_show_on_the_panel(start_ninelives, client):

@@ -111,7 +111,7 @@ def test_the_closed_day_vote_shows_the_proxy_and_the_curse_that_forced_the_runof
     assert "**第1天投票**" in result.body
     assert "座位1 阿猫：2票（亲自投票：阿狗；诅咒 +1）" in result.body
     assert "加赛" in result.body
-    assert vote_thread(game).title == "第1天 · 第1次加赛"
+    assert vote_thread(game).title == "第1天的生死投票"
 
 
 def test_the_runoff_counts_the_proxy_and_publishes_after_the_pardon_window(
