@@ -81,7 +81,7 @@ def test_rolling_back_a_phase_end_reopens_the_phase_and_revives_the_victim(game,
     services.end_phase_now(game_id=game.pk, gm=gm)
     game.refresh_from_db()
     assert game.phase_name == "day" and not game.seats.get(number=victim).alive
-    dawn = Announcement.objects.get(game=game, title__contains="ends")
+    dawn = Announcement.objects.get(game=game, title__contains="is over")
     deadline = later(5)
 
     record = undo_end(game, gm, deadline=deadline)
