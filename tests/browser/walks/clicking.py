@@ -1,0 +1,87 @@
+"""Moving through the site as a person does: open the home page once, then only click links
+and buttons (no typed URL). Helpers for what every walk does: follow a link, read a page's
+visible text, check that it fits a phone, reach the GM console from the admin's index.
+"""
+
+from __future__ import annotations
+
+import re
+
+from games.models import Action
+
+PHONE = {"width": 390, "height": 844}
+
+# Engine words a Chinese page must never show (card and role codes, camp keys, raw phase
+# names): whole words in capitals or snake_case as the engines write them.
+ENGINE_KEY = re.compile(r"\b(?:[A-Z]{3,}(?:_[A-Z]+)*|[a-z]+_[a-z_]+)\b")
+
+
+def arrive(page, live_server, path: str = "/") -> None:
+    """The walker's only typed address: the home page (the GM: the admin's index)."""
+    page.goto(live_server.url + path)
+
+
+def follow(page, target, *, within=None) -> None:
+    """Click a link or a button and wait for the page it opens: `target` is a CSS selector
+    (ASCII), or else the exact text of a link (Chinese), searched `within` a part."""
+    scope = page.locator(within) if within else page
+    if target.isascii():
+        locator = scope.locator(target)
+    else:
+        locator = scope.get_by_role("link", name=target, exact=True)
+    assert locator.count() == 1, (f"{target!r}: {locator.count()} matches on {page.url}:\n"
+                                  + page.inner_text("main"))
+    with page.expect_navigation():
+        locator.click()
+
+
+def visible_text(page, selector: str = "body") -> str:
+    """What a reader sees: the rendered text, and the hints shown in empty boxes."""
+    text = page.inner_text(selector)
+    hints = page.eval_on_selector_all(
+        f"{selector} [placeholder]", "els => els.map(e => e.getAttribute('placeholder'))")
+    return "\n".join([text, *hints])
+
+
+def engine_keys(page, selector: str = "main", allowed: tuple[str, ...] = ()) -> list[str]:
+    """Engine codes (KILLER, WITCH_DOCTOR, free_agent...) in the visible text of `selector`."""
+    return [k for k in ENGINE_KEY.findall(visible_text(page, selector)) if k not in allowed]
+
+
+def fits_a_phone(page) -> bool:
+    """No sideways scrolling at 390 px."""
+    return page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def flash(page) -> str:
+    """The page's flash message (success or error), or ""."""
+    box = page.locator(".messages li")
+    return box.first.inner_text() if box.count() else ""
+
+
+def last_step(game, seat: int) -> Action:
+    """The seat's newest stored step."""
+    return Action.objects.filter(game=game, actor=str(seat)).order_by("-seq").first()
+
+
+def open_console(gm, live_server, game_name: str) -> None:
+    """The GM from the home page: the header's console link, the games list, the game, and
+    its console."""
+    arrive(gm, live_server)
+    follow(gm, "header a[href='/admin/']")
+    follow(gm, "#content-main th a[href$='/admin/games/game/']")
+    follow(gm, game_name, within="#result_list")
+    follow(gm, "打开控制台")
+    gm.on("dialog", lambda dialog: dialog.accept())  # the console's "are you sure?"
+
+
+def end_phase(gm) -> None:
+    """End the phase now through the consequences page (the GM is on the console)."""
+    follow(gm, "#end-phase-link")
+    follow(gm, "#confirm-end-phase")
+    assert gm.locator(".errornote, .errorlist").count() == 0
+
+
+def to_game(page, game_name: str) -> None:
+    """To the game's home page by the breadcrumbs every page of the game carries."""
+    follow(page, game_name, within="nav.crumbs")
