@@ -15,13 +15,17 @@ def _walking(chinese, settings):
 
 @pytest.fixture
 def shots(artifacts_dir):
-    """shots(page, name): a full-page screenshot under var/artifacts/walks/<name>.png."""
+    """shots(page, name[, part]): a screenshot under var/artifacts/walks/<name>.png."""
     folder = artifacts_dir / "walks"
     folder.mkdir(parents=True, exist_ok=True)
 
-    def shot(page, name: str):
+    def shot(page, name: str, part: str | None = None):
+        """The whole page, or only the element `part` (a long page's readable piece)."""
         path = folder / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        if part:
+            page.locator(part).first.screenshot(path=str(path))
+        else:
+            page.screenshot(path=str(path), full_page=True)
         assert path.stat().st_size > 1000
         return path
 

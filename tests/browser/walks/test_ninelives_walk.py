@@ -58,6 +58,7 @@ NAMES = ["阿猫", "阿狗", "小白", "老黑", "花花"]
 SEAT = [f"座位{n + 1} {name}" for n, name in enumerate(NAMES)]  # how the pages name seats
 # The core card each seat picks (never the form's first loss-order option).
 CORE = {0: "巫医", 1: "狼人", 2: "束魂", 3: "狙击手", 4: "杀手"}
+CORE_CODES = {0: "WITCH_DOCTOR", 1: "WEREWOLF", 2: "SOULBINDER", 3: "SNIPER", 4: "KILLER"}
 # 阿猫 types the order of the other four, as the page names them.
 TYPED = "必杀、巫师、反狙击手、占卜"
 TYPED_CODES = ["STRIKE", "SORCERER", "COUNTER_SNIPER", "DIVINER", "WITCH_DOCTOR"]
@@ -96,6 +97,13 @@ def use_card(page, card: str, target: str, *, manifesto: str | None = None) -> d
 def loss_order_options(page) -> list[str]:
     return [label for label in page.locator("#choice option").all_inner_texts()
             if label.startswith("丢牌顺序")]
+
+
+def review_fact(page, seat: int, label: str) -> str:
+    """One fact of a seat's row in the review's table ("核心牌" -> "巫医")."""
+    facts = page.locator(f"#seats tr[data-seat='{seat}'] dl.facts")
+    keys = facts.locator("dt").all_inner_texts()
+    return facts.locator("dd").all_inner_texts()[keys.index(label)]
 
 
 def vote(page, name: str) -> None:
@@ -265,8 +273,14 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
     a_mao.set_viewport_size(PHONE)
     follow(a_mao, "#review-link")
     assert fits_a_phone(a_mao), a_mao.evaluate("document.documentElement.scrollWidth")
-    seats = visible_text(a_mao, "#seats")
-    for name in ("巫医", "狼人", "束魂", "狙击手", "杀手", "诅咒"):
-        assert name in seats, name
+    for n in range(5):
+        assert review_fact(a_mao, n, "核心牌") == CORE[n]  # the core card each one chose
+        assert game.state["private"][n]["core_card"] == CORE_CODES[n]
+    assert review_fact(a_mao, 0, "丢牌顺序") == "巫师 → 反狙击手 → 占卜 → 巫医"  # 必杀 lost
+    assert review_fact(a_mao, 2, "丢牌顺序") == "恶魔 → 先知 → 圣人 → 防弹衣 → 束魂"
+    assert review_fact(a_mao, 3, "手牌") == "诅咒、杀手、先知、狙击手、狼人"
+    assert review_fact(a_mao, 0, "用过的牌") == "第1夜"  # DIVINER
+    assert review_fact(a_mao, 3, "用过的牌") == "第1天"  # CURSE
     assert not engine_keys(a_mao, "#seats"), engine_keys(a_mao, "#seats")
     shots(a_mao, "ninelives-04-review-390")
+    shots(a_mao, "ninelives-05-review-seats-390", part="#seats")
