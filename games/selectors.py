@@ -42,7 +42,15 @@ from .models import (
     Substitution,
     Vote,
 )
-from .presenters import VoteTally, outcome_text, phase_label, ruleset_name, seat_camp, vote_tallies
+from .presenters import (
+    VoteTally,
+    outcome_text,
+    phase_label,
+    phase_titles_of,
+    ruleset_name,
+    seat_camp,
+    vote_tallies,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -384,10 +392,13 @@ def tally(award: Award) -> list[dict]:
 
 # --- the review -------------------------------------------------------------------------------
 
-def phase_titles(game: Game) -> dict[int, str]:
-    """Phase.pk -> "Night 1" in the reader's language."""
-    return {p.pk: f"{phase_label(p.name, game.ruleset)} {p.number}"
-            for p in game.phases.all()}
+def phase_titles(game: Game, phases: list | None = None) -> dict[int, str]:
+    """Phase.pk -> "Night 1" in the reader's language, for all the game's phases (or
+    `phases`, all of them in order): presenters.phase_titles_of (gold's round, never its
+    phase counter)."""
+    phases = list(game.phases.order_by("seq")) if phases is None else phases
+    titles = phase_titles_of(game.ruleset, [(p.name, p.number) for p in phases])
+    return {p.pk: title for p, title in zip(phases, titles, strict=True)}
 
 
 def seat_holders(game: Game) -> dict[int, list[str]]:
@@ -667,8 +678,8 @@ def seat_posts(game: Game, seat: Seat, viewer: User | AnonymousUser | None) -> d
     groups: list[dict] = []
     before = {"title": _("Before the game"), "posts": []}
     after = {"title": _("After the game"), "posts": []}
-    by_phase = {p.pk: {"title": f"{phase_label(p.name, game.ruleset)} {p.number}",
-                       "phase": p, "posts": []} for p in phases}
+    titles = phase_titles(game, phases)
+    by_phase = {p.pk: {"title": titles[p.pk], "phase": p, "posts": []} for p in phases}
     count = 0
     for post in posts:
         if not _held_at(holdings, post):

@@ -50,7 +50,7 @@ from .base import (
 )
 
 __all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "choice_label", "describe", "field_label", "listing",
-           "outcome_text", "param_label", "phase_end_title", "phase_label", "phase_summary", "phase_step_title", "phase_title", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
+           "outcome_text", "param_label", "phase_end_title", "phase_heading", "phase_label", "phase_titles_of", "phase_summary", "phase_step_title", "phase_title", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
            "round_thread_kinds", "round_thread_title", "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies"]
 
 
@@ -261,6 +261,26 @@ def phase_end_title(ruleset: str, name: str, number: int, public: dict | None,
     own = getattr(_presenter(ruleset), "end_title", None)
     text = own(name, number, public or {}, names) if own is not None else None
     return text or _("%(phase)s %(n)d ends") % {"phase": phase_label(name, ruleset), "n": number}
+
+
+def phase_heading(ruleset: str, name: str, number: int, public: dict | None,
+                  names: dict[int, str]) -> str:
+    """The current phase as a page's status line names it: the rule set's `step_title`
+    (with the round, not the phase's counter, and the seat whose turn it is: gold's
+    "第2轮选牌", "第2轮操作轮 · 银子"), else its name and number ("夜 1")."""
+    own = getattr(_presenter(ruleset), "step_title", None)
+    text = own(name, number, public or {}, names) if own is not None else None
+    return text or f"{phase_label(name, ruleset)} {number}"
+
+
+def phase_titles_of(ruleset: str, phases: list[tuple[str, int]]) -> list[str]:
+    """A title for each of a game's phases (name, number), in order, for the review's
+    timeline and other lists of past phases: the rule set's `phase_titles(phases)` (gold
+    counts its rounds, since its phase's number is a counter: "第2轮选牌"), else
+    "<phase> <number>" ("夜 1")."""
+    own = getattr(_presenter(ruleset), "phase_titles", None)
+    titles = own(phases) if own is not None else None
+    return titles or [f"{phase_label(name, ruleset)} {number}" for name, number in phases]
 
 
 def phase_step_title(ruleset: str, name: str, number: int, public: dict | None,

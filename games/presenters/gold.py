@@ -407,6 +407,17 @@ def end_title(name: str, number: int, public: dict, names: dict[int, str]) -> st
 
 def step_title(name: str, number: int, public: dict, names: dict[int, str]) -> str | None:
     return _title(name, public, names, _("%(phase)s %(n)d"))
+
+
+def phase_titles(phases: list[tuple[str, int]]) -> list[str]:
+    """"第1轮选牌", "第1轮操作轮"... for a game's phases in order: a round begins with each
+    pick (the phase's own number counts phases, not rounds)."""
+    titles, round_ = [], 0
+    for name, number in phases:
+        round_ += name == "pick"
+        titles.append(_title(name, {"round": max(round_, 1)}, {}, _("%(phase)s %(n)d"))
+                      or f"{phase_label(name) or name} {number}")
+    return titles
 # --- phases and the post-game review -----------------------------------------------------------
 
 def phase_label(name: str) -> str | None:

@@ -11,6 +11,7 @@ from .. import rules_pages, rulesets, selectors
 from ..models import Game
 from ..presenters import (
     describe,
+    phase_heading,
     phase_label,
     plain_text,
     ruleset_name,
@@ -75,6 +76,9 @@ def game_home(request, pk):
         "checkin_open": seat is not None and seat.checked_in_at is None and game.is_live,
         "game": game, "seat": seat, "view": view,
         "phase_title": phase_label(game.phase_name, game.ruleset),
+        "phase_heading": phase_heading(game.ruleset, game.phase_name, game.phase_number,
+                                       (game.state or {}).get("public"), names)
+        if game.phase_name else "",
         "ruleset_title": ruleset_name(game.ruleset),
         "outcome": selectors.outcome_line(game, names, view) if game.is_over else "",
         "public_view": _public_rows(game, view, names), "timeline": timeline,

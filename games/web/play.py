@@ -35,6 +35,7 @@ from ..presenters import (
     choice_label,
     field_label,
     param_label,
+    phase_heading,
     phase_label,
     seat_name,
     tally_line,
@@ -205,6 +206,8 @@ def act(request, pk):
     return render(request, "games/act.html", {
         "panel_template": panel, "names": names,
         "phase_title": phase_label(game.phase_name, game.ruleset),
+        "phase_heading": phase_heading(game.ruleset, game.phase_name, game.phase_number,
+                                       (game.state or {}).get("public"), names),
         "game": game, "seat": seat, "view": view, "options": options, "pickers": pickers,
         "text_fields": text_fields.values(), "page": page, "list_fields": [(k, lab, v) for k, (lab, v) in list_fields.items()],
         "me": json.dumps(view.get("me", {}), ensure_ascii=False, indent=1) if view else "",

@@ -41,7 +41,6 @@ from ..models import Action, Event, Game, Seat
 from ..presenters import (
     choice_label,
     describe,
-    phase_label,
     review_facts,
     review_secret,
     seat_facts,
@@ -198,9 +197,9 @@ def review(request, pk):
     shown = list(page.object_list)
     events = Event.objects.filter(game=game, phase__in=shown).order_by("id")
     steps = Action.objects.filter(game=game, phase__in=shown).order_by("seq")
+    titles = phase_titles(game, phases)
     by_phase: dict[int | None, dict] = {
-        p.pk: {"phase": p, "title": f"{phase_label(p.name, game.ruleset)} {p.number}",
-               "events": [], "steps": []} for p in shown}
+        p.pk: {"phase": p, "title": titles[p.pk], "events": [], "steps": []} for p in shown}
     if page.number == 1:  # what happened outside any phase (e.g. before the start)
         loose = {"phase": None, "title": _("Outside the phases"), "events": [], "steps": []}
         for e in Event.objects.filter(game=game, phase__isnull=True).order_by("id"):
