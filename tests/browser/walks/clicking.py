@@ -43,9 +43,24 @@ def visible_text(page, selector: str = "body") -> str:
     return "\n".join([text, *hints])
 
 
-def engine_keys(page, selector: str = "main", allowed: tuple[str, ...] = ()) -> list[str]:
+# Capitals a Chinese page may show: the event log's format, the commitment's hash.
+CAPITALS_ALLOWED = ("JSON", "SHA", "HTML")
+
+
+def engine_keys(page, selector: str = "main") -> list[str]:
     """Engine codes (KILLER, WITCH_DOCTOR, free_agent...) in the visible text of `selector`."""
-    return [k for k in ENGINE_KEY.findall(visible_text(page, selector)) if k not in allowed]
+    return [k for k in ENGINE_KEY.findall(visible_text(page, selector))
+            if k not in CAPITALS_ALLOWED]
+
+
+# English a Chinese page may carry: the time zone's name, the Markdown help's words.
+ENGLISH_ALLOWED = {"Asia", "Shanghai", "Markdown", "HTML", "https", "JSON", "SHA"}
+
+
+def english_words(page, selector: str = "body") -> list[str]:
+    """English words (4+ letters) in the visible text of `selector`, besides the allowed."""
+    return [w for w in re.findall(r"\b[A-Za-z]{4,}\b", visible_text(page, selector))
+            if w not in ENGLISH_ALLOWED]
 
 
 def fits_a_phone(page) -> bool:
@@ -83,5 +98,10 @@ def end_phase(gm) -> None:
 
 
 def to_game(page, game_name: str) -> None:
-    """To the game's home page by the breadcrumbs every page of the game carries."""
-    follow(page, game_name, within="nav.crumbs")
+    """To the game's home page, fresh: by the breadcrumbs every other page of the game
+    carries; from the game's home page itself, through the header's list of games."""
+    if page.locator("nav.crumbs [aria-current=page]").inner_text() == game_name:
+        follow(page, "#games-link")
+        follow(page, game_name, within="main")
+    else:
+        follow(page, game_name, within="nav.crumbs")
