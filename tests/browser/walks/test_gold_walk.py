@@ -23,12 +23,11 @@ from games.models import Game
 from tests.browser.walks.clicking import (
     PHONE,
     arrive,
-    engine_keys,
-    english_words,
     fits_a_phone,
     flash,
     follow,
     last_step,
+    read_in_chinese,
     to_game,
     visible_text,
 )
@@ -60,13 +59,6 @@ def choose(page, *wishes: tuple[str, ...]) -> dict:
         page.click("#act-submit")
     assert page.locator(".messages li.success").count() == 1, flash(page)
     return json.loads(hits[0])
-
-
-def read_in_chinese(page) -> str:
-    """The page's visible text, checked: no engine code, no English word."""
-    assert not engine_keys(page, "body"), (page.url, engine_keys(page, "body"))
-    assert not english_words(page), (page.url, english_words(page))
-    return visible_text(page, "main")
 
 
 COVER, REPLACE, FLIP, KEEP = ("盖在原来的身份上",), ("替换虚拟玩家 2",), ("掀开",), ("保持身份不变",)

@@ -32,8 +32,10 @@ from tests.browser.walks.clicking import (
     follow,
     last_step,
     open_console,
+    read_in_chinese,
     to_game,
     visible_text,
+    watch,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
@@ -66,6 +68,12 @@ MANIFESTO = ("夜色如墨，屋顶上的猫数着自己剩下的命，风从巷
 
 
 # --- the act form: every interaction with its choice is in `choose` -------------------------
+
+def reads_chinese(page) -> None:
+    """Every page a player opens: no engine code, no English word (the review: its table of
+    seats; the timeline's explanations are being translated elsewhere)."""
+    read_in_chinese(page, "body" if "/review/" not in page.url else "#seats")
+
 
 def choose(page, *words: str, texts: dict[str, str] | None = None,
            order: str | None = None) -> dict:
@@ -137,6 +145,8 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
                                 durations={"night": 24 * 60, "day": 24 * 60, "runoff": 12 * 60})
     game = services.start_game(game_id=game.pk, users=nl_players[:5], seed="walk")
     pages = [page_for(user) for user in nl_players[:5]]
+    for page in pages:
+        watch(page, reads_chinese)
 
     # Night 1. Each player: home -> "my hand and actions".
     for n, page in enumerate(pages):
