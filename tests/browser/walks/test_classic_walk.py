@@ -34,7 +34,7 @@ from tests.browser.walks.clicking import (
 from tests.factories.classic import NAMES, new_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
-              pytest.mark.slow(seconds=100)]
+              pytest.mark.slow(seconds=90)]
 
 GAME = "经典局"  # tests/factories/classic.new_game's name
 SEAT = [f"{n + 1}号{name}" for n, name in enumerate(NAMES)]  # "6号大黄", as the pages write

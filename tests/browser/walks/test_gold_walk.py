@@ -34,7 +34,7 @@ from tests.browser.walks.clicking import (
 from tests.factories.gold import DURATIONS, NAMES, seed_where
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
-              pytest.mark.slow(seconds=70)]
+              pytest.mark.slow(seconds=60)]
 
 GAME = "金币散步局"
 CARD = {"KILLER": "杀手", "ASSASSIN": "刺客", "THIEF": "盗贼"}
@@ -163,9 +163,12 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server,
         assert engine.outcome(game.state) is not None
     reader = pages[1]
     reader.set_viewport_size(PHONE)
-    shots(reader, "gold-01-game-over-390")
+    shots(reader, "gold-01-game-over-390", part="#game-status")
     follow(reader, "#announcements-link")
     read_in_chinese(reader)
+    last = reader.locator("ol.posts > li.post").last
+    assert final in last.inner_text(), last.inner_text()  # 神的使者's game-over post
+    shots(reader, "gold-02-game-over-post-390", part="ol.posts > li.post:last-child")
     to_game(reader, GAME)
     follow(reader, "#review-link")
     text = read_in_chinese(reader)
@@ -175,4 +178,4 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server,
     assert re.search("杀手|刺客|盗贼", visible_text(reader, "#seats"))
     titles = reader.locator("#timeline section.phase summary strong").all_inner_texts()
     assert titles[:3] == ["第1轮选牌", "第1轮先手行动", "第1轮操作轮"], titles  # no counter
-    shots(reader, "gold-02-review-seats-390", part="#seats")
+    shots(reader, "gold-03-review-seats-390", part="#seats")

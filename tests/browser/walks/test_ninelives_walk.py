@@ -39,7 +39,7 @@ from tests.browser.walks.clicking import (
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
-              pytest.mark.slow(seconds=90)]
+              pytest.mark.slow(seconds=50)]
 
 # Seats 1-5 (0-based here): every seat holds two cards of its camp, so each has a core card
 # to choose other than the form's first; 老黑 holds the CURSE, 花花 the KILLER.
