@@ -30,7 +30,7 @@ from messaging.models import Conversation
 from .. import rulesets, selectors, services
 from ..engine.base import GM
 from ..models import Action, Announcement, Event, Game
-from ..presenters import describe, phase_label
+from ..presenters import describe, phase_label, phase_step_title
 from ..services import winrates
 from . import gm_steps, guide, rollback
 from .forms import GameSettingsForm, RunningGameForm
@@ -87,7 +87,7 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("phase"))
     def phase_display(self, game):
-        return f"{game.phase_name} {game.phase_number}" if game.phase_name else "—"
+        return phase_heading(game) or "—"  # never the engine's raw "night 1"
 
     @admin.display(description=gettext_lazy("console"))
     def console_link(self, game):
@@ -361,11 +361,13 @@ class GameAdmin(admin.ModelAdmin):
 
 
 def phase_heading(game: Game) -> str:
-    """"第3夜"-style: the phase's name in the viewer's language and its number."""
+    """"第3夜"-style: the phase's name in the viewer's language and its number, or the rule
+    set's step title where it has one (gold: the round, never the phase counter, and whose
+    turn it is: "第2轮操作轮 · 银子")."""
     if not game.phase_name:
         return ""
-    return _("%(phase)s %(n)d") % {"phase": phase_label(game.phase_name, game.ruleset),
-                                   "n": game.phase_number}
+    return phase_step_title(game.ruleset, game.phase_name, game.phase_number,
+                            (game.state or {}).get("public"), selectors.seat_names(game))
 
 
 def seat_rows(game: Game, names: dict[int, str]) -> list[dict]:
