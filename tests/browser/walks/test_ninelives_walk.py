@@ -79,12 +79,15 @@ def choose(page, *words: str, texts: dict[str, str] | None = None,
            order: str | None = None) -> dict:
     """On the act page, select the one option of the action form whose label holds every
     one of `words`, fill the free texts `texts` and the typed loss order `order`, send it to
-    神的使者; return the option (kind, params) as the form offered it. The only function
+    神的使者; return the option (kind, params) as the form offered it, with its place among
+    the options of its kind ("nth", from 0: the form's default is 0). The only function
     that touches the form's choice: when it changes, adapt this one (and `use_card`)."""
     labels = page.locator("#choice option").all_inner_texts()
     values = page.eval_on_selector_all("#choice option", "os => os.map(o => o.value)")
     hits = [v for v, label in zip(values, labels, strict=True) if all(w in label for w in words)]
     assert len(hits) == 1, f"{words} among:\n" + "\n".join(labels)
+    chosen = json.loads(hits[0])
+    same_kind = [v for v in values if json.loads(v)["kind"] == chosen["kind"]]
     page.select_option("#choice", value=hits[0])
     for name, text in (texts or {}).items():
         page.fill(f"#text_{name}", text)
@@ -93,18 +96,13 @@ def choose(page, *words: str, texts: dict[str, str] | None = None,
     with page.expect_navigation():
         page.click("#act-submit")
     assert page.locator(".messages li.success").count() == 1, flash(page)
-    return json.loads(hits[0])
+    return {**chosen, "nth": same_kind.index(hits[0])}
 
 
 def use_card(page, card: str, target: str, *, manifesto: str | None = None) -> dict:
     """Use `card` (its Chinese name) on `target` ("座位5 花花") through the act form."""
     words = [f"使用 {card} → {target}"] + (["杀人宣言"] if manifesto else [])
     return choose(page, *words, texts={"manifesto": manifesto} if manifesto else None)
-
-
-def loss_order_options(page) -> list[str]:
-    return [label for label in page.locator("#choice option").all_inner_texts()
-            if label.startswith("丢牌顺序")]
 
 
 def review_fact(page, seat: int, label: str) -> str:
@@ -155,14 +153,13 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
         assert visible_text(page, "h1").startswith(f"{n + 1} 号座位：我的手牌"), visible_text(page, "h1")
         told = visible_text(page, "#conversation")
         assert "你的阵营" in told and "你的手牌" in told
-        options = loss_order_options(page)
-        assert len(options) == 2 and CORE[n] not in options[0].split("底牌")[1], options
         page.set_viewport_size(PHONE)
         if n == 0:
             shots(page, "ninelives-01-act-night1-390")
         assert fits_a_phone(page), f"{NAMES[n]}'s act page is wider than 390 px"
         assert not engine_keys(page), engine_keys(page)
         chosen = choose(page, f"（底牌{CORE[n]}最后丢）", order=TYPED if n == 0 else None)
+        assert (chosen["kind"], chosen["nth"]) == ("loss_order", 1)  # not the form's default
         step = last_step(game, n)
         expected = TYPED_CODES if n == 0 else chosen["params"]["cards"]
         assert (step.kind, step.params) == ("loss_order", {"cards": expected})
