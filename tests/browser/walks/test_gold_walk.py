@@ -18,7 +18,7 @@ import re
 
 import pytest
 
-from games import rulesets, services
+from games import services
 from games.models import Game
 from tests.browser.walks.clicking import (
     PHONE,
@@ -78,7 +78,6 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server,
     game = services.create_game(name=GAME, ruleset="gold", gm=gold_gm, seat_count=3,
                                 config={"lead": 0}, durations=dict(DURATIONS))
     game = services.start_game(game_id=game.pk, users=gold_players, seed=seed)
-    engine = rulesets.engine("gold")
     pages = [page_for(user) for user in gold_players]
     for page in pages:
         arrive(page, live_server)
@@ -91,9 +90,14 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server,
         page = pages[seat]
         to_game(page, GAME)
         read_in_chinese(page)
+        pub = state()["public"]
+        if pub["phase"] == "pick":  # the others' picks: made or not, never which card
+            for other in range(3):
+                facts = visible_text(page, f"#seats tbody tr:nth-child({other + 1}) td:last-child")
+                assert ("已选择" if pub["picked"][other] else "尚未选择") in facts, facts
+                assert other == seat or not any(name in facts for name in CARD.values()), facts
         follow(page, "#act-link")
         text = read_in_chinese(page)
-        pub = state()["public"]
         assert f"第{pub['round']}轮" in visible_text(page, "#phase-name"), (
             visible_text(page, "#phase-name"))  # the round, never the phase counter
         assert f"第 {pub['round']} 轮 / 共 3 轮" in text
@@ -107,7 +111,6 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server,
         game.refresh_from_db()
         return game.state
 
-    coins_before = [0, 0, 0]
     for round_ in range(1, ROUNDS + 1):
         pub = state()["public"]
         assert pub["round"] == round_ and pub["phase"] == "pick"
@@ -145,13 +148,12 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server,
             text = read_in_chinese(page)
             assert f"第 {round_} 轮最终判定" in text
             assert f"目前金币：{paid}" in text or f"最终金币：{paid}" in text, (round_, paid)
-        coins_before = coins
 
     # The end: the result with every seat's coins, on the game page and in the review.
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     coins = game.state["public"]["coins"]
-    assert coins == coins_before and sum(coins) > 0
+    assert sum(coins) > 0
     best = max(coins)
     winners = [NAMES[s] for s in range(3) if coins[s] == best]
     assert [NAMES[s] for s in game.outcome["winners"]] == winners
@@ -160,7 +162,6 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server,
         outcome = visible_text(page, "#outcome")
         assert outcome.startswith("结果: 游戏结束。") and final in outcome, outcome
         assert all(name in outcome.split("。")[1] for name in winners), outcome
-        assert engine.outcome(game.state) is not None
     reader = pages[1]
     reader.set_viewport_size(PHONE)
     shots(reader, "gold-01-game-over-390", part="#game-status")
@@ -171,7 +172,7 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server,
     shots(reader, "gold-02-game-over-post-390", part="ol.posts > li.post:last-child")
     to_game(reader, GAME)
     follow(reader, "#review-link")
-    text = read_in_chinese(reader)
+    read_in_chinese(reader)
     assert fits_a_phone(reader)
     for s in range(3):
         assert NAMES[s] in visible_text(reader, "#seats")
