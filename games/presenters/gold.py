@@ -418,6 +418,8 @@ def phase_titles(phases: list[tuple[str, int]]) -> list[str]:
         titles.append(_title(name, {"round": max(round_, 1)}, {}, _("%(phase)s %(n)d"))
                       or f"{phase_label(name) or name} {number}")
     return titles
+
+
 # --- phases and the post-game review -----------------------------------------------------------
 
 def phase_label(name: str) -> str | None:
