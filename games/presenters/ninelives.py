@@ -1245,11 +1245,13 @@ def review_facts(private: dict, number: int, names: dict[int, str]) -> list[tupl
         rows.append((pgettext("ninelives", "Core card"), card_name(private["core_card"])))
     if private.get("dead_cards"):
         rows.append((pgettext("ninelives", "Dead cards"), cards_text(private["dead_cards"])))
+    # The engine keeps, per round, the phases in which the seat used a card (§3.5.3).
     uses = private.get("uses") or {}
-    if uses:
-        rows.append((pgettext("ninelives", "Cards used"), listing(
-            _("%(card)s ×%(n)d") % {"card": card_name(code), "n": n}
-            for code, n in uses.items() if isinstance(n, int))))
+    used = [phase_text({"name": name, "number": int(number)})
+            for number, phases in sorted(uses.items(), key=lambda item: int(item[0]))
+            for name in phases]
+    if used:
+        rows.append((pgettext("ninelives", "Cards used"), listing(used)))
     if private.get("proxy") is not None:
         rows.append((pgettext("ninelives", "Proxy vote"), who(names, private["proxy"])
                      if isinstance(private["proxy"], int) else str(private["proxy"])))

@@ -23,9 +23,9 @@ from messaging.models import Board, Thread
 from messaging.notifications import Kind
 
 from .. import rulesets
-from ..engine.base import end_phase, new_seed
+from ..engine.base import SPECTATOR, end_phase, new_seed
 from ..models import Game, Phase, Seat
-from ..presenters import listing, phase_end_title, phase_summary, vote_heading
+from ..presenters import listing, outcome_text, phase_end_title, phase_summary, vote_heading
 from ..selectors import commitment_of, seat_names
 from . import backoff, kernel, votes
 from .ghosts import restore_ghost_threads
@@ -313,9 +313,17 @@ def finish_if_over(game: Game, now: dt.datetime) -> bool:
 
 
 def _announce_end(game: Game, phase: Phase | None, outcome: Outcome, names: dict[int, str]) -> None:
-    winners = listing(names.get(w, str(w + 1)) for w in outcome.winners) or _("nobody")
-    lines = [_("The game is over: %(summary)s") % {"summary": outcome.summary},
-             _("Winners: %(names)s") % {"names": winners}]
+    # The result as the game's page words it (presenters.outcome_text, with the winners and,
+    # in gold, every seat's coins), never the engine's English summary; a rule set without
+    # its own wording (a test's toy) gets the summary through the catalogue and the winners.
+    view = ruleset_of(game).view(game.state, SPECTATOR)
+    worded = outcome_text(game.ruleset, game.outcome, names, view)
+    if worded and worded != _(str(outcome.summary)):
+        lines = [worded]
+    else:
+        winners = listing(names.get(w, str(w + 1)) for w in outcome.winners) or _("nobody")
+        lines = [_("The game is over: %(summary)s") % {"summary": worded or outcome.summary},
+                 _("Winners: %(names)s") % {"names": winners}]
     text = ruleset_of(game).commitment_text(game.state)
     if game.commitment and text is not None:
         lines.append(_("The deal and the salt are revealed; anyone can check the commitment "

@@ -37,6 +37,7 @@ from ..presenters import (
     choice_label,
     field_label,
     listing,
+    param_label,
     picker_entry,
     seat_name,
     tally_line,
@@ -242,6 +243,15 @@ def split_list(value: str) -> list[str]:
     return [v.strip() for v in re.split(r"[,，、\s]+", value) if v.strip()]
 
 
+def typed_items(ruleset: str, key: str, offered: list, typed: list[str],
+                names: dict[int, str]) -> list:
+    """The typed items as the rules name them: an item typed the way the page shows it (a
+    card's Chinese name, `param_label`) is that item of the offered list; anything else
+    stays as typed (an engine code, or a mistake the rules refuse with a reason)."""
+    shown = {param_label(ruleset, key, [item], names): item for item in offered}
+    return [shown.get(t, t) for t in typed]
+
+
 def fill_list(offered: list, typed: list[str]) -> list:
     """The list parameter of a chosen option with the order the player typed, if any.
 
@@ -283,13 +293,15 @@ def act(request, pk):
         c for c in choices if c.kind not in services.VOTE_KINDS or c.kind == "proxy_vote"
         or not thread_votes], names)
     # A list parameter (a loss order) gets an optional box, empty (the option's own order
-    # stands) with the current order as its placeholder: the player may type another order;
-    # the option picked still decides the last item (fill_list).
+    # stands) with the current order as its placeholder, items named as the page names them
+    # (typed_items reads them back): the player may type another order; the option picked
+    # still decides the last item (fill_list).
     list_fields = {}
     for c in choices:
         for key, value in c.params.items():
             if isinstance(value, list):
-                list_fields.setdefault(key, (field_label(key), ", ".join(str(v) for v in value)))
+                list_fields.setdefault(key, (field_label(key), ", ".join(
+                    param_label(game.ruleset, key, [v], names) for v in value)))
     text_fields = {}
     for c in choices:
         for f in c.text_fields:
@@ -342,7 +354,9 @@ def _submit(request, game: Game, seat):
     for key, value in request.POST.items():
         name = key[5:]
         if key.startswith("list_") and isinstance(params.get(name), list):
-            params[name] = fill_list(params[name], split_list(value))
+            listed = typed_items(game.ruleset, name, params[name], split_list(value),
+                                 selectors.seat_names(game))
+            params[name] = fill_list(params[name], listed)
     try:
         consume(scope=f"games.act:{game.pk}:{seat.number}:{game.current_phase_id}",
                 who=f"seat:{seat.pk}", rate=ACTION_RATE,

@@ -1,0 +1,182 @@
+"""谁偷了我的金币 walked by three players in Chromium, from the home page, only clicking: a
+whole game of three rounds, read in Chinese.
+
+The seed gives a first round where 金子 alone would win coins with the picks below, so she
+gets the priority token and trades it for a ×2 token. Each round every seat picks a card in
+secret; then, from the round's lead, each takes one operation (cover its own card, replace
+a virtual player's, turn up a face-down card, or keep). After each round the players read
+the final judgement with the coins it paid; at the end, the result with every seat's coins.
+Every page a player opens is checked for engine words (KILLER, ASSASSIN, THIEF, "Pick 1",
+"Operation") and for the phase counter shown as a round; every step stored is the one
+clicked.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from games import services
+from games.models import Game
+from tests.browser.walks.clicking import (
+    PHONE,
+    arrive,
+    fits_a_phone,
+    flash,
+    follow,
+    last_step,
+    read_in_chinese,
+    to_game,
+    visible_text,
+)
+from tests.factories.gold import DURATIONS, NAMES, seed_where
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.slow(seconds=60)]
+
+GAME = "金币散步局"
+CARD = {"KILLER": "杀手", "ASSASSIN": "刺客", "THIEF": "盗贼"}
+ROUNDS = 3
+
+
+# --- the act form: every interaction with its choice is in `choose` -------------------------
+
+def choose(page, *wishes: tuple[str, ...]) -> dict:
+    """On the act page, select the first option of the action form whose label holds every
+    word of the first wish that some option meets, send it to 神的使者; return the option
+    (kind, params) as the form offered it. The only function that touches the form's
+    choice."""
+    labels = page.locator("#choice option").all_inner_texts()
+    values = page.eval_on_selector_all("#choice option", "os => os.map(o => o.value)")
+    hits = next((hits for words in wishes if (hits := [
+        v for v, label in zip(values, labels, strict=True)
+        if all(w in label for w in words)])), [])
+    assert hits, f"{wishes} among:\n" + "\n".join(labels)
+    page.select_option("#choice", value=hits[0])
+    with page.expect_navigation():
+        page.click("#act-submit")
+    assert page.locator(".messages li.success").count() == 1, flash(page)
+    return json.loads(hits[0])
+
+
+COVER, REPLACE, FLIP, KEEP = ("盖在原来的身份上",), ("替换虚拟玩家 2",), ("掀开",), ("保持身份不变",)
+
+
+def operation(round_: int, seat: int, lead: int) -> tuple[tuple[str, ...], ...]:
+    """What seat `seat` wishes to do in its operation turn of round `round_`, in order of
+    preference (a flip needs a face-down card; one replacement and one flip per round)."""
+    nth = (seat - lead) % 3  # 0: the lead, who moves first
+    plans = {1: (COVER, REPLACE, FLIP), 2: (REPLACE, KEEP, FLIP), 3: (KEEP, COVER, FLIP)}
+    return (plans[round_][nth], KEEP)
+
+
+def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server, gold_players,
+                                                        gold_gm, shots):
+    seed, first_picks = seed_where(3, lambda s: s[0] > 0 and s[1] == 0 and s[2] == 0)
+    game = services.create_game(name=GAME, ruleset="gold", gm=gold_gm, seat_count=3,
+                                config={"lead": 0}, durations=dict(DURATIONS))
+    game = services.start_game(game_id=game.pk, users=gold_players, seed=seed)
+    pages = [page_for(user) for user in gold_players]
+    for page in pages:
+        arrive(page, live_server)
+        read_in_chinese(page)
+        follow(page, "#my-games a.act-link")
+        read_in_chinese(page)
+
+    def act(seat: int, *wishes: tuple[str, ...]) -> dict:
+        """Seat `seat` opens its act page from the game page, reads it, picks and sends."""
+        page = pages[seat]
+        to_game(page, GAME)
+        read_in_chinese(page)
+        pub = state()["public"]
+        if pub["phase"] == "pick":  # the others' picks: made or not, never which card
+            for other in range(3):
+                facts = visible_text(page, f"#seats tbody tr:nth-child({other + 1}) td:last-child")
+                assert ("已选择" if pub["picked"][other] else "尚未选择") in facts, facts
+                assert other == seat or not any(name in facts for name in CARD.values()), facts
+        follow(page, "#act-link")
+        text = read_in_chinese(page)
+        assert f"第{pub['round']}轮" in visible_text(page, "#phase-name"), (
+            visible_text(page, "#phase-name"))  # the round, never the phase counter
+        assert f"第 {pub['round']} 轮 / 共 3 轮" in text
+        chosen = choose(page, *wishes)
+        step = last_step(game, seat)
+        assert (step.kind, step.params) == (chosen["kind"], chosen["params"])
+        read_in_chinese(page)
+        return chosen
+
+    def state() -> dict:
+        game.refresh_from_db()
+        return game.state
+
+    for round_ in range(1, ROUNDS + 1):
+        pub = state()["public"]
+        assert pub["round"] == round_ and pub["phase"] == "pick"
+        lead = pub["lead"]
+        # The picks: secret until all three are in.
+        for seat in range(3):
+            card = first_picks[seat] if round_ == 1 else ("KILLER", "ASSASSIN", "THIEF")[
+                (seat + round_) % 3]
+            chosen = act(seat, (f"选择{CARD[card]}",))
+            assert chosen == {"kind": "pick", "params": {"card": card}}
+        # The priority turns (round 1: 金子 alone won coins at the preliminary judgement):
+        # in round 1 the holder trades the token for ×2 (the form's second option), later
+        # it keeps the token and its 2 coins (the first).
+        priority = []
+        while state()["public"]["phase"] == "priority":
+            seat = state()["public"]["turn"]
+            priority.append(seat)
+            chosen = act(seat, ("×2",) if round_ == 1 else ("2 枚奖励金币",))
+            assert chosen["kind"] == ("take_double" if round_ == 1 else "take_bonus"), chosen
+        if round_ == 1:
+            assert priority == [0]
+        # The operations, one seat at a time from the lead.
+        done = []
+        while state()["public"]["phase"] == "operation" and state()["public"]["round"] == round_:
+            seat = state()["public"]["turn"]
+            done.append(seat)
+            act(seat, *operation(round_, seat, lead))
+        kept = set(priority) if round_ != 1 else set()  # kept the token: no turn (§5③)
+        assert sorted(done) == sorted(set(range(3)) - kept), done
+        # Each player reads the round's final judgement on the game page.
+        coins = state()["public"]["coins"]
+        paid = "；".join(f"{NAMES[s]} {coins[s]}" for s in range(3))
+        for page in pages:
+            to_game(page, GAME)
+            text = read_in_chinese(page)
+            assert f"第 {round_} 轮最终判定" in text
+            assert f"目前金币：{paid}" in text or f"最终金币：{paid}" in text, (round_, paid)
+
+    # The end: the result with every seat's coins, on the game page and in the review.
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    coins = game.state["public"]["coins"]
+    assert sum(coins) > 0
+    best = max(coins)
+    winners = [NAMES[s] for s in range(3) if coins[s] == best]
+    assert [NAMES[s] for s in game.outcome["winners"]] == winners
+    final = "最终金币：" + "；".join(f"{NAMES[s]} {coins[s]}" for s in range(3))
+    for page in pages:
+        outcome = visible_text(page, "#outcome")
+        assert outcome.startswith("结果: 游戏结束。") and final in outcome, outcome
+        assert all(name in outcome.split("。")[1] for name in winners), outcome
+    reader = pages[1]
+    reader.set_viewport_size(PHONE)
+    shots(reader, "gold-01-game-over-390", part="#game-status")
+    follow(reader, "#announcements-link")
+    read_in_chinese(reader)
+    last = reader.locator("ol.posts > li.post").last
+    assert final in last.inner_text(), last.inner_text()  # 神的使者's game-over post
+    shots(reader, "gold-02-game-over-post-390", part="ol.posts > li.post:last-child")
+    to_game(reader, GAME)
+    follow(reader, "#review-link")
+    read_in_chinese(reader)
+    assert fits_a_phone(reader)
+    for s in range(3):
+        assert NAMES[s] in visible_text(reader, "#seats")
+    assert re.search("杀手|刺客|盗贼", visible_text(reader, "#seats"))
+    titles = reader.locator("#timeline section.phase summary strong").all_inner_texts()
+    assert titles[:3] == ["第1轮选牌", "第1轮先手行动", "第1轮操作轮"], titles  # no counter
+    shots(reader, "gold-03-review-seats-390", part="#seats")

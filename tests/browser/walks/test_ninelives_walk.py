@@ -1,0 +1,293 @@
+"""猫有n条命 walked by five players in Chromium, from the home page, only clicking.
+
+The deal is fixed (below). Night 1: each seat sets a loss order with a core card other than
+the form's first (阿猫 also types an order in the box), 花花 attacks 阿猫 with KILLER and a
+manifesto, 阿猫 looks at 花花 with DIVINER, the others use no card; the night ends when the
+last seat has acted. Day 1: 老黑 uses CURSE on 花花 and sends 神的使者 a proxy vote for
+花花; the others vote in the vote thread, 3 for 小白 and 1 for 花花, so the CURSE ties it
+3:3 and a runoff follows. The runoff: 老黑's proxy again, 花花 executed 3:2, her count kept
+back until night 2 ends (a PARDON may spare her). The GM ends night 2 from the console and
+fouls out the wolf and the killer on day 2: the civilians win. The players read the tallies
+and 神的使者's result posts in the vote threads, the result on the game page and the review
+at 390 px, in Chinese; every step stored is the one clicked.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from games import services
+from games.engine.ninelives.dealing import Deal, validate
+from games.models import Game
+from tests.browser.walks.clicking import (
+    PHONE,
+    arrive,
+    end_phase,
+    engine_keys,
+    fits_a_phone,
+    flash,
+    follow,
+    last_step,
+    open_console,
+    read_in_chinese,
+    to_game,
+    visible_text,
+    watch,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.slow(seconds=50)]
+
+# Seats 1-5 (0-based here): every seat holds two cards of its camp, so each has a core card
+# to choose other than the form's first; 老黑 holds the CURSE, 花花 the KILLER.
+DEAL = {
+    "players": 5,
+    "seats": [
+        {"camp": "civilian", "cards": ["COUNTER_SNIPER", "DIVINER", "SORCERER", "STRIKE",
+                                       "WITCH_DOCTOR"]},
+        {"camp": "wolf", "cards": ["BOMB", "DIVINER", "SORCERER", "WEREWOLF", "WOLFSBANE"]},
+        {"camp": "civilian", "cards": ["DEMON", "PROPHET", "SAINT", "SOULBINDER", "VEST"]},
+        {"camp": "civilian", "cards": ["CURSE", "KILLER", "PROPHET", "SNIPER", "WEREWOLF"]},
+        {"camp": "killer", "cards": ["BLESS", "DEMON", "JAIL", "KILLER", "PARDON"]},
+    ],
+    "taints": {"killer": ["JAIL", "STRIKE"], "wolf": ["BLESS", "WOLFSBANE"]},
+}
+GAME = "九命散步局"
+NAMES = ["阿猫", "阿狗", "小白", "老黑", "花花"]
+SEAT = [f"座位{n + 1} {name}" for n, name in enumerate(NAMES)]  # how the pages name seats
+# The core card each seat picks (never the form's first loss-order option).
+CORE = {0: "巫医", 1: "狼人", 2: "束魂", 3: "狙击手", 4: "杀手"}
+CORE_CODES = {0: "WITCH_DOCTOR", 1: "WEREWOLF", 2: "SOULBINDER", 3: "SNIPER", 4: "KILLER"}
+# 阿猫 types the order of the other four, as the page names them.
+TYPED = "必杀、巫师、反狙击手、占卜"
+TYPED_CODES = ["STRIKE", "SORCERER", "COUNTER_SNIPER", "DIVINER", "WITCH_DOCTOR"]
+MANIFESTO = ("夜色如墨，屋顶上的猫数着自己剩下的命，风从巷口吹来，谁也没有听见脚步声。" * 4)[:110]
+
+
+# --- the act form: every interaction with its choice is in `choose` -------------------------
+
+def reads_chinese(page) -> None:
+    """Every page a player opens: no engine code, no English word (the review: its table of
+    seats; the timeline's explanations are being translated elsewhere)."""
+    read_in_chinese(page, "body" if "/review/" not in page.url else "#seats")
+
+
+def choose(page, *words: str, texts: dict[str, str] | None = None,
+           order: str | None = None) -> dict:
+    """On the act page, select the one option of the action form whose label holds every
+    one of `words`, fill the free texts `texts` and the typed loss order `order`, send it to
+    神的使者; return the option (kind, params) as the form offered it, with its place among
+    the options of its kind ("nth", from 0: the form's default is 0). The only function
+    that touches the form's choice: when it changes, adapt this one (and `use_card`)."""
+    labels = page.locator("#choice option").all_inner_texts()
+    values = page.eval_on_selector_all("#choice option", "os => os.map(o => o.value)")
+    hits = [v for v, label in zip(values, labels, strict=True) if all(w in label for w in words)]
+    assert len(hits) == 1, f"{words} among:\n" + "\n".join(labels)
+    chosen = json.loads(hits[0])
+    same_kind = [v for v in values if json.loads(v)["kind"] == chosen["kind"]]
+    page.select_option("#choice", value=hits[0])
+    for name, text in (texts or {}).items():
+        page.fill(f"#text_{name}", text)
+    if order is not None:
+        page.fill("#list_cards", order)
+    with page.expect_navigation():
+        page.click("#act-submit")
+    assert page.locator(".messages li.success").count() == 1, flash(page)
+    return {**chosen, "nth": same_kind.index(hits[0])}
+
+
+def use_card(page, card: str, target: str, *, manifesto: str | None = None) -> dict:
+    """Use `card` (its Chinese name) on `target` ("座位5 花花") through the act form."""
+    words = [f"使用 {card} → {target}"] + (["杀人宣言"] if manifesto else [])
+    return choose(page, *words, texts={"manifesto": manifesto} if manifesto else None)
+
+
+def review_fact(page, seat: int, label: str) -> str:
+    """One fact of a seat's row in the review's table ("核心牌" -> "巫医")."""
+    facts = page.locator(f"#seats tr[data-seat='{seat}'] dl.facts")
+    keys = facts.locator("dt").all_inner_texts()
+    return facts.locator("dd").all_inner_texts()[keys.index(label)]
+
+
+def vote(page, name: str) -> None:
+    """In the vote thread: tick "投票给 <name>" and cast the vote."""
+    option = page.locator("#vote-form label.vote-option").filter(
+        has_text=re.compile(f"^\\s*投票给 {name}\\s*$"))
+    option.locator("input").check()
+    follow(page, "#vote-submit")
+    assert flash(page) == "你的票已计入。", flash(page)
+
+
+def tally(page) -> list[str]:
+    return page.locator("#vote-tally li").all_inner_texts()
+
+
+def messenger_posts(page) -> list[list[str]]:
+    """The lines of each post by 神的使者 in the thread, oldest first."""
+    posts = page.locator("ol.posts > li.post").filter(
+        has=page.locator(".author", has_text="神的使者"))
+    return [[line for line in p.locator(".post-body").inner_text().splitlines() if line.strip()]
+            for p in posts.all()]
+
+
+# --- the walk ---------------------------------------------------------------------------
+
+def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, nl_players,
+                                                       nl_gm, shots):
+    assert not validate(Deal.from_json(DEAL)), "the fixed deal keeps every §4 rule"
+    game = services.create_game(name=GAME, ruleset="ninelives", gm=nl_gm, seat_count=5,
+                                config={"players": 5, "deal": DEAL},
+                                durations={"night": 24 * 60, "day": 24 * 60, "runoff": 12 * 60})
+    game = services.start_game(game_id=game.pk, users=nl_players[:5], seed="walk")
+    pages = [page_for(user) for user in nl_players[:5]]
+    for page in pages:
+        watch(page, reads_chinese)
+
+    # Night 1. Each player: home -> "my hand and actions".
+    for n, page in enumerate(pages):
+        arrive(page, live_server)
+        follow(page, "#my-games a.act-link")
+        assert visible_text(page, "h1").startswith(f"{n + 1} 号座位：我的手牌"), visible_text(page, "h1")
+        told = visible_text(page, "#conversation")
+        assert "你的阵营" in told and "你的手牌" in told
+        page.set_viewport_size(PHONE)
+        if n == 0:
+            shots(page, "ninelives-01-act-night1-390")
+        assert fits_a_phone(page), f"{NAMES[n]}'s act page is wider than 390 px"
+        assert not engine_keys(page), engine_keys(page)
+        chosen = choose(page, f"（底牌{CORE[n]}最后丢）", order=TYPED if n == 0 else None)
+        assert (chosen["kind"], chosen["nth"]) == ("loss_order", 1)  # not the form's default
+        step = last_step(game, n)
+        expected = TYPED_CODES if n == 0 else chosen["params"]["cards"]
+        assert (step.kind, step.params) == ("loss_order", {"cards": expected})
+        assert f"底牌{CORE[n]}最后丢" in visible_text(page, "#conversation li:first-child")
+
+    # 阿猫 looks at 花花; 花花 attacks 阿猫 with a manifesto; the others use no card.
+    use_card(pages[0], "占卜", SEAT[4])
+    assert last_step(game, 0).params == {"card": "DIVINER", "target": 4}
+    for n in (1, 2, 3):
+        choose(pages[n], "今晚不用牌")
+        assert last_step(game, n).kind == "pass"
+    use_card(pages[4], "杀手", SEAT[0], manifesto=MANIFESTO)  # the last one: dawn comes
+    assert last_step(game, 4).params == {"card": "KILLER", "target": 0, "manifesto": MANIFESTO}
+    game.refresh_from_db()
+    assert (game.phase_name, game.phase_number) == ("day", 1)
+
+    # Day 1: 阿猫 reads the dawn on the game page; 老黑 curses 花花 and sends a proxy vote.
+    to_game(pages[0], GAME)
+    dawn = visible_text(pages[0], "main")
+    assert "座位1 阿猫 丢了一张中立阵营的牌（夜间遭到攻击）" in dawn
+    lao_hei = pages[3]
+    to_game(lao_hei, GAME)
+    follow(lao_hei, "#act-link")
+    use_card(lao_hei, "诅咒", SEAT[4])
+    assert last_step(game, 3).params == {"card": "CURSE", "target": 4}
+    chosen = choose(lao_hei, "委托神的使者投票给 花花")
+    assert chosen["kind"] == "proxy_vote"
+    assert (last_step(game, 3).kind, last_step(game, 3).params) == ("proxy_vote", {"target": 4})
+
+    # The others vote in the thread: 阿猫, 阿狗, 花花 for 小白; 小白 (last) for 花花.
+    for n, target in ((0, 2), (1, 2), (4, 2), (2, 4)):
+        page = pages[n]
+        if n != 0:  # 阿猫 is on the game page already
+            to_game(page, GAME)
+        follow(page, "#vote-thread-link")
+        assert visible_text(page, "#vote-panel h2") == "第1天投票"
+        vote(page, NAMES[target])
+        assert (last_step(game, n).kind, last_step(game, n).params) == ("vote", {"target": target})
+    game.refresh_from_db()
+    assert game.phase_name == "runoff" and game.state["public"]["candidates"] == [2, 4]
+
+    # 小白 voted last: back in the thread, she reads the closed vote. The CURSE made 花花's
+    # 1 vote in person + 1 proxy into 3, as many as 小白's.
+    xiao_bai = pages[2]
+    xiao_bai.set_viewport_size(PHONE)
+    day1 = [
+        "座位3 小白：3票（亲自投票：阿猫、阿狗、花花）",
+        "座位5 花花：3票（亲自投票：小白；代理投票：老黑；诅咒 +1）",
+    ]
+    assert tally(xiao_bai) == day1
+    tied = "座位3 小白、座位5 花花 并列最高票，进入加赛（加赛不计诅咒和庇佑）。"
+    assert visible_text(xiao_bai, "#vote-result") == tied
+    posts = messenger_posts(xiao_bai)
+    assert len(posts) == 2, posts  # the opening post and the result
+    assert posts[-1] == ["第1天投票", *day1, tied], posts[-1]
+    assert fits_a_phone(xiao_bai)
+    shots(xiao_bai, "ninelives-02-day1-vote-closed-390")
+
+    # The runoff: 老黑's proxy again; 阿猫 and 小白 for 花花, 阿狗 and 花花 for 小白.
+    to_game(lao_hei, GAME)  # from his act page, as he left it, to a fresh one
+    follow(lao_hei, "#act-link")
+    choose(lao_hei, "委托神的使者投票给 花花")
+    assert (last_step(game, 3).kind, last_step(game, 3).params) == ("proxy_vote", {"target": 4})
+    for n, target in ((0, 4), (1, 2), (4, 2), (2, 4)):
+        page = pages[n]
+        to_game(page, GAME)
+        follow(page, "#vote-thread-link")
+        assert visible_text(page, "#vote-panel h2") == "第1天 · 第1次加赛"
+        vote(page, NAMES[target])
+        assert (last_step(game, n).kind, last_step(game, n).params) == ("vote", {"target": target})
+    game.refresh_from_db()
+    assert (game.phase_name, game.phase_number) == ("night", 2)
+    runoff_votes = [
+        "座位5 花花：3票（亲自投票：阿猫、小白；代理投票：老黑）",
+        "座位3 小白：2票（亲自投票：阿狗、花花）",
+    ]
+    assert tally(xiao_bai) == runoff_votes
+    assert "将在第2夜结束时公布" in visible_text(xiao_bai, "#vote-result")
+
+    # Night 2: nobody acts; the GM ends it from the console.
+    gm = page_for(nl_gm)
+    open_console(gm, live_server, GAME)
+    end_phase(gm)
+    game.refresh_from_db()
+    assert (game.phase_name, game.phase_number) == ("day", 2)
+
+    # 小白 opens the runoff thread again from the board: 神的使者's second post there gives
+    # the count kept back until night 2 ended.
+    to_game(xiao_bai, GAME)
+    follow(xiao_bai, "#board-link")
+    follow(xiao_bai, "第1天 · 第1次加赛", within="main")
+    executed = "座位5 花花 得票最多，被处决；没有人特赦它，它丢一张牌。"
+    assert tally(xiao_bai) == runoff_votes
+    assert visible_text(xiao_bai, "#vote-result") == executed
+    posts = messenger_posts(xiao_bai)
+    assert len(posts) == 3, posts
+    assert posts[-1] == ["第1天 · 第1次加赛", *runoff_votes, executed], posts[-1]
+    shots(xiao_bai, "ninelives-03-runoff-counted-390")
+
+    # Day 2: the GM fouls out the wolf and the killer (§9.1); the civilians win.
+    for n in (1, 4):
+        form = gm.locator("form.gm-step[data-kind=foul_out]")
+        form.locator("select[name=p_seat]").select_option(label=f"{n + 1}. {NAMES[n]}")
+        form.locator("input[name=t_reason]").fill("散步测试：天神判其出局")
+        with gm.expect_navigation():
+            form.locator("input[type=submit]").click()
+        assert gm.locator(".errornote, .errorlist").count() == 0
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.outcome["result"] == "civilian"
+
+    # Everyone reads the result; 阿猫 reads the review on her phone.
+    for page in pages:
+        to_game(page, GAME)
+        outcome = visible_text(page, "#outcome")
+        assert outcome.endswith("平民阵营获胜。获胜者：座位1 阿猫、座位3 小白、座位4 老黑。"), outcome
+        assert not engine_keys(page, "#outcome")
+    a_mao = pages[0]
+    a_mao.set_viewport_size(PHONE)
+    follow(a_mao, "#review-link")
+    assert fits_a_phone(a_mao), a_mao.evaluate("document.documentElement.scrollWidth")
+    for n in range(5):
+        assert review_fact(a_mao, n, "核心牌") == CORE[n]  # the core card each one chose
+        assert game.state["private"][n]["core_card"] == CORE_CODES[n]
+    assert review_fact(a_mao, 0, "丢牌顺序") == "巫师 → 反狙击手 → 占卜 → 巫医"  # 必杀 lost
+    assert review_fact(a_mao, 2, "丢牌顺序") == "恶魔 → 先知 → 圣人 → 防弹衣 → 束魂"
+    assert review_fact(a_mao, 3, "手牌") == "诅咒、杀手、先知、狙击手、狼人"
+    assert review_fact(a_mao, 0, "用过的牌") == "第1夜"  # DIVINER
+    assert review_fact(a_mao, 3, "用过的牌") == "第1天"  # CURSE
+    assert not engine_keys(a_mao, "#seats"), engine_keys(a_mao, "#seats")
+    shots(a_mao, "ninelives-04-review-390")
+    shots(a_mao, "ninelives-05-review-seats-390", part="#seats")
