@@ -156,7 +156,7 @@ def test_eleven_players_walk_a_classic_tie_by_clicking(page_for, live_server, ma
     ]
     tie = "2号阿狗、6号大黄 并列最高票：他们再次发言，然后其他人在他们之中投票。"
     card = reader.locator("#vote-tallies .tally").first
-    assert card.locator("h3").inner_text() == "第1天投票"
+    assert card.locator("h3").inner_text() == "第1天 · 投票"
     assert card.locator("li").all_inner_texts() == day_vote
     assert tie in card.inner_text()
     assert fits_a_phone(reader)
@@ -164,7 +164,7 @@ def test_eleven_players_walk_a_classic_tie_by_clicking(page_for, live_server, ma
     follow(reader, "#announcements-link")
     post = reader.locator("ol.posts > li.post").last
     said = [line for line in post.locator(".post-body").inner_text().splitlines() if line]
-    assert said[said.index("第1天投票"):] == ["第1天投票", *day_vote, tie], said
+    assert said[said.index("第1天 · 投票"):] == ["第1天 · 投票", *day_vote, tie], said
     assert "2号阿狗、6号大黄平票最高。" in said
     shots(reader, "classic-02-announcement-tie-390", part="ol.posts > li.post:last-child")
 
@@ -185,7 +185,7 @@ def test_eleven_players_walk_a_classic_tie_by_clicking(page_for, live_server, ma
     # 4号老黑 reads the tie's result on the game page.
     to_game(reader, GAME)
     card = reader.locator("#vote-tallies .tally").first
-    assert card.locator("h3").inner_text() == "第1天 · 第1次加赛"
+    assert card.locator("h3").inner_text() == "第1天 · 平票投票"
     assert card.locator("li").all_inner_texts() == [
         "6号大黄：5票（亲自投票：老黑、花花、小红、木木、阿猫）",
         "2号阿狗：3票（亲自投票：阿青、豆豆、球球）",

@@ -50,15 +50,30 @@ def choose(page, *wishes: tuple[str, ...]) -> dict:
     choice."""
     labels = page.locator("#choice option").all_inner_texts()
     values = page.eval_on_selector_all("#choice option", "os => os.map(o => o.value)")
-    hits = next((hits for words in wishes if (hits := [
-        v for v, label in zip(values, labels, strict=True)
-        if all(w in label for w in words)])), [])
+    hits, virtual = [], None
+    for words in wishes:
+        hits = [v for v, label in zip(values, labels, strict=True)
+                if all(w in label for w in words)]
+        if words == REPLACE:  # one option with pickers: a card of the hand, a virtual player
+            hits = [v for v in values if "virtual" in json.loads(v).get("picks", [])]
+            virtual = "虚拟玩家 2" if hits and "虚拟玩家 2" in page.locator(
+                "#pick_virtual option").all_inner_texts() else None
+            hits = hits if virtual else []
+        if hits:
+            break
     assert hits, f"{wishes} among:\n" + "\n".join(labels)
     page.select_option("#choice", value=hits[0])
+    chosen = json.loads(hits[0])
+    if virtual:
+        page.select_option("#pick_card", index=1)  # the first card of the hand
+        page.select_option("#pick_virtual", label=virtual)
+        chosen = {"kind": chosen["kind"], "params": {
+            **chosen["params"], "card": page.input_value("#pick_card"),
+            "virtual": int(page.input_value("#pick_virtual"))}}
     with page.expect_navigation():
         page.click("#act-submit")
     assert page.locator(".messages li.success").count() == 1, flash(page)
-    return json.loads(hits[0])
+    return chosen
 
 
 COVER, REPLACE, FLIP, KEEP = ("盖在原来的身份上",), ("替换虚拟玩家 2",), ("掀开",), ("保持身份不变",)
@@ -178,5 +193,5 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server,
         assert NAMES[s] in visible_text(reader, "#seats")
     assert re.search("杀手|刺客|盗贼", visible_text(reader, "#seats"))
     titles = reader.locator("#timeline section.phase summary strong").all_inner_texts()
-    assert titles[:3] == ["第1轮选牌", "第1轮先手行动", "第1轮操作轮"], titles  # no counter
+    assert titles[:3] == ["第1轮 · 选牌", "第1轮 · 先手行动", "第1轮 · 操作"], titles  # no counter
     shots(reader, "gold-03-review-seats-390", part="#seats")

@@ -100,9 +100,26 @@ def choose(page, *words: str, texts: dict[str, str] | None = None,
 
 
 def use_card(page, card: str, target: str, *, manifesto: str | None = None) -> dict:
-    """Use `card` (its Chinese name) on `target` ("座位5 花花") through the act form."""
-    words = [f"使用 {card} → {target}"] + (["杀人宣言"] if manifesto else [])
-    return choose(page, *words, texts={"manifesto": manifesto} if manifesto else None)
+    """Use `card` (its Chinese name) on `target` ("座位5 花花") through the act form: the
+    option "use a card on a seat", then the card picker and the target picker by what they
+    read, and the manifesto in the box the page shows for the picked card."""
+    labels = page.locator("#choice option").all_inner_texts()
+    values = page.eval_on_selector_all("#choice option", "os => os.map(o => o.value)")
+    grouped = [v for v in values if json.loads(v).get("picks") == ["card", "target"]]
+    assert len(grouped) == 1, "\n".join(labels)
+    page.select_option("#choice", value=grouped[0])
+    page.select_option("#pick_card", label=card)
+    name = target.split(" ", 1)[-1]
+    targets = page.locator("#pick_target option").all_inner_texts()
+    hits = [t for t in targets if t.strip().endswith(name)]
+    assert len(hits) == 1, (target, targets)
+    page.select_option("#pick_target", label=hits[0])
+    if manifesto:
+        page.fill("#text_manifesto", manifesto)
+    with page.expect_navigation():
+        page.click("#act-submit")
+    assert page.locator(".messages li.success").count() == 1, flash(page)
+    return json.loads(grouped[0])
 
 
 def review_fact(page, seat: int, label: str) -> str:
@@ -227,7 +244,7 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
         page = pages[n]
         to_game(page, GAME)
         follow(page, "#vote-thread-link")
-        assert visible_text(page, "#vote-panel h2") == "第1天 · 第1次加赛"
+        assert visible_text(page, "#vote-panel h2") == "第1天的生死投票"
         vote(page, NAMES[target])
         assert (last_step(game, n).kind, last_step(game, n).params) == ("vote", {"target": target})
     game.refresh_from_db()
@@ -250,13 +267,13 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
     # the count kept back until night 2 ended.
     to_game(xiao_bai, GAME)
     follow(xiao_bai, "#board-link")
-    follow(xiao_bai, "第1天 · 第1次加赛", within="main")
+    follow(xiao_bai, "第1天的生死投票", within="main")
     executed = "座位5 花花 得票最多，被处决；没有人特赦它，它丢一张牌。"
     assert tally(xiao_bai) == runoff_votes
     assert visible_text(xiao_bai, "#vote-result") == executed
     posts = messenger_posts(xiao_bai)
     assert len(posts) == 3, posts
-    assert posts[-1] == ["第1天 · 第1次加赛", *runoff_votes, executed], posts[-1]
+    assert posts[-1] == ["第1天的生死投票", *runoff_votes, executed], posts[-1]
     shots(xiao_bai, "ninelives-03-runoff-counted-390")
 
     # Day 2: the GM fouls out the wolf and the killer (§9.1); the civilians win.
