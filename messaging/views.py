@@ -34,6 +34,10 @@ THREADS_PER_PAGE = 30
 MESSAGES_PER_PAGE = 50
 NOTIFICATIONS_PER_PAGE = 30
 RESULTS_PER_PAGE = 20
+# What a row of a thread list shows (messaging_tags.thread_row).
+THREAD_ROW_COLUMNS = ("board_id", "kind", "title", "is_pinned", "is_locked", "post_count",
+                      "last_post_at", "last_post__number", "last_post__author__username",
+                      "last_post__author__profile__display_name")
 # Deep pages of a search cost an OFFSET scan; nobody reads result 1,000.
 MAX_RESULT_PAGE = 50
 LATEST_THREADS = 15
@@ -128,9 +132,11 @@ def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
     board = _board_or_404(slug)
     if not rules.can_read_board(request.user, board):
         raise Http404
+    # Only what a row shows (messaging/_thread_row.html): not the threads' authors, nor the
+    # last posts' text.
     threads = unread.with_read_marks(
         rules.readable_threads(request.user, board.threads.all())
-        .select_related("author__profile", "last_post__author__profile"), request.user)
+        .select_related("last_post__author__profile").only(*THREAD_ROW_COLUMNS), request.user)
     page = _page(Paginator(threads, THREADS_PER_PAGE), request.GET.get("page"))
     can_start = (request.user.is_authenticated
                  and bool(rules.startable_kinds(request.user, board)))
