@@ -9,17 +9,21 @@ What the key holds, and why it is enough:
 1. the thread's id, creation time and `version`. The database bumps `version` whenever one
    of the thread's posts is written, edited, withdrawn or deleted, whatever did it (triggers,
    migration messaging 0007), so a new post, an edit by the GM (one that removes a leaked
-   secret above all) or a withdrawal makes a new key at once; the creation time keeps a
-   thread of a recreated database from meeting the blocks of an older one with its id;
+   secret above all) or a withdrawal makes a new key at once; and whenever a person who
+   wrote in the thread changes name (display name or username) or starts or stops being
+   active staff (migration 0008), so the names, 神的使者's badge and which authors may have a
+   staff badge are part of the block. The creation time keeps a thread of a recreated
+   database from meeting the blocks of an older one with its id;
 2. the page number (pages are by position: 50 posts each, in number order);
 3. the reader's language and timezone (the sentences and the times);
 4. the reader's buttons: "Quote" (signed in and allowed to reply) and "Edit" (the GM);
 5. `FORMAT`, a digest of the template, so a deploy that changes the markup starts afresh.
-What the key does not hold is kept out of the block: each author's name and badge are
-slots (`\\ue000n12\\ue000`, `\\ue000b12\\ue000`) filled on every view from one query of the
-page's authors (`_people`), so a renamed author or a staff member who becomes (or stops
-being) the GM shows at once. A character of a slot written by a player (in a post's HTML)
-is stored as its entity `&#xe000;`, which looks the same and fills no slot.
+What the key does not hold is kept out of the block: whether an active staff author acts
+as the GM on this board (a game's GM and co-GMs who never held a seat; that changes with
+the game, not with the thread) is asked on every view, one query per staff author of the
+page, and filled into their badge slot (`\ue000b12\ue000`). A slot character written by a
+player (in a post's HTML) is stored as its entity `&#xe000;`, which looks the same and
+fills no slot.
 
 Who may read the thread at all is decided before (`rules.can_read_thread`: GM-only threads,
 GM boards, draft games' boards); nothing in a block depends on who reads it beyond the key,
@@ -43,7 +47,6 @@ from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.template.loader import get_template
 from django.utils import timezone, translation
-from django.utils.html import conditional_escape
 from django.utils.translation import gettext as _
 
 from .models import Thread
@@ -54,7 +57,7 @@ SECONDS = 3600
 RECENT = 200  # blocks kept in each process's memory too (about 40 kB each)
 TEMPLATE = "messaging/_posts.html"
 SLOT = "\ue000"
-_SLOTS = re.compile(f"{SLOT}([nb])([0-9]+){SLOT}")
+_SLOTS = re.compile(f"{SLOT}b([0-9]+){SLOT}")
 _AUTHOR = ("username", "is_staff", "is_active", "profile__display_name")
 # What a page shows of a post and its quote: not the Markdown source, nor the authors' whole
 # rows (only what their names and badges are made of).
@@ -128,51 +131,56 @@ def posts_block(*, thread: Thread, posts, page_number: int, can_quote: bool, can
             entry = caches[CACHE].get(key)
             if entry is not None:
                 _recent.put(key, entry)
-    if entry is not None:
-        html, people, last_number = entry
-        User = get_user_model()
-        rows = User.objects.filter(pk__in=people).values_list("pk", *_AUTHOR) if people else ()
-    else:
-        html, rows, last_number = _render(thread, posts, page_number=page_number,
-                                          can_quote=can_quote, can_edit=can_edit,
-                                          page_query=page_query)
+    if entry is None:
+        entry = _render(thread, posts, page_number=page_number, can_quote=can_quote,
+                        can_edit=can_edit, page_query=page_query)
         if key is not None:
-            entry = (html, tuple(sorted(r[0] for r in rows)), last_number)
             caches[CACHE].set(key, entry, SECONDS)
             _recent.put(key, entry)
-    return Block(html=_fill(html, rows, thread.board_id), last_number=last_number)
+    html, staff, last_number = entry
+    return Block(html=_fill(html, staff, thread.board_id), last_number=last_number)
 
 
 def _render(thread: Thread, posts, *, page_number: int, can_quote: bool, can_edit: bool,
-            page_query: str) -> tuple[str, list[tuple], int]:
-    """(markup with slots, the people it names as (id, *_AUTHOR) rows, the last post's
-    number), from one query of the posts with their quotes and both authors joined."""
+            page_query: str) -> tuple[str, tuple[tuple, ...], int]:
+    """(markup with a badge slot for each staff author, those authors as (id, username,
+    is_staff, is_active), the last post's number), from one query of the posts with their
+    quotes and both authors joined."""
     rows = list(posts.values(*POST_COLUMNS))
-    people: dict[int, tuple] = {}
+    staff: dict[int, tuple] = {}
     for row in rows:
         row["html"] = _inert(row["html"])
+        row["name"] = _name(row, "author")
+        messenger = row["author__username"] == settings.MESSENGER_USERNAME
         # 神的使者 has no public page (a 404): its name is not a link.
-        row["link"] = row["author_id"] if row["author_id"] and \
-            row["author__username"] != settings.MESSENGER_USERNAME else None
-        row["name"], row["badge"] = _slots(row["author_id"])
+        row["link"] = row["author_id"] if row["author_id"] and not messenger else None
+        row["badge"] = ""
+        if messenger:
+            row["badge"] = author_badge(_person(row["author_id"], row["author__username"],
+                                                False, False), thread.board_id)
+        elif row["author__is_staff"] and row["author__is_active"]:
+            row["badge"] = f"{SLOT}b{row['author_id']}{SLOT}"
+            staff[row["author_id"]] = (row["author_id"], row["author__username"], True, True)
         if row["quote_id"]:
             row["quote__html"] = _inert(row["quote__html"])
-            row["quote_name"] = _slots(row["quote__author_id"])[0]
-        for prefix in ("author", "quote__author"):
-            pk = row[f"{prefix}_id"]
-            if pk:
-                people[pk] = (pk, *(row[f"{prefix}__{f}"] for f in _AUTHOR))
+            row["quote_name"] = _name(row, "quote__author")
     html = get_template(TEMPLATE).render({
         "posts": rows, "thread_url": thread.get_absolute_url(), "page_number": page_number,
         "page_query": page_query, "can_quote": can_quote, "can_edit": can_edit})
-    return html, list(people.values()), rows[-1]["number"] if rows else 0
+    return html, tuple(staff.values()), rows[-1]["number"] if rows else 0
 
 
-def _slots(pk: int | None) -> tuple[str, str]:
-    """(name slot, badge slot) of the person `pk`; a deleted account's name, no badge."""
-    if pk is None:
-        return conditional_escape(_("(deleted account)")), ""
-    return f"{SLOT}n{pk}{SLOT}", f"{SLOT}b{pk}{SLOT}"
+def _name(row: dict, prefix: str) -> str:
+    """The name shown for the post's (or its quote's) author (accounts.models.display_name;
+    a deleted account's)."""
+    if row[f"{prefix}_id"] is None:
+        return _("(deleted account)")
+    display = row[f"{prefix}__profile__display_name"]
+    return display if display is not None else row[f"{prefix}__username"]
+
+
+def _person(pk, username, is_staff, is_active):
+    return get_user_model()(pk=pk, username=username, is_staff=is_staff, is_active=is_active)
 
 
 def _inert(html: str | None) -> str:
@@ -180,29 +188,15 @@ def _inert(html: str | None) -> str:
     return (html or "").replace(SLOT, "&#xe000;")
 
 
-def _fill(html: str, people, board_id: int) -> str:
-    """The block with each name slot holding the person's name (escaped) and each badge slot
-    their badge on this board (`rendering.author_badge`: 神的使者's, and staff's where they
-    act as the GM; a staff author costs a query, to ask whether they govern the board).
-    `people` are (id, *_AUTHOR) rows. A slot of someone no longer there reads as a deleted
-    account."""
-    User = get_user_model()
-    names: dict[int, str] = {}
-    badges: dict[int, str] = {}
-    for pk, username, is_staff, is_active, display in people:
-        names[pk] = conditional_escape(display if display is not None else username)
-        if username == settings.MESSENGER_USERNAME or (is_staff and is_active):
-            person = User(pk=pk, username=username, is_staff=is_staff, is_active=is_active)
-            badges[pk] = str(author_badge(person, board_id))
-    deleted = conditional_escape(_("(deleted account)"))
-
-    def slot(match: re.Match) -> str:
-        pk = int(match.group(2))
-        if match.group(1) == "n":
-            return names.get(pk, deleted)
-        return badges.get(pk, "")
-
-    return _SLOTS.sub(slot, html)
+def _fill(html: str, staff: tuple[tuple, ...], board_id: int) -> str:
+    """The block with each staff author's badge slot holding their badge on this board
+    (`rendering.author_badge`: whether they act as the GM here, one query each). Names,
+    staff status and 神的使者's badge are part of the block: the thread's version moves when
+    any of them changes (migration messaging 0008)."""
+    if not staff:
+        return html
+    badges = {pk: str(author_badge(_person(pk, *rest), board_id)) for pk, *rest in staff}
+    return _SLOTS.sub(lambda match: badges.get(int(match.group(1)), ""), html)
 
 
 def forget_recent() -> None:

@@ -168,11 +168,22 @@ def test_the_query_count_is_the_same_for_10_and_1000_posts_cached_or_not(
             warm = _queries(client, url)
             counts[name, number] = (len(cold), len(warm))
     assert len(set(counts.values())) == 1, counts
-    # anonymous: the thread, then the page's posts (cold) or the page's authors (warm);
-    # signed in also the session, the user with their profile, the header's badges and the
-    # reading mark moved forward in one statement
+    # anonymous: the thread, then the page's posts with their quotes and authors (cold) or
+    # nothing more (warm: the kept block holds the names; no author is staff); signed in
+    # also the session, the user with their profile, the header's badges and the reading
+    # mark moved forward in one statement
     expected = 6 if signed_in else 2
-    assert counts["large", "last"] == (expected, expected), counts
+    assert counts["large", "last"] == (expected, expected - 1), counts
+
+
+def test_a_staff_author_on_a_kept_page_costs_one_query_for_their_badge(
+        client, lobby, gm, alice, make_thread_with_posts):
+    thread = make_thread_with_posts(lobby, alice, 60)
+    services.reply(thread=thread, author=gm, body="天神的话", enforce_rate_limit=False)
+    url = f"{thread.get_absolute_url()}?page=last"
+    _queries(client, url)
+    assert len(_queries(client, url)) == 2  # the thread, whether the GM governs the lobby
+    assert "badge-staff" in client.get(url).content.decode()
 
 
 def test_a_later_page_view_writes_nothing_when_the_mark_does_not_move(client, thread, bob):
