@@ -75,6 +75,12 @@ def messenger_user():
     from django.contrib.auth import get_user_model
 
     User = get_user_model()
+    # Once it exists (nearly always): one query for the account and its profile. Every step
+    # a player takes sends a message from it, inside the game's lock (issue 17 item 5).
+    user = (User.objects.select_related("profile")
+            .filter(username=settings.MESSENGER_USERNAME).first())
+    if user is not None and hasattr(user, "profile"):
+        return user
     user, created = User.objects.get_or_create(
         username=settings.MESSENGER_USERNAME, defaults={"is_active": False})
     if created:

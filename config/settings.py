@@ -158,6 +158,15 @@ CACHES["health"] = (dict(CACHES["default"], KEY_PREFIX=CACHES["default"]["KEY_PR
                     {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
                      "LOCATION": str(VAR_DIR / f"cache-health{_worker_suffix}")})
 
+# Rendered pages of posts (messaging/page_cache.py), keyed by each thread's version, so a
+# changed thread is read under a new key and nothing is ever stale: Redis (shared by every
+# worker) when there is one, else each process's memory (never the database: a hit costs no
+# query).
+CACHES["pages"] = (dict(CACHES["default"], KEY_PREFIX=CACHES["default"]["KEY_PREFIX"] + "-pages")
+                   if REDIS_URL else
+                   {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                    "LOCATION": "pages", "OPTIONS": {"MAX_ENTRIES": 2000}})
+
 # --- Celery --------------------------------------------------------------------------------
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or REDIS_URL or "filesystem://"
 _celery_dir = VAR_DIR / f"celery{_worker_suffix}"
@@ -230,10 +239,13 @@ OUTBOX_GIVE_UP_HOURS = env_int("OUTBOX_GIVE_UP_HOURS", 72, minimum=1)
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # sign-in mail goes through the outbox
 
 # --- auth and allauth ----------------------------------------------------------------------
+# Django's and allauth's, reading the user with their profile in one query; sessions naming
+# the originals are read as naming these (accounts/sessions.py).
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "accounts.backends.ModelBackend",
+    "accounts.backends.AuthenticationBackend",
 ]
+SESSION_ENGINE = "accounts.sessions"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

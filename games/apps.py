@@ -85,7 +85,9 @@ def game_board_check(*, user, board, thread, kind, body):
 
     from .models import Game
 
-    game = Game.objects.filter(board=board).first()
+    # The board's game as the caller read it (the thread page joins it; a service that
+    # locked the board reads it fresh here), or none.
+    game = getattr(board, "game", None) if board is not None else None
     if game is None or game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
         return None
     from .selectors import is_gm

@@ -88,12 +88,56 @@ def queue_email(*, to: str, subject: str, body: str, kind: str = ACCOUNT, user=N
 
 def queue_emails(emails: list[dict]) -> list[OutboxEmail]:
     """`queue_email` for many emails at once (one INSERT); each dict holds its keyword
-    arguments. Same precondition; each row is nudged once the transaction commits."""
-    rows = OutboxEmail.objects.bulk_create([_row(**kw) for kw in emails]) if emails else []
+    arguments, or `to`, `kind`, `user` and a `template` of DEFERRED with its `context` (the
+    sender writes the text). Same precondition; the rows are nudged together, one broker
+    message, once the transaction commits."""
+    rows = OutboxEmail.objects.bulk_create(
+        [_deferred_row(**kw) if "template" in kw else _row(**kw) for kw in emails]
+    ) if emails else []
     pks = [row.pk for row in rows]
     if pks:
-        transaction.on_commit(lambda: [nudge(pk) for pk in pks])
+        transaction.on_commit(lambda: nudge_many(pks))
     return rows
+
+
+# Texts the sender writes from a row's `context` (OutboxEmail.template): name -> the dotted
+# path of `fn(context) -> (subject, body)`, called in the reader's language and timezone
+# (`context["language"]`, `context["timezone"]`). A sweep that sends many emails at once
+# (reminders) writes only what each is made of, so its cost is one short row per email; the
+# text, its footer and its unsubscribe link are written when the email is sent.
+DEFERRED = {"reminder": "games.reminders.reminder_text"}
+
+
+def _deferred_row(*, to: str, kind: str, user, template: str, context: dict) -> OutboxEmail:
+    if template not in DEFERRED:
+        raise ValueError(f"no deferred email text {template!r}")
+    return OutboxEmail(kind=kind, user=user, to=to, template=template, context=context,
+                       subject="", body="")
+
+
+def write_deferred(row: OutboxEmail) -> None:
+    """Write a deferred row's subject, body (with the footer) and headers from its context,
+    in the reader's language and timezone as the sweep read them; `template` is emptied.
+    The caller saves the row."""
+    from django.utils.module_loading import import_string
+
+    context = row.context
+    language = context.get("language") or settings.LANGUAGE_CODE
+    zone = context.get("timezone") or settings.DEFAULT_USER_TIMEZONE
+    reader = None
+    if row.user_id is not None:
+        from django.contrib.auth import get_user_model
+
+        reader = get_user_model()(pk=row.user_id)  # the signed links need only the id
+    with translation.override(language), timezone.override(zone):
+        subject, body = import_string(DEFERRED[row.template])(context)
+        row.subject = subject[:255]
+        row.body = body.rstrip("\n") + "\n" + footer(reader, row.kind)
+        row.headers = {"Auto-Submitted": "auto-generated"}
+        if reader is not None and row.kind in KINDS:
+            row.headers["List-Unsubscribe"] = f"<{unsubscribe_url(reader, row.kind)}>"
+            row.headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    row.template = ""
 
 
 def _row(*, to: str, subject: str, body: str, kind: str = ACCOUNT, user=None,
@@ -107,6 +151,22 @@ def _row(*, to: str, subject: str, body: str, kind: str = ACCOUNT, user=None,
             headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     return OutboxEmail(kind=kind, user=user, to=to, subject=subject[:255], body=body,
                        html=html, headers=headers)
+
+
+def nudge_many(pks: list[int]) -> None:
+    """`nudge` for rows written together: one broker message for all of them (eager: send
+    them here)."""
+    if current_app.conf.task_always_eager:
+        for pk in pks:
+            send_one(pk)
+        return
+    if len(pks) == 1:
+        nudge(pks[0])
+        return
+    try:
+        current_app.send_task(SEND_TASK, kwargs={"outbox_ids": list(pks)})
+    except Exception as exc:  # kombu/redis connection errors, timeouts
+        log.warning("broker unavailable (%s); %d outbox rows wait for the beat", exc, len(pks))
 
 
 def nudge(pk: int) -> None:
@@ -147,7 +207,12 @@ def due(now: dt.datetime):
 
 def attempt(row: OutboxEmail, now: dt.datetime) -> bool:
     """Send `row` (caller holds its lock, inside a transaction) and record the outcome on
-    it; True when the server accepted it."""
+    it; True when the server accepted it. A deferred row gets its text first (kept with
+    the outcome, so a retry sends the same words)."""
+    written = []
+    if row.template:
+        write_deferred(row)
+        written = ["subject", "body", "headers", "template"]
     try:
         message_of(row).send()
     except Exception as exc:  # SMTP outage, refusal, timeout: recorded on the row
@@ -163,11 +228,12 @@ def attempt(row: OutboxEmail, now: dt.datetime) -> bool:
             row.next_attempt_at = now + backoff(row.attempts)
             log.warning("outbox row %s to %s not sent (attempt %d, next at %s): %s", row.pk,
                         row.to, row.attempts, row.next_attempt_at.isoformat(), row.last_error)
-        row.save(update_fields=["attempts", "last_error", "failed_at", "next_attempt_at"])
+        row.save(update_fields=["attempts", "last_error", "failed_at", "next_attempt_at",
+                                *written])
         return False
     row.sent_at = now
     row.attempts += 1
-    row.save(update_fields=["sent_at", "attempts"])
+    row.save(update_fields=["sent_at", "attempts", *written])
     return True
 
 

@@ -60,16 +60,23 @@ if TYPE_CHECKING:
 
 # --- a game and its seats ------------------------------------------------------------------
 
-def seat_names(game: Game) -> dict[int, str]:
+def seat_names(game: Game, seats=None) -> dict[int, str]:
+    """{seat number: the name shown for it}; `seats` (with their users and profiles joined)
+    when the caller read them already."""
+    if seats is None:
+        seats = game.seats.select_related("user__profile")
     return {s.number: display_name(s.user) if s.user else _("seat %(n)d") % {"n": s.number + 1}
-            for s in game.seats.select_related("user__profile")}
+            for s in seats}
 
 
 def seat_of(game: Game, user: User | AnonymousUser | None, *,
-            related: tuple[str, ...] = ()) -> Seat | None:
-    """`user`'s seat in `game` (None: none), with the `related` rows joined in."""
+            related: tuple[str, ...] = (), seats=None) -> Seat | None:
+    """`user`'s seat in `game` (None: none), with the `related` rows joined in; found among
+    `seats` (all of the game's) when the caller read them already."""
     if user is None or not user.is_authenticated:
         return None
+    if seats is not None:
+        return next((s for s in seats if s.user_id == user.pk), None)
     return game.seats.filter(user=user).select_related(*related).first()
 
 
@@ -173,19 +180,21 @@ def draft_boards_hidden_from(user) -> QuerySet:
     return drafts.values("board_id")
 
 
-def view_for(game: Game, user: User | AnonymousUser | None) -> tuple[dict | None, Seat | None]:
+def view_for(game: Game, user: User | AnonymousUser | None, *,
+             seats=None) -> tuple[dict | None, Seat | None]:
     """The engine's view for `user`, and their seat (None without one):
     1. a seat holder gets their seat's view (also after the end: the review shows all);
     2. anyone else gets the GM's view once the game is over (the review reveals everything);
     3. anyone else gets a spectator's view while it runs. Staff status opens nothing here:
        a game's secrets reach the GM through the 天神 console, not through the pages.
 
-    The only way pages read a game's state.
+    The only way pages read a game's state. `seats`: all of the game's seats, when the
+    caller read them already.
     """
     if not game.state:
         return None, None
     engine = rulesets.engine(game.ruleset)
-    seat = seat_of(game, user)
+    seat = seat_of(game, user, seats=seats)
     if seat is not None:
         return engine.view(game.state, seat.number), seat
     if game.is_over:
@@ -206,22 +215,40 @@ def events_visible_to(game: Game, user: User | AnonymousUser | None) -> QuerySet
     return qs.filter(cond)
 
 
-def public_events(game: Game, *, from_phase_seq: int | None = None) -> list[dict]:
+def public_event_rows(game: Game) -> list[Event]:
+    """Every PUBLIC event of `game` (the stored rows, with their phases), oldest first: the
+    same for every viewer. The home page reads them once for its timeline and its tallies."""
+    return list(Event.objects.filter(game=game, public=True).select_related("phase")
+                .order_by("id"))
+
+
+def public_events(game: Game, *, from_phase_seq: int | None = None,
+                  rows: list[Event] | None = None) -> list[dict]:
     """The game's PUBLIC engine events in the engine's order, as engine event dicts with the
     `phase_number` (the round) of the phase they were stored with. Only public events: what
-    is read from here is the same for every viewer (vote tallies)."""
-    qs = Event.objects.filter(game=game, public=True, seq__isnull=False).select_related(
-        "phase").order_by("seq")
-    if from_phase_seq is not None:
-        qs = qs.filter(phase__seq__gte=from_phase_seq)
+    is read from here is the same for every viewer (vote tallies). `rows`: the game's public
+    event rows (`public_event_rows`), when the caller read them already."""
+    if rows is None:
+        qs = Event.objects.filter(game=game, public=True, seq__isnull=False).select_related(
+            "phase").order_by("seq")
+        if from_phase_seq is not None:
+            qs = qs.filter(phase__seq__gte=from_phase_seq)
+    else:
+        qs = sorted((e for e in rows if e.seq is not None and (
+            from_phase_seq is None or (e.phase is not None and e.phase.seq >= from_phase_seq))),
+            key=lambda e: e.seq)
     return [dict(e.as_engine_event(), phase_number=e.phase.number if e.phase else 0)
             for e in qs]
 
 
-def game_vote_tallies(game: Game, *, from_phase_seq: int | None = None) -> list[VoteTally]:
-    """The tallies of the game's votes (public events only), oldest first."""
-    return vote_tallies(game.ruleset, public_events(game, from_phase_seq=from_phase_seq),
-                        seat_names(game))
+def game_vote_tallies(game: Game, *, from_phase_seq: int | None = None,
+                      rows: list[Event] | None = None,
+                      names: dict[int, str] | None = None) -> list[VoteTally]:
+    """The tallies of the game's votes (public events only), oldest first (`rows`, `names`:
+    the public event rows and seat names, when the caller read them already)."""
+    return vote_tallies(game.ruleset,
+                        public_events(game, from_phase_seq=from_phase_seq, rows=rows),
+                        seat_names(game) if names is None else names)
 
 
 def phase_vote_tally(game: Game, phase: Phase) -> VoteTally | None:
@@ -905,6 +932,23 @@ def vote_thread(game: Game) -> tuple[Thread | None, bool]:
             return today, True
     latest = max(threads, key=lambda t: int(t.key.split("-")[1]), default=None)
     return latest, False
+
+
+def game_threads(game: Game) -> tuple[Thread | None, bool, Thread | None]:
+    """`vote_thread(game)` and `announcement_thread(game)` in one query: (the vote thread to
+    link, whether it is today's, the announcement thread)."""
+    if game.board_id is None:
+        return None, False, None
+    threads = list(Thread.objects.filter(Q(key__startswith="vote-") | Q(key="announcements"),
+                                         board_id=game.board_id).only("pk", "key", "title"))
+    announcements = next((t for t in threads if t.key == "announcements"), None)
+    votes = [t for t in threads if t.key.startswith("vote-")]
+    if game.current_phase_id and game.is_live:
+        today = next((t for t in votes if t.key == f"vote-{game.current_phase.seq}"), None)
+        if today is not None:
+            return today, True, announcements
+    latest = max(votes, key=lambda t: int(t.key.split("-")[1]), default=None)
+    return latest, False, announcements
 
 
 def announcement_thread(game: Game) -> Thread | None:

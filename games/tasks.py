@@ -47,12 +47,14 @@ def reminders():
 
 
 @shared_task(name="games.send_email", ignore_result=True)
-def send_email(*, outbox_id: int):
-    """Send one outbox row now (the nudge after its transaction commits). A failure is
-    recorded on the row (attempts, next_attempt_at); `games.outbox` retries it."""
+def send_email(*, outbox_id: int | None = None, outbox_ids: list[int] = ()):
+    """Send one outbox row, or the rows written together (`outbox_ids`), now: the nudge
+    after their transaction commits. A failure is recorded on the row (attempts,
+    next_attempt_at); `games.outbox` retries it."""
     from . import mail
 
-    mail.send_one(outbox_id)
+    for pk in ([outbox_id] if outbox_id is not None else []) + list(outbox_ids):
+        mail.send_one(pk)
 
 
 @shared_task(name="games.outbox", ignore_result=True)

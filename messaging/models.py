@@ -83,6 +83,10 @@ class Thread(models.Model):
     post_count = models.PositiveIntegerField(_("posts"), default=0)
     # The counter that numbers posts; never decreases, so a post's number is stable.
     last_number = models.PositiveIntegerField(default=0, editable=False)
+    # Bumped by the database (triggers on messaging_post, migration 0007) whenever one of
+    # the thread's posts is written, changed or deleted: the key of the cached pages of
+    # posts (messaging/page_cache.py), so no writer can forget it.
+    version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-is_pinned", "-last_post_at", "-id"]

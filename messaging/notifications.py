@@ -145,10 +145,11 @@ def mark_all_read(*, user) -> int:
         read_at=timezone.now())
 
 
-def read_up_to(*, user, thread: Thread, number: int) -> None:
-    """`user` has read `thread` up to post `number`: its notices about those posts are read."""
-    Notification.objects.filter(user=user, thread=thread, read_at__isnull=True,
-                                post__number__lte=number).update(read_at=timezone.now())
+def read_up_to(*, user, thread: Thread, number: int) -> int:
+    """`user` has read `thread` up to post `number`: its notices about those posts are read.
+    Returns how many."""
+    return Notification.objects.filter(user=user, thread=thread, read_at__isnull=True,
+                                       post__number__lte=number).update(read_at=timezone.now())
 
 
 def read_conversation(*, user, conversation: Conversation) -> None:

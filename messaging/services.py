@@ -224,6 +224,10 @@ def edit_post(*, post: Post, editor, body: str) -> Post:
     body = clean_body(body)
     html, _mentioned = render_with_mentions(body, official=rules.is_messenger(post.author))
     with transaction.atomic():
+        # The thread's row first, as a reply locks it: storing the edit bumps the thread's
+        # version (a trigger), and a reply quoting this post while it is locked would
+        # otherwise wait for the post while holding the thread (a deadlock).
+        Thread.objects.select_for_update().filter(pk=post.thread_id).values_list("pk").first()
         post = Post.objects.select_for_update().select_related("thread").get(pk=post.pk)
         if body == post.body:
             return post

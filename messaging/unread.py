@@ -7,40 +7,43 @@ at the thread's URL: otherwise any post could mark threads read for whoever view
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
+from django.db import connection
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from . import notifications, rules
 from .models import Board, Post, Thread, ThreadReadState
 
 
-def mark_read(*, user, thread: Thread, up_to: int) -> None:
-    """Record that `user` has read `thread` up to post number `up_to` (never backwards).
+def mark_read(*, user, thread: Thread, up_to: int, unread_notices: bool = True) -> int:
+    """Record that `user` has read `thread` up to post number `up_to` (never backwards), and
+    read the notices about the posts read (replies, quotes, mentions). Returns how many
+    notices that read.
 
-    Steps:
-    1. Read the current mark (one query).
-    2. None yet: create it; a concurrent first visit may win the unique constraint, and
-       then this one falls through to step 3 like any later visit.
-    3. Move the mark forward with a conditional UPDATE, so two pages read at once keep the
-       higher number whatever order they commit in.
-    The notices about the posts read (replies, quotes, mentions) are read too.
+    The mark is one statement, `INSERT … ON CONFLICT (user, thread) DO UPDATE … WHERE the
+    stored number is lower`: a first visit creates it, a later one moves it forward, and a
+    page read again writes nothing. Two pages read at once keep the higher number whatever
+    order they commit in, and racing first visits leave one row (the unique constraint
+    decides, in the database). `unread_notices=False` (the header's count says the user has
+    none) skips the notices' UPDATE.
     """
     if user is None or not user.is_authenticated or up_to <= 0:
-        return
-    notifications.read_up_to(user=user, thread=thread, number=up_to)
-    current = (ThreadReadState.objects.filter(user=user, thread=thread)
-               .values_list("last_read_number", flat=True).first())
-    if current is None:
-        try:
-            with transaction.atomic():
-                ThreadReadState.objects.create(user=user, thread=thread, last_read_number=up_to)
-            return
-        except IntegrityError:
-            current = 0
-    if current < up_to:
-        ThreadReadState.objects.filter(user=user, thread=thread,
-                                       last_read_number__lt=up_to).update(last_read_number=up_to)
+        return 0
+    read = 0
+    if unread_notices:
+        read = notifications.read_up_to(user=user, thread=thread, number=up_to)
+    table = ThreadReadState._meta.db_table
+    higher = "GREATEST" if connection.vendor == "postgresql" else "MAX"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (user_id, thread_id, last_read_number, updated_at) "
+            "VALUES (%s, %s, %s, %s) ON CONFLICT (user_id, thread_id) DO UPDATE SET "
+            f"last_read_number = {higher}({table}.last_read_number, "
+            "excluded.last_read_number), updated_at = excluded.updated_at "
+            f"WHERE {table}.last_read_number < excluded.last_read_number",
+            [user.pk, thread.pk, up_to, timezone.now()])
+    return read
 
 
 def mark_board_read(*, user, board: Board) -> int:

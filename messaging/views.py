@@ -15,13 +15,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.http import is_page_navigation
 from config.inputs import parse_int, parse_page
 
-from . import hooks, notifications, rules, search, services, unread
+from . import hooks, notifications, page_cache, rules, search, services, unread
+from .context_processors import header_counts
 from .forms import EditPostForm, MessageForm, NewThreadForm, ReplyForm
 from .mentions import render_with_mentions
 from .models import Board, Conversation, Notification, Post, Thread
@@ -32,14 +34,10 @@ THREADS_PER_PAGE = 30
 MESSAGES_PER_PAGE = 50
 NOTIFICATIONS_PER_PAGE = 30
 RESULTS_PER_PAGE = 20
-# What a thread page shows of a post and its quote (messaging/_post.html, thread.html):
-# not the Markdown source, nor the authors' whole account rows.
-_AUTHOR = ("username", "is_staff", "is_active", "profile__display_name")
-POST_COLUMNS = ("thread_id", "number", "author_id", "html", "created_at", "edited_at",
-                "withdrawn_at",
-                "quote_id", *(f"author__{f}" for f in _AUTHOR), "quote__number",
-                "quote__html", "quote__author_id", "quote__thread_id",
-                *(f"quote__author__{f}" for f in _AUTHOR))
+# What a row of a thread list shows (messaging_tags.thread_row).
+THREAD_ROW_COLUMNS = ("board_id", "kind", "title", "is_pinned", "is_locked", "post_count",
+                      "last_post_at", "last_post__number", "last_post__author__username",
+                      "last_post__author__profile__display_name")
 # Deep pages of a search cost an OFFSET scan; nobody reads result 1,000.
 MAX_RESULT_PAGE = 50
 LATEST_THREADS = 15
@@ -94,8 +92,8 @@ def _board_or_404(slug: str) -> Board:
 
 def _readable_thread_or_404(user, pk: int) -> Thread:
     # board__game: the breadcrumb names a game's board through its game (no extra query).
-    thread = get_object_or_404(Thread.objects.select_related("board__game", "author__profile"),
-                               pk=pk)
+    # Not the thread's author: no page of a thread shows it.
+    thread = get_object_or_404(Thread.objects.select_related("board__game"), pk=pk)
     if not rules.can_read_thread(user, thread):
         raise Http404
     return thread
@@ -134,9 +132,11 @@ def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
     board = _board_or_404(slug)
     if not rules.can_read_board(request.user, board):
         raise Http404
+    # Only what a row shows (messaging/_thread_row.html): not the threads' authors, nor the
+    # last posts' text.
     threads = unread.with_read_marks(
         rules.readable_threads(request.user, board.threads.all())
-        .select_related("author__profile", "last_post__author__profile"), request.user)
+        .select_related("last_post__author__profile").only(*THREAD_ROW_COLUMNS), request.user)
     page = _page(Paginator(threads, THREADS_PER_PAGE), request.GET.get("page"))
     can_start = (request.user.is_authenticated
                  and bool(rules.startable_kinds(request.user, board)))
@@ -198,11 +198,11 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
                    page_number: str | None, status: int = 200,
                    authors: list[int] | None = None, bad_query: str = "") -> HttpResponse:
     """The thread page, or with `authors` only those users' posts (只看该作者), keeping their
-    floor numbers. Its query count does not depend on the number of posts: one count, one
-    page of posts with their authors, profiles and quoted posts joined in (and, filtering,
-    one query for the authors' names)."""
-    posts = (thread.posts.select_related("author__profile", "quote__author__profile")
-             .only(*POST_COLUMNS))
+    floor numbers. Its query count does not depend on the number of posts: the page of
+    posts comes from the cache (`page_cache.posts_block`: one read, or on a miss one query
+    of the posts with their quotes), then one query names its authors; filtering costs one
+    count and one query for the authors' names, and is not kept in the cache."""
+    posts = thread.posts.all()
     iso_users = []
     if authors:
         posts = posts.filter(author_id__in=authors)
@@ -211,18 +211,30 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
     elif bad_query:
         posts = posts.none()
     paginator = Paginator(posts, POSTS_PER_PAGE)
-    if not authors and not bad_query:
+    whole = not authors and not bad_query
+    if whole:
         paginator.count = thread.post_count  # kept by every writer: no COUNT per page view
     page = _page(paginator, page_number)
-    page.object_list = list(page.object_list)
     refusal = None
+    can_edit = False
     if request.user.is_authenticated:
         refusal = rules.reply_refusal(request.user, thread)
-        # Only the whole thread read as a page counts: an ISO view skips other posts.
-        if page.object_list and not authors and not bad_query and request.method == "GET" \
-                and is_page_navigation(request):
-            unread.mark_read(user=request.user, thread=thread,
-                             up_to=page.object_list[-1].number)
+        can_edit = not rules.is_messenger(request.user) and rules.is_gm(request.user,
+                                                                        thread.board_id)
+    page_query = urlencode([("author", a) for a in authors or []])
+    block = page_cache.posts_block(
+        thread=thread, posts=page.object_list, page_number=page.number,
+        can_quote=request.user.is_authenticated and not refusal, can_edit=can_edit,
+        page_query=page_query, cache=whole)
+    # Only the whole thread read as a page counts: an ISO view skips other posts.
+    if block.last_number and whole and request.user.is_authenticated \
+            and request.method == "GET" and is_page_navigation(request):
+        # The header's counts first (the query the header makes anyway): with no unread
+        # notice there is none to mark read; otherwise the ones read here are subtracted.
+        counts = header_counts(request)
+        counts["notices"] -= unread.mark_read(user=request.user, thread=thread,
+                                              up_to=block.last_number,
+                                              unread_notices=counts["notices"] > 0)
     quoting = None
     # The quote as read by the form (config.inputs), or as the page was asked for.
     quote_id = (form.cleaned_data.get("quote") if form.is_bound and hasattr(form, "cleaned_data")
@@ -234,12 +246,9 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
             form = ReplyForm()  # a ?quote= of another thread's post is ignored
     return render(request, "messaging/thread.html", {
         "thread": thread, "board": thread.board, "page": page, "form": form,
-        "reply_refusal": refusal, "quoting": quoting,
-        "can_edit": not rules.is_messenger(request.user)
-        and rules.is_gm(request.user, thread.board_id),
+        "reply_refusal": refusal, "quoting": quoting, "posts_html": SafeString(block.html),
         "iso": bool(authors) or bool(bad_query), "iso_users": iso_users,
-        "bad_query": bad_query,
-        "page_query": urlencode([("author", a) for a in authors or []]),
+        "bad_query": bad_query, "page_query": page_query,
         "panels": hooks.render_thread_panels(request, thread),
     }, status=status)
 

@@ -55,7 +55,7 @@ def _redis_keys_of_this_worker() -> list[str]:
     prefix = settings.CACHES["default"]["KEY_PREFIX"]
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
     keys = [queue, *(f"{queue}\x06\x16{p}" for p in (3, 6, 9))]
-    for pattern in (f"{prefix}:*", f"{prefix}-health:*"):
+    for pattern in (f"{prefix}:*", f"{prefix}-health:*", f"{prefix}-pages:*"):
         keys.extend(k.decode() for k in _redis.scan_iter(match=pattern, count=1000))
     return keys
 
@@ -68,7 +68,7 @@ def clear_cache() -> None:
     next. Alone on its Redis db (no xdist), a test process flushes it; an xdist worker shares
     the db with the others, so it deletes only its own keys (a flush would wipe another
     worker's counters and Celery queue mid-test)."""
-    from django.core.cache import cache
+    from django.core.cache import cache, caches
 
     if settings.REDIS_URL and settings.TEST_WORKER:
         keys = _redis_keys_of_this_worker()
@@ -76,6 +76,12 @@ def clear_cache() -> None:
             _redis.delete(*keys)
     else:
         cache.clear()  # the Redis db, or the database cache table (one per test database)
+        # Rendered pages of posts: this process's memory without Redis. Each test's database
+        # starts afresh, so a thread of one test may have the id and version of another's.
+        caches["pages"].clear()
+    from messaging import page_cache
+
+    page_cache.forget_recent()  # and this process's own copies, with or without Redis
 
 
 @pytest.fixture(autouse=True)

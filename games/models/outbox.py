@@ -5,7 +5,8 @@ A row is due while `sent_at` is empty and `next_attempt_at` has passed. The send
 (games.mail.send_due / send_one) locks one due row at a time with SKIP LOCKED, hands it to
 the SMTP server and marks it sent in the same transaction; a refusal or an outage pushes
 `next_attempt_at` forward (exponential back-off, capped) and counts `attempts`. Nothing is
-kept in memory between attempts, so worker restarts and long outages lose nothing.
+kept in memory between attempts, so worker restarts and long outages lose nothing. A row
+with a `template` has its text written by the sender, from `context`, on its first attempt.
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ class OutboxEmail(models.Model):
     body = models.TextField()
     html = models.TextField(blank=True)
     headers = models.JSONField(default=dict, blank=True)
+    # Written by a sweep that must stay cheap (reminders, issue 17 item 3): the name of the
+    # text to write (games.mail.DEFERRED) and what it is made of; the sender writes the
+    # subject, body and headers from them on the first attempt and empties `template`.
+    template = models.CharField(max_length=30, blank=True, default="")
+    context = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(default=timezone.now)
     next_attempt_at = models.DateTimeField(default=timezone.now)
     attempts = models.PositiveIntegerField(default=0)

@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
 
+    from ..models import Seat
+
 
 class GameError(Exception):
     """A refused request, with a sentence to show the user. Nothing was stored."""
@@ -173,8 +175,11 @@ def publish_announcement(*, announcement_id: int, story: str = "",
     return ann
 
 
-def deliver_private(game: Game, events: list[dict], names: dict[int, str]) -> None:
-    """Each seat's private results, as messages from 神的使者 in the seat's conversation.
+def deliver_private(game: Game, events: list[dict], names: dict[int, str],
+                    seats: list[Seat] | None = None) -> None:
+    """Each seat's private results, as messages from 神的使者 in the seat's conversation
+    (`seats`: all of the game's, with conversations and users' profiles, when the caller
+    read them under the lock).
 
     Precondition: the caller holds the game lock.
     """
@@ -187,7 +192,9 @@ def deliver_private(game: Game, events: list[dict], names: dict[int, str]) -> No
             per_seat.setdefault(number, []).append(e)
     if not per_seat:
         return
-    seats = {s.number: s for s in game.seats.select_related("conversation", "user__profile")}
+    if seats is None:
+        seats = game.seats.select_related("conversation", "user__profile")
+    seats = {s.number: s for s in seats}
     for number, seat_events in per_seat.items():
         seat = seats.get(number)
         if seat is None or seat.conversation is None:

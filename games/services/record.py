@@ -26,8 +26,10 @@ log = logging.getLogger(__name__)
 
 
 def apply_step(game: Game, step: dict, *, user: User | AnonymousUser | None, seat: Seat | None,
-           received_at: dt.datetime | None = None) -> Transition:
-    """Precondition: the caller holds the game lock."""
+           received_at: dt.datetime | None = None,
+           seats: list[Seat] | None = None) -> Transition:
+    """Precondition: the caller holds the game lock. `seats`: all of the game's seats, when
+    the caller read them under the lock (their `alive` is kept in step here)."""
     try:
         result = ruleset_of(game).apply(game.state, step)
     except Exception:
@@ -38,7 +40,7 @@ def apply_step(game: Game, step: dict, *, user: User | AnonymousUser | None, sea
         raise GameError(refusal_text(game.ruleset, result), code=result.code)
     record_step(game, step, result, user=user, seat=seat, received_at=received_at)
     store_events(game, result.events, game.current_phase)
-    sync_alive(game, ruleset_of(game))
+    sync_alive(game, ruleset_of(game), seats)
     return result
 
 
@@ -63,8 +65,10 @@ def store_events(game: Game, events: list[dict], phase: Phase | None) -> None:
         for e in events])
 
 
-def sync_alive(game: Game, engine: RuleSet) -> None:
+def sync_alive(game: Game, engine: RuleSet, seats: list[Seat] | None = None) -> None:
+    """Each seat's `alive` copy as the engine has it (`seats`: read under the lock already)."""
     living = set(engine.living_seats(game.state))
-    for seat in game.seats.all():
+    for seat in game.seats.all() if seats is None else seats:
         if seat.alive != (seat.number in living):
             Seat.objects.filter(pk=seat.pk).update(alive=seat.number in living)
+            seat.alive = seat.number in living

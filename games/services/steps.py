@@ -44,9 +44,11 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
         game = lock_game(game_id)
         if game is None:
             raise GameError(_("This game does not exist."), code="not_found")
-        # The seat with what the confirmation needs (its user's language, its conversation),
-        # so the game lock is held for fewer queries (issue 17 item 5).
-        seat = seat_of(game, user, related=("user__profile", "conversation"))
+        # Every seat once, with what the step needs of them (the voter's and the target's,
+        # their names, who is alive, the conversations and languages of the messages), so
+        # the game lock is held for fewer queries (issue 17 item 5).
+        seats = list(game.seats.select_related("user__profile", "conversation"))
+        seat = seat_of(game, user, seats=seats)
         if seat is None:
             raise GameError(_("You do not hold a seat in this game."), code="forbidden")
         if game.status == Game.Status.PAUSED:
@@ -64,12 +66,12 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
                             % {"n": game.change_cutoff_minutes})
         step = action(seat.number, kind, **params)
         before = (game.state or {}).get("public") or {}  # the round and turn the step is in
-        t = apply_step(game, step, user=user, seat=seat, received_at=now)
+        t = apply_step(game, step, user=user, seat=seat, received_at=now, seats=seats)
         if kind in VOTE_KINDS:
-            _store_vote(game, seat, kind, params)
-        names = seat_names(game)
-        deliver_private(game, t.events, names)
-        _confirm(game, seat, step, names)
+            _store_vote(game, seat, kind, params, seats)
+        names = seat_names(game, seats)
+        deliver_private(game, t.events, names, seats)
+        _confirm(game, seat, step, names, seats)
         at_once = announce_at_once(game.ruleset)
         shown = [e for e in t.events if e["visibility"]["public"] and e["kind"] in at_once]
         if shown:
@@ -92,9 +94,9 @@ def _is_change(game: Game, seat: Seat, kind: str) -> bool:
                                  kind=kind).exists()
 
 
-def _store_vote(game: Game, seat: Seat, kind: str, params: dict) -> None:
+def _store_vote(game: Game, seat: Seat, kind: str, params: dict, seats: list[Seat]) -> None:
     target_number = params.get("target")
-    target = game.seats.filter(number=target_number).first() if isinstance(
+    target = next((s for s in seats if s.number == target_number), None) if isinstance(
         target_number, int) else None
     proxy = VOTE_KINDS[kind]
     if proxy:
@@ -108,13 +110,14 @@ def _store_vote(game: Game, seat: Seat, kind: str, params: dict) -> None:
             _("You have already voted in this phase; a vote cannot be changed.")) from None
 
 
-def _confirm(game: Game, seat: Seat, step: dict, names: dict[int, str]) -> None:
+def _confirm(game: Game, seat: Seat, step: dict, names: dict[int, str],
+             seats: list[Seat] | None = None) -> None:
     """The "received" message to the seat. `names` are the seats' names in the active
     language, reused when the seat reads that language too (an empty seat's "seat N")."""
     written_in = translation.get_language()
     with translation.override(user_locale(seat.user).language):
         if translation.get_language() != written_in:
-            names = seat_names(game)
+            names = seat_names(game, seats)
         summary = describe(game.ruleset, {"kind": step["kind"], "data": step["params"],
                                           "visibility": {"public": False, "seats": []}}, names)
         body = _("Received: %(summary)s") % {"summary": summary}

@@ -8,11 +8,15 @@ from django.conf import settings
 from django.http import Http404
 from django.shortcuts import render
 
-from .. import selectors
+from .. import mail, selectors
 
 
 def dev_outbox(request):
     user = request.user
     if not settings.DEBUG or not user.is_authenticated or not user.is_staff:
         raise Http404
-    return render(request, "games/dev_outbox.html", {"emails": selectors.recent_outbox()})
+    emails = selectors.recent_outbox()
+    for row in emails:
+        if row.template:  # not sent yet: shown as it will be written (not saved)
+            mail.write_deferred(row)
+    return render(request, "games/dev_outbox.html", {"emails": emails})

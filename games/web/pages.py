@@ -35,9 +35,9 @@ def rules_url(ruleset: str) -> str:
 def game_links(game: Game) -> dict:
     """What the game's pages link besides themselves: the rules page, the announcement
     thread and the vote thread (today's while a vote is open, else the latest)."""
-    thread, today = selectors.vote_thread(game)
+    thread, today, announcements = selectors.game_threads(game)
     return {"rules_url": rules_url(game.ruleset), "vote_thread": thread, "vote_today": today,
-            "announcement_thread": selectors.announcement_thread(game)}
+            "announcement_thread": announcements}
 
 
 def lobby_section_context(request) -> dict:
@@ -56,12 +56,18 @@ def game_or_404(pk) -> Game:
 
 
 def game_home(request, pk):
+    """The game's home page. Its reads are shared: one query of the seats (names, who is
+    alive, the viewer's seat), one of the public events (the timeline and the vote tallies:
+    the same for every viewer), one of the game's vote and announcement threads."""
     game = game_or_404(pk)
-    view, seat = selectors.view_for(game, request.user)
-    names = selectors.seat_names(game)
-    events = selectors.events_visible_to(game, request.user).filter(public=True).order_by("-id")
+    seats = list(game.seats.select_related("user__profile"))
+    view, seat = selectors.view_for(game, request.user, seats=seats)
+    names = selectors.seat_names(game, seats)
+    # Public events only, for every viewer (a seat's and the GM's own events are on their
+    # own pages), newest first.
+    events = selectors.public_event_rows(game)
     timeline = [(e, plain_text(describe(game.ruleset, e.as_engine_event(), names)))
-                for e in events[:100]]
+                for e in events[::-1][:100]]
     user = request.user
     signup = game.signups.filter(user=user, withdrawn_at=None).first() \
         if user.is_authenticated else None
@@ -75,24 +81,24 @@ def game_home(request, pk):
         "phase_title": selectors.current_phase_name(game),
         "ruleset_title": ruleset_name(game.ruleset),
         "outcome": selectors.outcome_line(game, names, view) if game.is_over else "",
-        "public_view": _public_rows(game, view, names), "timeline": timeline,
+        "public_view": _public_rows(game, view, names, seats), "timeline": timeline,
         "announcements": game.announcements.exclude(published_at=None).order_by("-created", "-id")[:20],
-        "tallies": _recent_tallies(game),
+        "tallies": _recent_tallies(game, events, names),
         **game_links(game),
     })
 
 
-def _recent_tallies(game: Game) -> list[tuple]:
+def _recent_tallies(game: Game, events, names) -> list[tuple]:
     """The last votes' public tallies, newest first: (tally, its lines). The same for every
     viewer (public events only)."""
-    tallies = selectors.game_vote_tallies(game)[-3:][::-1]
+    tallies = selectors.game_vote_tallies(game, rows=events, names=names)[-3:][::-1]
     return [(t, [tally_line(r) for r in t.rows]) for t in tallies]
 
 
-def _public_rows(game: Game, view: dict | None, names):
+def _public_rows(game: Game, view: dict | None, names, seats):
     """Per-seat public facts for the table on the game's home page; `alive` is None for a
     number without a seat row (the table once looked each row up among all seats)."""
-    alive = dict(game.seats.values_list("number", "alive"))
+    alive = {s.number: s.alive for s in seats}
     return [{"number": number + 1, "name": name, "alive": alive.get(number),
              "facts": seat_facts(game.ruleset, view, number) if view else ""}
             for number, name in sorted(names.items())]

@@ -384,8 +384,12 @@ def _free_text(request, game: Game, seat):
 @require_POST
 @login_required
 def vote(request, pk):
-    """A vote from the vote thread's form; back to the thread with a readable result."""
-    game = game_or_404(pk)
+    """A vote from the vote thread's form; back to the thread with a readable result (or a
+    small JSON answer). Reads only what it needs before the service locks the game and reads
+    it whole: not the state (issue 17 item 5)."""
+    game = Game.objects.only("pk", "status", "current_phase_id").filter(pk=pk).first()
+    if game is None or game.status == Game.Status.DRAFT:  # as game_or_404
+        raise Http404
     wants_json = "application/json" in request.headers.get("Accept", "")
     try:
         thread_id = parse_int(request.POST.get("thread"), field="thread", minimum=1,

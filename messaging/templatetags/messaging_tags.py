@@ -10,12 +10,6 @@ from django.utils import timezone, translation
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from ..rendering import author_badge
-from ..rules import is_messenger
-
-# Rendered post heads kept per process (about 2 kB each): a few busy threads' pages.
-POST_FRAGMENTS = 4096
-
 register = template.Library()
 
 
@@ -37,41 +31,38 @@ def page_url(context, number) -> str:
     return f"{context['request'].path}?{keep + '&' if keep else ''}page={number}"
 
 
-@register.simple_tag
-def post_head(post, thread) -> SafeString:
-    """`{% post_head post thread %}`: a post's `<li>` up to its per-reader footer (author,
-    badge, time, quote, body, edit note), from messaging/_post.html.
-
-    Issue 17 item 1: this markup is the same for every reader with the same language and
-    timezone, so it is rendered once per process and reused. The cache key is every value
-    the markup is made of (the post's HTML, the author's name and badge, the quote, the edit
-    and withdrawal times, the language and the timezone), so an edit, a renamed author or a changed quote
-    makes a new key and a stale fragment can never be shown; the least recently used
-    fragments are dropped."""
-    author, quote = post.author, post.quote
-    # 神的使者 has no public page (a 404): its name is not a link.
-    author_id = None if is_messenger(author) else post.author_id
-    thread_url = thread.__dict__.get("_url")
-    if thread_url is None:  # once per page, not once per post
-        thread_url = thread.__dict__["_url"] = thread.get_absolute_url()
-    key = (post.pk, post.number, author_id, forum_name(author),
-           str(author_badge(author, thread.board_id)),
-           post.created_at, post.edited_at, post.html, thread_url,
-           translation.get_language(), timezone.get_current_timezone_name(),
-           post.withdrawn_at)
-    if quote is not None:
-        key += (quote.pk, quote.number, forum_name(quote.author), quote.html)
-    return _render_post_head(key)
+# Rendered rows of thread lists kept per process (about 1 kB each).
+THREAD_ROWS = 4096
+_ROW_FIELDS = ("pk", "kind", "kind_label", "is_pinned", "is_locked", "title", "unread_count",
+               "post_count", "last_number", "last_name", "last_post_at", "signed_in",
+               "board_slug", "board_title", "language", "timezone")
 
 
-_POST_FIELDS = ("pk", "number", "author_id", "author_name", "badge", "created_at",
-                "edited_at", "html", "thread_url", "language", "timezone", "withdrawn_at")
-_QUOTE_FIELDS = ("quote_pk", "quote_number", "quote_name", "quote_html")
+@register.simple_tag(takes_context=True)
+def thread_row(context, thread, show_board=False) -> SafeString:
+    """`{% thread_row thread %}`: one row of a thread list (messaging/_thread_row.html).
+
+    Issue 17 item 1: a board page shows 30 rows, and a row reads the same for every reader
+    with the same unread count, sign-in, language and timezone, so each is rendered once
+    per process and reused. The cache key is every value the row is made of (title, kind,
+    flags, counts, the last post's number, writer's name and time, the board shown, the
+    reader's unread count, language and timezone): a new post, a renamed writer or a
+    moved thread makes a new key, so a row is never stale; the least recently used rows
+    are dropped."""
+    last = thread.last_post if thread.last_post_id else None
+    board = thread.board if show_board else None
+    key = (thread.pk, thread.kind, thread.get_kind_display(), thread.is_pinned,
+           thread.is_locked, thread.title, getattr(thread, "unread_count", 0),
+           thread.post_count, last.number if last else 0,
+           forum_name(last.author) if last else "", thread.last_post_at,
+           context["request"].user.is_authenticated,
+           board.slug if board else "", board.title if board else "",
+           translation.get_language(), timezone.get_current_timezone_name())
+    return _render_thread_row(key)
 
 
-@functools.lru_cache(maxsize=POST_FRAGMENTS)
-def _render_post_head(key: tuple) -> SafeString:
-    """Render from the key alone (the fragment is a function of it)."""
-    context = dict(zip(_POST_FIELDS + _QUOTE_FIELDS, key, strict=False))
-    context["badge"] = SafeString(context["badge"])
-    return SafeString(get_template("messaging/_post.html").render(context))
+@functools.lru_cache(maxsize=THREAD_ROWS)
+def _render_thread_row(key: tuple) -> SafeString:
+    """Render from the key alone (the row is a function of it)."""
+    return SafeString(get_template("messaging/_thread_row.html").render(
+        dict(zip(_ROW_FIELDS, key, strict=True))))

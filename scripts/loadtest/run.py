@@ -72,6 +72,8 @@ def stop_all() -> None:
 
 def setup_games(count: int, phase_minutes: float) -> tuple[list[int], list[dict]]:
     """Running games and one record per seat for the locustfile (steps 1-2)."""
+    from importlib import import_module
+
     from django.conf import settings
     from django.contrib.auth import (
         BACKEND_SESSION_KEY,
@@ -88,7 +90,8 @@ def setup_games(count: int, phase_minutes: float) -> tuple[list[int], list[dict]
     from messaging import services as forum
     from messaging.models import Thread
 
-    assert settings.SESSION_ENGINE.endswith("db"), "sessions must be stored in the database"
+    assert issubclass(import_module(settings.SESSION_ENGINE).SessionStore, SessionStore), \
+        "sessions must be stored in the database"
     User = get_user_model()
     Game.objects.filter(name__startswith=PREFIX).delete()
     gm = User.objects.get_or_create(username=f"{PREFIX}gm", defaults={"is_staff": True})[0]

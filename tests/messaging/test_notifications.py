@@ -148,8 +148,8 @@ def test_notifications_page_query_budget_does_not_grow(
         _say(discussion, users[i % 3], f"第{i}条")
     client.force_login(alice)
     client.get(reverse("messaging-notifications"))
-    # session, user, profile, count, one page with actors/threads/posts, the header's two
-    # badges (one query)
-    with django_assert_num_queries(6):
+    # session, user with profile, count, one page with actors/threads/posts, the header's
+    # two badges (one query)
+    with django_assert_num_queries(5):
         response = client.get(reverse("messaging-notifications"))
     assert response.content.decode().count('class="notice card') == min(count, 30)

@@ -59,9 +59,9 @@ def test_profile_query_budget_does_not_grow_with_posts(
     make_thread_with_posts(lobby, alice, posts)
     client.force_login(bob)
     client.get(_url(alice))
-    # session, viewer, viewer's profile, the person with profile, latest posts, post count,
+    # session, viewer with profile, the person with profile, latest posts, post count,
     # the header's badges; + the games section (games.selectors.player_record: four for
     # a user who played no finished game, six otherwise)
-    with django_assert_num_queries(7 + 4):
+    with django_assert_num_queries(6 + 4):
         response = client.get(_url(alice))
     assert f"{posts} posts" in response.content.decode()

@@ -136,9 +136,9 @@ def test_the_history_page_query_budget_does_not_grow_with_edits(
     client.force_login(gm)
     url = reverse("messaging-post-revisions", args=[post.pk])
     client.get(url)
-    # session, user, profile, the post with thread/board/authors, the revisions with their
-    # editors, the header's badges, and which boards the GM governs (the edit check and the
-    # header's count: one query each)
-    with django_assert_num_queries(8):
+    # session, user with profile, the post with thread/board/authors, the revisions with
+    # their editors, the header's badges, and which boards the GM governs (the edit check
+    # and the header's count: one query each)
+    with django_assert_num_queries(7):
         response = client.get(url)
     assert response.content.decode().count('class="post card revision"') == edits

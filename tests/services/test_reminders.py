@@ -226,3 +226,83 @@ def test_a_sweep_is_five_queries_however_many_are_due(players, gm, make_user,
     assert Notification.objects.filter(kind="deadline").count() == 8
     far = Game.objects.filter(pk__in=[g.pk for g in games[8:]])
     assert all(g.remind_at > now for g in far)
+
+
+# --- the text is written when the email is sent (issue 17 item 3) ------------------------
+
+def test_the_sweep_writes_what_the_email_is_made_of_and_the_sender_writes_the_text(
+        long_game, settings):
+    """The sweep's outbox row holds no text, only what it is made of; sending writes the
+    subject with the time left at the sweep, the body with its link and the footer, and the
+    one-click unsubscribe header, and keeps them on the row."""
+    from django.test import Client
+
+    from accounts.models import Profile
+    from accounts.unsubscribe import unsubscribe_url
+    from games import mail as outbox
+    from games.models import OutboxEmail
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    from config.celery import app
+
+    app.conf.task_always_eager = False
+    wolf = seat_user(long_game, "wolf")
+    Profile.objects.filter(user=wolf).update(language="en")
+    at = long_game.deadline - dt.timedelta(minutes=4)
+    assert reminders.send_due_reminders(now=at) == 1
+    [row] = OutboxEmail.objects.filter(kind="reminders")
+    assert (row.subject, row.body, row.template) == ("", "", "reminder")
+    assert row.context["left"] == 240
+    assert row.context["language"] == "en"
+    outbox.send_due(now=row.next_attempt_at + dt.timedelta(hours=1))
+    [email] = [m for m in mail.outbox if m.to == [wolf.email] and "left" in m.subject]
+    assert email.subject == f"[{long_game.name}] 4 min left: you have not acted yet"
+    assert f"/games/{long_game.pk}/act/" in email.body
+    assert email.extra_headers["List-Unsubscribe"] == f"<{unsubscribe_url(wolf, 'reminders')}>"
+    row.refresh_from_db()
+    assert (row.subject, row.template) == (email.subject, "") and row.sent_at is not None
+    path = unsubscribe_url(wolf, "reminders").removeprefix(settings.SITE_URL)
+    assert Client(enforce_csrf_checks=True).post(path).status_code == 200
+    assert Profile.objects.get(user=wolf).reminder_hours == ""
+
+
+def test_a_failed_first_attempt_keeps_the_text_it_wrote(long_game, settings, monkeypatch):
+    from accounts.models import Profile
+    from games import mail as outbox
+    from games.models import OutboxEmail
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    from config.celery import app
+
+    app.conf.task_always_eager = False
+    Profile.objects.filter(user=seat_user(long_game, "wolf")).update(language="en")
+    reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(minutes=30))
+    [row] = OutboxEmail.objects.filter(kind="reminders")
+
+    def refuse(self, *args, **kwargs):
+        raise ConnectionRefusedError("down")
+
+    monkeypatch.setattr("django.core.mail.EmailMessage.send", refuse)
+    assert not outbox.send_one(row.pk, now=row.next_attempt_at)
+    row.refresh_from_db()
+    assert row.attempts == 1 and row.sent_at is None
+    assert "30 min left" in row.subject and row.template == ""
+
+
+def test_the_emails_of_one_sweep_are_one_broker_message(players, gm, make_user, monkeypatch,
+                                                        django_capture_on_commit_callbacks):
+    from celery import current_app
+
+    from config.celery import app
+
+    app.conf.task_always_eager = False
+    sent = []
+    monkeypatch.setattr(current_app, "send_task", lambda name, kwargs: sent.append(kwargs))
+    crowd = players + [make_user(f"路人{i}") for i in range(10)]
+    for i in range(3):
+        g = services.create_game(name=f"局{i}", ruleset="toy", gm=gm, seat_count=5,
+                                 durations={"night": 30, "day": 30})
+        game = services.start_game(game_id=g.pk, users=crowd[5 * i:5 * i + 5])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert reminders.send_due_reminders(now=game.deadline - dt.timedelta(minutes=20)) == 3
+    assert len(sent) == 1 and len(sent[0]["outbox_ids"]) == 3

@@ -61,8 +61,12 @@ def named_everywhere(client, game: Game, seat: int) -> dict[str, str]:
     sections = re.findall(r'<section class="phase card" data-seq="(\d+)">.*?<strong>(.*?)</strong>',
                           review, re.S)
     now = timezone.now()
-    email = reminders._email(game, player, now)
-    notice = reminders._notice(game, player)
+    rows, seat_rows = reminders.read_seats(Game.objects.filter(pk=game.pk).values("pk"))
+    row_of = next(r for r in seat_rows[game.pk] if r["user_id"] == player.pk)
+    locale = reminders._locale(row_of)
+    email = reminders._email(rows[game.pk], row_of, player, locale, now)
+    email_body = reminders.reminder_text(email["context"])[1]
+    notice = reminders._notice_text(rows[game.pk], locale)
     calendar = [str(e["SUMMARY"]) for e in selectors.deadlines(player, now=now)
                 if f"game-{game.pk}-phase-" in str(e["UID"])]
     return {
@@ -74,8 +78,8 @@ def named_everywhere(client, game: Game, seat: int) -> dict[str, str]:
         "console": between(console, 'id="phase-head">', "</h2>").split(" · ", 1)[1]
         .rsplit(" · 截止时间", 1)[0],
         "end phase page": between(end_page, "<h1>", "</h1>"),
-        "reminder email": email["body"].split("\n", 1)[0],
-        "reminder notice": notice["text"],
+        "reminder email": email_body.split("\n", 1)[0],
+        "reminder notice": notice,
         "calendar": calendar[0] if calendar else "",
         "review timeline": unescape(dict(sections)[str(game.current_phase.seq)]),
     }
@@ -85,8 +89,7 @@ def assert_named(places: dict[str, str], name: str) -> None:
     exact = ("list", "home", "act", "console", "review timeline")
     assert {k: places[k] for k in exact} == dict.fromkeys(exact, name), places
     assert places["end phase page"] == f"现在结束{name}？", places
-    assert places["reminder email"].startswith(f"九命局 的{name}将于") or \
-        f"的{name}将于" in places["reminder email"], places
+    assert f"的{name}将于" in places["reminder email"], places
     assert f"：{name}于 " in places["reminder notice"], places
     assert places["calendar"].endswith(f"：{name}截止"), places
 

@@ -1,0 +1,77 @@
+"""Thread.version: bumped by the database itself whenever one of the thread's posts is
+written, changed or deleted (issue 17 item 1).
+
+The thread page keeps the rendered markup of a page of posts in the cache under the thread's
+version (messaging/page_cache.py); a trigger rather than the services' own updates, so that
+no way of changing a post (a service, the admin, a data fix in SQL, a test's `.update()`)
+can leave a stale page in the cache. Each trigger adds one UPDATE of the thread's row in
+the writer's transaction; the reply already updates that row, so no new lock is taken.
+"""
+
+from django.db import migrations, models
+
+POSTGRES_UP = """
+CREATE FUNCTION messaging_post_bumps_thread() RETURNS trigger AS $$
+BEGIN
+    IF TG_OP IN ('UPDATE', 'DELETE') THEN
+        UPDATE messaging_thread SET version = version + 1 WHERE id = OLD.thread_id;
+    END IF;
+    IF TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND NEW.thread_id <> OLD.thread_id) THEN
+        UPDATE messaging_thread SET version = version + 1 WHERE id = NEW.thread_id;
+    END IF;
+    RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+CREATE TRIGGER messaging_post_bumps_thread AFTER INSERT OR UPDATE OR DELETE
+    ON messaging_post FOR EACH ROW EXECUTE FUNCTION messaging_post_bumps_thread();
+"""
+POSTGRES_DOWN = """
+DROP TRIGGER IF EXISTS messaging_post_bumps_thread ON messaging_post;
+DROP FUNCTION IF EXISTS messaging_post_bumps_thread();
+"""
+SQLITE_UP = [
+    """CREATE TRIGGER messaging_post_bumps_thread_insert AFTER INSERT ON messaging_post
+       BEGIN UPDATE messaging_thread SET version = version + 1 WHERE id = NEW.thread_id; END""",
+    """CREATE TRIGGER messaging_post_bumps_thread_update AFTER UPDATE ON messaging_post
+       BEGIN UPDATE messaging_thread SET version = version + 1
+             WHERE id IN (OLD.thread_id, NEW.thread_id); END""",
+    """CREATE TRIGGER messaging_post_bumps_thread_delete AFTER DELETE ON messaging_post
+       BEGIN UPDATE messaging_thread SET version = version + 1 WHERE id = OLD.thread_id; END""",
+]
+SQLITE_DOWN = [f"DROP TRIGGER IF EXISTS messaging_post_bumps_thread_{op}"
+               for op in ("insert", "update", "delete")]
+
+
+def create_triggers(apps, schema_editor):
+    vendor = schema_editor.connection.vendor
+    if vendor == "postgresql":
+        schema_editor.execute(POSTGRES_UP)
+    elif vendor == "sqlite":
+        for sql in SQLITE_UP:
+            schema_editor.execute(sql)
+    else:  # settings refuse any other database
+        raise RuntimeError(f"no post trigger for {vendor}")
+
+
+def drop_triggers(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(POSTGRES_DOWN)
+    else:
+        for sql in SQLITE_DOWN:
+            schema_editor.execute(sql)
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('messaging', '0006_withdrawn'),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name='thread',
+            name='version',
+            field=models.PositiveIntegerField(default=0, editable=False),
+        ),
+        migrations.RunPython(create_triggers, drop_triggers),
+    ]

@@ -1,0 +1,205 @@
+"""A thread page's posts, rendered once and kept in the "pages" cache (issue 17 item 1).
+
+The markup of a page of posts is the same for every reader who may read the thread and
+reads it in the same language and timezone with the same buttons, so the thread page
+(`views._render_thread`) asks `posts_block` for it instead of reading 50 posts with their
+authors and quotes and rendering them on every view.
+
+What the key holds, and why it is enough:
+1. the thread's id, creation time and `version`. The database bumps `version` whenever one
+   of the thread's posts is written, edited, withdrawn or deleted, whatever did it (triggers,
+   migration messaging 0007), so a new post, an edit by the GM (one that removes a leaked
+   secret above all) or a withdrawal makes a new key at once; and whenever a person who
+   wrote in the thread changes name (display name or username) or starts or stops being
+   active staff (migration 0008), so the names, 神的使者's badge and which authors may have a
+   staff badge are part of the block. The creation time keeps a thread of a recreated
+   database from meeting the blocks of an older one with its id;
+2. the page number (pages are by position: 50 posts each, in number order);
+3. the reader's language and timezone (the sentences and the times);
+4. the reader's buttons: "Quote" (signed in and allowed to reply) and "Edit" (the GM);
+5. `FORMAT`, a digest of the template, so a deploy that changes the markup starts afresh.
+What the key does not hold is kept out of the block: whether an active staff author acts
+as the GM on this board (a game's GM and co-GMs who never held a seat; that changes with
+the game, not with the thread) is asked on every view, one query per staff author of the
+page, and filled into their badge slot (`\ue000b12\ue000`). A slot character written by a
+player (in a post's HTML) is stored as its entity `&#xe000;`, which looks the same and
+fills no slot.
+
+Who may read the thread at all is decided before (`rules.can_read_thread`: GM-only threads,
+GM boards, draft games' boards); nothing in a block depends on who reads it beyond the key,
+and the "only this author" view and refusal pages (`cache=False`) are rendered the same way
+without being kept. The cache is Redis when REDIS_URL is set (shared by every worker), else
+each process's memory; a block is kept `SECONDS` and never needs deleting, because a changed
+thread is read under a new key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import caches
+from django.template.loader import get_template
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from .models import Thread
+from .rendering import author_badge
+
+CACHE = "pages"
+SECONDS = 3600
+RECENT = 200  # blocks kept in each process's memory too (about 40 kB each)
+TEMPLATE = "messaging/_posts.html"
+SLOT = "\ue000"
+_SLOTS = re.compile(f"{SLOT}b([0-9]+){SLOT}")
+_AUTHOR = ("username", "is_staff", "is_active", "profile__display_name")
+# What a page shows of a post and its quote: not the Markdown source, nor the authors' whole
+# rows (only what their names and badges are made of).
+POST_COLUMNS = ("pk", "number", "author_id", "html", "created_at", "edited_at",
+                "withdrawn_at", "quote_id", "quote__number", "quote__html", "quote__author_id",
+                *(f"author__{f}" for f in _AUTHOR), *(f"quote__author__{f}" for f in _AUTHOR))
+FORMAT = hashlib.sha1(
+    (Path(settings.BASE_DIR) / "templates" / TEMPLATE).read_bytes()).hexdigest()[:10]
+
+
+class _Recent:
+    """The blocks this process used last, in front of the shared cache (no round trip, no
+    unpickling for a page read again soon). A key's block never changes, so nothing here
+    needs to be told about a change: a changed thread is asked for under a new key, and
+    the old entries fall off the end."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.entries: OrderedDict[str, tuple] = OrderedDict()
+        self.lock = threading.Lock()  # gthread workers share the process
+
+    def get(self, key: str):
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is not None:
+                self.entries.move_to_end(key)
+            return entry
+
+    def put(self, key: str, entry: tuple) -> None:
+        with self.lock:
+            self.entries[key] = entry
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+
+
+_recent = _Recent(RECENT)
+
+
+@dataclass(frozen=True)
+class Block:
+    html: str            # the posts' <li>s, slots filled
+    last_number: int     # the number of the page's last post (0: no post)
+
+
+def posts_block(*, thread: Thread, posts, page_number: int, can_quote: bool, can_edit: bool,
+                page_query: str = "", cache: bool = True) -> Block:
+    """The markup of one page of `thread`'s posts.
+
+    `posts` is the page's posts as a queryset (not evaluated unless the block must be
+    rendered). Steps:
+    1. Look the block up under its key (see the module's docstring), unless `cache` is off.
+    2. Not there: read the posts (one query, their quotes joined), render them with slots
+       for the names and badges, keep the block.
+    3. Fill the slots from one query of the page's authors and quoted authors.
+    Precondition: the caller checked that the reader may read `thread`.
+    """
+    key = None
+    entry = None
+    if cache:
+        key = ":".join(str(part) for part in (
+            "posts", thread.pk, thread.created_at.timestamp(), thread.version, page_number,
+            translation.get_language(), timezone.get_current_timezone_name(),
+            int(can_quote), int(can_edit), FORMAT))
+        entry = _recent.get(key)
+        if entry is None:
+            entry = caches[CACHE].get(key)
+            if entry is not None:
+                _recent.put(key, entry)
+    if entry is None:
+        entry = _render(thread, posts, page_number=page_number, can_quote=can_quote,
+                        can_edit=can_edit, page_query=page_query)
+        if key is not None:
+            caches[CACHE].set(key, entry, SECONDS)
+            _recent.put(key, entry)
+    html, staff, last_number = entry
+    return Block(html=_fill(html, staff, thread.board_id), last_number=last_number)
+
+
+def _render(thread: Thread, posts, *, page_number: int, can_quote: bool, can_edit: bool,
+            page_query: str) -> tuple[str, tuple[tuple, ...], int]:
+    """(markup with a badge slot for each staff author, those authors as (id, username,
+    is_staff, is_active), the last post's number), from one query of the posts with their
+    quotes and both authors joined."""
+    rows = list(posts.values(*POST_COLUMNS))
+    staff: dict[int, tuple] = {}
+    for row in rows:
+        row["html"] = _inert(row["html"])
+        row["name"] = _name(row, "author")
+        messenger = row["author__username"] == settings.MESSENGER_USERNAME
+        # 神的使者 has no public page (a 404): its name is not a link.
+        row["link"] = row["author_id"] if row["author_id"] and not messenger else None
+        row["badge"] = ""
+        if messenger:
+            row["badge"] = author_badge(_person(row["author_id"], row["author__username"],
+                                                False, False), thread.board_id)
+        elif row["author__is_staff"] and row["author__is_active"]:
+            row["badge"] = f"{SLOT}b{row['author_id']}{SLOT}"
+            staff[row["author_id"]] = (row["author_id"], row["author__username"], True, True)
+        if row["quote_id"]:
+            row["quote__html"] = _inert(row["quote__html"])
+            row["quote_name"] = _name(row, "quote__author")
+    html = get_template(TEMPLATE).render({
+        "posts": rows, "thread_url": thread.get_absolute_url(), "page_number": page_number,
+        "page_query": page_query, "can_quote": can_quote, "can_edit": can_edit})
+    return html, tuple(staff.values()), rows[-1]["number"] if rows else 0
+
+
+def _name(row: dict, prefix: str) -> str:
+    """The name shown for the post's (or its quote's) author (accounts.models.display_name;
+    a deleted account's)."""
+    if row[f"{prefix}_id"] is None:
+        return _("(deleted account)")
+    display = row[f"{prefix}__profile__display_name"]
+    return display if display is not None else row[f"{prefix}__username"]
+
+
+def _person(pk, username, is_staff, is_active):
+    return get_user_model()(pk=pk, username=username, is_staff=is_staff, is_active=is_active)
+
+
+def _inert(html: str | None) -> str:
+    """A player's HTML with the slot character as an entity (looks the same, fills nothing)."""
+    return (html or "").replace(SLOT, "&#xe000;")
+
+
+def _fill(html: str, staff: tuple[tuple, ...], board_id: int) -> str:
+    """The block with each staff author's badge slot holding their badge on this board
+    (`rendering.author_badge`: whether they act as the GM here, one query each). Names,
+    staff status and 神的使者's badge are part of the block: the thread's version moves when
+    any of them changes (migration messaging 0008)."""
+    if not staff:
+        return html
+    badges = {pk: str(author_badge(_person(pk, *rest), board_id)) for pk, *rest in staff}
+    return _SLOTS.sub(lambda match: badges.get(int(match.group(1)), ""), html)
+
+
+def forget_recent() -> None:
+    """Empty this process's own blocks (tests: each starts with a fresh database, whose
+    threads may have the ids, times and versions of another test's)."""
+    _recent.clear()
