@@ -86,7 +86,9 @@ class Thread(models.Model):
     # Bumped by the database (triggers on messaging_post, migration 0007) whenever one of
     # the thread's posts is written, changed or deleted: the key of the cached pages of
     # posts (messaging/page_cache.py), so no writer can forget it.
-    version = models.PositiveIntegerField(default=0, editable=False)
+    # db_default: code of the previous release, still serving while the migration runs,
+    # creates threads without naming the column.
+    version = models.PositiveIntegerField(default=0, db_default=0, editable=False)
 
     class Meta:
         ordering = ["-is_pinned", "-last_post_at", "-id"]

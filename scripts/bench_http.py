@@ -10,7 +10,7 @@ quieter moves them alike; the ratio to /healthz is what to read, absolute number
 the machine. Uses PostgreSQL: DATABASE_URL if set, else
 postgres://postgres@127.0.0.1:5432/killinggames_bench (created if missing).
 
-    .venv/bin/python scripts/bench_http.py [--seconds 10] [--workers 2] [--clients 8]
+    .venv/bin/python scripts/bench_http.py [--seconds 10] [--workers 2*CPUs+1] [--clients 8]
         [--posts 1000]
 """
 
@@ -80,6 +80,7 @@ def measure(port: int, path: str, headers: dict, seconds: float,
 def seed(posts: int) -> dict:
     """The bench's thread, board and running game (kept between runs), and a signed-in
     reader's session."""
+    from django.conf import settings
     from django.contrib.auth import (
         BACKEND_SESSION_KEY,
         HASH_SESSION_KEY,
@@ -123,7 +124,7 @@ def seed(posts: int) -> dict:
         games.end_phase_now(game_id=game.pk, gm=gm)  # night -> day, with a few events
     store = SessionStore()
     store[SESSION_KEY] = str(reader.pk)
-    store[BACKEND_SESSION_KEY] = "accounts.backends.ModelBackend"
+    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
     store[HASH_SESSION_KEY] = reader.get_session_auth_hash()
     store.create()
     return {"thread": thread.pk, "posts": thread.posts.count(), "board": board.slug,
@@ -135,7 +136,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10,
                         help="measuring time per page (split over the rounds)")
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--workers", type=int, default=2)
+    # The production layout of docs/operations.md: 2 × CPUs + 1 sync workers.
+    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--posts", type=int, default=1000)
     args = parser.parse_args()
@@ -190,7 +192,7 @@ def main() -> None:
             except OSError:
                 time.sleep(0.1)
         for _name, path, headers in pages:
-            measure(port, path, headers, 0.5, 2)  # warm up both workers
+            measure(port, path, headers, 0.5, args.workers)  # warm up every worker
         for _round in range(args.rounds):
             for name, path, headers in pages:
                 rps, err = measure(port, path, headers, args.seconds / args.rounds,

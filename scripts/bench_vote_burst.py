@@ -42,6 +42,8 @@ GAMES, SEATS = 25, 8
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=8,
+                        help="threads per worker (gthread); 1: sync workers")
     parser.add_argument("--window", type=float, default=8.0,
                         help="votes are sent over [T - window, T + 1 s]")
     args = parser.parse_args()
@@ -84,10 +86,12 @@ def main() -> None:
         services.end_phase_now(game_id=game.pk, gm=gm)  # night -> day
         games.append(Game.objects.get(pk=game.pk))
     port = free_port()
+    kind = ["--worker-class", "gthread", "--threads", str(args.threads)] \
+        if args.threads > 1 else ["--worker-class", "sync"]
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}",
-         "-w", str(args.workers), "--worker-class", "gthread", "--threads", "8",
-         "--log-level", "warning"], cwd=ROOT, env=dict(os.environ))
+         "-w", str(args.workers), *kind, "--log-level", "warning"],
+        cwd=ROOT, env=dict(os.environ))
     time.sleep(3)
 
     requests = []
@@ -96,7 +100,7 @@ def main() -> None:
         for seat in seats:
             store = SessionStore()
             store[SESSION_KEY] = str(seat.user.pk)
-            store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
             store[HASH_SESSION_KEY] = seat.user.get_session_auth_hash()
             store.create()
             # Everything a sender needs is read here: a sender thread that touched the ORM
@@ -161,7 +165,8 @@ def main() -> None:
     early_refused = [r for r in refused if r["sent"] < T - 0.3]
     advances = [Action.objects.filter(game=g, actor="clock").count() for g in games]
     latency = sorted((r["done"] - r["sent"]) * 1000 for r in requests if "done" in r)
-    print(f"votes sent: {n} over [T-{args.window:g}s, T+1s], gunicorn workers={args.workers} x 8 threads, PostgreSQL")
+    print(f"votes sent: {n} over [T-{args.window:g}s, T+1s], gunicorn workers={args.workers} "
+          f"x {args.threads} threads, PostgreSQL, cache {os.environ.get('REDIS_URL', 'database')}")
     print(f"accepted: {len(ok)}  refused: {len(refused)}  other statuses: {len(other)}")
     print(f"sent before T: {sum(r['sent'] < T for r in requests)}, "
           f"after T: {sum(r['sent'] >= T for r in requests)}")

@@ -32,8 +32,11 @@ class OutboxEmail(models.Model):
     # Written by a sweep that must stay cheap (reminders, issue 17 item 3): the name of the
     # text to write (games.mail.DEFERRED) and what it is made of; the sender writes the
     # subject, body and headers from them on the first attempt and empties `template`.
-    template = models.CharField(max_length=30, blank=True, default="")
-    context = models.JSONField(default=dict, blank=True)
+    # Database defaults: the previous release, still serving while the migration runs,
+    # writes rows without naming these columns.
+    template = models.CharField(max_length=30, blank=True, default="", db_default="")
+    context = models.JSONField(default=dict, blank=True,
+                               db_default=models.Value({}, output_field=models.JSONField()))
     created = models.DateTimeField(default=timezone.now)
     next_attempt_at = models.DateTimeField(default=timezone.now)
     attempts = models.PositiveIntegerField(default=0)

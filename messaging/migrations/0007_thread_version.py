@@ -71,7 +71,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='thread',
             name='version',
-            field=models.PositiveIntegerField(default=0, editable=False),
+            field=models.PositiveIntegerField(db_default=0, default=0, editable=False),
         ),
         migrations.RunPython(create_triggers, drop_triggers),
     ]
