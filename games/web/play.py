@@ -163,7 +163,7 @@ def pick_label(ruleset: str, key: str, value, names: dict[int, str], group) -> s
 
 def texts_hint(options: list[Option], pickers: list[Picker]) -> str:
     """The line above the free-text boxes when a picked combination takes one text among
-    several (an attack: a manifesto or a story of one's own): "使用杀手、狼人时，请只写以下
+    several (an attack: a manifesto or a story of one's own): "使用狙击手、杀手时，只写以下
     其中一项：杀人宣言、剧情。" ("" when no combination offers a choice of texts)."""
     first = {p.key: dict(p.entries) for p in pickers}
     which, texts = {}, {}
