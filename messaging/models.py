@@ -40,6 +40,10 @@ class Board(models.Model):
         help_text=_("Only staff may start threads or reply in a locked board."))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     last_post_at = models.DateTimeField(_("last post"), null=True, blank=True)
+    # Bumped by the database (triggers on messaging_thread, migration 0009) whenever one of
+    # the board's threads is created, changed, moved or deleted, and never lowered: the key
+    # of the board page's kept rows (messaging/board_rows.py), so no writer can forget it.
+    version = models.PositiveIntegerField(default=0, db_default=0, editable=False)
 
     class Meta:
         ordering = ["position", "id"]

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from config.http import is_page_navigation
 from config.inputs import parse_int, parse_page
 
-from . import hooks, notifications, page_cache, rules, search, services, unread
+from . import board_rows, hooks, notifications, page_cache, rules, search, services, unread
 from .context_processors import header_counts
 from .forms import EditPostForm, MessageForm, NewThreadForm, ReplyForm
 from .mentions import render_with_mentions
@@ -34,10 +34,6 @@ THREADS_PER_PAGE = 30
 MESSAGES_PER_PAGE = 50
 NOTIFICATIONS_PER_PAGE = 30
 RESULTS_PER_PAGE = 20
-# What a row of a thread list shows (messaging_tags.thread_row).
-THREAD_ROW_COLUMNS = ("board_id", "kind", "title", "is_pinned", "is_locked", "post_count",
-                      "last_post_at", "last_post__number", "last_post__author__username",
-                      "last_post__author__profile__display_name")
 # Deep pages of a search cost an OFFSET scan; nobody reads result 1,000.
 MAX_RESULT_PAGE = 50
 LATEST_THREADS = 15
@@ -84,10 +80,15 @@ def _page(paginator: Paginator, raw: str | None, *, default_last: bool = False) 
 
 
 def _board_or_404(slug: str) -> Board:
+    # With its game (the breadcrumb and the games' posting check read it): one query, also
+    # for the lobby, which has none.
+    board = Board.objects.select_related("game").filter(slug=slug).first()
+    if board is not None:
+        return board
     # The site-wide lobby always exists: created on first visit on a fresh install.
     if slug == services.LOBBY_SLUG:
         return services.lobby_board()
-    return get_object_or_404(Board.objects.select_related("game"), slug=slug)
+    raise Http404
 
 
 def _readable_thread_or_404(user, pk: int) -> Thread:
@@ -129,19 +130,26 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """A board's threads, 30 a page. The count and the page's rows are kept under the
+    board's version (messaging.board_rows): a kept page costs the board's query, and for a
+    signed-in reader one query of their read marks, whatever the number of threads."""
     board = _board_or_404(slug)
-    if not rules.can_read_board(request.user, board):
+    user = request.user
+    if not rules.can_read_board(user, board):
         raise Http404
-    # Only what a row shows (messaging/_thread_row.html): not the threads' authors, nor the
-    # last posts' text.
-    threads = unread.with_read_marks(
-        rules.readable_threads(request.user, board.threads.all())
-        .select_related("last_post__author__profile").only(*THREAD_ROW_COLUMNS), request.user)
-    page = _page(Paginator(threads, THREADS_PER_PAGE), request.GET.get("page"))
-    can_start = (request.user.is_authenticated
-                 and bool(rules.startable_kinds(request.user, board)))
-    return render(request, "messaging/board.html",
-                  {"board": board, "page": page, "can_start": can_start})
+    gm = rules.is_gm(user, board)
+    threads = rules.readable_threads(user, board.threads.all())
+    paginator = Paginator(board_rows.rows_query(threads), THREADS_PER_PAGE)
+    paginator.count = board_rows.thread_count(board, threads, gm=gm)
+    page = _page(paginator, request.GET.get("page"))
+    rows = board_rows.page_rows(board, page.object_list, gm=gm, number=page.number)
+    signed_in = user.is_authenticated
+    can_start = signed_in and any(rules.start_refusal(user, board, kind) is None
+                                  for kind in Thread.Kind)
+    return render(request, "messaging/board.html", {
+        "board": board, "page": page, "can_start": can_start,
+        "rows": board_rows.render_rows(rows, board_rows.unread_counts(user, rows),
+                                       signed_in=signed_in)})
 
 
 @login_required

@@ -66,3 +66,9 @@ def _render_thread_row(key: tuple) -> SafeString:
     """Render from the key alone (the row is a function of it)."""
     return SafeString(get_template("messaging/_thread_row.html").render(
         dict(zip(_ROW_FIELDS, key, strict=True))))
+
+
+def render_thread_row(key: tuple) -> SafeString:
+    """A row from its values, in `thread_row`'s key order (messaging.board_rows: the board
+    page's rows, read as values and kept)."""
+    return _render_thread_row(key)
