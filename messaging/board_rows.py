@@ -35,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.cache import caches
+from django.db import connection
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone, translation
@@ -53,7 +54,10 @@ ROW_VALUES = ("pk", "kind", "is_pinned", "is_locked", "title", "post_count", "la
               "last_post__number", "last_post__author_id", "last_post__author__username",
               "last_post__author__profile__display_name", "last_post_at", "total")
 
+JOINED = 1000  # pages of rows as one reader sees them, per process (about 15 kB each)
+
 _recent = _Recent(RECENT)
+_joined = _Recent(JOINED)
 
 
 @dataclass(frozen=True)
@@ -89,29 +93,29 @@ def _kept(key: str, make):
     return entry
 
 
-def thread_count(board: Board, threads: QuerySet, *, gm: bool) -> int:
-    """How many of `board`'s threads the reader sees; `threads` is that queryset (counted
-    only when the count is not kept). Precondition: `gm` is `rules.is_gm(reader, board)`
-    and `threads` is `rules.readable_threads(reader, board.threads.all())`."""
-    return _kept(_key(board, gm, "count"), threads.count)
+def thread_count(board: Board, *, gm: bool, threads) -> int:
+    """How many of `board`'s threads the reader sees. `threads()` makes that queryset,
+    called only when the count is not kept. Precondition: `gm` is `rules.is_gm(reader,
+    board)` and `threads()` is `rules.readable_threads(reader, board.threads.all())`."""
+    return _kept(_key(board, gm, "count"), lambda: threads().count())
 
 
 def rows_query(threads: QuerySet) -> QuerySet:
-    """`threads` as the values of their rows, in the board's order (a page of it is read
-    only when the page is not kept)."""
+    """`threads` as the values of their rows, in the board's order."""
     total = (Post.objects.filter(thread=OuterRef("pk"), number__gt=0).order_by()
              .values("thread").annotate(n=Count("pk")).values("n"))
     return threads.annotate(
         total=Coalesce(Subquery(total, output_field=IntegerField()), 0)).values_list(*ROW_VALUES)
 
 
-def page_rows(board: Board, page_of_rows: QuerySet, *, gm: bool, number: int) -> tuple[Row, ...]:
-    """The rows of page `number`; `page_of_rows` is that page of `rows_query`."""
+def page_rows(board: Board, *, gm: bool, threads, number: int, span: range) -> tuple[Row, ...]:
+    """The rows of page `number`, the threads at positions `span` of `threads()` (read
+    only when the page is not kept; same preconditions as `thread_count`)."""
 
     def read() -> tuple[Row, ...]:
         rows = []
         for (pk, kind, pinned, locked, title, post_count, last_id, last_number, author_id,
-             username, display, last_at, total) in page_of_rows:
+             username, display, last_at, total) in rows_query(threads())[span.start:span.stop]:
             name = "" if last_id is None else (
                 None if author_id is None else display if display is not None else username)
             rows.append(Row(pk, kind, pinned, locked, title, post_count,
@@ -123,39 +127,44 @@ def page_rows(board: Board, page_of_rows: QuerySet, *, gm: bool, number: int) ->
 
 def unread_counts(user, rows: tuple[Row, ...]) -> dict[int, int]:
     """thread id -> how many of its posts `user` has not read (one query; none for nobody
-    signed in, or an empty page)."""
+    signed in, or an empty page): after their mark where they have one, else all of them."""
     if not rows or user is None or not user.is_authenticated:
         return {}
-    after = (Post.objects.filter(thread=OuterRef("thread_id"),
-                                 number__gt=OuterRef("last_read_number"))
-             .order_by().values("thread").annotate(n=Count("pk")).values("n"))
-    marked = dict(ThreadReadState.objects.filter(user=user, thread_id__in=[r.pk for r in rows])
-                  .annotate(n=Coalesce(Subquery(after, output_field=IntegerField()), 0))
-                  .values_list("thread_id", "n"))
+    ids = [r.pk for r in rows]
+    marks, posts = ThreadReadState._meta.db_table, Post._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT m.thread_id, (SELECT COUNT(*) FROM {posts} p WHERE p.thread_id = "
+            f"m.thread_id AND p.number > m.last_read_number) FROM {marks} m "
+            f"WHERE m.user_id = %s AND m.thread_id IN ({', '.join(['%s'] * len(ids))})",
+            [user.pk, *ids])
+        marked = dict(cursor.fetchall())
     return {r.pk: marked.get(r.pk, r.total) for r in rows}
 
 
-def render_rows(rows: tuple[Row, ...], unread: dict[int, int], *,
-                signed_in: bool) -> list[SafeString]:
-    """Each row's markup, as `{% thread_row thread %}` renders it on the board page."""
-    labels = dict(Thread.Kind.choices)
-    language = translation.get_language()
-    zone = timezone.get_current_timezone_name()
-    deleted = None
-    out = []
-    for r in rows:
-        name = r.name
-        if name is None:
-            deleted = deleted or _("(deleted account)")
-            name = deleted
-        label = labels.get(r.kind, r.kind)
-        out.append(render_thread_row((
-            r.pk, r.kind, str(label), r.is_pinned, r.is_locked, r.title,
-            unread.get(r.pk, 0), r.post_count, r.last_number, name, r.last_post_at,
-            signed_in, "", "", language, zone)))
-    return out
+def rows_html(board: Board, rows: tuple[Row, ...], unread: dict[int, int], *, gm: bool,
+              number: int, signed_in: bool) -> SafeString:
+    """The page's rows (`page_rows(board, gm=gm, number=number)`), each as
+    `{% thread_row thread %}` renders it on the board page and followed by a line break,
+    for a reader with these unread counts: made once per process for each such list.
+    Rows kept under one key never change, so the key names them in the lookup."""
+    language, zone = translation.get_language(), timezone.get_current_timezone_name()
+    key = (_key(board, gm, "page", number), tuple(unread.get(r.pk, 0) for r in rows),
+           signed_in, language, zone)
+    html = _joined.get(key)
+    if html is None:
+        labels = dict(Thread.Kind.choices)
+        deleted = _("(deleted account)")
+        html = SafeString("".join(render_thread_row((
+            r.pk, r.kind, str(labels.get(r.kind, r.kind)), r.is_pinned, r.is_locked, r.title,
+            n, r.post_count, r.last_number, deleted if r.name is None else r.name,
+            r.last_post_at, signed_in, "", "", language, zone)) + "\n"
+            for r, n in zip(rows, key[1], strict=True)))
+        _joined.put(key, html)
+    return html
 
 
 def forget_recent() -> None:
     """Empty this process's own entries (tests: each starts with a fresh database)."""
     _recent.clear()
+    _joined.clear()

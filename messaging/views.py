@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from urllib.parse import urlencode
 
@@ -10,6 +11,7 @@ from django.contrib import messages as flash
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Page, Paginator
+from django.db import connection
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -34,6 +36,8 @@ THREADS_PER_PAGE = 30
 MESSAGES_PER_PAGE = 50
 NOTIFICATIONS_PER_PAGE = 30
 RESULTS_PER_PAGE = 20
+# What the board pages read of a board's game (the breadcrumb, the games' posting check).
+GAME_READ = ("id", "name", "status", "gm", "board")
 # Deep pages of a search cost an OFFSET scan; nobody reads result 1,000.
 MAX_RESULT_PAGE = 50
 LATEST_THREADS = 15
@@ -80,15 +84,63 @@ def _page(paginator: Paginator, raw: str | None, *, default_last: bool = False) 
 
 
 def _board_or_404(slug: str) -> Board:
-    # With its game (the breadcrumb and the games' posting check read it): one query, also
-    # for the lobby, which has none.
-    board = Board.objects.select_related("game").filter(slug=slug).first()
+    board = _board_with_game(slug)
     if board is not None:
         return board
     # The site-wide lobby always exists: created on first visit on a fresh install.
     if slug == services.LOBBY_SLUG:
         return services.lobby_board()
     raise Http404
+
+
+def _board_with_game(slug: str) -> Board | None:
+    """The board named `slug` with what its pages read of its game (`board.game`, or no
+    game: none), in one query. A board page is built on it (the breadcrumb names the game,
+    the games' posting check reads its status and GM), so it is read without the ORM's
+    compiling and without the game's other columns (its state and options are large): a
+    third of a signed-in board page's time otherwise. Another column of the game is read
+    when asked for (Django's deferred fields), so nothing else changes."""
+    sql, board_fields, game_fields, converters = _board_query(connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [slug])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = []
+    for (column, convert), value in zip(converters, row, strict=True):
+        for one in convert:
+            value = one(value, column, connection)
+        values.append(value)
+    relation = Board._meta.get_field("game")
+    board = Board.from_db(connection.alias, board_fields, values[:len(board_fields)])
+    game = None
+    if values[len(board_fields)] is not None:  # the game's id
+        game = relation.related_model.from_db(connection.alias, game_fields,
+                                              values[len(board_fields):])
+        relation.field.set_cached_value(game, board)
+    relation.set_cached_value(board, game)
+    return board
+
+
+@functools.cache
+def _board_query(vendor: str) -> tuple[str, list[str], list[str], list[tuple]]:
+    """`_board_with_game`'s statement, the board's and the game's field names it reads, and
+    each column's converters from the database's values (made once per process)."""
+    relation = Board._meta.get_field("game")  # the games app's one-to-one, named, not imported
+    game_model = relation.related_model
+    game = [f for f in game_model._meta.concrete_fields if f.name in GAME_READ]
+    board = list(Board._meta.concrete_fields)
+    quote = connection.ops.quote_name
+    sql = (f"SELECT {', '.join(f'b.{quote(f.column)}' for f in board)}, "
+           f"{', '.join(f'g.{quote(f.column)}' for f in game)} "
+           f"FROM {quote(Board._meta.db_table)} b LEFT JOIN {quote(game_model._meta.db_table)} g "
+           f"ON g.{quote(relation.field.column)} = b.id WHERE b.slug = %s")
+    converters = []
+    for field in (*board, *game):
+        column = field.get_col("b")
+        converters.append((column, (*connection.ops.get_db_converters(column),
+                                    *column.get_db_converters(connection))))
+    return sql, [f.attname for f in board], [f.attname for f in game], converters
 
 
 def _readable_thread_or_404(user, pk: int) -> Thread:
@@ -138,18 +190,21 @@ def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if not rules.can_read_board(user, board):
         raise Http404
     gm = rules.is_gm(user, board)
-    threads = rules.readable_threads(user, board.threads.all())
-    paginator = Paginator(board_rows.rows_query(threads), THREADS_PER_PAGE)
-    paginator.count = board_rows.thread_count(board, threads, gm=gm)
-    page = _page(paginator, request.GET.get("page"))
-    rows = board_rows.page_rows(board, page.object_list, gm=gm, number=page.number)
+
+    def threads():
+        return rules.readable_threads(user, board.threads.all())
+
+    page = _page(Paginator(range(board_rows.thread_count(board, gm=gm, threads=threads)),
+                           THREADS_PER_PAGE), request.GET.get("page"))
+    rows = board_rows.page_rows(board, gm=gm, threads=threads, number=page.number,
+                                span=page.object_list)
     signed_in = user.is_authenticated
     can_start = signed_in and any(rules.start_refusal(user, board, kind) is None
                                   for kind in Thread.Kind)
     return render(request, "messaging/board.html", {
         "board": board, "page": page, "can_start": can_start,
-        "rows": board_rows.render_rows(rows, board_rows.unread_counts(user, rows),
-                                       signed_in=signed_in)})
+        "rows": board_rows.rows_html(board, rows, board_rows.unread_counts(user, rows),
+                                     gm=gm, number=page.number, signed_in=signed_in)})
 
 
 @login_required
