@@ -79,9 +79,10 @@ def clear_cache() -> None:
         # Rendered pages of posts: this process's memory without Redis. Each test's database
         # starts afresh, so a thread of one test may have the id and version of another's.
         caches["pages"].clear()
-    from messaging import page_cache
+    from messaging import board_rows, page_cache
 
     page_cache.forget_recent()  # and this process's own copies, with or without Redis
+    board_rows.forget_recent()
 
 
 @pytest.fixture(autouse=True)
