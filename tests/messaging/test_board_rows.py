@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from accounts.models import Profile
-from messaging import board_rows, rules, services, unread
+from messaging import rules, services, unread
 from messaging.models import Board, Post, Thread, ThreadReadState
 from messaging.views import THREADS_PER_PAGE
 
