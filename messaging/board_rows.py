@@ -42,8 +42,9 @@ from django.utils import timezone, translation
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
+from config.memory import Recent
+
 from .models import Board, Post, Thread, ThreadReadState
-from .page_cache import _Recent
 from .templatetags.messaging_tags import render_thread_row
 
 CACHE = "pages"
@@ -56,8 +57,8 @@ ROW_VALUES = ("pk", "kind", "is_pinned", "is_locked", "title", "post_count", "la
 
 JOINED = 1000  # pages of rows as one reader sees them, per process (about 15 kB each)
 
-_recent = _Recent(RECENT)
-_joined = _Recent(JOINED)
+_recent = Recent(RECENT)
+_joined = Recent(JOINED)
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,9 @@ def clear_cache() -> None:
 
     page_cache.forget_recent()  # and this process's own copies, with or without Redis
     board_rows.forget_recent()
+    from config import anonymous_pages
+
+    anonymous_pages.PAGES.clear()  # whole pages kept for anonymous readers (memory only)
 
 
 @pytest.fixture(autouse=True)

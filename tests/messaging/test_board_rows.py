@@ -299,3 +299,36 @@ def test_a_kept_board_page_costs_the_same_queries_whatever_its_threads(
     # profile, the reader's marks of the page's threads and the header's counts. Read
     # afresh: the count and the page of rows besides.
     assert counts[0] == ((3, 1) if not signed_in else (7, 5))
+
+
+# --- the whole page kept for anonymous readers -------------------------------------------------
+
+def test_a_renamed_game_and_a_hidden_board_show_at_once_to_anonymous_readers(
+        client, game_board, gm, alice):
+    from games.models import Game
+
+    game = Game.objects.create(name="七号局", ruleset="toy", board=game_board, gm=gm,
+                               status=Game.Status.SIGNUP)
+    _start(game_board, gm, "报名帖")
+    url = game_board.get_absolute_url()
+    assert "七号局" in client.get(url).content.decode()
+    Game.objects.filter(pk=game.pk).update(name="改名的局")
+    html = client.get(url).content.decode()
+    assert "改名的局" in html and "七号局" not in html
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.DRAFT)  # hidden again
+    assert client.get(url).status_code == 404
+
+
+def test_an_anonymous_kept_page_gets_its_own_csrf_token_and_no_reader_data(
+        client, lobby, alice, bob):
+    thread = _start(lobby, alice, "帖")
+    _reply(thread, alice)
+    client.force_login(bob)
+    signed = client.get(lobby.get_absolute_url()).content.decode()
+    assert "2 new" in signed and "mark-board-read" in signed
+    client.logout()
+    first = client.get(lobby.get_absolute_url()).content.decode()
+    second = client.get(lobby.get_absolute_url()).content.decode()
+    for html in (first, second):
+        assert "new-mark" not in html and "mark-board-read" not in html
+        assert "阿博" not in html and "Sign in</a> to post" in html
