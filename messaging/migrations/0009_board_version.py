@@ -8,9 +8,10 @@ under the board's version; triggers rather than the services' own updates, so th
 changing a thread (a service, the admin, a trigger, a data fix in SQL) can leave a stale list.
 
 Locks: a reply already updates its board's row (`last_post_at`) after its thread's, so the
-bump takes no new kind of lock and keeps the order thread, then board. A board's version
-never goes down: a whole-row save of a board read before a bump (the admin) keeps the
-higher number, so a number is never reused for another list.
+bump takes no new kind of lock and keeps the order thread, then board. A board's version,
+and a thread's (migration 0007), never goes down: a whole-row save of a row read before a
+bump (the admin's `save()` writes every column) keeps the higher number, so a number is
+never reused for other content.
 """
 
 from django.db import migrations, models
@@ -42,12 +43,15 @@ END;
 $$ LANGUAGE plpgsql;
 CREATE TRIGGER messaging_board_version_kept BEFORE UPDATE ON messaging_board
     FOR EACH ROW EXECUTE FUNCTION messaging_board_version_kept();
+CREATE TRIGGER messaging_thread_version_kept BEFORE UPDATE ON messaging_thread
+    FOR EACH ROW EXECUTE FUNCTION messaging_board_version_kept();
 """
 POSTGRES_DOWN = """
 DROP TRIGGER IF EXISTS messaging_thread_bumps_board ON messaging_thread;
 DROP TRIGGER IF EXISTS messaging_thread_changed_bumps_board ON messaging_thread;
 DROP FUNCTION IF EXISTS messaging_thread_bumps_board();
 DROP TRIGGER IF EXISTS messaging_board_version_kept ON messaging_board;
+DROP TRIGGER IF EXISTS messaging_thread_version_kept ON messaging_thread;
 DROP FUNCTION IF EXISTS messaging_board_version_kept();
 """
 SQLITE_UP = [
@@ -62,10 +66,14 @@ SQLITE_UP = [
     """CREATE TRIGGER messaging_board_version_kept AFTER UPDATE OF version ON messaging_board
        WHEN NEW.version < OLD.version
        BEGIN UPDATE messaging_board SET version = OLD.version WHERE id = NEW.id; END""",
+    """CREATE TRIGGER messaging_thread_version_kept AFTER UPDATE OF version ON messaging_thread
+       WHEN NEW.version < OLD.version
+       BEGIN UPDATE messaging_thread SET version = OLD.version WHERE id = NEW.id; END""",
 ]
 SQLITE_DOWN = [f"DROP TRIGGER IF EXISTS {name}" for name in (
     "messaging_thread_bumps_board_insert", "messaging_thread_bumps_board_update",
-    "messaging_thread_bumps_board_delete", "messaging_board_version_kept")]
+    "messaging_thread_bumps_board_delete", "messaging_board_version_kept",
+    "messaging_thread_version_kept")]
 
 
 def create_triggers(apps, schema_editor):

@@ -170,6 +170,16 @@ def test_a_board_version_never_goes_down(lobby, alice):
     assert Board.objects.get(pk=lobby.pk).version == bumped
 
 
+def test_a_thread_version_never_goes_down(lobby, alice, bob):
+    thread = _start(lobby, alice, "帖")
+    stale = Thread.objects.get(pk=thread.pk)
+    _reply(thread, bob)
+    bumped = Thread.objects.get(pk=thread.pk).version
+    stale.title = "后台改名"
+    stale.save()  # the admin's way: every column, `version` as read before the reply
+    assert Thread.objects.get(pk=thread.pk).version >= bumped
+
+
 def test_a_changed_board_and_its_game_show_at_once(client, game_board, alice):
     _list(client, game_board)
     Board.objects.filter(pk=game_board.pk).update(title="改名的版", description="新的说明",
