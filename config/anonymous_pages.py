@@ -82,15 +82,16 @@ BUILD = _build_digest()
 PAGES = Recent(SIZE)  # the pages this process kept
 
 
-def row_key(obj) -> tuple:
+def row_key(obj, leave_out: tuple[str, ...] = ()) -> tuple:
     """What a model row a page shows is made of, for a key: its model and the values of its
     columns, leaving out JSON columns (a game's state: the parts of a page made from those
-    must be holes, or have their versions in the key some other way). None: ()."""
+    must be holes, or have their versions in the key some other way) and the fields named
+    in `leave_out` (ones the page does not show). None: ()."""
     if obj is None:
         return ()
     meta = obj._meta
     return (meta.label, *(getattr(obj, f.attname) for f in meta.concrete_fields
-                          if f.get_internal_type() != "JSONField"
+                          if f.get_internal_type() != "JSONField" and f.name not in leave_out
                           and f.attname not in obj.get_deferred_fields()))
 
 

@@ -206,9 +206,9 @@ def thread_by_digest(pk: int, digest: str, load: Callable[[], Thread]) -> Thread
 
 
 def thread_rows_digest(pk: int) -> str | None:
-    """A digest of the thread's row, its board's and its board's game's (every column), in
-    one short query without the ORM (PostgreSQL; None elsewhere, or when there is no such
-    thread): the key of the page kept for anonymous readers (config.anonymous_pages). Any
+    """A digest of the thread's row, its board's and its board's game's (every column but
+    the board's two that follow its other threads, `BOARD_MOVES`), in one short query
+    without the ORM (PostgreSQL; None elsewhere, or when there is no such thread): the key of the page kept for anonymous readers (config.anonymous_pages). Any
     change to any of the three rows changes it: a post (the thread's `version`), a title, a
     lock, a game's phase or state. Whether an anonymous reader may read the thread follows
     from the same rows (rules.can_read_thread), so a page kept under a digest was readable
@@ -223,12 +223,22 @@ def thread_rows_digest(pk: int) -> str | None:
     return row[0] if row else None
 
 
+BOARD_MOVES = ("version", "last_post_at")
+
+
 def _rows_sql() -> str:
     board = Thread._meta.get_field("board").related_model
     game = board._meta.get_field("game")  # the game that owns the board (reverse one-to-one)
     game_table = game.related_model._meta.db_table
     game_board = game.field.column
-    return (f'SELECT md5(ROW(t.*)::text || ROW(b.*)::text || coalesce(ROW(g.*)::text, \'\')) '
+    # The board's columns but the two that move with every thread of the board (its
+    # `version`, migration 0009, and its last post's time, both for the board list; no
+    # thread page shows them): a post in one thread must not make every other thread's
+    # kept page and rows be read again.
+    columns = ", ".join(f"b.{f.column}" for f in board._meta.concrete_fields
+                        if f.name not in BOARD_MOVES)
+    return (f'SELECT md5(ROW(t.*)::text || ROW({columns})::text || '
+            f'coalesce(ROW(g.*)::text, \'\')) '
             f'FROM {Thread._meta.db_table} t JOIN {board._meta.db_table} b ON b.id = t.board_id '
             f'LEFT JOIN {game_table} g ON g.{game_board} = b.id WHERE t.id = %s')
 

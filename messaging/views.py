@@ -375,7 +375,8 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if digest is not None:
             return ("thread", pk, digest)
         t = thread()  # not PostgreSQL (or no such thread): the rows as read
-        return ("thread", *row_key(t), *row_key(t.board), *row_key(getattr(t.board, "game", None)))
+        return ("thread", *row_key(t), *row_key(t.board, page_cache.BOARD_MOVES),
+                *row_key(getattr(t.board, "game", None)))
 
     # A reader who is not signed in gets the page kept for every such reader
     # (config.anonymous_pages) under the thread's rows; the vote box above a game's vote

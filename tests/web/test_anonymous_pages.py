@@ -165,3 +165,17 @@ def test_a_signed_in_reader_sees_a_changed_thread_at_once(client, thread, make_u
     html = _read(client, thread)[0]
     assert "又改了名" in html and "公开讨论" not in html
     assert 'id="reply-form"' not in html  # locked: no reply box
+
+
+def test_a_post_in_another_thread_of_the_board_keeps_the_page(client, thread, make_user):
+    """The board's version and last post follow all its threads (the board list's key); a
+    thread page's key leaves them out, so a busy board does not make every thread's page be
+    rendered again."""
+    _read(client, thread)
+    other = services.start_thread(board=thread.board, author=make_user("别处的人"),
+                                  kind=Thread.Kind.DISCUSSION, title="另一帖", body="别处",
+                                  enforce_rate_limit=False)
+    services.reply(thread=other, author=other.author, body="别处又一帖",
+                   enforce_rate_limit=False)
+    html, queries = _read(client, thread)
+    assert queries == 1 and "第二帖" in html
