@@ -19,10 +19,12 @@ The cost is O(reminders due), not O(running games): `Game.remind_at` says when t
 should next look at a game. A changed deadline sets it REMINDER_MAX_HOURS before the
 deadline (Game.save); each look sends what is due and moves it to the next hour mark any
 living seated user has left (None when there is none); a user who changes their hours has
-their running games looked at again (games/signals.py). A sweep is five queries whatever
-the number due: the seats of the games to look at (with their game, user and profile), one
-INSERT … ON CONFLICT DO NOTHING RETURNING that claims the reminder rows, one INSERT of the
-bell notices, one of the outbox rows, and one UPDATE of the games' next look.
+their running games looked at again (games/signals.py). Whatever the number due, a sweep
+on PostgreSQL is two statements: one read of the games to look at, each with its seats,
+users and profiles, as one JSON text; one write (data-modifying CTEs) that claims the
+reminder rows (INSERT … ON CONFLICT DO NOTHING RETURNING), inserts the bell notices and
+the outbox rows of the claims it made, and writes the games' next looks. Elsewhere
+(SQLite) the write is four statements in one transaction, with the same rows.
 """
 
 from __future__ import annotations
@@ -192,18 +194,21 @@ def _plan(games: dict[int, dict], seats: dict[int, list[dict]], now: dt.datetime
         living = set(engine.living_seats(game["game_state"]))
         owing = None  # what the engine awaits, read when a seat has a mark due
         left = deadline - now
+        split: dict[str | None, list[int]] = {}  # this game's due marks of each user's hours
         for seat in seats[pk]:
             if seat["user_id"] is None or not seat["alive"] or seat["number"] not in living:
                 continue
             raw = seat["reminder_hours"]  # None: no profile
-            hours = marks_of.get(raw)
-            if hours is None:
-                hours = marks_of[raw] = parse_hours(DEFAULT_HOURS if raw is None else raw)
-            later = [h for h in hours if dt.timedelta(hours=h) < left]
-            if later:  # the next mark this user has, whether they owe a move now or not
-                at = deadline - dt.timedelta(hours=max(later))
-                next_look[pk] = at if next_look[pk] is None else min(next_look[pk], at)
-            due = [h for h in hours if left <= dt.timedelta(hours=h)]
+            due = split.get(raw)
+            if due is None:  # the marks of these hours due now, and the next one left
+                hours = marks_of.get(raw)
+                if hours is None:
+                    hours = marks_of[raw] = parse_hours(DEFAULT_HOURS if raw is None else raw)
+                later = [h for h in hours if dt.timedelta(hours=h) < left]
+                if later:  # the next mark this user has, whether they owe a move now or not
+                    at = deadline - dt.timedelta(hours=max(later))
+                    next_look[pk] = at if next_look[pk] is None else min(next_look[pk], at)
+                due = split[raw] = [h for h in hours if left <= dt.timedelta(hours=h)]
             if not due:
                 continue
             if owing is None:
@@ -247,39 +252,51 @@ def _write(wanted: list[tuple[dict, dict, list[int]]],
 
 def _write_at_once(wanted: list[tuple[dict, dict, list[int]]],
                    next_look: dict[int, dt.datetime | None], now: dt.datetime) -> int:
-    """Step 3 on PostgreSQL in ONE statement (`_WRITE_SQL`, atomic by itself: no BEGIN or
-    COMMIT of its own; inside a caller's transaction it is part of it): the claims, the
-    notices and the outbox rows of the claims it made (data-modifying CTEs joined on the
-    claims' RETURNING), the next looks. Each list travels as one JSON parameter. The rows
-    are those `_write` writes (notify_many's rules for who gets a notice; queue_emails'
-    deferred row). Returns how many emails were queued; the worker is nudged once the
-    statement's transaction commits."""
-    claims, notices, emails = [], [], []
+    """Step 3 on PostgreSQL in ONE statement (`_write_sql`; atomic by itself, so no BEGIN or
+    COMMIT; inside a caller's transaction it is part of that): the claims, the notices and
+    the outbox rows of the claims it made (data-modifying CTEs joined on the claims'
+    RETURNING), the next looks. What to write travels as two JSON parameters: one record
+    per reminded seat (its marks, its notice's text and link, its email's address and
+    context) and the next looks. The rows are those `_write` writes (notify_many's rules
+    for who gets a notice; queue_emails' deferred row). Returns how many emails were queued;
+    the worker is nudged once the statement's transaction commits.
+
+    Outside a caller's transaction the statement commits without waiting for its WAL to
+    reach the disk (synchronous_commit off, for this transaction only: the flush was a third
+    of a busy sweep). A database crash in the next fraction of a second can then lose the
+    whole sweep, never part of it: the claims, notices, outbox rows and next looks go
+    together, and the next sweep after the restart finds the same reminders due and sends
+    them. A row the worker already sent is kept: its worker's own commit flushes the WAL
+    up to it."""
     act = _act_path()
-    texts = _notice_texts((game, _locale(seat)) for game, seat, marks in wanted
-                          if may_notify(user_id=seat["user_id"], username=seat["user_username"],
-                                        is_active=seat["user_is_active"]))
+    seats, locales = [], {}
     for game, seat, marks in wanted:
-        phase, user = game["game_current_phase_id"], seat["user_id"]
-        claims.extend({"p": phase, "u": user, "h": h} for h in marks)
         locale = _locale(seat)
-        text = texts.get((game["game_id"], locale))
-        if text is not None:
-            notices.append({"p": phase, "u": user, "text": text[:MAX_TEXT],
-                            "url": site_path(act.format(game["game_id"]))})
-        if len(marks) > 1:  # an hour mark besides the notice's
-            emails.append({"p": phase, "u": user, "to": seat["user_email"],
-                           "context": _context(game, locale, now)})
+        locales[game["game_id"], locale] = game
+        seats.append((game, seat, marks, locale, may_notify(
+            user_id=seat["user_id"], username=seat["user_username"],
+            is_active=seat["user_is_active"])))
+    texts = _notice_texts((game, locale) for game, _seat, _marks, locale, notice in seats
+                          if notice)
+    records = []
+    for game, seat, marks, locale, notice in seats:
+        email = len(marks) > 1  # an hour mark besides the notice's
+        records.append({
+            "p": game["game_current_phase_id"], "u": seat["user_id"], "h": marks,
+            "text": texts[game["game_id"], locale][:MAX_TEXT] if notice else None,
+            "url": site_path(act.format(game["game_id"])) if notice else None,
+            "to": seat["user_email"] if email else None,
+            "context": _context(game, locale, now) if email else None})
     looks = [{"id": pk, "at": None if at is None else at.isoformat()}
              for pk, at in next_look.items()]
     written = timezone.now()  # the notices' and the outbox rows' created (the real clock)
     with connection.cursor() as cursor:
         cursor.execute(_write_sql(), {
-            "now": now, "claims": json.dumps(claims), "notice_kind": Kind.DEADLINE.value,
-            "written": written, "notices": json.dumps(notices), "email_kind": EMAIL_KIND,
-            "template": DEFERRED_TEMPLATE, "emails": json.dumps(emails),
-            "looks": json.dumps(looks)})
-        pks = [row[0] for row in cursor.fetchall()]
+            "now": now, "seats": json.dumps(records), "notice_kind": Kind.DEADLINE.value,
+            "written": written, "email_kind": EMAIL_KIND, "template": DEFERRED_TEMPLATE,
+            "looks": json.dumps(looks),
+            "commit": None if connection.in_atomic_block else "off"})
+        pks = cursor.fetchone()[0]
     nudge_on_commit(pks)
     return len(pks)
 
@@ -333,38 +350,36 @@ def _claim(rows: list[tuple[int, int, int]], now: dt.datetime) -> set[tuple[int,
         return {tuple(row) for row in cursor.fetchall()}
 
 
-def _phase(game: dict) -> str:
-    """The current phase's name (presenters.phase_name) in the active language."""
-    return phase_name(game["game_ruleset"], game["game_phase_name"],
-                      game["game_phase_number"] or 0,
-                      round_of(game["game_ruleset"], game["game_state"].get("public")))
+def _phase_of(game: dict) -> tuple[str, str, int, int | None]:
+    """`phase_name`'s arguments for the game's current phase."""
+    return (game["game_ruleset"], game["game_phase_name"], game["game_phase_number"] or 0,
+            round_of(game["game_ruleset"], game["game_state"].get("public")))
 
 
 def _notice_text(game: dict, locale: Locale) -> str:
     """The bell's deadline notice, in the reader's language and timezone."""
-    with translation.override(locale.language), timezone.override(locale.timezone):
-        return _notice_line(game)
-
-
-def _notice_line(game: dict) -> str:
-    """`_notice_text` in the active language and timezone."""
-    local = timezone.localtime(game["game_deadline"])
-    return _("%(game)s: %(phase)s ends %(deadline)s") % {
-        "game": game["game_name"], "phase": _phase(game),
-        "deadline": local.strftime("%Y-%m-%d %H:%M")}
+    return _notice_texts([(game, locale)])[game["game_id"], locale]
 
 
 def _notice_texts(wanted) -> dict[tuple[int, Locale], str]:
     """`_notice_text` of each (game, locale) of `wanted`, keyed (game pk, locale): one
-    language and timezone switch per locale, not per notice."""
+    language and timezone switch per locale (not per notice), each phase name written once
+    per locale (many games are at the same phase)."""
     by_locale: dict[Locale, dict[int, dict]] = {}
     for game, locale in wanted:
         by_locale.setdefault(locale, {})[game["game_id"]] = game
     texts = {}
     for locale, games in by_locale.items():
         with translation.override(locale.language), timezone.override(locale.timezone):
+            line = _("%(game)s: %(phase)s ends %(deadline)s")
+            phases: dict[tuple, str] = {}
             for pk, game in games.items():
-                texts[pk, locale] = _notice_line(game)
+                key = _phase_of(game)
+                if key not in phases:
+                    phases[key] = phase_name(*key)
+                local = timezone.localtime(game["game_deadline"])
+                texts[pk, locale] = line % {"game": game["game_name"], "phase": phases[key],
+                                            "deadline": local.strftime("%Y-%m-%d %H:%M")}
     return texts
 
 
@@ -428,43 +443,53 @@ FROM (SELECT * FROM {game} WHERE status = %(running)s AND remind_at <= %(now)s
 
 @functools.cache
 def _write_sql() -> str:
-    """`_write_at_once`'s statement: claim (phase, user, hours) rows, then insert the notices
-    whose NOTICE_HOURS claim it made and the outbox rows whose (phase, user) it claimed an
-    hour mark of, write the next looks; answer the outbox rows' ids. Every column is named
-    with the value the models' defaults give (Notification: no actor, thread, post or
-    conversation, unread; OutboxEmail: a deferred row, as games.mail._deferred_row, never
+    """`_write_at_once`'s statement: claim each reminded seat's (phase, user, hours) rows,
+    then insert the notices whose NOTICE_HOURS claim it made and the outbox rows whose
+    (phase, user) it claimed an hour mark of, write the next looks; answer the outbox rows'
+    ids (and set this transaction's synchronous_commit). Every column is named, with the
+    value the models' defaults give (Notification: no actor, thread, post or conversation,
+    unread; OutboxEmail: a deferred row as games.mail._deferred_row writes it, never
     attempted, due at once)."""
     from messaging.models import Notification
 
     claims, notices = _table(ReminderSent), _table(Notification)
     outbox, game = _table(OutboxEmail), _table(Game)
-    return f"""WITH claimed AS (
+    return f"""WITH seat AS MATERIALIZED (
+  SELECT * FROM json_to_recordset(%(seats)s::json)
+    AS s(p bigint, u integer, h json, text text, url text, "to" text, context jsonb)
+), claimed AS (
   INSERT INTO {claims} (phase_id, user_id, hours, created)
-  SELECT c.p, c.u, c.h, %(now)s FROM json_to_recordset(%(claims)s::json)
-    AS c(p bigint, u integer, h integer)
+  SELECT seat.p, seat.u, h.value::integer, %(now)s
+  FROM seat CROSS JOIN LATERAL json_array_elements_text(seat.h) AS h(value)
   ON CONFLICT DO NOTHING RETURNING phase_id, user_id, hours
 ), notices AS (
   INSERT INTO {notices} (user_id, kind, actor_id, thread_id, post_id, conversation_id,
                          text, url, created_at, read_at)
-  SELECT n.u, %(notice_kind)s, NULL, NULL, NULL, NULL, n.text, n.url, %(written)s, NULL
-  FROM json_to_recordset(%(notices)s::json) AS n(p bigint, u integer, text text, url text)
-  JOIN claimed c ON c.phase_id = n.p AND c.user_id = n.u AND c.hours = {NOTICE_HOURS}
+  SELECT seat.u, %(notice_kind)s, NULL, NULL, NULL, NULL, seat.text, seat.url,
+         %(written)s, NULL
+  FROM seat JOIN claimed c
+    ON c.phase_id = seat.p AND c.user_id = seat.u AND c.hours = {NOTICE_HOURS}
+  WHERE seat.text IS NOT NULL
 ), emails AS (
   INSERT INTO {outbox} (kind, user_id, "to", subject, body, html, headers, template,
                         context, created, next_attempt_at, attempts, last_error, sent_at,
                         failed_at)
-  SELECT %(email_kind)s, e.u, e.to, '', '', '', '{{}}'::jsonb, %(template)s, e.context,
-         %(written)s, %(written)s, 0, '', NULL, NULL
-  FROM json_to_recordset(%(emails)s::json) AS e(p bigint, u integer, "to" text, context jsonb)
-  WHERE EXISTS (SELECT FROM claimed c WHERE c.phase_id = e.p AND c.user_id = e.u
-                AND c.hours <> {NOTICE_HOURS})
+  SELECT %(email_kind)s, seat.u, seat."to", '', '', '', '{{}}'::jsonb, %(template)s,
+         seat.context, %(written)s, %(written)s, 0, '', NULL, NULL
+  FROM seat
+  WHERE seat."to" IS NOT NULL AND EXISTS (
+    SELECT FROM claimed c WHERE c.phase_id = seat.p AND c.user_id = seat.u
+    AND c.hours <> {NOTICE_HOURS})
   RETURNING id
 ), looks AS (
   UPDATE {game} SET remind_at = l.at
   FROM json_to_recordset(%(looks)s::json) AS l(id bigint, at timestamptz)
   WHERE {game}.id = l.id
 )
-SELECT id FROM emails"""  # noqa: S608 (names from _meta, values bound)
+SELECT array(SELECT id FROM emails ORDER BY id),
+       set_config('synchronous_commit',
+                  coalesce(%(commit)s, current_setting('synchronous_commit')), true)
+"""  # noqa: S608 (names from _meta, values bound)
 
 
 def reminder_text(context: dict) -> tuple[str, str]:

@@ -135,14 +135,24 @@ def main() -> None:
         nudged.clear()
         batches.clear()
         connection.queries_log.clear()
-        with CaptureQueriesContext(connection) as ctx:
+        timed_statements: list[float] = []
+
+        def clock(execute, sql, params, many, context, timed_statements=timed_statements):
+            started = time.perf_counter()
+            try:
+                return execute(sql, params, many, context)
+            finally:
+                timed_statements.append(time.perf_counter() - started)
+
+        with CaptureQueriesContext(connection) as ctx, connection.execute_wrapper(clock):
             t = time.perf_counter()
             sent = reminders.send_due_reminders(now=now)
             busy.append(time.perf_counter() - t)
         queries = len([q for q in ctx.captured_queries
                        if q["sql"] not in ("BEGIN", "COMMIT")])  # transaction control
-        statements = [" ".join(q["sql"].split())[:90] for q in ctx.captured_queries]
-        statement_times.append([float(q["time"]) for q in ctx.captured_queries])
+        statements = [" ".join(q["sql"].split())[:90] for q in ctx.captured_queries
+                      if q["sql"] not in ("BEGIN", "COMMIT")]  # as the driver runs them
+        statement_times.append(timed_statements)
         if sent != args.due or len(nudged) != args.due:
             raise SystemExit(f"the sweep sent {sent} of {args.due} due reminders "
                              f"({len(nudged)} nudges)")
