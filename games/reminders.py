@@ -163,9 +163,8 @@ def read_due(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[dict]]]:
 
 
 def _read_due_at_once(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[dict]]]:
-    """`read_due` on PostgreSQL: the whole answer as ONE JSON text (one object per game with
-    its seats' objects inside, the keys of `read_seats`), decoded by one json.loads; the
-    state is decoded once, with the rest."""
+    """`read_due` on PostgreSQL: the whole answer as ONE JSON text (`_read_sql`), decoded by
+    one json.loads (the state once per game, with the rest), in `read_seats`' shape."""
     with connection.cursor() as cursor:
         cursor.execute(_read_sql(), {"running": Game.Status.RUNNING, "now": now,
                                      "batch": BATCH})

@@ -441,3 +441,20 @@ def test_outside_a_transaction_the_statement_commits_alone_and_does_not_wait_for
     with connection.cursor() as cursor:
         cursor.execute("SHOW synchronous_commit")
         assert cursor.fetchone()[0] == "on"  # the session's own setting is untouched
+
+
+def test_the_plain_values_rule_of_who_gets_a_notice_is_notify_s(make_user, settings):
+    """The sweep reads users as plain values: `may_notify` keeps notify's rule (none for
+    神的使者, none for a disabled account)."""
+    from messaging import rules
+    from messaging.notifications import _notice, may_notify
+
+    messenger = make_user("神的使者")
+    messenger.username = settings.MESSENGER_USERNAME
+    player = make_user("阿猫")
+    for user in (messenger, player):
+        for active in (True, False):
+            user.is_active = active
+            kept = may_notify(user_id=user.pk, username=user.username, is_active=active)
+            assert kept == (active and not rules.is_messenger(user))
+            assert kept == (_notice(user=user, kind="deadline", url="/x/") is not None)
