@@ -94,10 +94,15 @@ def queue_emails(emails: list[dict]) -> list[OutboxEmail]:
     rows = OutboxEmail.objects.bulk_create(
         [_deferred_row(**kw) if "template" in kw else _row(**kw) for kw in emails]
     ) if emails else []
-    pks = [row.pk for row in rows]
+    nudge_on_commit([row.pk for row in rows])
+    return rows
+
+
+def nudge_on_commit(pks: list[int]) -> None:
+    """Nudge the worker about the outbox rows `pks` once the caller's transaction commits
+    (at once in autocommit): one broker message for all of them (`nudge_many`)."""
     if pks:
         transaction.on_commit(lambda: nudge_many(pks))
-    return rows
 
 
 # Texts the sender writes from a row's `context` (OutboxEmail.template): name -> the dotted

@@ -19,15 +19,18 @@ The cost is O(reminders due), not O(running games): `Game.remind_at` says when t
 should next look at a game. A changed deadline sets it REMINDER_MAX_HOURS before the
 deadline (Game.save); each look sends what is due and moves it to the next hour mark any
 living seated user has left (None when there is none); a user who changes their hours has
-their running games looked at again (games/signals.py). A sweep is five queries whatever
-the number due: the seats of the games to look at (with their game, user and profile), one
-INSERT … ON CONFLICT DO NOTHING RETURNING that claims the reminder rows, one INSERT of the
-bell notices, one of the outbox rows, and one UPDATE of the games' next look.
+their running games looked at again (games/signals.py). Whatever the number due, a sweep
+on PostgreSQL is two statements: one read of the games to look at, each with its seats,
+users and profiles, as one JSON text; one write (data-modifying CTEs) that claims the
+reminder rows (INSERT … ON CONFLICT DO NOTHING RETURNING), inserts the bell notices and
+the outbox rows of the claims it made, and writes the games' next looks. Elsewhere
+(SQLite) the write is four statements in one transaction, with the same rows.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 
 from django.conf import settings
@@ -40,11 +43,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.site import site_url
-from messaging.notifications import Kind, notify_many
+from messaging.notifications import MAX_TEXT, Kind, may_notify, notify_many, site_path
 
 from . import rulesets
-from .mail import Locale, queue_emails
-from .models import Game, ReminderSent, Seat
+from .mail import Locale, nudge_on_commit, queue_emails
+from .models import Game, OutboxEmail, ReminderSent, Seat
 from .models.game import REMINDER_MAX_HOURS
 from .presenters import phase_name, round_of
 
@@ -61,7 +64,12 @@ COLUMNS = ("game_id", "number", "user_id", "alive",
            "user__profile__reminder_hours")
 _FIELDS = tuple(c.replace("user__profile__", "").replace("game__", "game_").replace(
     "user__", "user_") for c in COLUMNS)  # "game__name" -> "game_name", "language", …
+# A seat's values in `_read_due_at_once` (arrays, not objects: less JSON to build and read).
+SEAT_FIELDS = ("number", "user_id", "alive", "user_username", "user_email", "user_is_active",
+               "language", "timezone", "reminder_hours")
 DEFAULT_HOURS = "6,1"  # accounts.models.Profile.reminder_hours' default (no profile)
+EMAIL_KIND = "reminders"  # accounts.unsubscribe.KINDS: the reminders' one-click unsubscribe
+DEFERRED_TEMPLATE = "reminder"  # games.mail.DEFERRED: the sender writes the text
 
 
 def parse_hours(raw: str | None) -> list[int]:
@@ -115,27 +123,71 @@ def read_seats(game_ids) -> tuple[dict[int, dict], dict[int, list[dict]]]:
 def send_due_reminders(*, now: dt.datetime | None = None) -> int:
     """Send every reminder that is due now; return how many emails were sent.
 
-    Steps (five statements whatever the number due, issue 17 item 3):
-    1. Read the seats of the games due for a look, with their game, user and profile, as
-       plain values.
+    Steps (issue 17 item 3: at most five statements whatever the number due; two on
+    PostgreSQL):
+    1. Read the games due for a look with their seats, users and profiles, as plain values
+       (`read_due`).
     2. For each game, the seats the engine still awaits among the living; for each seat
        the hour marks due now (the nearest one only: earlier ones are marked passed) and
-       the game's next look (the next mark any living seated user has left).
-    3. In one transaction: claim the reminder rows (INSERT … ON CONFLICT DO NOTHING
-       RETURNING: a concurrent sweep's rows are left out), insert the bell notices, insert
-       the outbox rows, write the games' next looks. An email's text is written when it is
-       sent (games.mail.DEFERRED "reminder", `reminder_text`), from what the row records:
-       the time left when it fell due, the reader's language and timezone then.
+       the game's next look (the next mark any living seated user has left) (`_plan`).
+    3. Atomically: claim the reminder rows (INSERT … ON CONFLICT DO NOTHING RETURNING: a
+       concurrent sweep's rows are left out), insert the bell notices and the outbox rows
+       of the claims made, write the games' next looks. On PostgreSQL that is ONE statement
+       (`_write_at_once`), elsewhere four in one transaction (`_write`). An email's text is
+       written when it is sent (games.mail.DEFERRED "reminder", `reminder_text`), from what
+       the row records: the time left when it fell due, the reader's language and timezone
+       then.
     """
     now = now or timezone.now()
-    due_games = (Game.objects.filter(status=Game.Status.RUNNING, remind_at__lte=now)
-                 .order_by("remind_at").values("pk")[:BATCH])
-    games, seats = read_seats(due_games)
+    games, seats = read_due(now)
     if not games:
         return 0
+    wanted, next_look = _plan(games, seats, now)
+    if _at_once():
+        return _write_at_once(wanted, next_look, now)
+    return _write(wanted, next_look, now)
 
+
+def _at_once() -> bool:
+    """Whether the sweep writes in one statement (PostgreSQL's data-modifying CTEs)."""
+    return connection.vendor == "postgresql"
+
+
+def read_due(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[dict]]]:
+    """`read_seats` of the games due for a look at `now` (at most BATCH, oldest look first),
+    in one query."""
+    if _at_once():
+        return _read_due_at_once(now)
+    return read_seats(Game.objects.filter(status=Game.Status.RUNNING, remind_at__lte=now)
+                      .order_by("remind_at").values("pk")[:BATCH])
+
+
+def _read_due_at_once(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[dict]]]:
+    """`read_due` on PostgreSQL: the whole answer as ONE JSON text (`_read_sql`), decoded by
+    one json.loads (the state once per game, with the rest), in `read_seats`' shape."""
+    with connection.cursor() as cursor:
+        cursor.execute(_read_sql(), {"running": Game.Status.RUNNING, "now": now,
+                                     "batch": BATCH})
+        found = json.loads(cursor.fetchone()[0])
+    games: dict[int, dict] = {}
+    seats: dict[int, list[dict]] = {}
+    parse = dt.datetime.fromisoformat
+    for game in found:
+        if game["game_deadline"] is not None:
+            game["game_deadline"] = parse(game["game_deadline"])
+        games[game["game_id"]] = game
+        seats[game["game_id"]] = [dict(zip(SEAT_FIELDS, seat, strict=True))
+                                  for seat in game.pop("seats")]
+    return games, seats
+
+
+def _plan(games: dict[int, dict], seats: dict[int, list[dict]], now: dt.datetime
+          ) -> tuple[list[tuple[dict, dict, list[int]]], dict[int, dt.datetime | None]]:
+    """What the sweep claims: [(game, seat, hour marks to claim)], and each game's next
+    look (None: none)."""
     wanted: list[tuple[dict, dict, list[int]]] = []  # (game, seat, hour marks to claim)
     next_look: dict[int, dt.datetime | None] = {}
+    marks_of: dict[str | None, list[int]] = {}  # a profile's reminder_hours, parsed once
     for pk, game in games.items():
         next_look[pk] = None
         deadline = game["game_deadline"]
@@ -143,47 +195,113 @@ def send_due_reminders(*, now: dt.datetime | None = None) -> int:
             continue  # the game sweep moves it on; a new deadline schedules it again
         engine = rulesets.engine(game["game_ruleset"])
         living = set(engine.living_seats(game["game_state"]))
-        owing = set(engine.phase(game["game_state"]).awaiting) & living
+        owing = None  # what the engine awaits, read when a seat has a mark due
         left = deadline - now
+        split: dict[str | None, list[int]] = {}  # this game's due marks of each user's hours
         for seat in seats[pk]:
             if seat["user_id"] is None or not seat["alive"] or seat["number"] not in living:
                 continue
             raw = seat["reminder_hours"]  # None: no profile
-            hours = parse_hours(DEFAULT_HOURS if raw is None else raw)
-            later = [h for h in hours if dt.timedelta(hours=h) < left]
-            if later:  # the next mark this user has, whether they owe a move now or not
-                at = deadline - dt.timedelta(hours=max(later))
-                next_look[pk] = at if next_look[pk] is None else min(next_look[pk], at)
-            due = [h for h in hours if left <= dt.timedelta(hours=h)]
-            if due and seat["number"] in owing:
+            due = split.get(raw)
+            if due is None:  # the marks of these hours due now, and the next one left
+                hours = marks_of.get(raw)
+                if hours is None:
+                    hours = marks_of[raw] = parse_hours(DEFAULT_HOURS if raw is None else raw)
+                later = [h for h in hours if dt.timedelta(hours=h) < left]
+                if later:  # the next mark this user has, whether they owe a move now or not
+                    at = deadline - dt.timedelta(hours=max(later))
+                    next_look[pk] = at if next_look[pk] is None else min(next_look[pk], at)
+                due = split[raw] = [h for h in hours if left <= dt.timedelta(hours=h)]
+            if not due:
+                continue
+            if owing is None:
+                owing = set(engine.phase(game["game_state"]).awaiting) & living
+            if seat["number"] in owing:
                 wanted.append((game, seat, [NOTICE_HOURS, *due] if seat["user_email"]
                                else [NOTICE_HOURS]))
+    return wanted, next_look
 
-    sent = 0
+
+def _write(wanted: list[tuple[dict, dict, list[int]]],
+           next_look: dict[int, dt.datetime | None], now: dt.datetime) -> int:
+    """Step 3 in four statements, one transaction (any database): the claims, then the
+    notices and the outbox rows of the claims made (notify_many, queue_emails), then the
+    next looks. Returns how many emails were queued."""
     # The records, the notices and the emails commit together (no savepoint inside a
     # caller's transaction: a failure here rolls the caller back too).
     with transaction.atomic(savepoint=False):
         claimed = _claim([(game["game_current_phase_id"], seat["user_id"], h)
                           for game, seat, marks in wanted for h in marks], now)
+        mine = [(game, seat, [h for h in marks if (game["game_current_phase_id"],
+                                                   seat["user_id"], h) in claimed])
+                for game, seat, marks in wanted]
+        texts = _notice_texts((game, _locale(seat)) for game, seat, marks in mine
+                              if NOTICE_HOURS in marks)
         notices, emails = [], []
-        texts: dict[tuple, str] = {}  # one notice text per (game, language, timezone)
-        for game, seat, marks in wanted:
-            mine = [h for h in marks if (game["game_current_phase_id"], seat["user_id"], h)
-                    in claimed]
+        for game, seat, marks in mine:
             user = _user(seat)
             locale = _locale(seat)
-            if NOTICE_HOURS in mine:
-                key = (game["game_id"], locale)
-                if key not in texts:
-                    texts[key] = _notice_text(game, locale)
-                notices.append({"user": user, "kind": Kind.DEADLINE, "text": texts[key],
+            if NOTICE_HOURS in marks:
+                notices.append({"user": user, "kind": Kind.DEADLINE,
+                                "text": texts[game["game_id"], locale],
                                 "url": reverse("game-act", args=[game["game_id"]])})
-            if len(mine) > (NOTICE_HOURS in mine):
+            if len(marks) > (NOTICE_HOURS in marks):
                 emails.append(_email(game, seat, user, locale, now))
         notify_many(notices)
         sent = len(queue_emails(emails))
         _reschedule(next_look)
     return sent
+
+
+def _write_at_once(wanted: list[tuple[dict, dict, list[int]]],
+                   next_look: dict[int, dt.datetime | None], now: dt.datetime) -> int:
+    """Step 3 on PostgreSQL in ONE statement (`_write_sql`; atomic by itself, so no BEGIN or
+    COMMIT; inside a caller's transaction it is part of that): the claims, the notices and
+    the outbox rows of the claims it made (data-modifying CTEs joined on the claims'
+    RETURNING), the next looks. What to write travels as two JSON parameters: one record
+    per reminded seat (its marks, its notice's text and link, its email's address and
+    context) and the next looks. The rows are those `_write` writes (notify_many's rules
+    for who gets a notice; queue_emails' deferred row). Returns how many emails were queued;
+    the worker is nudged once the statement's transaction commits.
+
+    Outside a caller's transaction the statement commits without waiting for its WAL to
+    reach the disk (synchronous_commit off, for this transaction only: the flush was a third
+    of a busy sweep). A database crash in the next fraction of a second can then lose the
+    whole sweep, never part of it: the claims, notices, outbox rows and next looks go
+    together, and the next sweep after the restart finds the same reminders due and sends
+    them. A row the worker already sent is kept: its worker's own commit flushes the WAL
+    up to it."""
+    act = _act_path()
+    seats, locales = [], {}
+    for game, seat, marks in wanted:
+        locale = _locale(seat)
+        locales[game["game_id"], locale] = game
+        seats.append((game, seat, marks, locale, may_notify(
+            user_id=seat["user_id"], username=seat["user_username"],
+            is_active=seat["user_is_active"])))
+    texts = _notice_texts((game, locale) for game, _seat, _marks, locale, notice in seats
+                          if notice)
+    records = []
+    for game, seat, marks, locale, notice in seats:
+        email = len(marks) > 1  # an hour mark besides the notice's
+        records.append({
+            "p": game["game_current_phase_id"], "u": seat["user_id"], "h": marks,
+            "text": texts[game["game_id"], locale][:MAX_TEXT] if notice else None,
+            "url": site_path(act.format(game["game_id"])) if notice else None,
+            "to": seat["user_email"] if email else None,
+            "context": _context(game, locale, now) if email else None})
+    looks = [{"id": pk, "at": None if at is None else at.isoformat()}
+             for pk, at in next_look.items()]
+    written = timezone.now()  # the notices' and the outbox rows' created (the real clock)
+    with connection.cursor() as cursor:
+        cursor.execute(_write_sql(), {
+            "now": now, "seats": json.dumps(records), "notice_kind": Kind.DEADLINE.value,
+            "written": written, "email_kind": EMAIL_KIND, "template": DEFERRED_TEMPLATE,
+            "looks": json.dumps(looks),
+            "commit": None if connection.in_atomic_block else "off"})
+        pks = cursor.fetchone()[0]
+    nudge_on_commit(pks)
+    return len(pks)
 
 
 def _user(seat: dict):
@@ -235,35 +353,144 @@ def _claim(rows: list[tuple[int, int, int]], now: dt.datetime) -> set[tuple[int,
         return {tuple(row) for row in cursor.fetchall()}
 
 
-def _phase(game: dict) -> str:
-    """The current phase's name (presenters.phase_name) in the active language."""
-    return phase_name(game["game_ruleset"], game["game_phase_name"],
-                      game["game_phase_number"] or 0,
-                      round_of(game["game_ruleset"], game["game_state"].get("public")))
+def _phase_of(game: dict) -> tuple[str, str, int, int | None]:
+    """`phase_name`'s arguments for the game's current phase."""
+    return (game["game_ruleset"], game["game_phase_name"], game["game_phase_number"] or 0,
+            round_of(game["game_ruleset"], game["game_state"].get("public")))
 
 
 def _notice_text(game: dict, locale: Locale) -> str:
     """The bell's deadline notice, in the reader's language and timezone."""
-    with translation.override(locale.language), timezone.override(locale.timezone):
-        local = timezone.localtime(game["game_deadline"])
-        return _("%(game)s: %(phase)s ends %(deadline)s") % {
-            "game": game["game_name"], "phase": _phase(game),
-            "deadline": local.strftime("%Y-%m-%d %H:%M")}
+    return _notice_texts([(game, locale)])[game["game_id"], locale]
+
+
+def _notice_texts(wanted) -> dict[tuple[int, Locale], str]:
+    """`_notice_text` of each (game, locale) of `wanted`, keyed (game pk, locale): one
+    language and timezone switch per locale (not per notice), each phase name written once
+    per locale (many games are at the same phase)."""
+    by_locale: dict[Locale, dict[int, dict]] = {}
+    for game, locale in wanted:
+        by_locale.setdefault(locale, {})[game["game_id"]] = game
+    texts = {}
+    for locale, games in by_locale.items():
+        with translation.override(locale.language), timezone.override(locale.timezone):
+            line = _("%(game)s: %(phase)s ends %(deadline)s")
+            phases: dict[tuple, str] = {}
+            for pk, game in games.items():
+                key = _phase_of(game)
+                if key not in phases:
+                    phases[key] = phase_name(*key)
+                local = timezone.localtime(game["game_deadline"])
+                texts[pk, locale] = line % {"game": game["game_name"], "phase": phases[key],
+                                            "deadline": local.strftime("%Y-%m-%d %H:%M")}
+    return texts
+
+
+def _act_path() -> str:
+    """reverse("game-act", args=[pk]) as a format string of the pk: one reverse() a sweep."""
+    marker = 987654321
+    return reverse("game-act", args=[marker]).replace("{", "{{").replace(
+        "}", "}}").replace(str(marker), "{}")
 
 
 def _email(game: dict, seat: dict, user, locale: Locale, now: dt.datetime) -> dict:
     """The reminder email (`queue_emails`'s arguments): what its text is made of, written
-    when it is sent (`reminder_text`): the time really left at this sweep, the reader's
+    when it is sent (`reminder_text`)."""
+    return {"to": seat["user_email"], "kind": EMAIL_KIND, "user": user,
+            "template": DEFERRED_TEMPLATE, "context": _context(game, locale, now)}
+
+
+def _context(game: dict, locale: Locale, now: dt.datetime) -> dict:
+    """The deferred email's context: the time really left at this sweep, the reader's
     language and timezone as read now."""
-    return {"to": seat["user_email"], "kind": "reminders", "user": user,
-            "template": "reminder", "context": {
-                "game": game["game_id"], "name": game["game_name"],
-                "ruleset": game["game_ruleset"], "phase_name": game["game_phase_name"],
-                "phase_number": game["game_phase_number"],
-                "round": round_of(game["game_ruleset"], game["game_state"].get("public")),
-                "deadline": game["game_deadline"].isoformat(),
-                "left": (game["game_deadline"] - now).total_seconds(),
-                "language": locale.language, "timezone": locale.timezone}}
+    return {"game": game["game_id"], "name": game["game_name"],
+            "ruleset": game["game_ruleset"], "phase_name": game["game_phase_name"],
+            "phase_number": game["game_phase_number"],
+            "round": round_of(game["game_ruleset"], game["game_state"].get("public")),
+            "deadline": game["game_deadline"].isoformat(),
+            "left": (game["game_deadline"] - now).total_seconds(),
+            "language": locale.language, "timezone": locale.timezone}
+
+
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+@functools.cache
+def _read_sql() -> str:
+    """`_read_due_at_once`'s query: the games due for a look (the partial index
+    game_remind_due, oldest look first, at most BATCH), each one JSON object (the keys of
+    `read_seats`) with its seats inside as arrays of SEAT_FIELDS (user and profile joined),
+    all of them one JSON array (one row, one column)."""
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Profile
+
+    game, seat = _table(Game), _table(Seat)
+    user, profile = _table(get_user_model()), _table(Profile)
+    return f"""SELECT coalesce(json_agg(json_build_object(
+    'game_id', g.id, 'game_name', g.name, 'game_ruleset', g.ruleset, 'game_state', g.state,
+    'game_deadline', g.deadline, 'game_phase_name', g.phase_name,
+    'game_phase_number', g.phase_number, 'game_current_phase_id', g.current_phase_id,
+    'seats', (SELECT coalesce(json_agg(json_build_array(
+        s.number, s.user_id, s.alive, u.username, u.email, u.is_active, p.language,
+        p.timezone, p.reminder_hours)), '[]')
+      FROM {seat} s LEFT JOIN {user} u ON u.id = s.user_id
+      LEFT JOIN {profile} p ON p.user_id = s.user_id
+      WHERE s.game_id = g.id))), '[]')::text
+FROM (SELECT * FROM {game} WHERE status = %(running)s AND remind_at <= %(now)s
+      ORDER BY remind_at LIMIT %(batch)s) g"""  # noqa: S608 (names from _meta, values bound)
+
+
+@functools.cache
+def _write_sql() -> str:
+    """`_write_at_once`'s statement: claim each reminded seat's (phase, user, hours) rows,
+    then insert the notices whose NOTICE_HOURS claim it made and the outbox rows whose
+    (phase, user) it claimed an hour mark of, write the next looks; answer the outbox rows'
+    ids (and set this transaction's synchronous_commit). Every column is named, with the
+    value the models' defaults give (Notification: no actor, thread, post or conversation,
+    unread; OutboxEmail: a deferred row as games.mail._deferred_row writes it, never
+    attempted, due at once)."""
+    from messaging.models import Notification
+
+    claims, notices = _table(ReminderSent), _table(Notification)
+    outbox, game = _table(OutboxEmail), _table(Game)
+    return f"""WITH seat AS MATERIALIZED (
+  SELECT * FROM json_to_recordset(%(seats)s::json)
+    AS s(p bigint, u integer, h json, text text, url text, "to" text, context jsonb)
+), claimed AS (
+  INSERT INTO {claims} (phase_id, user_id, hours, created)
+  SELECT seat.p, seat.u, h.value::integer, %(now)s
+  FROM seat CROSS JOIN LATERAL json_array_elements_text(seat.h) AS h(value)
+  ON CONFLICT DO NOTHING RETURNING phase_id, user_id, hours
+), notices AS (
+  INSERT INTO {notices} (user_id, kind, actor_id, thread_id, post_id, conversation_id,
+                         text, url, created_at, read_at)
+  SELECT seat.u, %(notice_kind)s, NULL, NULL, NULL, NULL, seat.text, seat.url,
+         %(written)s, NULL
+  FROM seat JOIN claimed c
+    ON c.phase_id = seat.p AND c.user_id = seat.u AND c.hours = {NOTICE_HOURS}
+  WHERE seat.text IS NOT NULL
+), emails AS (
+  INSERT INTO {outbox} (kind, user_id, "to", subject, body, html, headers, template,
+                        context, created, next_attempt_at, attempts, last_error, sent_at,
+                        failed_at)
+  SELECT %(email_kind)s, seat.u, seat."to", '', '', '', '{{}}'::jsonb, %(template)s,
+         seat.context, %(written)s, %(written)s, 0, '', NULL, NULL
+  FROM seat
+  WHERE seat."to" IS NOT NULL AND EXISTS (
+    SELECT FROM claimed c WHERE c.phase_id = seat.p AND c.user_id = seat.u
+    AND c.hours <> {NOTICE_HOURS})
+  RETURNING id
+), looks AS (
+  UPDATE {game} SET remind_at = l.at
+  FROM json_to_recordset(%(looks)s::json) AS l(id bigint, at timestamptz)
+  WHERE {game}.id = l.id
+)
+SELECT array(SELECT id FROM emails ORDER BY id),
+       set_config('synchronous_commit',
+                  coalesce(%(commit)s, current_setting('synchronous_commit')), true)
+"""  # noqa: S608 (names from _meta, values bound)
 
 
 def reminder_text(context: dict) -> tuple[str, str]:

@@ -14,6 +14,7 @@ user's email settings (games/notifications.py).
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value, Window
@@ -57,7 +58,8 @@ def _notice(*, user, kind: str, actor=None, thread: Thread | None = None,
             post: Post | None = None, conversation: Conversation | None = None,
             text: str = "", url: str = "") -> Notification | None:
     """The unsaved notice `notify` would write, or None (see `notify`)."""
-    if user is None or user.pk is None or not user.is_active or rules.is_messenger(user):
+    if user is None or not may_notify(user_id=user.pk, username=user.get_username(),
+                                      is_active=user.is_active):
         return None
     if actor is not None and actor.pk == user.pk:
         return None
@@ -67,11 +69,24 @@ def _notice(*, user, kind: str, actor=None, thread: Thread | None = None,
         thread = post.thread
     if thread is not None and not rules.can_read_thread(user, thread):
         return None
-    if len(url) > MAX_URL or (url and (not url.startswith("/") or url.startswith("//"))):
-        # A link on this site only (reverse() output): never another host or a javascript:
-        raise ValueError(f"notification url must be a path on this site: {url[:50]!r}")
     return Notification(user=user, kind=kind, actor=actor, thread=thread, post=post,
-                        conversation=conversation, text=text[:MAX_TEXT], url=url)
+                        conversation=conversation, text=text[:MAX_TEXT], url=site_path(url))
+
+
+def may_notify(*, user_id: int | None, username: str, is_active: bool) -> bool:
+    """Whether a notice is kept for this user, from the user row's values (a sweep that
+    reads them as plain values builds no user): never for 神的使者 (rules.is_messenger)
+    nor a disabled account."""
+    return (user_id is not None and bool(is_active)
+            and username != settings.MESSENGER_USERNAME)
+
+
+def site_path(url: str) -> str:
+    """`url` if it is a notice's link: empty, or a path on this site (reverse() output),
+    never another host or a javascript: (ValueError)."""
+    if len(url) > MAX_URL or (url and (not url.startswith("/") or url.startswith("//"))):
+        raise ValueError(f"notification url must be a path on this site: {url[:50]!r}")
+    return url
 
 
 def notify_new_post(*, post: Post, mentioned=()) -> list[Notification]:

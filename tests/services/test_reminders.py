@@ -306,3 +306,155 @@ def test_the_emails_of_one_sweep_are_one_broker_message(players, gm, make_user, 
     with django_capture_on_commit_callbacks(execute=True):
         assert reminders.send_due_reminders(now=game.deadline - dt.timedelta(minutes=20)) == 3
     assert len(sent) == 1 and len(sent[0]["outbox_ids"]) == 3
+
+
+# --- PostgreSQL: two statements, the rows the generic path writes ------------------------
+
+def _postgresql() -> bool:
+    from django.db import connection
+
+    return connection.vendor == "postgresql"
+
+
+postgresql_only = pytest.mark.skipif(not _postgresql(),
+                                     reason="the one-statement path is PostgreSQL's")
+GAME_KEYS = ("game_id", "game_name", "game_ruleset", "game_state", "game_deadline",
+             "game_phase_name", "game_phase_number", "game_current_phase_id")
+SEAT_KEYS = ("number", "user_id", "alive", "user_username", "user_email", "user_is_active",
+             "language", "timezone", "reminder_hours")
+
+
+def _values(games, seats):
+    """What the plan reads of `read_seats`' answer: the games' and their seats' values."""
+    return ({pk: {k: g[k] for k in GAME_KEYS} for pk, g in games.items()},
+            {pk: sorted(tuple(s[k] for k in SEAT_KEYS) for s in rows)
+             for pk, rows in seats.items()})
+
+
+def _written(game_ids, now):
+    """Every column of what a sweep wrote (ids and the real clock's stamps aside)."""
+    from games.models import OutboxEmail
+
+    claims = sorted(ReminderSent.objects.filter(phase__game__in=game_ids, created=now)
+                    .values_list("phase_id", "user_id", "hours"))
+    notices = sorted(tuple(sorted((k, v) for k, v in n.items() if k not in ("id", "created_at")))
+                     for n in Notification.objects.filter(kind="deadline").values())
+    emails = sorted(tuple(sorted((k, str(v)) for k, v in e.items()
+                                 if k not in ("id", "created", "next_attempt_at")))
+                    for e in OutboxEmail.objects.filter(kind="reminders").values())
+    stamps = [(n.created_at, n.created_at) for n in Notification.objects.filter(
+        kind="deadline")] + list(OutboxEmail.objects.filter(kind="reminders").values_list(
+            "created", "next_attempt_at"))
+    looks = sorted(Game.objects.filter(pk__in=game_ids).values_list("pk", "remind_at"))
+    return claims, notices, emails, looks, stamps
+
+
+def _forget(game_ids, now, looks):
+    """Remove what a sweep at `now` wrote and put the games' next looks back."""
+    from games.models import OutboxEmail
+
+    ReminderSent.objects.filter(phase__game__in=game_ids, created=now).delete()
+    Notification.objects.filter(kind="deadline").delete()
+    OutboxEmail.objects.filter(kind="reminders").delete()
+    for pk, at in looks:
+        Game.objects.filter(pk=pk).update(remind_at=at)
+
+
+@postgresql_only
+def test_the_one_statement_writes_the_rows_the_generic_path_writes(
+        long_game, make_user, monkeypatch, django_capture_on_commit_callbacks,
+        django_assert_num_queries):
+    """Day 1 (every living seat owes a vote): readers of both languages, one without an
+    email address (a notice, no email), one disabled (an email, no notice), one whose
+    6-hour mark already went, and a game with no mark due: the PostgreSQL path (two
+    statements) reads what `read_seats` reads and writes the rows the generic path
+    writes, column for column, and the same next looks."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from accounts.models import Profile
+
+    game = _day(long_game, django_capture_on_commit_callbacks)
+    living = [s.user for s in game.seats.order_by("number").select_related("user")
+              if game.state["public"]["alive"][s.number]]
+    assert len(living) >= 4
+    english, mute, disabled, early = living[:4]
+    Profile.objects.filter(user=english).update(language="en", timezone="Europe/Paris")
+    get_user_model().objects.filter(pk=mute.pk).update(email="")
+    get_user_model().objects.filter(pk=disabled.pk).update(is_active=False)
+    ReminderSent.objects.create(phase=game.current_phase, user=early, hours=6)
+    far = services.start_game(game_id=services.create_game(
+        name="远局", ruleset="toy", gm=game.gm, seat_count=5,
+        durations={"night": 3 * 24 * 60, "day": 3 * 24 * 60}).pk,
+        users=[make_user(f"远{i}") for i in range(5)])
+    ids = [game.pk, far.pk]
+    now = game.deadline - dt.timedelta(minutes=40)
+    Game.objects.filter(pk=far.pk).update(remind_at=now)
+    before = sorted(Game.objects.filter(pk__in=ids).values_list("pk", "remind_at"))
+    assert _values(*reminders.read_due(now)) == _values(
+        *reminders.read_seats(Game.objects.filter(pk__in=ids).values("pk")))
+    started = timezone.now()
+    with django_capture_on_commit_callbacks(execute=False) as nudges:
+        with django_assert_num_queries(2):
+            at_once = reminders.send_due_reminders(now=now)
+    assert len(nudges) == 1
+    written = _written(ids, now)
+    _forget(ids, now, before)
+    monkeypatch.setattr(reminders, "_at_once", lambda: False)
+    with django_capture_on_commit_callbacks(execute=False):
+        generic = reminders.send_due_reminders(now=now)
+    assert at_once == generic == len(living) - 1  # all but the one with no address
+    assert written[:4] == _written(ids, now)[:4]
+    claims, notices, emails, looks, stamps = written
+    assert (game.current_phase_id, early.pk, 6) not in claims  # sent before, kept
+    assert {(game.current_phase_id, early.pk, h) for h in (0, 1)} <= set(claims)
+    assert len(notices) == len(living) - 1  # all but the disabled account
+    assert all(started <= a == b <= timezone.now() for a, b in stamps)
+    assert dict(looks)[game.pk] is None and dict(looks)[far.pk] == far.deadline - dt.timedelta(
+        hours=6)
+
+
+@pytest.mark.django_db(transaction=True)
+@postgresql_only
+def test_outside_a_transaction_the_statement_commits_alone_and_does_not_wait_for_the_disk(
+        long_game):
+    """In autocommit (the beat's task) the write is one statement committed by itself,
+    with synchronous_commit off for that transaction only; the worker is nudged after."""
+    from django.db import connection
+
+    from games.models import OutboxEmail
+
+    statements = []
+
+    def record(execute, sql, params, many, context):
+        statements.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        sent = reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(hours=5))
+    assert sent == 1 and not connection.in_atomic_block
+    # the read, the write, then the eager worker's own queries (the nudge, after the commit)
+    assert statements[0][0].startswith("SELECT") and statements[1][0].startswith("WITH")
+    assert statements[1][1]["commit"] == "off"
+    assert OutboxEmail.objects.filter(kind="reminders").count() == 1
+    assert len(mail.outbox) >= 1  # eager: the nudge sent it once the statement committed
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "on"  # the session's own setting is untouched
+
+
+def test_the_plain_values_rule_of_who_gets_a_notice_is_notify_s(make_user, settings):
+    """The sweep reads users as plain values: `may_notify` keeps notify's rule (none for
+    神的使者, none for a disabled account)."""
+    from messaging import rules
+    from messaging.notifications import _notice, may_notify
+
+    messenger = make_user("神的使者")
+    messenger.username = settings.MESSENGER_USERNAME
+    player = make_user("阿猫")
+    for user in (messenger, player):
+        for active in (True, False):
+            user.is_active = active
+            kept = may_notify(user_id=user.pk, username=user.username, is_active=active)
+            assert kept == (active and not rules.is_messenger(user))
+            assert kept == (_notice(user=user, kind="deadline", url="/x/") is not None)
