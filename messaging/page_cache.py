@@ -37,8 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-import threading
-from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +47,8 @@ from django.core.cache import caches
 from django.template.loader import get_template
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+
+from config.memory import Recent
 
 from .models import Thread
 from .rendering import author_badge
@@ -68,47 +69,20 @@ FORMAT = hashlib.sha1(
     (Path(settings.BASE_DIR) / "templates" / TEMPLATE).read_bytes()).hexdigest()[:10]
 
 
-class _Recent:
-    """The blocks this process used last, in front of the shared cache (no round trip, no
-    unpickling for a page read again soon). A key's block never changes, so nothing here
-    needs to be told about a change: a changed thread is asked for under a new key, and
-    the old entries fall off the end."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self.entries: OrderedDict[str, tuple] = OrderedDict()
-        self.lock = threading.Lock()  # gthread workers share the process
-
-    def get(self, key: str):
-        with self.lock:
-            entry = self.entries.get(key)
-            if entry is not None:
-                self.entries.move_to_end(key)
-            return entry
-
-    def put(self, key: str, entry: tuple) -> None:
-        with self.lock:
-            self.entries[key] = entry
-            self.entries.move_to_end(key)
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
-
-
-_recent = _Recent(RECENT)
+# The blocks this process used last, in front of the shared cache (no round trip, no
+# unpickling for a page read again soon).
+_recent = Recent(RECENT)
 
 
 @dataclass(frozen=True)
 class Block:
-    html: str            # the posts' <li>s, slots filled
+    html: str            # the posts' <li>s, slots filled (unless asked with fill=False)
     last_number: int     # the number of the page's last post (0: no post)
+    fill: Callable[[], str] | None = None  # fill=False: the filled markup, asked later
 
 
 def posts_block(*, thread: Thread, posts, page_number: int, can_quote: bool, can_edit: bool,
-                page_query: str = "", cache: bool = True) -> Block:
+                page_query: str = "", cache: bool = True, fill: bool = True) -> Block:
     """The markup of one page of `thread`'s posts.
 
     `posts` is the page's posts as a queryset (not evaluated unless the block must be
@@ -116,7 +90,9 @@ def posts_block(*, thread: Thread, posts, page_number: int, can_quote: bool, can
     1. Look the block up under its key (see the module's docstring), unless `cache` is off.
     2. Not there: read the posts (one query, their quotes joined), render them with slots
        for the names and badges, keep the block.
-    3. Fill the slots from one query of the page's authors and quoted authors.
+    3. Fill the slots from one query of the page's authors and quoted authors; with
+       `fill=False`, `Block.fill` does it when asked (a page kept for anonymous readers
+       asks on every answer: config.anonymous_pages's kept holes).
     Precondition: the caller checked that the reader may read `thread`.
     """
     key = None
@@ -138,6 +114,10 @@ def posts_block(*, thread: Thread, posts, page_number: int, can_quote: bool, can
             caches[CACHE].set(key, entry, SECONDS)
             _recent.put(key, entry)
     html, staff, last_number = entry
+    if not fill:
+        board_id = thread.board_id
+        return Block(html="", last_number=last_number,
+                     fill=lambda: _fill(html, staff, board_id))
     return Block(html=_fill(html, staff, thread.board_id), last_number=last_number)
 
 
@@ -203,3 +183,34 @@ def forget_recent() -> None:
     """Empty this process's own blocks (tests: each starts with a fresh database, whose
     threads may have the ids, times and versions of another test's)."""
     _recent.clear()
+
+
+def thread_rows_digest(pk: int) -> str | None:
+    """A digest of the thread's row, its board's and its board's game's (every column), in
+    one short query without the ORM (PostgreSQL; None elsewhere, or when there is no such
+    thread): the key of the page kept for anonymous readers (config.anonymous_pages). Any
+    change to any of the three rows changes it: a post (the thread's `version`), a title, a
+    lock, a game's phase or state. Whether an anonymous reader may read the thread follows
+    from the same rows (rules.can_read_thread), so a page kept under a digest was readable
+    for them under it."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_ROWS_SQL, [pk])
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def _rows_sql() -> str:
+    board = Thread._meta.get_field("board").related_model
+    game = board._meta.get_field("game")  # the game that owns the board (reverse one-to-one)
+    game_table = game.related_model._meta.db_table
+    game_board = game.field.column
+    return (f'SELECT md5(ROW(t.*)::text || ROW(b.*)::text || coalesce(ROW(g.*)::text, \'\')) '
+            f'FROM {Thread._meta.db_table} t JOIN {board._meta.db_table} b ON b.id = t.board_id '
+            f'LEFT JOIN {game_table} g ON g.{game_board} = b.id WHERE t.id = %s')
+
+
+_ROWS_SQL = _rows_sql()

@@ -21,9 +21,9 @@ def mark_read(*, user, thread: Thread, up_to: int, unread_notices: bool = True) 
     read the notices about the posts read (replies, quotes, mentions). Returns how many
     notices that read.
 
-    The mark is one statement, `INSERT … ON CONFLICT (user, thread) DO UPDATE … WHERE the
-    stored number is lower`: a first visit creates it, a later one moves it forward, and a
-    page read again writes nothing. Two pages read at once keep the higher number whatever
+    The mark is one statement, `INSERT … SELECT … WHERE no mark as high ON CONFLICT (user,
+    thread) DO UPDATE … WHERE the stored number is lower`: a first visit creates it, a later
+    one moves it forward, and a page read again neither writes nor locks anything. Two pages read at once keep the higher number whatever
     order they commit in, and racing first visits leave one row (the unique constraint
     decides, in the database). `unread_notices=False` (the header's count says the user has
     none) skips the notices' UPDATE.
@@ -35,14 +35,19 @@ def mark_read(*, user, thread: Thread, up_to: int, unread_notices: bool = True) 
         read = notifications.read_up_to(user=user, thread=thread, number=up_to)
     table = ThreadReadState._meta.db_table
     higher = "GREATEST" if connection.vendor == "postgresql" else "MAX"
+    # A page read again (the mark already there) selects no row to insert, so it locks and
+    # writes nothing: ON CONFLICT … DO UPDATE would lock the row even when its WHERE is
+    # false, and a locked row makes the statement a write to commit (a WAL flush per view).
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} (user_id, thread_id, last_read_number, updated_at) "
-            "VALUES (%s, %s, %s, %s) ON CONFLICT (user_id, thread_id) DO UPDATE SET "
+            f"INSERT INTO {table} (user_id, thread_id, last_read_number, updated_at) "  # noqa: S608
+            f"SELECT %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE "
+            "user_id = %s AND thread_id = %s AND last_read_number >= %s) "
+            "ON CONFLICT (user_id, thread_id) DO UPDATE SET "
             f"last_read_number = {higher}({table}.last_read_number, "
             "excluded.last_read_number), updated_at = excluded.updated_at "
             f"WHERE {table}.last_read_number < excluded.last_read_number",
-            [user.pk, thread.pk, up_to, timezone.now()])
+            [user.pk, thread.pk, up_to, timezone.now(), user.pk, thread.pk, up_to])
     return read
 
 

@@ -19,6 +19,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from config.anonymous_pages import anonymous_page, marker, row_key
 from config.http import is_page_navigation
 from config.inputs import parse_int, parse_page
 
@@ -196,12 +197,16 @@ def thread_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
                    page_number: str | None, status: int = 200,
-                   authors: list[int] | None = None, bad_query: str = "") -> HttpResponse:
+                   authors: list[int] | None = None, bad_query: str = "",
+                   panels: list[SafeString] | None = None, kept: bool = False) -> HttpResponse:
     """The thread page, or with `authors` only those users' posts (只看该作者), keeping their
     floor numbers. Its query count does not depend on the number of posts: the page of
     posts comes from the cache (`page_cache.posts_block`: one read, or on a miss one query
     of the posts with their quotes), then one query names its authors; filtering costs one
-    count and one query for the authors' names, and is not kept in the cache."""
+    count and one query for the authors' names, and is not kept in the cache. `panels`: the
+    boxes above the posts as already rendered (a hole's marker, config.anonymous_pages);
+    `kept`: the page is for `anonymous_page`, which writes the posts' badges on every answer
+    (the response's kept hole "posts")."""
     posts = thread.posts.all()
     iso_users = []
     if authors:
@@ -225,7 +230,7 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
     block = page_cache.posts_block(
         thread=thread, posts=page.object_list, page_number=page.number,
         can_quote=request.user.is_authenticated and not refusal, can_edit=can_edit,
-        page_query=page_query, cache=whole)
+        page_query=page_query, cache=whole, fill=not (whole and kept))
     # Only the whole thread read as a page counts: an ISO view skips other posts.
     if block.last_number and whole and request.user.is_authenticated \
             and request.method == "GET" and is_page_navigation(request):
@@ -244,26 +249,55 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
                    .filter(pk=quote_id).first())
         if quoting is None and not form.is_bound:
             form = ReplyForm()  # a ?quote= of another thread's post is ignored
-    return render(request, "messaging/thread.html", {
+    # The posts' badges are written on every answer, also of a page kept for anonymous
+    # readers (whether a staff author acts as the GM here is not in any key).
+    response = render(request, "messaging/thread.html", {
         "thread": thread, "board": thread.board, "page": page, "form": form,
-        "reply_refusal": refusal, "quoting": quoting, "posts_html": SafeString(block.html),
+        "reply_refusal": refusal, "quoting": quoting,
+        "posts_html": SafeString(marker("posts") if block.fill else block.html),
         "iso": bool(authors) or bool(bad_query), "iso_users": iso_users,
         "bad_query": bad_query, "page_query": page_query,
-        "panels": hooks.render_thread_panels(request, thread),
+        "panels": panels if panels is not None else hooks.render_thread_panels(request, thread),
     }, status=status)
+    if block.fill:
+        response.kept_holes = {"posts": block.fill}
+    return response
 
 
 def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    thread = _readable_thread_or_404(request.user, pk)
     quote = parse_int(request.GET.get("quote"), field="quote", minimum=1, default=None)
     form = ReplyForm(initial={"quote": quote} if quote else None)
     try:
         authors = author_ids(request.GET.getlist("author"))
     except BadQuery as bad:
-        return _render_thread(request, thread, form, page_number=None, status=400,
-                              bad_query=bad.message)
-    return _render_thread(request, thread, form, page_number=request.GET.get("page"),
-                          authors=authors)
+        return _render_thread(request, _readable_thread_or_404(request.user, pk), form,
+                              page_number=None, status=400, bad_query=bad.message)
+    if authors:
+        return _render_thread(request, _readable_thread_or_404(request.user, pk), form,
+                              page_number=request.GET.get("page"), authors=authors)
+    loaded: list[Thread] = []
+
+    def thread() -> Thread:
+        if not loaded:
+            loaded.append(_readable_thread_or_404(request.user, pk))
+        return loaded[0]
+
+    def key() -> tuple:
+        digest = page_cache.thread_rows_digest(pk)
+        if digest is not None:
+            return ("thread", pk, digest)
+        t = thread()  # not PostgreSQL (or no such thread): the rows as read
+        return ("thread", *row_key(t), *row_key(t.board), *row_key(getattr(t.board, "game", None)))
+
+    # A reader who is not signed in gets the page kept for every such reader
+    # (config.anonymous_pages) under the thread's rows; the vote box above a game's vote
+    # thread follows the game's votes, so it is rendered on every request.
+    return anonymous_page(
+        request, key=key,
+        render=lambda holes: _render_thread(
+            request, thread(), form, page_number=request.GET.get("page"),
+            panels=[SafeString(holes["panels"])], kept=True),
+        holes={"panels": lambda: "".join(hooks.render_thread_panels(request, thread()))})
 
 
 @login_required

@@ -6,7 +6,7 @@ same database). Prints the queries of one request and the functions with the mos
 cumulative time (the part below Django's handler, so the view, templates and middleware).
 
     DATABASE_URL=... .venv/bin/python scripts/profile_page.py /t/1/?page=3 [--signed-in]
-        [--requests 50] [--sort cumulative|tottime]
+        [--requests 50] [--sort cumulative|tottime] [--callees FUNCTION] [--time-only]
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--sort", default="cumulative")
     parser.add_argument("--lines", type=int, default=45)
+    parser.add_argument("--callees", metavar="FUNCTION",
+                        help="print what the functions matching FUNCTION called instead")
     parser.add_argument("--time-only", action="store_true",
                         help="no profile: the page's time against /healthz, same client")
     args = parser.parse_args()
@@ -77,7 +79,11 @@ def main() -> None:
     for _ in range(args.requests):
         client.get(args.path)
     prof.disable()
-    pstats.Stats(prof).sort_stats(args.sort).print_stats(args.lines)
+    stats = pstats.Stats(prof).sort_stats(args.sort)
+    if args.callees:
+        stats.print_callees(args.callees)
+    else:
+        stats.print_stats(args.lines)
 
 
 if __name__ == "__main__":

@@ -82,6 +82,9 @@ def clear_cache() -> None:
     from messaging import page_cache
 
     page_cache.forget_recent()  # and this process's own copies, with or without Redis
+    from config import anonymous_pages
+
+    anonymous_pages.PAGES.clear()  # whole pages kept for anonymous readers (memory only)
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,155 @@
+"""Thread pages kept for readers who are not signed in (config.anonymous_pages, issue 17
+item 1): one query for a kept page, and every change shows at once."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from accounts.models import Profile
+from config import anonymous_pages
+from games import services as game_services
+from messaging import services
+from messaging.models import Post, Thread
+from tests.factories.toy import seat_user
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
+
+
+@pytest.fixture
+def thread(make_user):
+    author = make_user("写帖人")
+    lobby = services.lobby_board()
+    thread = services.start_thread(board=lobby, author=author, kind=Thread.Kind.DISCUSSION,
+                                   title="公开讨论", body="第一帖", enforce_rate_limit=False)
+    services.reply(thread=thread, author=author, body="第二帖", enforce_rate_limit=False)
+    return thread
+
+
+def _read(client, thread, **params) -> tuple[str, int]:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(reverse("messaging-thread", args=[thread.pk]), params)
+    assert response.status_code == 200
+    return response.content.decode(), len(queries)
+
+
+def test_a_kept_page_costs_one_query_and_is_the_same_page(client, thread):
+    first, _ = _read(client, thread)
+    again, queries = _read(client, thread)
+    assert queries == 1  # the thread's rows (their digest on PostgreSQL)
+    token = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
+    assert token.sub("", again) == token.sub("", first)
+    assert "第一帖" in again and "第二帖" in again
+    assert len(anonymous_pages.PAGES.entries) == 1
+
+
+def test_a_new_post_an_edit_and_a_withdrawal_show_at_once(client, thread, make_user):
+    _read(client, thread)
+    services.reply(thread=thread, author=make_user("后来者"), body="第三帖",
+                   enforce_rate_limit=False)
+    assert "第三帖" in _read(client, thread)[0]
+    Post.objects.filter(thread=thread, number=2).update(html="<p>改过的第二帖</p>")
+    html = _read(client, thread)[0]
+    assert "改过的第二帖" in html and "<p>第二帖</p>" not in html
+
+
+def test_a_title_a_lock_and_a_rename_show_at_once(client, thread):
+    _read(client, thread)
+    Thread.objects.filter(pk=thread.pk).update(title="改名的讨论", is_locked=True)
+    html = _read(client, thread)[0]
+    assert "改名的讨论" in html and "公开讨论" not in html
+    Profile.objects.filter(user=thread.author).update(display_name="新名字")
+    assert "新名字" in _read(client, thread)[0]
+
+
+def test_each_answer_has_a_fresh_working_csrf_token(thread):
+    client = Client(enforce_csrf_checks=True)
+    tokens = set()
+    for _ in range(3):
+        html, _ = _read(client, thread)
+        tokens |= set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html))
+    assert len(tokens) == 3  # one per answer (every form of a page shares it)
+    assert anonymous_pages.SLOT not in html
+    response = client.post(reverse("profile-language"), {
+        "language": "zh-hans", "next": "/", "csrfmiddlewaretoken": tokens.pop()})
+    assert response.status_code == 302  # the kept page's token is accepted
+
+
+def test_signed_in_readers_never_get_a_kept_page(client, thread, make_user):
+    _read(client, thread)
+    reader = make_user("读者")
+    client.force_login(reader)
+    html, queries = _read(client, thread)
+    assert 'id="reply-form"' in html and "读者" in html
+    assert queries > 1
+    client.logout()
+    assert 'id="reply-form"' not in _read(client, thread)[0]
+
+
+def test_a_waiting_flash_message_is_shown_not_a_kept_page(client, thread, make_user):
+    _read(client, thread)
+    client.force_login(make_user("要退出的人"))
+    client.post(reverse("account_logout"))  # "You have signed out." waits for the next page
+    html = _read(client, thread)[0]
+    assert 'class="messages"' in html
+
+
+def test_a_marker_typed_in_a_title_fills_nothing(client, thread):
+    """The markers carry the process's random nonce: text cannot imitate them."""
+    typed = "\ue001posts\ue001 \ue001csrf\ue001 \ue001panels\ue001"
+    Thread.objects.filter(pk=thread.pk).update(title=typed)
+    for _ in range(2):  # rendered, then kept
+        html = _read(client, thread)[0]
+        assert html.count(typed) == 3  # <title>, the breadcrumb, the heading
+        assert html.count("第一帖") == 1
+
+
+def test_an_unreadable_thread_is_never_kept(client, make_user):
+    gm = make_user("天神", staff=True)
+    secret = services.start_thread(board=services.lobby_board(), author=gm,
+                                   kind=Thread.Kind.GM_ONLY, title="天神密谈", body="内情",
+                                   enforce_rate_limit=False)
+    for _ in range(2):
+        response = client.get(reverse("messaging-thread", args=[secret.pk]))
+        assert response.status_code == 404 and "内情" not in response.content.decode()
+    assert not anonymous_pages.PAGES.entries
+
+
+def test_the_vote_box_of_a_kept_vote_thread_follows_the_votes(client, game):
+    """The vote box follows the game's votes, not the thread: a vote cast after the page was
+    kept shows on the next anonymous answer."""
+    wolf = seat_user(game, "wolf")
+    victim = next(s for s in game.seats.all() if s.user != wolf)
+    game_services.submit_action(game_id=game.pk, user=wolf, kind="kill",
+                                params={"target": victim.number})
+    game.refresh_from_db()
+    vote_thread = Thread.objects.get(board=game.board, key="vote-2")
+    before, _ = _read(client, vote_thread)
+    _read(client, vote_thread)  # kept
+    voter = next(s for s in game.seats.all() if s.alive and s.user != wolf)
+    target = game.seats.get(user=wolf)
+    game_services.submit_action(game_id=game.pk, user=voter.user, kind="vote",
+                                params={"target": target.number})
+    after, _ = _read(client, vote_thread)
+    name = voter.user.profile.display_name
+    assert 'id="vote-tally"' in after
+    assert after.count(name) > before.count(name)
+
+
+def test_a_staff_authors_badge_is_written_on_every_answer(client, game, gm):
+    """Whether a staff author acts as the GM on a board is not in any key: the kept page
+    carries their badge's slot, filled on every answer."""
+    announcements = Thread.objects.filter(board=game.board).exclude(
+        key__startswith="vote-").first()
+    services.reply(thread=announcements, author=gm, body="天神的话", enforce_rate_limit=False)
+    first, _ = _read(client, announcements)
+    again, _ = _read(client, announcements)
+    assert "\ue000" not in again and "天神的话" in again
+    badge = re.compile(r'<span class="author-badge [^"]*">[^<]*</span>')
+    assert badge.findall(first)
+    assert badge.findall(again) == badge.findall(first)
