@@ -28,6 +28,7 @@ A part is kept `SECONDS` and never needs deleting: a changed game is read under 
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from pathlib import Path
 
@@ -48,11 +49,27 @@ FORMAT = hashlib.sha1(b"".join(
     for name in _TEMPLATES)).hexdigest()[:10]
 
 
+def created(game) -> str:
+    """The game's creation time for a key, the same whether it was read by the ORM (aware)
+    or written-out SQL (SQLite: naive UTC)."""
+    moment = game.created
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(dt.UTC).replace(tzinfo=None)
+    return moment.isoformat()
+
+
 def key(game, seat: int | None) -> str:
     return ":".join(str(part) for part in (
-        "game-home", game.pk, game.created.timestamp(), game.page_version,
+        "game-home", game.pk, created(game), game.page_version,
         "public" if seat is None else f"seat{seat}", translation.get_language(),
         timezone.get_current_timezone_name(), FORMAT))
+
+
+def page_key(game) -> tuple:
+    """The key of `game`'s whole page kept for anonymous readers (config.anonymous_pages,
+    which adds the address, language, timezone and templates): its id, creation time and
+    page version, from the key row (`selectors.home_row`)."""
+    return ("game-home", game.pk, created(game), game.page_version)
 
 
 def parts(game, seat: int | None, miss) -> tuple[str, str]:

@@ -7,6 +7,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
+from config.anonymous_pages import anonymous_page
+
 from .. import rules_pages, rulesets, selectors
 from ..models import Game, Signup
 from ..presenters import (
@@ -60,16 +62,27 @@ def game_home(request, pk):
     """The game's home page: its status card and tables (the same for everyone who sees the
     game through the same seat: kept per version, see home_cache) around the visitor's own
     card. A visit reads the game's key row with the visitor's seat and sign-up (one query,
-    `selectors.home_row`); rendering the shared parts (a miss only) reads the game's whole
-    row again, the seats, the public events, the announcements and the vote and
-    announcement threads."""
+    `selectors.home_row`); an anonymous visitor is answered with the whole page kept under
+    that row's page version (config.anonymous_pages); rendering the shared parts (a miss
+    only) reads the game's whole row again, the seats, the public events, the announcements
+    and the vote and announcement threads."""
     user = request.user
     game = selectors.home_row(pk, user)
     if game is None or game.status == Game.Status.DRAFT:
         raise Http404
-    seat = game.viewer_seat if user.is_authenticated else None
-    status, tables = home_cache.parts(game, seat, lambda: _shared(pk, user))
-    role = game.viewer_signup_role if user.is_authenticated else None
+    if not user.is_authenticated:
+        # `page_version` moves with everything the page shows (migration games 0015), and a
+        # visitor without an account sees no one's seat: one page for every such visitor.
+        return anonymous_page(request, key=lambda: home_cache.page_key(game),
+                              render=lambda holes: _home(request, game, None, None))
+    return _home(request, game, game.viewer_seat, game.viewer_signup_role)
+
+
+def _home(request, game: Game, seat: int | None, role: str | None):
+    """The page for a visitor with seat number `seat` and sign-up role `role` (None: none),
+    `game` being their key row."""
+    user = request.user
+    status, tables = home_cache.parts(game, seat, lambda: _shared(game.pk, user))
     # The sign-up itself is not read: the page shows only its role.
     signup = Signup(game=game, user=user, role=role) if role is not None else None
     seated = seat is not None

@@ -27,6 +27,16 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "eng
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
 
 
+def forget() -> None:
+    """Nothing kept: neither the parts nor anonymous readers' whole pages."""
+    from django.core.cache import caches
+
+    from config import anonymous_pages
+
+    caches["pages"].clear()
+    anonymous_pages.PAGES.clear()
+
+
 def page(client, game) -> str:
     response = client.get(reverse("game-home", args=[game.pk]))
     assert response.status_code == 200
@@ -200,10 +210,9 @@ def test_a_change_the_page_does_not_show_in_another_game_leaves_it_alone(game, p
 
 def test_each_viewer_gets_what_a_fresh_render_gives_them(game, make_user, gm):
     """Every seat, the GM, a signed-in outsider and an anonymous reader read the page in
-    turn (each one's parts kept, the seats' first): each page is the one a render without
-    any kept part gives that viewer, so no seat's view reaches anyone else."""
-    from django.core.cache import caches
-
+    turn (each one's parts kept, the seats' first; the anonymous reader's whole page): each
+    page is the one a render without any kept part gives that viewer, so no seat's view
+    reaches anyone else."""
     clients = {}
     for seat in game.seats.order_by("number"):
         clients[f"seat {seat.number}"] = Client()
@@ -215,11 +224,11 @@ def test_each_viewer_gets_what_a_fresh_render_gives_them(game, make_user, gm):
     for moment in ("night", "day", "over"):
         kept = {who: page(c, game) for who, c in clients.items()}
         kept_again = {who: page(c, game) for who, c in clients.items()}
-        caches["pages"].clear()
+        forget()
         fresh = {}
         for who in reversed(list(clients)):  # the other order: the outsiders first
             fresh[who] = page(clients[who], game)
-            caches["pages"].clear()
+            forget()
         assert kept == kept_again == fresh, moment
         wolf = wolf_seat(game)
         assert kept[f"seat {wolf}"] != kept[f"seat {(wolf + 1) % 5}"] or moment == "over"
@@ -258,8 +267,6 @@ def count_queries(client, game) -> int:
 
 @pytest.mark.parametrize("seats", [3, 8])
 def test_queries_are_few_and_the_same_for_any_number_of_seats(seats, toy_ruleset, make_user, gm):
-    from django.core.cache import caches
-
     users = [make_user(f"座{i}") for i in range(seats)]
     game = services.create_game(name="座位局", ruleset="toy", gm=gm, seat_count=seats)
     game = services.start_game(game_id=game.pk, users=users, seed="fixed-seed")
@@ -271,9 +278,15 @@ def test_queries_are_few_and_the_same_for_any_number_of_seats(seats, toy_ruleset
     # A miss: the key row, the game's whole row, the seats, the public events, the vote and
     # announcement threads, the announcements.
     assert count_queries(anonymous, game) == 6
-    # A hit: the key row only.
+    # A hit: the key row only (the whole page kept).
     assert count_queries(anonymous, game) == 1
-    caches["pages"].clear()
+    forget()
+    assert count_queries(anonymous, game) == 6
+    from config import anonymous_pages
+
+    anonymous_pages.PAGES.clear()
+    assert count_queries(anonymous, game) == 1  # the parts kept: the key row only too
+    forget()
     # Signed in: the session, the user with their profile, the key row with their seat and
     # sign-up, the header's counts; a miss adds the five reads above.
     assert count_queries(signed_in, game) == 4 + 5
