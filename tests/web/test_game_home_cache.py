@@ -32,8 +32,10 @@ def forget() -> None:
     from django.core.cache import caches
 
     from config import anonymous_pages
+    from games.web import home_cache
 
     caches["pages"].clear()
+    home_cache.RECENT.clear()
     anonymous_pages.PAGES.clear()
 
 
