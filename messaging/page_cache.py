@@ -36,6 +36,7 @@ thread is read under a new key.
 from __future__ import annotations
 
 import hashlib
+import pickle
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -180,9 +181,28 @@ def _fill(html: str, staff: tuple[tuple, ...], board_id: int) -> str:
 
 
 def forget_recent() -> None:
-    """Empty this process's own blocks (tests: each starts with a fresh database, whose
-    threads may have the ids, times and versions of another test's)."""
+    """Empty this process's own blocks and rows (tests: each starts with a fresh database,
+    whose threads may have the ids, times and versions of another test's)."""
     _recent.clear()
+    _rows.clear()
+
+
+# The thread page's thread with its board and game, pickled, by (id, rows digest).
+_rows = Recent(RECENT)
+
+
+def thread_by_digest(pk: int, digest: str, load: Callable[[], Thread]) -> Thread:
+    """The thread `load()` reads (with its board and game), kept pickled in this process's
+    memory under `thread_rows_digest`, so a page view that has the digest costs no second
+    query; each call gets its own copy, which the caller may change. `load` runs after the
+    digest was read, so what it keeps is as new as the digest or newer (a row changed in
+    between is kept under the old digest, which no later read asks for)."""
+    kept = _rows.get((pk, digest))
+    if kept is not None:
+        return pickle.loads(kept)  # noqa: S301 (written by this process, just below)
+    thread = load()
+    _rows.put((pk, digest), pickle.dumps(thread))
+    return thread
 
 
 def thread_rows_digest(pk: int) -> str | None:

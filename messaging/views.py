@@ -91,10 +91,15 @@ def _board_or_404(slug: str) -> Board:
     return get_object_or_404(Board.objects.select_related("game"), slug=slug)
 
 
-def _readable_thread_or_404(user, pk: int) -> Thread:
-    # board__game: the breadcrumb names a game's board through its game (no extra query).
-    # Not the thread's author: no page of a thread shows it.
-    thread = get_object_or_404(Thread.objects.select_related("board__game"), pk=pk)
+def _readable_thread_or_404(user, pk: int, digest: str | None = None) -> Thread:
+    """The thread `user` may read, or 404. With `digest` (page_cache.thread_rows_digest) the
+    rows may come from this process's memory instead of a query."""
+    def load() -> Thread:
+        # board__game: the breadcrumb names a game's board through its game (no extra
+        # query). Not the thread's author: no page of a thread shows it.
+        return get_object_or_404(Thread.objects.select_related("board__game"), pk=pk)
+
+    thread = page_cache.thread_by_digest(pk, digest, load) if digest else load()
     if not rules.can_read_thread(user, thread):
         raise Http404
     return thread
@@ -276,14 +281,16 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
         return _render_thread(request, _readable_thread_or_404(request.user, pk), form,
                               page_number=request.GET.get("page"), authors=authors)
     loaded: list[Thread] = []
+    # PostgreSQL: one short statement says whether the thread's rows changed (the key of a
+    # page kept for anonymous readers, and of the rows kept in this process's memory).
+    digest = page_cache.thread_rows_digest(pk)
 
     def thread() -> Thread:
         if not loaded:
-            loaded.append(_readable_thread_or_404(request.user, pk))
+            loaded.append(_readable_thread_or_404(request.user, pk, digest))
         return loaded[0]
 
     def key() -> tuple:
-        digest = page_cache.thread_rows_digest(pk)
         if digest is not None:
             return ("thread", pk, digest)
         t = thread()  # not PostgreSQL (or no such thread): the rows as read

@@ -153,3 +153,15 @@ def test_a_staff_authors_badge_is_written_on_every_answer(client, game, gm):
     badge = re.compile(r'<span class="author-badge [^"]*">[^<]*</span>')
     assert badge.findall(first)
     assert badge.findall(again) == badge.findall(first)
+
+
+def test_a_signed_in_reader_sees_a_changed_thread_at_once(client, thread, make_user):
+    """The thread's rows kept in memory (PostgreSQL: under their digest) never hide a change:
+    a title, a lock, or the game's state read again."""
+    client.force_login(make_user("常客"))
+    assert "公开讨论" in _read(client, thread)[0]
+    _read(client, thread)
+    Thread.objects.filter(pk=thread.pk).update(title="又改了名", is_locked=True)
+    html = _read(client, thread)[0]
+    assert "又改了名" in html and "公开讨论" not in html
+    assert 'id="reply-form"' not in html  # locked: no reply box
