@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import icalendar
+from django.db import connection
 from django.db.models import Exists, Max, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Concat
 from django.urls import reverse
@@ -193,13 +194,80 @@ def view_for(game: Game, user: User | AnonymousUser | None, *,
     """
     if not game.state:
         return None, None
-    engine = rulesets.engine(game.ruleset)
     seat = seat_of(game, user, seats=seats)
-    if seat is not None:
-        return engine.view(game.state, seat.number), seat
+    return seat_view(game, seat.number if seat is not None else None), seat
+
+
+def seat_view(game: Game, number: int | None) -> dict | None:
+    """`view_for` by the viewer's seat number (None: no seat), for a caller that read the
+    number with the game's row (the home page: the view and its cache key then come from
+    the same read): seat `number`'s view; without one, the GM's view once the game is over
+    and a spectator's while it runs."""
+    if not game.state:
+        return None
+    engine = rulesets.engine(game.ruleset)
+    if number is not None:
+        return engine.view(game.state, number)
     if game.is_over:
-        return engine.view(game.state, GM), None  # the review reveals everything
-    return engine.view(game.state, SPECTATOR), None
+        return engine.view(game.state, GM)  # the review reveals everything
+    return engine.view(game.state, SPECTATOR)
+
+
+# The key row's columns, in the model's order (Model.from_db takes a partial row so).
+_HOME_FIELDS = tuple(f.attname for f in Game._meta.concrete_fields if f.attname in (
+    "id", "name", "status", "created", "page_version", "checkin_hours"))
+_HOME_COLUMNS = ", ".join(f"g.{name}" for name in _HOME_FIELDS)
+_HOME_ROW = f"""
+SELECT {_HOME_COLUMNS},
+       s.number AS viewer_seat, s.checked_in_at AS viewer_checked_in_at,
+       (SELECT u.role FROM games_signup u WHERE u.game_id = g.id AND u.user_id = %s
+         AND u.withdrawn_at IS NULL) AS viewer_signup_role
+FROM games_game g LEFT JOIN games_seat s ON s.game_id = g.id AND s.user_id = %s
+WHERE g.id = %s"""
+_HOME_ROW_ANONYMOUS = f"SELECT {_HOME_COLUMNS} FROM games_game g WHERE g.id = %s"
+
+
+def home_row(pk, user: User | AnonymousUser | None) -> Game | None:
+    """What every visit of game `pk`'s home page reads, in one small query written out (no
+    state, no joins beyond the visitor's seat, no ORM compile; the page's cache key is made
+    of it): the game's id, name, status, creation time, `page_version` (moved by the
+    database on every change the page shows, migration games 0015) and check-in window, all
+    else deferred; for a signed-in `user` also `viewer_seat`, `viewer_checked_in_at` and
+    `viewer_signup_role` as `game_for_home` reads them. None: no such game."""
+    try:
+        pk = int(pk)
+    except (TypeError, ValueError):
+        return None
+    signed_in = user is not None and user.is_authenticated
+    with connection.cursor() as cursor:
+        if signed_in:
+            cursor.execute(_HOME_ROW, [user.pk, user.pk, pk])
+        else:
+            cursor.execute(_HOME_ROW_ANONYMOUS, [pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    game = Game.from_db(connection.alias, _HOME_FIELDS, row[:len(_HOME_FIELDS)])
+    if signed_in:
+        game.viewer_seat, game.viewer_checked_in_at, game.viewer_signup_role = \
+            row[len(_HOME_FIELDS):]
+    return game
+
+
+def game_for_home(pk, user: User | AnonymousUser | None) -> Game | None:
+    """Game `pk` with its board and current phase and, for a signed-in `user`, what the home
+    page needs of them, in one query: `viewer_seat` (their seat's number, None: no seat),
+    `viewer_checked_in_at` (that seat's check-in) and `viewer_signup_role` (their sign-up
+    not withdrawn, None: none)."""
+    qs = Game.objects.select_related("board", "current_phase")
+    if user is not None and user.is_authenticated:
+        seat = Seat.objects.filter(game=OuterRef("pk"), user_id=user.pk)
+        qs = qs.annotate(
+            viewer_seat=Subquery(seat.values("number")[:1]),
+            viewer_checked_in_at=Subquery(seat.values("checked_in_at")[:1]),
+            viewer_signup_role=Subquery(Signup.objects.filter(
+                game=OuterRef("pk"), user_id=user.pk, withdrawn_at=None).values("role")[:1]))
+    return qs.filter(pk=pk).first()
 
 
 def events_visible_to(game: Game, user: User | AnonymousUser | None) -> QuerySet[Event]:

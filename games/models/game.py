@@ -85,6 +85,11 @@ class Game(models.Model):
     # Bumped by every advance: the sweeper claims a game by (id, version), so a claim made
     # on a stale read can never advance the same phase twice.
     version = models.PositiveIntegerField(default=0, editable=False)
+    # Bumped by the database on every change of what the game's home page shows (migration
+    # games 0015: the game row itself, its seats, events, phases and announcements, its
+    # board's vote and announcement threads, a seated player's name), whatever made it; the
+    # home page's caches are keyed by it (games/web/home_cache.py). Never written by code.
+    page_version = models.PositiveIntegerField(default=0, db_default=0, editable=False)
     paused_remaining = models.DurationField(null=True, blank=True, editable=False)
     outcome = models.JSONField(null=True, blank=True, editable=False)
 

@@ -7,8 +7,10 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
+from config.anonymous_pages import anonymous_page
+
 from .. import rules_pages, rulesets, selectors
-from ..models import Game
+from ..models import Game, Signup
 from ..presenters import (
     describe,
     plain_text,
@@ -16,6 +18,7 @@ from ..presenters import (
     seat_facts,
     tally_line,
 )
+from . import home_cache
 
 
 def game_list(request):
@@ -56,28 +59,67 @@ def game_or_404(pk) -> Game:
 
 
 def game_home(request, pk):
-    """The game's home page. Its reads are shared: one query of the seats (names, who is
-    alive, the viewer's seat), one of the public events (the timeline and the vote tallies:
-    the same for every viewer), one of the game's vote and announcement threads."""
-    game = game_or_404(pk)
+    """The game's home page: its status card and tables (the same for everyone who sees the
+    game through the same seat: kept per version, see home_cache) around the visitor's own
+    card. A visit reads the game's key row with the visitor's seat and sign-up (one query,
+    `selectors.home_row`); an anonymous visitor is answered with the whole page kept under
+    that row's page version (config.anonymous_pages); rendering the shared parts (a miss
+    only) reads the game's whole row again, the seats, the public events, the announcements
+    and the vote and announcement threads."""
+    user = request.user
+    game = selectors.home_row(pk, user)
+    if game is None or game.status == Game.Status.DRAFT:
+        raise Http404
+    if not user.is_authenticated:
+        # `page_version` moves with everything the page shows (migration games 0015), and a
+        # visitor without an account sees no one's seat: one page for every such visitor.
+        return anonymous_page(request, key=lambda: home_cache.page_key(game),
+                              render=lambda holes: _home(request, game, None, None))
+    return _home(request, game, game.viewer_seat, game.viewer_signup_role)
+
+
+def _home(request, game: Game, seat: int | None, role: str | None):
+    """The page for a visitor with seat number `seat` and sign-up role `role` (None: none),
+    `game` being their key row."""
+    user = request.user
+    status, tables = home_cache.parts(game, seat, lambda: _shared(game.pk, user))
+    # The sign-up itself is not read: the page shows only its role.
+    signup = Signup(game=game, user=user, role=role) if role is not None else None
+    seated = seat is not None
+    can_substitute = not seated and role == Signup.Role.SUBSTITUTE and \
+        selectors.waiting_substitutes(game).filter(user=user).exists() and \
+        game.substitutions.filter(status="open").exists()
+    return render(request, "games/home.html", {
+        "game": game, "parts": (status, tables), "seat": seated, "signup": signup,
+        "can_substitute": can_substitute,
+        "checkin_open": seated and game.viewer_checked_in_at is None and game.is_live,
+    })
+
+
+def _shared(pk, user) -> tuple[Game, int | None, dict]:
+    """The game's whole row read again with the visitor's seat number (one query: the parts
+    are kept under the key of this row, and show this seat's view of this row's state), and
+    the parts' context."""
+    game = selectors.game_for_home(pk, user)
+    if game is None or game.status == Game.Status.DRAFT:
+        raise Http404
+    number = getattr(game, "viewer_seat", None)
+    return game, number, _shared_context(game, number)
+
+
+def _shared_context(game: Game, number: int | None) -> dict:
+    """What the status card and the tables show to the visitor with seat `number` (None:
+    none): seat `number`'s view, else a spectator's (the GM's once the game is over)."""
     seats = list(game.seats.select_related("user__profile"))
-    view, seat = selectors.view_for(game, request.user, seats=seats)
+    view = selectors.seat_view(game, number)
     names = selectors.seat_names(game, seats)
     # Public events only, for every viewer (a seat's and the GM's own events are on their
     # own pages), newest first.
     events = selectors.public_event_rows(game)
     timeline = [(e, plain_text(describe(game.ruleset, e.as_engine_event(), names)))
                 for e in events[::-1][:100]]
-    user = request.user
-    signup = game.signups.filter(user=user, withdrawn_at=None).first() \
-        if user.is_authenticated else None
-    can_substitute = user.is_authenticated and seat is None and \
-        selectors.waiting_substitutes(game).filter(user=user).exists() and \
-        game.substitutions.filter(status="open").exists()
-    return render(request, "games/home.html", {
-        "signup": signup, "can_substitute": can_substitute,
-        "checkin_open": seat is not None and seat.checked_in_at is None and game.is_live,
-        "game": game, "seat": seat, "view": view,
+    return {
+        "game": game, "seat": number is not None,
         "phase_title": selectors.current_phase_name(game),
         "ruleset_title": ruleset_name(game.ruleset),
         "outcome": selectors.outcome_line(game, names, view) if game.is_over else "",
@@ -85,7 +127,7 @@ def game_home(request, pk):
         "announcements": game.announcements.exclude(published_at=None).order_by("-created", "-id")[:20],
         "tallies": _recent_tallies(game, events, names),
         **game_links(game),
-    })
+    }
 
 
 def _recent_tallies(game: Game, events, names) -> list[tuple]:

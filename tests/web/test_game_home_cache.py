@@ -1,0 +1,308 @@
+"""The game home page's kept parts (games/web/home_cache.py) and its queries (issue 17 item 1).
+
+The status card and the tables are kept under the game's `page_version`, which the database
+moves on every change the page shows (migration games 0015): each kind of change must show
+at once, to an anonymous reader and to signed-in ones, and what one seat sees must never be
+served to another seat or to a visitor without one.
+"""
+
+import datetime as dt
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import Profile
+from games import selectors, services
+from games.models import Announcement, Game, Seat
+from messaging.models import Thread
+from tests.factories.toy import night_kill, seat_user, wolf_seat
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "english")]
+
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
+
+
+def forget() -> None:
+    """Nothing kept: neither the parts nor anonymous readers' whole pages."""
+    from django.core.cache import caches
+
+    from config import anonymous_pages
+    from games.web import home_cache
+
+    caches["pages"].clear()
+    home_cache.RECENT.clear()
+    anonymous_pages.PAGES.clear()
+
+
+def page(client, game) -> str:
+    response = client.get(reverse("game-home", args=[game.pk]))
+    assert response.status_code == 200
+    return CSRF.sub("CSRF", response.content.decode())
+
+
+def version(game) -> int:
+    return Game.objects.get(pk=game.pk).page_version
+
+
+@pytest.fixture
+def readers(game, make_user):
+    """An anonymous reader, a signed-in reader without a seat and a seated player (the first
+    seat that is not the wolf's), each with their own client."""
+    outsider, player = Client(), Client()
+    outsider.force_login(make_user("路人"))
+    player.force_login(next(s.user for s in game.seats.order_by("number")
+                            if s.number != wolf_seat(game)))
+    return {"anonymous": Client(), "outsider": outsider, "player": player}
+
+
+def read_all(readers, game) -> dict[str, str]:
+    return {who: page(client, game) for who, client in readers.items()}
+
+
+def shows_at_once(readers, game, change, expect) -> None:
+    """Every reader reads the page (its parts kept), `change()` happens, and every reader
+    sees `expect(html)` true at once (and not before)."""
+    before = read_all(readers, game)
+    for who, html in before.items():
+        assert not expect(html), who
+    old = version(game)
+    change()
+    assert version(game) > old
+    for who, html in read_all(readers, game).items():
+        assert expect(html), who
+
+
+# --- each kind of change shows at once ------------------------------------------------------
+
+def test_a_phase_change_shows_at_once(readers, game, gm):
+    shows_at_once(readers, game, lambda: services.end_phase_now(game_id=game.pk, gm=gm),
+                  lambda html: '<span id="phase-name">Day 1</span>' in html)
+
+
+def test_a_public_step_shows_at_once(readers, game, gm):
+    services.end_phase_now(game_id=game.pk, gm=gm)  # day 1: the votes are public
+    voter = game.seats.order_by("number").first()
+
+    def vote():
+        services.submit_action(game_id=game.pk, user=voter.user, kind="vote",
+                               params={"target": 1})
+
+    before = timeline(page(readers["anonymous"], game))
+    shows_at_once(readers, game, vote, lambda html: len(timeline(html)) == len(before) + 1)
+
+
+def timeline(html: str) -> list[str]:
+    return re.findall(r"<li>(.*?)</li>", html.split('<ol class="timeline">')[1])
+
+
+def test_a_death_shows_at_once(readers, game):
+    victim = next(n for n in range(game.seat_count) if n != wolf_seat(game))
+
+    def kill():
+        night_kill(game)  # the night ends early: the victim is dead by the morning
+
+    def dead(html):
+        row = re.search(rf"<tr><td>{victim + 1}</td>.*?</tr>", html, re.S).group(0)
+        return "✝" in row
+
+    shows_at_once(readers, game, kill, dead)
+
+
+def test_a_substitution_shows_at_once(readers, game, gm, make_user):
+    incoming = make_user("替补甲")
+    services.sign_up(game_id=game.pk, user=incoming, role="substitute")
+    seat = game.seats.get(number=3)
+    services.start_substitution(game_id=game.pk, gm=gm, seat_number=3)
+    assert "替补甲" not in page(readers["anonymous"], game)
+
+    shows_at_once(readers, game,
+                  lambda: services.accept_substitution(game_id=game.pk, user=incoming),
+                  lambda html: "替补甲" in html)
+    seat.refresh_from_db()
+    assert seat.user == incoming
+
+
+def test_a_seat_changed_in_the_database_shows_at_once(readers, game, make_user):
+    other = make_user("换人乙")
+    shows_at_once(readers, game,
+                  lambda: Seat.objects.filter(game=game, number=4).update(user=other),
+                  lambda html: "换人乙" in html)
+
+
+def test_a_seated_players_rename_shows_at_once(readers, game):
+    user = game.seats.get(number=2).user
+    shows_at_once(readers, game,
+                  lambda: Profile.objects.filter(user=user).update(display_name="新名字"),
+                  lambda html: "新名字" in html)
+
+
+def test_a_seated_players_username_shows_at_once_without_a_profile(readers, game):
+    user = game.seats.get(number=2).user
+    Profile.objects.filter(user=user).delete()
+
+    def rename():
+        user.username = "renamed-player"
+        user.save(update_fields=["username"])
+
+    shows_at_once(readers, game, rename, lambda html: "renamed-player" in html)
+
+
+def test_an_announcement_and_its_withdrawal_show_at_once(readers, game):
+    made = {}
+
+    def publish():
+        made["a"] = Announcement.objects.create(game=game, title="天亮了公告", body="...",
+                                                published_at=timezone.now())
+
+    shows_at_once(readers, game, publish, lambda html: "天亮了公告" in html)
+    shows_at_once(readers, game, lambda: Announcement.objects.filter(pk=made["a"].pk).update(
+        withdrawn_at=timezone.now()), lambda html: "<s>天亮了公告</s>" in html)
+
+
+def test_a_deadline_change_shows_at_once(readers, game, gm):
+    later = (Game.objects.get(pk=game.pk).deadline + dt.timedelta(minutes=90)).astimezone(dt.UTC)
+    shows_at_once(readers, game,
+                  lambda: services.extend_deadline(game_id=game.pk, gm=gm, minutes=90),
+                  lambda html: f'data-deadline="{later.isoformat()}"' in html)
+
+
+def test_a_gm_edit_shows_at_once(readers, game):
+    def rename():
+        g = Game.objects.get(pk=game.pk)
+        g.name = "改名后的局"
+        g.save()
+
+    shows_at_once(readers, game, rename, lambda html: "<h1>改名后的局</h1>" in html)
+
+
+def test_the_end_of_the_game_shows_at_once(readers, game, gm):
+    shows_at_once(readers, game, lambda: services.abort_game(game_id=game.pk, gm=gm),
+                  lambda html: 'id="review-link"' in html)
+
+
+def test_a_new_vote_thread_shows_at_once(readers, game):
+    def open_vote():
+        Thread.objects.create(board=game.board, title="投票", key="vote-99")
+
+    shows_at_once(readers, game, open_vote, lambda html: 'id="vote-thread-link"' in html)
+
+
+def test_a_stale_save_of_the_game_never_sets_its_version_back(game, gm):
+    stale = Game.objects.get(pk=game.pk)
+    Seat.objects.filter(game=game, number=0).update(alive=False)
+    moved = version(game)
+    stale.save()  # writes the page_version it read: the database keeps moving forwards
+    assert version(game) > moved
+
+
+def test_a_change_the_page_does_not_show_in_another_game_leaves_it_alone(game, players, gm):
+    other = services.create_game(name="别的局", ruleset="toy", gm=gm, seat_count=5)
+    before = version(game)
+    Game.objects.filter(pk=other.pk).update(name="别的局2")
+    Thread.objects.create(board=game.board, title="闲聊", key="")
+    assert version(game) == before
+
+
+# --- whose eyes -----------------------------------------------------------------------------
+
+def test_each_viewer_gets_what_a_fresh_render_gives_them(game, make_user, gm):
+    """Every seat, the GM, a signed-in outsider and an anonymous reader read the page in
+    turn (each one's parts kept, the seats' first; the anonymous reader's whole page): each
+    page is the one a render without any kept part gives that viewer, so no seat's view
+    reaches anyone else."""
+    clients = {}
+    for seat in game.seats.order_by("number"):
+        clients[f"seat {seat.number}"] = Client()
+        clients[f"seat {seat.number}"].force_login(seat.user)
+    clients["gm"], clients["outsider"] = Client(), Client()
+    clients["gm"].force_login(gm)
+    clients["outsider"].force_login(make_user("路人丙"))
+    clients["anonymous"] = Client()
+    for moment in ("night", "day", "over"):
+        kept = {who: page(c, game) for who, c in clients.items()}
+        kept_again = {who: page(c, game) for who, c in clients.items()}
+        forget()
+        fresh = {}
+        for who in reversed(list(clients)):  # the other order: the outsiders first
+            fresh[who] = page(clients[who], game)
+            forget()
+        assert kept == kept_again == fresh, moment
+        wolf = wolf_seat(game)
+        assert kept[f"seat {wolf}"] != kept[f"seat {(wolf + 1) % 5}"] or moment == "over"
+        if moment == "night":
+            services.end_phase_now(game_id=game.pk, gm=gm)
+        elif moment == "day":
+            services.abort_game(game_id=game.pk, gm=gm)
+
+
+def test_the_wolf_seats_page_is_kept_for_the_wolf_only(game, readers):
+    wolf = seat_user(game, "wolf")
+    client = Client()
+    client.force_login(wolf)
+    mine = page(client, game)
+    assert 'id="act-link"' in mine
+    for who, html in read_all(readers, game).items():
+        assert html != mine, who
+    assert 'id="act-link"' not in page(readers["anonymous"], game)
+    assert 'id="act-link"' not in page(readers["outsider"], game)
+
+
+def test_a_draft_game_is_not_found(gm):
+    draft = services.create_game(name="草稿局", ruleset="toy", gm=gm, seat_count=5)
+    Game.objects.filter(pk=draft.pk).update(status=Game.Status.DRAFT)
+    assert Client().get(reverse("game-home", args=[draft.pk])).status_code == 404
+    assert Client().get("/games/999999/").status_code == 404
+
+
+# --- queries --------------------------------------------------------------------------------
+
+def count_queries(client, game) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(reverse("game-home", args=[game.pk])).status_code == 200
+    return len(ctx)
+
+
+@pytest.mark.parametrize("seats", [3, 8])
+def test_queries_are_few_and_the_same_for_any_number_of_seats(seats, toy_ruleset, make_user, gm):
+    users = [make_user(f"座{i}") for i in range(seats)]
+    game = services.create_game(name="座位局", ruleset="toy", gm=gm, seat_count=seats)
+    game = services.start_game(game_id=game.pk, users=users, seed="fixed-seed")
+    services.end_phase_now(game_id=game.pk, gm=gm)
+    signed_in, player = Client(), Client()
+    signed_in.force_login(make_user("路人丁"))
+    player.force_login(users[0])
+    anonymous = Client()
+    # A miss: the key row, the game's whole row, the seats, the public events, the vote and
+    # announcement threads, the announcements.
+    assert count_queries(anonymous, game) == 6
+    # A hit: the key row only (the whole page kept).
+    assert count_queries(anonymous, game) == 1
+    forget()
+    assert count_queries(anonymous, game) == 6
+    from config import anonymous_pages
+
+    anonymous_pages.PAGES.clear()
+    assert count_queries(anonymous, game) == 1  # the parts kept: the key row only too
+    forget()
+    # Signed in: the session, the user with their profile, the key row with their seat and
+    # sign-up, the header's counts; a miss adds the five reads above.
+    assert count_queries(signed_in, game) == 4 + 5
+    assert count_queries(signed_in, game) == 4
+    assert count_queries(player, game) == 4 + 5  # another seat: its own parts
+    assert count_queries(player, game) == 4
+
+
+def test_the_key_row_reads_the_visitors_seat_and_signup(game, make_user):
+    substitute = make_user("替补乙")
+    services.sign_up(game_id=game.pk, user=substitute, role="substitute")
+    row = selectors.home_row(game.pk, substitute)
+    assert (row.viewer_seat, row.viewer_signup_role) == (None, "substitute")
+    seat = game.seats.get(number=2)
+    row = selectors.home_row(game.pk, seat.user)
+    assert (row.viewer_seat, row.viewer_checked_in_at, row.viewer_signup_role) == (2, None, None)
+    assert selectors.home_row("nope", seat.user) is None
