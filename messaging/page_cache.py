@@ -210,7 +210,8 @@ def thread_rows_digest(pk: int) -> str | None:
     the board's two that follow its other threads, `BOARD_MOVES`), in one short query
     without the ORM (PostgreSQL; None elsewhere, or when there is no such thread): the key of the page kept for anonymous readers (config.anonymous_pages). Any
     change to any of the three rows changes it: a post (the thread's `version`), a title, a
-    lock, a game's phase or state. Whether an anonymous reader may read the thread follows
+    lock, a game's phase or state (the game's row through `row_version_field` when its model
+    names one: a column the database moves on every change of the row). Whether an anonymous reader may read the thread follows
     from the same rows (rules.can_read_thread), so a page kept under a digest was readable
     for them under it."""
     from django.db import connection
@@ -237,8 +238,13 @@ def _rows_sql() -> str:
     # kept page and rows be read again.
     columns = ", ".join(f"b.{f.column}" for f in board._meta.concrete_fields
                         if f.name not in BOARD_MOVES)
+    # The game's row through the column the database moves on its every change, when it has
+    # one (games 0015 `page_version`: its state is not turned into text on every view).
+    moved = getattr(game.related_model, "row_version_field", None)
+    game_row = (f"g.{game.related_model._meta.get_field(moved).column}::text" if moved
+                else "ROW(g.*)::text")
     return (f'SELECT md5(ROW(t.*)::text || ROW({columns})::text || '
-            f'coalesce(ROW(g.*)::text, \'\')) '
+            f'coalesce({game_row}, \'\')) '
             f'FROM {Thread._meta.db_table} t JOIN {board._meta.db_table} b ON b.id = t.board_id '
             f'LEFT JOIN {game_table} g ON g.{game_board} = b.id WHERE t.id = %s')
 

@@ -352,14 +352,17 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
 
 def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     quote = parse_int(request.GET.get("quote"), field="quote", minimum=1, default=None)
-    form = ReplyForm(initial={"quote": quote} if quote else None)
+
+    def form() -> ReplyForm:  # built only for a page that is rendered
+        return ReplyForm(initial={"quote": quote} if quote else None)
+
     try:
         authors = author_ids(request.GET.getlist("author"))
     except BadQuery as bad:
-        return _render_thread(request, _readable_thread_or_404(request.user, pk), form,
+        return _render_thread(request, _readable_thread_or_404(request.user, pk), form(),
                               page_number=None, status=400, bad_query=bad.message)
     if authors:
-        return _render_thread(request, _readable_thread_or_404(request.user, pk), form,
+        return _render_thread(request, _readable_thread_or_404(request.user, pk), form(),
                               page_number=request.GET.get("page"), authors=authors)
     loaded: list[Thread] = []
     # PostgreSQL: one short statement says whether the thread's rows changed (the key of a
@@ -384,7 +387,7 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return anonymous_page(
         request, key=key,
         render=lambda holes: _render_thread(
-            request, thread(), form, page_number=request.GET.get("page"),
+            request, thread(), form(), page_number=request.GET.get("page"),
             panels=[SafeString(holes["panels"])], kept=True),
         holes={"panels": lambda: "".join(hooks.render_thread_panels(request, thread()))})
 

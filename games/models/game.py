@@ -90,6 +90,9 @@ class Game(models.Model):
     # board's vote and announcement threads, a seated player's name), whatever made it; the
     # home page's caches are keyed by it (games/web/home_cache.py). Never written by code.
     page_version = models.PositiveIntegerField(default=0, db_default=0, editable=False)
+    # The column the database moves on every change of this row (migration 0015), which a
+    # reader may key kept pages on instead of the whole row (messaging.page_cache).
+    row_version_field = "page_version"
     paused_remaining = models.DurationField(null=True, blank=True, editable=False)
     outcome = models.JSONField(null=True, blank=True, editable=False)
 

@@ -54,10 +54,15 @@ def readers(game, make_user):
     """An anonymous reader, a signed-in reader without a seat and a seated player (the first
     seat that is not the wolf's), each with their own client."""
     outsider, player = Client(), Client()
-    outsider.force_login(make_user("路人"))
-    player.force_login(next(s.user for s in game.seats.order_by("number")
-                            if s.number != wolf_seat(game)))
-    return {"anonymous": Client(), "outsider": outsider, "player": player}
+    people = [make_user("路人"), next(s.user for s in game.seats.order_by("number")
+                                      if s.number != wolf_seat(game))]
+    # Every reader reads English (the sentences the tests look for): the anonymous one asks
+    # for it, the signed-in ones chose it in their profiles.
+    Profile.objects.filter(user__in=people).update(language="en")
+    outsider.force_login(people[0])
+    player.force_login(people[1])
+    return {"anonymous": Client(HTTP_ACCEPT_LANGUAGE="en"), "outsider": outsider,
+            "player": player}
 
 
 def read_all(readers, game) -> dict[str, str]:
