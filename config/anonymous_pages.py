@@ -126,32 +126,60 @@ def anonymous_page(request: HttpRequest, *, key: Callable[[], tuple],
     full_key = (BUILD, request.get_full_path(), translation.get_language(),
                 timezone.get_current_timezone_name(), *key())
     entry = PAGES.get(full_key)
+    now: dict[str, str] = {}
     if entry is None:
         response = render(markers)
         if response.status_code != 200 or response.cookies or response.streaming:
             return _filled(response, markers, holes)
-        body = response.content.decode(response.charset)
-        for token in set(_TOKEN.findall(body)):
-            body = body.replace(token, SLOT)
         now = {name: holes[name]() for name in markers}
-        headers = [(k, v) for k, v in response.items() if k.lower() != "content-length"]
-        shown = frozenset(name for name, part in now.items() if part)
-        entry = (body, response.charset, headers, shown, getattr(response, "kept_holes", {}))
+        entry = _keep(response, now, getattr(response, "kept_holes", {}))
         PAGES.put(full_key, entry)
-    else:
-        now = {}
-    body, charset, headers, shown, kept = entry
-    if SLOT in body:
-        body = body.replace(SLOT, get_token(request))
-    for name, mark in markers.items():
-        part = now[name] if name in now else (holes[name]() if name in shown else "")
-        body = body.replace(mark, part)
-    for name, fill in kept.items():
-        body = body.replace(marker(name), fill())
-    response = HttpResponse(body.encode(charset))
+    pieces, charset, headers, kept = entry
+    token = None
+    out = []
+    for piece in pieces:
+        if isinstance(piece, bytes):
+            out.append(piece)
+        elif piece == (_CSRF, ""):
+            token = token or get_token(request).encode(charset)
+            out.append(token)
+        elif piece[0] == _HOLE:
+            name = piece[1]
+            out.append((now[name] if name in now else holes[name]()).encode(charset))
+        else:
+            out.append(kept[piece[1]]().encode(charset))
+    response = HttpResponse(b"".join(out))
     for header, value in headers:
         response[header] = value
     return response
+
+
+_CSRF, _HOLE, _KEPT = "csrf", "hole", "kept"
+
+
+def _keep(response: HttpResponse, now: dict[str, str], kept: dict) -> tuple:
+    """What is kept of a rendered page: its markup cut at every part written per answer
+    (tuple of bytes and (kind, name) places: the CSRF tokens, the holes that showed
+    something, the kept holes; a hole empty now is empty for good), its charset, the view's
+    headers, the kept holes' callables."""
+    charset = response.charset
+    body = response.content.decode(charset)
+    for token in set(_TOKEN.findall(body)):
+        body = body.replace(token, SLOT)
+    for name, part in now.items():
+        if not part:
+            body = body.replace(marker(name), "")
+    places = {SLOT: (_CSRF, "")}
+    places.update({marker(name): (_HOLE, name) for name, part in now.items() if part})
+    places.update({marker(name): (_KEPT, name) for name in kept})
+    pieces: list = []
+    start = 0
+    for found in re.finditer("|".join(re.escape(m) for m in places), body):
+        pieces += [body[start:found.start()].encode(charset), places[found.group()]]
+        start = found.end()
+    pieces.append(body[start:].encode(charset))
+    headers = [(k, v) for k, v in response.items() if k.lower() != "content-length"]
+    return tuple(pieces), charset, headers, kept
 
 
 def _filled(response: HttpResponse, markers: dict[str, str],

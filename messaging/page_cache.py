@@ -115,7 +115,7 @@ def posts_block(*, thread: Thread, posts, page_number: int, can_quote: bool, can
             caches[CACHE].set(key, entry, SECONDS)
             _recent.put(key, entry)
     html, staff, last_number = entry
-    if not fill:
+    if not fill and staff:  # no staff author: nothing to fill, the block is final
         board_id = thread.board_id
         return Block(html="", last_number=last_number,
                      fill=lambda: _fill(html, staff, board_id))
