@@ -6,15 +6,16 @@ from __future__ import annotations
 from django.utils.functional import SimpleLazyObject
 
 
-def header_counts(request) -> dict[str, int]:
+def header_counts(request, thread=None) -> dict[str, int]:
     """The header's counts for this request's user, read once per request (one query) and
     kept on the request, so a view that needs them first (the thread page, which reads the
-    notices of the posts it shows and subtracts them) does not pay for them twice."""
+    notices of the posts it shows and subtracts them) does not pay for them twice. The thread
+    page passes its `thread`, so a player's counts carry their mark of it ("mark")."""
     counts = getattr(request, "_header_counts", None)
     if counts is None:
         from .notifications import header_counts as read
 
-        counts = request._header_counts = read(getattr(request, "user", None))
+        counts = request._header_counts = read(getattr(request, "user", None), thread)
     return counts
 
 

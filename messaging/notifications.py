@@ -122,13 +122,15 @@ def unread_count(user) -> int:
     return Notification.objects.filter(user=user, read_at__isnull=True).count()
 
 
-def header_counts(user) -> dict[str, int]:
+def header_counts(user, thread: Thread | None = None) -> dict[str, int]:
     """{"messages": what `services.unread_for` counts, "notices": `unread_count`} in one
-    query (correlated subqueries on the user's row), for the header of every page."""
+    query (correlated subqueries on the user's row), for the header of every page. With
+    `thread`, a user who is not staff also gets "mark": how far they have read it (0: never
+    opened), in the same query (the thread page then writes no mark it need not move)."""
     if user is None or not user.is_authenticated:
         return {"messages": 0, "notices": 0}
     if not (user.is_staff and user.is_active):
-        return _player_counts(user.pk)
+        return _player_counts(user.pk, None if thread is None else thread.pk)
     own = (Conversation.objects.filter(owner=OuterRef("pk"), owner_unread__gt=0)
            .order_by().values("owner").annotate(n=Sum("owner_unread")).values("n"))
     notices = (Notification.objects.filter(user=OuterRef("pk"), read_at__isnull=True)
@@ -151,20 +153,29 @@ def header_counts(user) -> dict[str, int]:
     return {"messages": row["own"] + row["waiting"], "notices": row["notices"]}
 
 
-def _player_counts(user_id: int) -> dict[str, int]:
+def _player_counts(user_id: int, thread_id: int | None = None) -> dict[str, int]:
     """`header_counts` of a user who is not active staff (no players' messages wait for
     them): the same two sums as one short statement, without the ORM (the header of every
-    signed-in page asks; compiling the annotated query cost more than running it)."""
+    signed-in page asks; compiling the annotated query cost more than running it), and
+    with `thread_id` their read mark of that thread."""
+    from .models import ThreadReadState
+
     conversations = connection.ops.quote_name(Conversation._meta.db_table)
     notices = connection.ops.quote_name(Notification._meta.db_table)
+    marks = connection.ops.quote_name(ThreadReadState._meta.db_table)
+    mark = (f", (SELECT last_read_number FROM {marks} WHERE user_id = %s AND thread_id = %s)"
+            if thread_id is not None else "")
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT (SELECT COALESCE(SUM(owner_unread), 0) FROM {conversations} "  # noqa: S608
             f"WHERE owner_id = %s AND owner_unread > 0), "
-            f"(SELECT COUNT(*) FROM {notices} WHERE user_id = %s AND read_at IS NULL)",
-            [user_id, user_id])
-        messages, unread = cursor.fetchone()
-    return {"messages": int(messages), "notices": int(unread)}
+            f"(SELECT COUNT(*) FROM {notices} WHERE user_id = %s AND read_at IS NULL){mark}",
+            [user_id, user_id, *((user_id, thread_id) if thread_id is not None else ())])
+        row = cursor.fetchone()
+    counts = {"messages": int(row[0]), "notices": int(row[1])}
+    if thread_id is not None:
+        counts["mark"] = int(row[2] or 0)
+    return counts
 
 
 def mark_read(*, user, notification_id: int) -> bool:

@@ -322,10 +322,13 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
             and request.method == "GET" and is_page_navigation(request):
         # The header's counts first (the query the header makes anyway): with no unread
         # notice there is none to mark read; otherwise the ones read here are subtracted.
-        counts = header_counts(request)
-        counts["notices"] -= unread.mark_read(user=request.user, thread=thread,
-                                              up_to=block.last_number,
-                                              unread_notices=counts["notices"] > 0)
+        # A player's counts come with their mark of this thread: a page read again, with no
+        # unread notice, writes nothing and costs no statement.
+        counts = header_counts(request, thread)
+        if counts["notices"] > 0 or counts.get("mark", 0) < block.last_number:
+            counts["notices"] -= unread.mark_read(user=request.user, thread=thread,
+                                                  up_to=block.last_number,
+                                                  unread_notices=counts["notices"] > 0)
     quoting = None
     # The quote as read by the form (config.inputs), or as the page was asked for.
     quote_id = (form.cleaned_data.get("quote") if form.is_bound and hasattr(form, "cleaned_data")
