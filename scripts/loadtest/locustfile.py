@@ -3,7 +3,8 @@
 Each locust user is one seat of one game, signed in with a session the driver created on
 the server (LOADTEST_PLAYERS: a JSON list of {"session", "csrf", "game", "seat", "board",
 "thread"}). A player reads the game page, the board and its threads, posts in the game's
-discussion thread, acts through the act form (a random legal option of `#choice`) and votes
+discussion thread, acts through the act form (a random legal option of `#choice`, with a
+random combination of its pickers where it has them) and votes
 through the vote box above the current vote thread. Requests are named by page kind, so
 locust's statistics are per page kind.
 
@@ -32,12 +33,14 @@ WAIT = [float(x) for x in os.environ.get("LOADTEST_WAIT", "1,5").split(",")]
 MANIFESTO = ("这是一份宣言：我以自己的名义使用这张牌，理由写在这里，供神的使者与主持人审阅。"
              "夜色很深，猫有九条命，而我只想把这一局玩得明明白白、光明正大。") * 2
 
-OPTION = re.compile(r'<option value="([^"]*)">')
+# The act form's options: the value, and the combinations of an option with pickers.
+OPTION = re.compile(r'<option value="([^"]*)"(?: data-combos="([^"]*)")?>')
 THREAD_LINK = re.compile(r'<li class="thread-row kind-(\w+)[^"]*">.*?<a class="title" '
                          r'href="/t/(\d+)/"', re.S)
 HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
 RADIO = re.compile(r'<input type="radio" name="target" value="(-?\d+)"')
-FLASH = re.compile(r'<ul class="messages"><li class="(\w+)')
+FLASH = re.compile(r'<ul class="messages"[^>]*><li class="(\w+)')
+ERROR = re.compile(r'(?:class="errorlist[^"]*"|role="alert")[^>]*>(?:<li>)?([^<]{1,120})')
 
 
 @events.test_stop.add_listener
@@ -94,21 +97,28 @@ class Player(HttpUser):
         if 'id="choice"' not in text:
             return
         select = text.split('id="choice"', 1)[1].split("</select>", 1)[0]
-        options = [html.unescape(v) for v in OPTION.findall(select)]
-        options = [v for v in options if json.loads(v)["kind"] != "withdraw"]
+        options = [(html.unescape(v), html.unescape(c)) for v, c in OPTION.findall(select)]
+        options = [(v, c) for v, c in options if json.loads(v)["kind"] != "withdraw"]
         if not options or random.random() < 0.5:
             return
-        value = random.choice(options)
+        value, combos = random.choice(options)
         fields = {"choice": value}
+        data = json.loads(value)
+        if data.get("picks"):  # an option with pickers: one combination the rules offer
+            combo = random.choice(json.loads(combos))
+            fields.update({f"pick_{key}": str(combo["params"][key]) for key in data["picks"]})
+            data = {"kind": data["kind"], "params": {**data["params"], **combo["params"]}}
+        for name in data.get("texts", ()):  # an attack with a manifesto, or with a story
+            fields[f"text_{name}"] = MANIFESTO
+        value = json.dumps({"kind": data["kind"], "params": data["params"]}, sort_keys=True)
         phase = dict(HIDDEN.findall(text)).get("phase", "")
-        # The same option offered twice is an attack: with a manifesto, or with a story.
-        if options.count(value) > 1:
-            fields["text_manifesto"] = MANIFESTO
         with self.client.post(f"{self.game}act/", data=self.form(phase=phase, **fields),
                               name="act (POST)", catch_response=True) as answer:
             flash = FLASH.search(answer.text or "")
             if answer.status_code != 200 or flash is None:
-                answer.failure(f"no verdict shown (status {answer.status_code})")
+                said = ERROR.search(answer.text or "")
+                answer.failure(f"no verdict shown (status {answer.status_code}): "
+                               f"{html.unescape(said.group(1)) if said else ''} {value[:80]}")
                 return
             chosen = json.loads(value)
             if flash.group(1) == "success":
