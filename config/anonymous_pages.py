@@ -13,9 +13,9 @@ What the key holds, and why a kept page is never stale:
    bumped by the database whenever what it covers changes (messaging migrations 0007, 0008
    for threads), so a new post, an edit, a withdrawal or a rename makes a new key at once;
 2. the address with its query string, the active language and timezone;
-3. `BUILD`, a digest of the templates and the translation catalogues this process loaded,
-   so nothing kept survives a change of markup or wording (the memory is the process's own:
-   a deploy, which restarts the workers, starts afresh anyway).
+3. `config.build.BUILD`, a digest of the project's code, templates and catalogues, so
+   nothing kept survives a change of markup or wording (the memory is the process's own: a
+   deploy, which restarts the workers, starts afresh anyway).
 
 What differs from one request to the next is left out of the kept page and filled in on
 every answer:
@@ -33,19 +33,17 @@ that set no cookie of their own are kept.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import secrets
 from collections.abc import Callable
-from pathlib import Path
 
-from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.contrib.messages.storage.session import SessionStorage
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils import timezone, translation
 
+from .build import BUILD
 from .memory import Recent
 
 SIZE = 300  # pages kept per process (about 40 kB each)
@@ -61,22 +59,6 @@ def marker(name: str) -> str:
     return f"\ue001{name}-{_NONCE}\ue001"
 
 
-def _build_digest() -> str:
-    """A digest of every template and compiled catalogue under the project (not the
-    virtualenv): what a kept page is made of besides the caller's data."""
-    root = Path(settings.BASE_DIR)
-    digest = hashlib.sha1()
-    for pattern in ("templates/**/*.html", "*/templates/**/*.html",
-                    "locale/*/LC_MESSAGES/*.mo"):
-        for path in sorted(root.glob(pattern)):
-            if ".venv" in path.parts:
-                continue
-            digest.update(str(path.relative_to(root)).encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
-
-
-BUILD = _build_digest()
 
 
 PAGES = Recent(SIZE)  # the pages this process kept

@@ -17,7 +17,9 @@ What the key holds, and why it is enough:
 2. the page number (pages are by position: 50 posts each, in number order);
 3. the reader's language and timezone (the sentences and the times);
 4. the reader's buttons: "Quote" (signed in and allowed to reply) and "Edit" (the GM);
-5. `FORMAT`, a digest of the template, so a deploy that changes the markup starts afresh.
+5. `FORMAT`, a digest of the template, and `config.build.BUILD` (the project's code,
+   templates and catalogues), so a deploy that changes the markup or a sentence starts
+   afresh even in a cache shared by every machine.
 What the key does not hold is kept out of the block: whether an active staff author acts
 as the GM on this board (a game's GM and co-GMs who never held a seat; that changes with
 the game, not with the thread) is asked on every view, one query per staff author of the
@@ -49,6 +51,7 @@ from django.template.loader import get_template
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from config.build import BUILD
 from config.memory import Recent
 
 from .models import Thread
@@ -102,7 +105,7 @@ def posts_block(*, thread: Thread, posts, page_number: int, can_quote: bool, can
         key = ":".join(str(part) for part in (
             "posts", thread.pk, thread.created_at.timestamp(), thread.version, page_number,
             translation.get_language(), timezone.get_current_timezone_name(),
-            int(can_quote), int(can_edit), FORMAT))
+            int(can_quote), int(can_edit), FORMAT, BUILD))
         entry = _recent.get(key)
         if entry is None:
             entry = caches[CACHE].get(key)

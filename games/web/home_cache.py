@@ -22,7 +22,8 @@ What the key holds, and why it is enough:
    row and that number, so a key never names a seat or a version other than the one the
    parts were rendered for;
 3. the reader's language and timezone (sentences, times);
-4. `FORMAT`, a digest of the parts' templates, so a deploy that changes them starts afresh.
+4. `FORMAT`, a digest of the parts' templates, and `config.build.BUILD` (the project's code,
+   templates and catalogues), so a deploy that changes them starts afresh.
 A part is kept `SECONDS` and never needs deleting: a changed game is read under a new key.
 The cache is Redis when REDIS_URL is set (shared by every worker), else each process's
 memory; either way the parts this process used last are also kept in its own memory
@@ -41,6 +42,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
+from config.build import BUILD
 from config.memory import Recent
 
 CACHE = "pages"
@@ -68,7 +70,7 @@ def key(game, seat: int | None) -> str:
     return ":".join(str(part) for part in (
         "game-home", game.pk, created(game), game.page_version,
         "public" if seat is None else f"seat{seat}", translation.get_language(),
-        timezone.get_current_timezone_name(), FORMAT))
+        timezone.get_current_timezone_name(), FORMAT, BUILD))
 
 
 def page_key(game) -> tuple:

@@ -179,3 +179,26 @@ def test_a_post_in_another_thread_of_the_board_keeps_the_page(client, thread, ma
                    enforce_rate_limit=False)
     html, queries = _read(client, thread)
     assert queries == 1 and "第二帖" in html
+
+
+def test_the_build_digest_follows_code_templates_and_catalogues(settings, tmp_path):
+    """Every kept part's key holds config.build.BUILD: a deploy that changes a presenter, a
+    template or a catalogue never meets what the code before it kept (even in Redis)."""
+    from config import build
+
+    for name, text in (("games/presenters.py", "A = 1"), ("templates/base.html", "<p>"),
+                       ("locale/zh_Hans/LC_MESSAGES/django.mo", "mo")):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_x.py").write_text("x = 1")
+    settings.BASE_DIR = tmp_path
+    seen = {build.digest()}
+    (tmp_path / "tests" / "test_x.py").write_text("x = 2")  # not what pages are made of
+    assert build.digest() in seen
+    for name, text in (("games/presenters.py", "A = 2"), ("templates/base.html", "<p>!"),
+                       ("locale/zh_Hans/LC_MESSAGES/django.mo", "mo2")):
+        (tmp_path / name).write_text(text)
+        now = build.digest()
+        assert now not in seen, name
+        seen.add(now)
