@@ -95,16 +95,18 @@ def anonymous_page(request: HttpRequest, *, key: Callable[[], tuple],
     """The page `render` makes, kept for anonymous readers under `key()` (see the module).
 
     `key` is called only for a request that may be answered from here. `render` receives
-    {name: marker} for the `holes`; a hole that was empty when the page was kept stays empty
-    on a hit without being asked again, so a hole's callable must decide whether it shows
-    anything from what the key covers (the vote box: whether the thread is a game's vote
-    thread). A rendered response may also carry `kept_holes`, {name: callable}: parts made
-    from what the render read (the badges of a page's staff authors), kept with the page and
-    called on every answer."""
+    {name: what to put in the page} for the `holes`: for a request that may be answered
+    from here, each hole's marker; for any other (a signed-in reader), its content, so that
+    page is rendered once and never searched. A hole that was empty when the page was kept
+    stays empty on a hit without being asked again, so a hole's callable must decide
+    whether it shows anything from what the key covers (the vote box: whether the thread is
+    a game's vote thread). A response rendered with markers may also carry `kept_holes`,
+    {name: callable}: parts made from what the render read (the badges of a page's staff
+    authors), kept with the page and called on every answer."""
     holes = holes or {}
-    markers = {name: marker(name) for name in holes}
     if not cacheable(request):
-        return _filled(render(markers), markers, holes)
+        return render({name: fill() for name, fill in holes.items()})
+    markers = {name: marker(name) for name in holes}
     full_key = (BUILD, request.get_full_path(), translation.get_language(),
                 timezone.get_current_timezone_name(), *key())
     entry = PAGES.get(full_key)

@@ -35,3 +35,18 @@ class Recent:
     def clear(self) -> None:
         with self.lock:
             self.entries.clear()
+
+    def through(self, cache, key: str):
+        """The entry under `key` from this memory, else from the shared `cache` (then kept
+        here too); None when neither has it."""
+        entry = self.get(key)
+        if entry is None:
+            entry = cache.get(key)
+            if entry is not None:
+                self.put(key, entry)
+        return entry
+
+    def keep(self, cache, key: str, entry, seconds: int) -> None:
+        """Keep `entry` under `key` in the shared `cache` for `seconds` and in this memory."""
+        cache.set(key, entry, seconds)
+        self.put(key, entry)

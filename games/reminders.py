@@ -238,13 +238,14 @@ def _write(wanted: list[tuple[dict, dict, list[int]]],
         texts = _notice_texts((game, _locale(seat)) for game, seat, marks in mine
                               if NOTICE_HOURS in marks)
         notices, emails = [], []
+        act = _act_path()
         for game, seat, marks in mine:
             user = _user(seat)
             locale = _locale(seat)
             if NOTICE_HOURS in marks:
                 notices.append({"user": user, "kind": Kind.DEADLINE,
                                 "text": texts[game["game_id"], locale],
-                                "url": reverse("game-act", args=[game["game_id"]])})
+                                "url": act.format(game["game_id"])})
             if len(marks) > (NOTICE_HOURS in marks):
                 emails.append(_email(game, seat, user, locale, now))
         notify_many(notices)
@@ -359,15 +360,11 @@ def _phase_of(game: dict) -> tuple[str, str, int, int | None]:
             round_of(game["game_ruleset"], game["game_state"].get("public")))
 
 
-def _notice_text(game: dict, locale: Locale) -> str:
-    """The bell's deadline notice, in the reader's language and timezone."""
-    return _notice_texts([(game, locale)])[game["game_id"], locale]
-
-
 def _notice_texts(wanted) -> dict[tuple[int, Locale], str]:
-    """`_notice_text` of each (game, locale) of `wanted`, keyed (game pk, locale): one
-    language and timezone switch per locale (not per notice), each phase name written once
-    per locale (many games are at the same phase)."""
+    """The bell's deadline notice of each (game, locale) of `wanted`, in that reader's
+    language and timezone, keyed (game pk, locale): one language and timezone switch per
+    locale (not per notice), each phase name written once per locale (many games are at
+    the same phase)."""
     by_locale: dict[Locale, dict[int, dict]] = {}
     for game, locale in wanted:
         by_locale.setdefault(locale, {})[game["game_id"]] = game

@@ -220,11 +220,12 @@ _HOME_COLUMNS = ", ".join(f"g.{name}" for name in _HOME_FIELDS)
 _HOME_ROW = f"""
 SELECT {_HOME_COLUMNS},
        s.number AS viewer_seat, s.checked_in_at AS viewer_checked_in_at,
-       (SELECT u.role FROM games_signup u WHERE u.game_id = g.id AND u.user_id = %s
+       (SELECT u.role FROM {Signup._meta.db_table} u WHERE u.game_id = g.id AND u.user_id = %s
          AND u.withdrawn_at IS NULL) AS viewer_signup_role
-FROM games_game g LEFT JOIN games_seat s ON s.game_id = g.id AND s.user_id = %s
-WHERE g.id = %s"""
-_HOME_ROW_ANONYMOUS = f"SELECT {_HOME_COLUMNS} FROM games_game g WHERE g.id = %s"
+FROM {Game._meta.db_table} g LEFT JOIN {Seat._meta.db_table} s
+  ON s.game_id = g.id AND s.user_id = %s
+WHERE g.id = %s"""  # noqa: S608 (names from _meta, values bound)
+_HOME_ROW_ANONYMOUS = f"SELECT {_HOME_COLUMNS} FROM {Game._meta.db_table} g WHERE g.id = %s"  # noqa: S608
 
 
 def home_row(pk, user: User | AnonymousUser | None) -> Game | None:

@@ -84,13 +84,10 @@ def _key(board: Board, gm: bool, *rest) -> str:
 
 
 def _kept(key: str, make):
-    entry = _recent.get(key)
+    entry = _recent.through(caches[CACHE], key)
     if entry is None:
-        entry = caches[CACHE].get(key)
-        if entry is None:
-            entry = make()
-            caches[CACHE].set(key, entry, SECONDS)
-        _recent.put(key, entry)
+        entry = make()
+        _recent.keep(caches[CACHE], key, entry, SECONDS)
     return entry
 
 

@@ -9,6 +9,7 @@ renders Markdown.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -55,6 +56,17 @@ class Board(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("messaging-board", args=[self.slug])
+
+    def owning_game(self):
+        """The game this board belongs to (the games app's one-to-one `Board.game`, read
+        through the reverse relation so messaging imports no game code), or None: the lobby
+        (no query) and any board without a game."""
+        if self.kind == self.Kind.LOBBY:
+            return None
+        try:
+            return self.game
+        except (ObjectDoesNotExist, AttributeError):
+            return None
 
 
 class Thread(models.Model):

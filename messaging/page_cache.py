@@ -106,17 +106,12 @@ def posts_block(*, thread: Thread, posts, page_number: int, can_quote: bool, can
             "posts", thread.pk, thread.created_at.timestamp(), thread.version, page_number,
             translation.get_language(), timezone.get_current_timezone_name(),
             int(can_quote), int(can_edit), FORMAT, BUILD))
-        entry = _recent.get(key)
-        if entry is None:
-            entry = caches[CACHE].get(key)
-            if entry is not None:
-                _recent.put(key, entry)
+        entry = _recent.through(caches[CACHE], key)
     if entry is None:
         entry = _render(thread, posts, page_number=page_number, can_quote=can_quote,
                         can_edit=can_edit, page_query=page_query)
         if key is not None:
-            caches[CACHE].set(key, entry, SECONDS)
-            _recent.put(key, entry)
+            _recent.keep(caches[CACHE], key, entry, SECONDS)
     html, staff, last_number = entry
     if not fill and staff:  # no staff author: nothing to fill, the block is final
         board_id = thread.board_id

@@ -10,7 +10,6 @@ from django.conf import settings
 from django.contrib import messages as flash
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ObjectDoesNotExist
 from django.core.paginator import Page, Paginator
 from django.db import connection
 from django.db.models import Count, Q
@@ -22,7 +21,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from config.anonymous_pages import anonymous_page, marker, row_key
+from config.anonymous_pages import anonymous_page, cacheable, marker, row_key
 from config.http import is_page_navigation
 from config.inputs import parse_int, parse_page
 
@@ -200,15 +199,8 @@ def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if not rules.can_read_board(user, board):
         raise Http404
     return anonymous_page(
-        request, key=lambda: ("board", *row_key(board), *row_key(_game_of(board))),
+        request, key=lambda: ("board", *row_key(board), *row_key(board.owning_game())),
         render=lambda holes: _render_board(request, board))
-
-
-def _game_of(board: Board):
-    try:
-        return board.game
-    except ObjectDoesNotExist:
-        return None
 
 
 def _render_board(request: HttpRequest, board: Board) -> HttpResponse:
@@ -382,7 +374,7 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
             return ("thread", pk, digest)
         t = thread()  # not PostgreSQL (or no such thread): the rows as read
         return ("thread", *row_key(t), *row_key(t.board, page_cache.BOARD_MOVES),
-                *row_key(getattr(t.board, "game", None)))
+                *row_key(t.board.owning_game()))
 
     # A reader who is not signed in gets the page kept for every such reader
     # (config.anonymous_pages) under the thread's rows; the vote box above a game's vote
@@ -391,7 +383,7 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
         request, key=key,
         render=lambda holes: _render_thread(
             request, thread(), form(), page_number=request.GET.get("page"),
-            panels=[SafeString(holes["panels"])], kept=True),
+            panels=[SafeString(holes["panels"])], kept=cacheable(request)),
         holes={"panels": lambda: "".join(hooks.render_thread_panels(request, thread()))})
 
 

@@ -85,16 +85,9 @@ def parts(game, seat: int | None, miss) -> tuple[str, str]:
     `seat`, None: none) from the cache; else `miss()`, which reads the game again and returns
     (that row, the seat number read with it, the parts' context), renders them and keeps
     them under the key of what it read."""
-    cache_key = key(game, seat)
-    found = RECENT.get(cache_key)
-    if found is None:
-        found = caches[CACHE].get(cache_key)
-        if found is not None:
-            RECENT.put(cache_key, found)
+    found = RECENT.through(caches[CACHE], key(game, seat))
     if found is None:
         game, seat, values = miss()
         found = (render_to_string(STATUS, values), render_to_string(TABLES, values))
-        cache_key = key(game, seat)
-        caches[CACHE].set(cache_key, found, SECONDS)
-        RECENT.put(cache_key, found)
+        RECENT.keep(caches[CACHE], key(game, seat), found, SECONDS)
     return mark_safe(found[0]), mark_safe(found[1])  # noqa: S308 (our own templates' output)

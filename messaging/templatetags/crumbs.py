@@ -17,20 +17,11 @@ The trail always starts at the home page (首页, never "大厅": the lobby boar
 from __future__ import annotations
 
 from django import template
-from django.core.exceptions import ObjectDoesNotExist
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 register = template.Library()
 
-
-def _game_of(board):
-    if board.kind == "lobby":  # never a game's (and no query for it)
-        return None
-    try:
-        return board.game
-    except (ObjectDoesNotExist, AttributeError):
-        return None
 
 
 def _game_crumbs(game) -> list[tuple[str, str]]:
@@ -45,7 +36,7 @@ def breadcrumbs(*pairs, current: str = "", board=None, game=None, current_board=
     for one in (board, current_board):
         if not one:
             continue
-        owner = _game_of(one)
+        owner = one.owning_game()
         if owner is not None and not game:
             trail += _game_crumbs(owner)
         label = _("Game board") if owner is not None else one.title

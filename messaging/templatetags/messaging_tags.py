@@ -58,17 +58,12 @@ def thread_row(context, thread, show_board=False) -> SafeString:
            context["request"].user.is_authenticated,
            board.slug if board else "", board.title if board else "",
            translation.get_language(), timezone.get_current_timezone_name())
-    return _render_thread_row(key)
+    return render_thread_row(key)
 
 
 @functools.lru_cache(maxsize=THREAD_ROWS)
-def _render_thread_row(key: tuple) -> SafeString:
-    """Render from the key alone (the row is a function of it)."""
+def render_thread_row(key: tuple) -> SafeString:
+    """Render from the key alone (the row is a function of it; messaging.board_rows builds
+    the key from the values it keeps)."""
     return SafeString(get_template("messaging/_thread_row.html").render(
         dict(zip(_ROW_FIELDS, key, strict=True))))
-
-
-def render_thread_row(key: tuple) -> SafeString:
-    """A row from its values, in `thread_row`'s key order (messaging.board_rows: the board
-    page's rows, read as values and kept)."""
-    return _render_thread_row(key)

@@ -66,7 +66,7 @@ def named_everywhere(client, game: Game, seat: int) -> dict[str, str]:
     locale = reminders._locale(row_of)
     email = reminders._email(rows[game.pk], row_of, player, locale, now)
     email_body = reminders.reminder_text(email["context"])[1]
-    notice = reminders._notice_text(rows[game.pk], locale)
+    notice = reminders._notice_texts([(rows[game.pk], locale)])[game.pk, locale]
     calendar = [str(e["SUMMARY"]) for e in selectors.deadlines(player, now=now)
                 if f"game-{game.pk}-phase-" in str(e["UID"])]
     return {
