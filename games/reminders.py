@@ -1,17 +1,19 @@
 """Email reminders before a deadline, to the players who still owe an action or a vote.
 
 Each user picks the hours before a deadline (profile `reminder_hours`, default 6 and 1).
-One email per (phase, user, hours) at most — the ReminderSent unique constraint makes a
-second send impossible even when two sweeps run at once. The ReminderSent rows and the
-email's outbox row (games/mail.py) are written in one transaction: a reminder recorded as
-sent always has its outbox row, which is retried until the mail server accepts it. When a sweep finds several
-reminders due at once (a phase shorter than the first reminder), only the nearest is sent
-and the earlier ones are marked as passed. The subject states the time really left
+One email per (phase, user, hour mark) at most, even when two sweeps run at once: a user's
+reminders in a phase are ONE ReminderSent row (unique per phase and user), made with the
+first reminder and moved to each nearer mark after it (`hours`, only ever down), so a mark
+can be claimed once only. The row and the email's outbox row (games/mail.py) are written in
+one transaction: a reminder recorded as sent always has its outbox row, which is retried
+until the mail server accepts it. When a sweep finds several marks due at once (a phase
+shorter than the first reminder, a late first sweep), only the nearest is sent; the row's
+`hours` says the earlier ones have passed. The subject states the time really left
 ("4 min left", not the hour mark that fell due).
 
 With the first reminder of a phase the user also gets one on-site notice (the bell), once
-per (phase, user): a ReminderSent row with hours=NOTICE_HOURS (0, which no email uses)
-records it under the same constraint. Only living seats the engine still awaits are
+per (phase, user): the sweep that makes the row rings it (`first_hours`, the mark the row
+was made with, equals `hours` only then). Only living seats the engine still awaits are
 reminded: a dead or fouled-out seat owes nothing (the engine's living seats decide, not
 only the Seat row's `alive` copy).
 
@@ -22,17 +24,18 @@ living seated user has left (None when there is none); a user who changes their 
 their running games looked at again (games/signals.py). Whatever the number due, a sweep
 on PostgreSQL is two statements: one read of the games to look at, each with its seats,
 users and profiles, as one JSON text; one write (data-modifying CTEs) that claims the
-reminder rows (INSERT … ON CONFLICT DO NOTHING RETURNING), inserts the bell notices and
-the outbox rows of the claims it made, and writes the games' next looks. Elsewhere
-(SQLite) the write is four statements in one transaction, with the same rows.
+reminded seats' marks (INSERT … ON CONFLICT DO UPDATE … WHERE nearer RETURNING), inserts
+the bell notices of the rows it made and the outbox rows of the marks it claimed, and
+writes the games' next looks. Elsewhere (SQLite) the write is four statements in one
+transaction, with the same rows.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import functools
-import json
 
+import orjson
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import TextField
@@ -52,7 +55,6 @@ from .models.game import REMINDER_MAX_HOURS
 from .presenters import phase_name, round_of
 
 MAX_HOURS = REMINDER_MAX_HOURS
-NOTICE_HOURS = 0  # the ReminderSent row of the on-site notice (emails use 1..MAX_HOURS)
 BATCH = 500  # games looked at per sweep; the rest wait for the next one (oldest first)
 # One row per seat of the games to look at: the seat, its game and its user with profile,
 # read as plain values (no model instances: a sweep builds none per reminder).
@@ -115,7 +117,7 @@ def read_seats(game_ids) -> tuple[dict[int, dict], dict[int, list[dict]]]:
         seat = dict(zip(_FIELDS, values, strict=True))
         if seat["game_id"] not in games:  # the game's columns, from its first seat
             games[seat["game_id"]] = seat
-            seat["game_state"] = json.loads(seat["state_text"])
+            seat["game_state"] = orjson.loads(seat["state_text"])
         seats.setdefault(seat["game_id"], []).append(seat)
     return games, seats
 
@@ -164,11 +166,11 @@ def read_due(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[dict]]]:
 
 def _read_due_at_once(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[dict]]]:
     """`read_due` on PostgreSQL: the whole answer as ONE JSON text (`_read_sql`), decoded by
-    one json.loads (the state once per game, with the rest), in `read_seats`' shape."""
+    one decode (the state once per game, with the rest), in `read_seats`' shape."""
     with connection.cursor() as cursor:
         cursor.execute(_read_sql(), {"running": Game.Status.RUNNING, "now": now,
                                      "batch": BATCH})
-        found = json.loads(cursor.fetchone()[0])
+        found = orjson.loads(cursor.fetchone()[0])
     games: dict[int, dict] = {}
     seats: dict[int, list[dict]] = {}
     parse = dt.datetime.fromisoformat
@@ -182,10 +184,10 @@ def _read_due_at_once(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list
 
 
 def _plan(games: dict[int, dict], seats: dict[int, list[dict]], now: dt.datetime
-          ) -> tuple[list[tuple[dict, dict, list[int]]], dict[int, dt.datetime | None]]:
-    """What the sweep claims: [(game, seat, hour marks to claim)], and each game's next
-    look (None: none)."""
-    wanted: list[tuple[dict, dict, list[int]]] = []  # (game, seat, hour marks to claim)
+          ) -> tuple[list[tuple[dict, dict, int]], dict[int, dt.datetime | None]]:
+    """What the sweep claims: [(game, seat, the nearest hour mark due)], one per (phase,
+    user), and each game's next look (None: none)."""
+    wanted: dict[tuple[int, int], tuple[dict, dict, int]] = {}  # (phase, user): the claim
     next_look: dict[int, dt.datetime | None] = {}
     marks_of: dict[str | None, list[int]] = {}  # a profile's reminder_hours, parsed once
     for pk, game in games.items():
@@ -216,37 +218,35 @@ def _plan(games: dict[int, dict], seats: dict[int, list[dict]], now: dt.datetime
                 continue
             if owing is None:
                 owing = set(engine.phase(game["game_state"]).awaiting) & living
-            if seat["number"] in owing:
-                wanted.append((game, seat, [NOTICE_HOURS, *due] if seat["user_email"]
-                               else [NOTICE_HOURS]))
-    return wanted, next_look
+            if seat["number"] in owing:  # (one claim a user, were they seated twice)
+                wanted[game["game_current_phase_id"], seat["user_id"]] = (game, seat, due[-1])
+    return list(wanted.values()), next_look
 
 
-def _write(wanted: list[tuple[dict, dict, list[int]]],
+def _write(wanted: list[tuple[dict, dict, int]],
            next_look: dict[int, dt.datetime | None], now: dt.datetime) -> int:
     """Step 3 in four statements, one transaction (any database): the claims, then the
-    notices and the outbox rows of the claims made (notify_many, queue_emails), then the
-    next looks. Returns how many emails were queued."""
+    notices of the rows made and the outbox rows of the marks claimed (notify_many,
+    queue_emails), then the next looks. Returns how many emails were queued."""
     # The records, the notices and the emails commit together (no savepoint inside a
     # caller's transaction: a failure here rolls the caller back too).
     with transaction.atomic(savepoint=False):
-        claimed = _claim([(game["game_current_phase_id"], seat["user_id"], h)
-                          for game, seat, marks in wanted for h in marks], now)
-        mine = [(game, seat, [h for h in marks if (game["game_current_phase_id"],
-                                                   seat["user_id"], h) in claimed])
-                for game, seat, marks in wanted]
-        texts = _notice_texts((game, _locale(seat)) for game, seat, marks in mine
-                              if NOTICE_HOURS in marks)
+        claimed = _claim([(game["game_current_phase_id"], seat["user_id"], mark)
+                          for game, seat, mark in wanted], now)
+        mine = [(game, seat, claimed[game["game_current_phase_id"], seat["user_id"]])
+                for game, seat, _mark in wanted
+                if (game["game_current_phase_id"], seat["user_id"]) in claimed]
+        texts = _notice_texts((game, _locale(seat)) for game, seat, first in mine if first)
         notices, emails = [], []
         act = _act_path()
-        for game, seat, marks in mine:
+        for game, seat, first in mine:
             user = _user(seat)
             locale = _locale(seat)
-            if NOTICE_HOURS in marks:
+            if first:
                 notices.append({"user": user, "kind": Kind.DEADLINE,
                                 "text": texts[game["game_id"], locale],
                                 "url": act.format(game["game_id"])})
-            if len(marks) > (NOTICE_HOURS in marks):
+            if seat["user_email"]:
                 emails.append(_email(game, seat, user, locale, now))
         notify_many(notices)
         sent = len(queue_emails(emails))
@@ -254,13 +254,13 @@ def _write(wanted: list[tuple[dict, dict, list[int]]],
     return sent
 
 
-def _write_at_once(wanted: list[tuple[dict, dict, list[int]]],
+def _write_at_once(wanted: list[tuple[dict, dict, int]],
                    next_look: dict[int, dt.datetime | None], now: dt.datetime) -> int:
     """Step 3 on PostgreSQL in ONE statement (`_write_sql`; atomic by itself, so no BEGIN or
     COMMIT; inside a caller's transaction it is part of that): the claims, the notices and
     the outbox rows of the claims it made (data-modifying CTEs joined on the claims'
     RETURNING), the next looks. What to write travels as two JSON parameters: one record
-    per reminded seat (its marks, its notice's text and link, its email's address and
+    per reminded seat (its mark, its notice's text and link, its email's address and
     context) and the next looks. The rows are those `_write` writes (notify_many's rules
     for who gets a notice; queue_emails' deferred row). Returns how many emails were queued;
     the worker is nudged once the statement's transaction commits.
@@ -273,20 +273,18 @@ def _write_at_once(wanted: list[tuple[dict, dict, list[int]]],
     them. A row the worker already sent is kept: its worker's own commit flushes the WAL
     up to it."""
     act = _act_path()
-    seats, locales = [], {}
-    for game, seat, marks in wanted:
-        locale = _locale(seat)
-        locales[game["game_id"], locale] = game
-        seats.append((game, seat, marks, locale, may_notify(
+    seats = []
+    for game, seat, mark in wanted:
+        seats.append((game, seat, mark, _locale(seat), may_notify(
             user_id=seat["user_id"], username=seat["user_username"],
             is_active=seat["user_is_active"])))
-    texts = _notice_texts((game, locale) for game, _seat, _marks, locale, notice in seats
+    texts = _notice_texts((game, locale) for game, _seat, _mark, locale, notice in seats
                           if notice)
     records = []
-    for game, seat, marks, locale, notice in seats:
-        email = len(marks) > 1  # an hour mark besides the notice's
+    for game, seat, mark, locale, notice in seats:
+        email = bool(seat["user_email"])
         records.append({
-            "p": game["game_current_phase_id"], "u": seat["user_id"], "h": marks,
+            "p": game["game_current_phase_id"], "u": seat["user_id"], "h": mark,
             "text": texts[game["game_id"], locale][:MAX_TEXT] if notice else None,
             "url": site_path(act.format(game["game_id"])) if notice else None,
             "to": seat["user_email"] if email else None,
@@ -296,9 +294,9 @@ def _write_at_once(wanted: list[tuple[dict, dict, list[int]]],
     written = timezone.now()  # the notices' and the outbox rows' created (the real clock)
     with connection.cursor() as cursor:
         cursor.execute(_write_sql(), {
-            "now": now, "seats": json.dumps(records), "notice_kind": Kind.DEADLINE.value,
-            "written": written, "email_kind": EMAIL_KIND, "template": DEFERRED_TEMPLATE,
-            "looks": json.dumps(looks),
+            "now": now, "seats": orjson.dumps(records).decode(),
+            "notice_kind": Kind.DEADLINE.value, "written": written, "email_kind": EMAIL_KIND,
+            "template": DEFERRED_TEMPLATE, "looks": orjson.dumps(looks).decode(),
             "commit": None if connection.in_atomic_block else "off"})
         pks = cursor.fetchone()[0]
     nudge_on_commit(pks)
@@ -334,24 +332,30 @@ def _reschedule(looks: dict[int, dt.datetime | None]) -> None:
                        f"WHERE {table}.id = v.id", [list(looks), list(looks.values())])
 
 
-def _claim(rows: list[tuple[int, int, int]], now: dt.datetime) -> set[tuple[int, int, int]]:
-    """Record the reminders (phase, user, hours) in one statement; the ones an earlier or a
-    concurrent sweep already recorded are left out of the answer."""
+def _claim(rows: list[tuple[int, int, int]], now: dt.datetime) -> dict[tuple[int, int], bool]:
+    """Claim each (phase, user, hour mark) in one statement: a new row, or the user's row
+    of the phase moved to a nearer mark. Answers {(phase, user): whether the row is new
+    (the bell rings)} for the claims made; a mark an earlier or a concurrent sweep already
+    claimed (or passed) is left out."""
     if not rows:
-        return set()
-    table = connection.ops.quote_name(ReminderSent._meta.db_table)
-    insert = f"INSERT INTO {table} (phase_id, user_id, hours, created) "  # noqa: S608
-    returning = " ON CONFLICT DO NOTHING RETURNING phase_id, user_id, hours"
-    if connection.vendor == "postgresql":  # three array parameters, however many rows
-        sql = insert + "SELECT p, u, h, %s FROM unnest(%s::integer[], %s::integer[], " \
-            "%s::integer[]) AS v(p, u, h)" + returning
-        params = [now, *(list(column) for column in zip(*rows, strict=True))]
-    else:
-        sql = insert + "VALUES " + ", ".join(["(%s, %s, %s, %s)"] * len(rows)) + returning
-        params = [p for row in rows for p in (*row, now)]
+        return {}
+    table = _table(ReminderSent)
+    values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows))
+    sql = (f"INSERT INTO {table} (phase_id, user_id, hours, first_hours, created) "  # noqa: S608
+           f"VALUES {values} {_NEARER.format(table=table)}")
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return {tuple(row) for row in cursor.fetchall()}
+        cursor.execute(sql, [p for phase, user, mark in rows
+                             for p in (phase, user, mark, mark, now)])
+        return {(phase, user): bool(first) for phase, user, first in cursor.fetchall()}
+
+
+# A claim: a user's row of the phase is made, or moved to a nearer mark; a mark already
+# claimed or passed (the row's `hours` is not farther) changes nothing and is not answered.
+# Only a row made by this statement has `hours` = `first_hours` (a move makes them differ).
+_NEARER = ("ON CONFLICT (phase_id, user_id) DO UPDATE "
+           "SET hours = excluded.hours, created = excluded.created "
+           "WHERE {table}.hours > excluded.hours "
+           "RETURNING phase_id, user_id, hours = first_hours AS first")
 
 
 def _phase_of(game: dict) -> tuple[str, str, int, int | None]:
@@ -441,10 +445,10 @@ FROM (SELECT * FROM {game} WHERE status = %(running)s AND remind_at <= %(now)s
 
 @functools.cache
 def _write_sql() -> str:
-    """`_write_at_once`'s statement: claim each reminded seat's (phase, user, hours) rows,
-    then insert the notices whose NOTICE_HOURS claim it made and the outbox rows whose
-    (phase, user) it claimed an hour mark of, write the next looks; answer the outbox rows'
-    ids (and set this transaction's synchronous_commit). Every column is named, with the
+    """`_write_at_once`'s statement: claim each reminded seat's (phase, user, mark)
+    (`_NEARER`), then insert the notices of the rows it made and the outbox rows of the
+    claims it made, write the next looks; answer the outbox rows' ids (and set this
+    transaction's synchronous_commit). Every column is named, with the
     value the models' defaults give (Notification: no actor, thread, post or conversation,
     unread; OutboxEmail: a deferred row as games.mail._deferred_row writes it, never
     attempted, due at once)."""
@@ -454,30 +458,26 @@ def _write_sql() -> str:
     outbox, game = _table(OutboxEmail), _table(Game)
     return f"""WITH seat AS MATERIALIZED (
   SELECT * FROM json_to_recordset(%(seats)s::json)
-    AS s(p bigint, u integer, h json, text text, url text, "to" text, context jsonb)
+    AS s(p bigint, u integer, h integer, text text, url text, "to" text, context jsonb)
 ), claimed AS (
-  INSERT INTO {claims} (phase_id, user_id, hours, created)
-  SELECT seat.p, seat.u, h.value::integer, %(now)s
-  FROM seat CROSS JOIN LATERAL json_array_elements_text(seat.h) AS h(value)
-  ON CONFLICT DO NOTHING RETURNING phase_id, user_id, hours
+  INSERT INTO {claims} (phase_id, user_id, hours, first_hours, created)
+  SELECT seat.p, seat.u, seat.h, seat.h, %(now)s FROM seat
+  {_NEARER.format(table=claims)}
 ), notices AS (
   INSERT INTO {notices} (user_id, kind, actor_id, thread_id, post_id, conversation_id,
                          text, url, created_at, read_at)
   SELECT seat.u, %(notice_kind)s, NULL, NULL, NULL, NULL, seat.text, seat.url,
          %(written)s, NULL
-  FROM seat JOIN claimed c
-    ON c.phase_id = seat.p AND c.user_id = seat.u AND c.hours = {NOTICE_HOURS}
-  WHERE seat.text IS NOT NULL
+  FROM seat JOIN claimed c ON c.phase_id = seat.p AND c.user_id = seat.u
+  WHERE c.first AND seat.text IS NOT NULL
 ), emails AS (
   INSERT INTO {outbox} (kind, user_id, "to", subject, body, html, headers, template,
                         context, created, next_attempt_at, attempts, last_error, sent_at,
                         failed_at)
   SELECT %(email_kind)s, seat.u, seat."to", '', '', '', '{{}}'::jsonb, %(template)s,
          seat.context, %(written)s, %(written)s, 0, '', NULL, NULL
-  FROM seat
-  WHERE seat."to" IS NOT NULL AND EXISTS (
-    SELECT FROM claimed c WHERE c.phase_id = seat.p AND c.user_id = seat.u
-    AND c.hours <> {NOTICE_HOURS})
+  FROM seat JOIN claimed c ON c.phase_id = seat.p AND c.user_id = seat.u
+  WHERE seat."to" IS NOT NULL
   RETURNING id
 ), looks AS (
   UPDATE {game} SET remind_at = l.at

@@ -332,18 +332,24 @@ class Announcement(models.Model):
 
 
 class ReminderSent(models.Model):
-    """One reminder email per (phase, user, hours-before): the constraint makes it once only."""
+    """The reminders a user was sent in a phase: one row per (phase, user), made with the
+    first (which also rang the bell) and moved to each nearer hour mark reminded after it.
+    The constraint and `hours` make each mark's email once only (games/reminders.py)."""
 
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="reminders")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    hours = models.PositiveSmallIntegerField()
-    created = models.DateTimeField(auto_now_add=True)
+    hours = models.PositiveSmallIntegerField(
+        _("hours before the deadline"), help_text=_("The nearest mark reminded so far."))
+    first_hours = models.PositiveSmallIntegerField(
+        _("first reminder"), default=0,
+        help_text=_("The mark of the first reminder, which also rang the bell."))
+    created = models.DateTimeField(_("last reminded"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("reminder sent")
         verbose_name_plural = _("reminders sent")
         constraints = [
-            models.UniqueConstraint(fields=["phase", "user", "hours"], name="reminder_once"),
+            models.UniqueConstraint(fields=["phase", "user"], name="reminder_once_a_phase"),
         ]
 
     def __str__(self) -> str:

@@ -45,7 +45,10 @@ def test_the_one_hour_reminder_follows_and_then_nothing(long_game,
         reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(minutes=50))
         reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(minutes=10))
     assert len(mail.outbox) == 2
-    assert ReminderSent.objects.exclude(hours=reminders.NOTICE_HOURS).count() == 2
+    # one row for the user's reminders of the phase: made at the 6-hour mark, moved to 1
+    [row] = ReminderSent.objects.all()
+    assert (row.first_hours, row.hours) == (6, 1)
+    assert Notification.objects.filter(kind="deadline").count() == 1  # the first rang it
 
 
 def test_a_late_first_sweep_sends_only_the_nearest_reminder(long_game,
@@ -53,8 +56,12 @@ def test_a_late_first_sweep_sends_only_the_nearest_reminder(long_game,
     with django_capture_on_commit_callbacks(execute=True):
         reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(minutes=30))
     assert len(mail.outbox) == 1 and "还剩 30 分钟" in mail.outbox[0].subject
-    assert set(ReminderSent.objects.exclude(hours=reminders.NOTICE_HOURS)
-               .values_list("hours", flat=True)) == {6, 1}
+    # the 6-hour mark passed with it: the row says the nearest, and nothing more is sent
+    [row] = ReminderSent.objects.all()
+    assert (row.first_hours, row.hours) == (1, 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(minutes=9)) == 0
+    assert len(mail.outbox) == 1
 
 
 def test_a_seat_that_acted_is_not_reminded(long_game, django_capture_on_commit_callbacks):
@@ -85,8 +92,24 @@ def test_the_database_refuses_a_second_reminder_row(long_game):
 
     user = long_game.seats.first().user
     ReminderSent.objects.create(phase=long_game.current_phase, user=user, hours=6)
-    with pytest.raises(IntegrityError), transaction.atomic():
-        ReminderSent.objects.create(phase=long_game.current_phase, user=user, hours=6)
+    for hours in (6, 1):  # one row a user and phase, whatever its mark
+        with pytest.raises(IntegrityError), transaction.atomic():
+            ReminderSent.objects.create(phase=long_game.current_phase, user=user, hours=hours)
+
+
+def test_a_claim_is_made_once_and_only_ever_nearer(long_game):
+    """The claim itself (both databases): the first makes the row (the bell rings), a
+    nearer mark moves it, the same or a farther mark changes nothing and is not answered."""
+    phase, user = long_game.current_phase_id, long_game.seats.first().user_id
+    now = long_game.deadline - dt.timedelta(hours=5)
+    assert reminders._claim([(phase, user, 6)], now) == {(phase, user): True}
+    assert reminders._claim([(phase, user, 6)], now) == {}
+    assert reminders._claim([(phase, user, 12)], now) == {}
+    later = now + dt.timedelta(hours=4)
+    assert reminders._claim([(phase, user, 1)], later) == {(phase, user): False}
+    assert reminders._claim([(phase, user, 1)], later) == {}
+    [row] = ReminderSent.objects.filter(phase_id=phase, user_id=user)
+    assert (row.first_hours, row.hours, row.created) == (6, 1, later)
 
 
 # --- the time really left, dead and fouled-out seats, the schedule, the cost ----------------
@@ -336,7 +359,7 @@ def _written(game_ids, now):
     from games.models import OutboxEmail
 
     claims = sorted(ReminderSent.objects.filter(phase__game__in=game_ids, created=now)
-                    .values_list("phase_id", "user_id", "hours"))
+                    .values_list("phase_id", "user_id", "hours", "first_hours"))
     notices = sorted(tuple(sorted((k, v) for k, v in n.items() if k not in ("id", "created_at")))
                      for n in Notification.objects.filter(kind="deadline").values())
     emails = sorted(tuple(sorted((k, str(v)) for k, v in e.items()
@@ -382,7 +405,7 @@ def test_the_one_statement_writes_the_rows_the_generic_path_writes(
     Profile.objects.filter(user=english).update(language="en", timezone="Europe/Paris")
     get_user_model().objects.filter(pk=mute.pk).update(email="")
     get_user_model().objects.filter(pk=disabled.pk).update(is_active=False)
-    ReminderSent.objects.create(phase=game.current_phase, user=early, hours=6)
+    ReminderSent.objects.create(phase=game.current_phase, user=early, hours=6, first_hours=6)
     far = services.start_game(game_id=services.create_game(
         name="远局", ruleset="toy", gm=game.gm, seat_count=5,
         durations={"night": 3 * 24 * 60, "day": 3 * 24 * 60}).pk,
@@ -400,15 +423,17 @@ def test_the_one_statement_writes_the_rows_the_generic_path_writes(
     assert len(nudges) == 1
     written = _written(ids, now)
     _forget(ids, now, before)
+    ReminderSent.objects.create(phase=game.current_phase, user=early, hours=6, first_hours=6)
     monkeypatch.setattr(reminders, "_at_once", lambda: False)
     with django_capture_on_commit_callbacks(execute=False):
         generic = reminders.send_due_reminders(now=now)
     assert at_once == generic == len(living) - 1  # all but the one with no address
     assert written[:4] == _written(ids, now)[:4]
     claims, notices, emails, looks, stamps = written
-    assert (game.current_phase_id, early.pk, 6) not in claims  # sent before, kept
-    assert {(game.current_phase_id, early.pk, h) for h in (0, 1)} <= set(claims)
-    assert len(notices) == len(living) - 1  # all but the disabled account
+    # the one reminded at 6 hours before: the row moved to 1 (an email), no second bell
+    assert (game.current_phase_id, early.pk, 1, 6) in claims
+    assert len(notices) == len(living) - 2  # all but the disabled account and that one
+    assert early.pk not in {dict(n)["user_id"] for n in notices}
     assert all(started <= a == b <= timezone.now() for a, b in stamps)
     assert dict(looks)[game.pk] is None and dict(looks)[far.pk] == far.deadline - dt.timedelta(
         hours=6)
@@ -458,3 +483,31 @@ def test_the_plain_values_rule_of_who_gets_a_notice_is_notify_s(make_user, setti
             kept = may_notify(user_id=user.pk, username=user.username, is_active=active)
             assert kept == (active and not rules.is_messenger(user))
             assert kept == (_notice(user=user, kind="deadline", url="/x/") is not None)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_folds_the_old_rows_into_one_a_phase_and_user(long_game, make_user):
+    """games 0016: the old rows (the bell's hours=0, one per mark) become one per (phase,
+    user) with the nearest mark emailed and the first one; a bell alone keeps 0."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = [("games", "0015_game_page_version")], [("games", "0016_reminder_once_a_phase")]
+    phase = long_game.current_phase_id
+    both, bell_only, one_mark = (make_user(f"旧{i}").pk for i in range(3))
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    try:
+        old = executor.loader.project_state(before).apps.get_model("games", "ReminderSent")
+        for user, hours in ((both, 0), (both, 6), (both, 1), (bell_only, 0), (one_mark, 6)):
+            old.objects.create(phase_id=phase, user_id=user, hours=hours)
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.loader.build_graph()
+        executor.migrate(after)
+    rows = {r.user_id: (r.first_hours, r.hours) for r in ReminderSent.objects.all()}
+    assert rows == {both: (6, 1), bell_only: (0, 0), one_mark: (6, 6)}
+    # and a sweep goes on from there: nothing twice, the one past 6 hours gets the 1-hour mark
+    assert reminders._claim([(phase, both, 1), (phase, one_mark, 1)],
+                            long_game.deadline - dt.timedelta(minutes=30)) == {
+        (phase, one_mark): False}
