@@ -15,7 +15,7 @@ With the first reminder of a phase the user also gets one on-site notice (the be
 per (phase, user): the sweep that makes the row rings it (`first_hours`, the mark the row
 was made with, equals `hours` only then). Only living seats the engine still awaits are
 reminded: a dead or fouled-out seat owes nothing (the engine's living seats decide, not
-only the Seat row's `alive` copy).
+only the Seat row's `alive` copy; the services record them with each state written).
 
 The cost is O(reminders due), not O(running games): `Game.remind_at` says when the sweep
 should next look at a game. A changed deadline sets it REMINDER_MAX_HOURS before the
@@ -23,7 +23,8 @@ deadline (Game.save); each look sends what is due and moves it to the next hour 
 living seated user has left (None when there is none); a user who changes their hours has
 their running games looked at again (games/signals.py). Whatever the number due, a sweep
 on PostgreSQL is two statements: one read of the games to look at, each with its seats,
-users and profiles, as one JSON text; one write (data-modifying CTEs) that claims the
+users and profiles and who the engine awaits (`Game.awaiting`, games/awaiting.py: the
+state itself only where that record is empty), as one JSON text; one write (data-modifying CTEs) that claims the
 reminded seats' marks (INSERT … ON CONFLICT DO UPDATE … WHERE nearer RETURNING), inserts
 the bell notices of the rows it made and the outbox rows of the marks it claimed, and
 writes the games' next looks. Elsewhere (SQLite) the write is four statements in one
@@ -48,18 +49,18 @@ from django.utils.translation import ngettext
 from config.site import site_url
 from messaging.notifications import MAX_TEXT, Kind, may_notify, notify_many, site_path
 
-from . import rulesets
+from . import awaiting
 from .mail import Locale, nudge_on_commit, queue_emails
 from .models import Game, OutboxEmail, ReminderSent, Seat
 from .models.game import REMINDER_MAX_HOURS
-from .presenters import phase_name, round_of
+from .presenters import phase_name
 
 MAX_HOURS = REMINDER_MAX_HOURS
 BATCH = 500  # games looked at per sweep; the rest wait for the next one (oldest first)
 # One row per seat of the games to look at: the seat, its game and its user with profile,
 # read as plain values (no model instances: a sweep builds none per reminder).
 COLUMNS = ("game_id", "number", "user_id", "alive",
-           "game__name", "game__ruleset", "state_text", "game__deadline",
+           "game__name", "game__ruleset", "game__awaiting", "state_text", "game__deadline",
            "game__phase_name", "game__phase_number", "game__current_phase_id",
            "user__username", "user__email", "user__is_active",
            "user__profile__language", "user__profile__timezone",
@@ -105,8 +106,8 @@ def time_left(left: dt.timedelta) -> str:
 
 def read_seats(game_ids) -> tuple[dict[int, dict], dict[int, list[dict]]]:
     """The seats of the games `game_ids` (a query of pks) as plain values (COLUMNS), in one
-    query: ({game pk: its first seat's row, holding the game's columns and its decoded
-    state}, {game pk: its seats' rows})."""
+    query: ({game pk: its first seat's row, holding the game's columns, its `awaiting`
+    record and, only where that is empty, its decoded state}, {game pk: its seats' rows})."""
     games: dict[int, dict] = {}
     seats: dict[int, list[dict]] = {}
     # The state as text, decoded once per game below: the JSON field would decode it again
@@ -117,7 +118,8 @@ def read_seats(game_ids) -> tuple[dict[int, dict], dict[int, list[dict]]]:
         seat = dict(zip(_FIELDS, values, strict=True))
         if seat["game_id"] not in games:  # the game's columns, from its first seat
             games[seat["game_id"]] = seat
-            seat["game_state"] = orjson.loads(seat["state_text"])
+            seat["game_state"] = (orjson.loads(seat["state_text"])
+                                  if seat["game_awaiting"] is None else None)
         seats.setdefault(seat["game_id"], []).append(seat)
     return games, seats
 
@@ -195,9 +197,13 @@ def _plan(games: dict[int, dict], seats: dict[int, list[dict]], now: dt.datetime
         deadline = game["game_deadline"]
         if deadline is None or deadline <= now or game["game_current_phase_id"] is None:
             continue  # the game sweep moves it on; a new deadline schedules it again
-        engine = rulesets.engine(game["game_ruleset"])
-        living = set(engine.living_seats(game["game_state"]))
-        owing = None  # what the engine awaits, read when a seat has a mark due
+        # Who the engine awaits, as written with the state (games/awaiting.py), or worked out
+        # from the state where that record is empty.
+        view = game["view"] = (game["game_awaiting"]
+                               or awaiting.of_state(game["game_ruleset"], game["game_state"]))
+        if view is None:
+            continue
+        living, owing = set(view["living"]), set(view["awaiting"])
         left = deadline - now
         split: dict[str | None, list[int]] = {}  # this game's due marks of each user's hours
         for seat in seats[pk]:
@@ -214,11 +220,7 @@ def _plan(games: dict[int, dict], seats: dict[int, list[dict]], now: dt.datetime
                     at = deadline - dt.timedelta(hours=max(later))
                     next_look[pk] = at if next_look[pk] is None else min(next_look[pk], at)
                 due = split[raw] = [h for h in hours if left <= dt.timedelta(hours=h)]
-            if not due:
-                continue
-            if owing is None:
-                owing = set(engine.phase(game["game_state"]).awaiting) & living
-            if seat["number"] in owing:  # (one claim a user, were they seated twice)
+            if due and seat["number"] in owing:  # (one claim a user, were they seated twice)
                 wanted[game["game_current_phase_id"], seat["user_id"]] = (game, seat, due[-1])
     return list(wanted.values()), next_look
 
@@ -343,9 +345,10 @@ def _claim(rows: list[tuple[int, int, int]], now: dt.datetime) -> dict[tuple[int
     values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows))
     sql = (f"INSERT INTO {table} (phase_id, user_id, hours, first_hours, created) "  # noqa: S608
            f"VALUES {values} {_NEARER.format(table=table)}")
+    created = connection.ops.adapt_datetimefield_value(now)  # as the ORM stores it (SQLite)
     with connection.cursor() as cursor:
         cursor.execute(sql, [p for phase, user, mark in rows
-                             for p in (phase, user, mark, mark, now)])
+                             for p in (phase, user, mark, mark, created)])
         return {(phase, user): bool(first) for phase, user, first in cursor.fetchall()}
 
 
@@ -361,7 +364,7 @@ _NEARER = ("ON CONFLICT (phase_id, user_id) DO UPDATE "
 def _phase_of(game: dict) -> tuple[str, str, int, int | None]:
     """`phase_name`'s arguments for the game's current phase."""
     return (game["game_ruleset"], game["game_phase_name"], game["game_phase_number"] or 0,
-            round_of(game["game_ruleset"], game["game_state"].get("public")))
+            game["view"]["round"])
 
 
 def _notice_texts(wanted) -> dict[tuple[int, Locale], str]:
@@ -407,7 +410,7 @@ def _context(game: dict, locale: Locale, now: dt.datetime) -> dict:
     return {"game": game["game_id"], "name": game["game_name"],
             "ruleset": game["game_ruleset"], "phase_name": game["game_phase_name"],
             "phase_number": game["game_phase_number"],
-            "round": round_of(game["game_ruleset"], game["game_state"].get("public")),
+            "round": game["view"]["round"],
             "deadline": game["game_deadline"].isoformat(),
             "left": (game["game_deadline"] - now).total_seconds(),
             "language": locale.language, "timezone": locale.timezone}
@@ -421,8 +424,9 @@ def _table(model) -> str:
 def _read_sql() -> str:
     """`_read_due_at_once`'s query: the games due for a look (the partial index
     game_remind_due, oldest look first, at most BATCH), each one JSON object (the keys of
-    `read_seats`) with its seats inside as arrays of SEAT_FIELDS (user and profile joined),
-    all of them one JSON array (one row, one column)."""
+    `read_seats`: the state only where the `awaiting` record is empty) with its seats inside
+    as arrays of SEAT_FIELDS (user and profile joined), all of them one JSON array (one row,
+    one column)."""
     from django.contrib.auth import get_user_model
 
     from accounts.models import Profile
@@ -430,7 +434,9 @@ def _read_sql() -> str:
     game, seat = _table(Game), _table(Seat)
     user, profile = _table(get_user_model()), _table(Profile)
     return f"""SELECT coalesce(json_agg(json_build_object(
-    'game_id', g.id, 'game_name', g.name, 'game_ruleset', g.ruleset, 'game_state', g.state,
+    'game_id', g.id, 'game_name', g.name, 'game_ruleset', g.ruleset,
+    'game_awaiting', g.awaiting,
+    'game_state', CASE WHEN g.awaiting IS NULL THEN g.state END,
     'game_deadline', g.deadline, 'game_phase_name', g.phase_name,
     'game_phase_number', g.phase_number, 'game_current_phase_id', g.current_phase_id,
     'seats', (SELECT coalesce(json_agg(json_build_array(

@@ -82,6 +82,10 @@ class Game(models.Model):
     # REMINDER_MAX_HOURS before the deadline whenever the deadline changes (save() below),
     # then moved by the sweep to the next reminder any seated user can be owed; None: none.
     remind_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # games/awaiting.py: the living seats, the seats the engine awaits among them and the
+    # round, written by the services with the state; NULL when the state was written some
+    # other way (a trigger of games 0017), and the reminder sweep then reads the state.
+    awaiting = models.JSONField(_("awaited seats"), null=True, blank=True, editable=False)
     # Bumped by every advance: the sweeper claims a game by (id, version), so a claim made
     # on a stale read can never advance the same phase twice.
     version = models.PositiveIntegerField(default=0, editable=False)

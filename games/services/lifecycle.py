@@ -22,7 +22,7 @@ from messaging import services as forum
 from messaging.models import Board, Thread
 from messaging.notifications import Kind
 
-from .. import rulesets
+from .. import awaiting, rulesets
 from ..engine.base import SPECTATOR, end_phase, new_seed
 from ..models import Game, Phase, Seat
 from ..presenters import listing, outcome_text, phase_end_title, phase_summary, vote_heading
@@ -176,6 +176,7 @@ def start_game(*, game_id: int, users: list[User], seed: str | None = None,
             conversation = forum.conversation_for(owner=user, board=game.board)
             Seat.objects.create(game=game, number=number, user=user, conversation=conversation)
         game.state = t.state
+        game.awaiting = awaiting.for_game(game)
         text = engine.commitment_text(t.state)
         if text is not None:
             game.salt = secrets.token_hex(16)

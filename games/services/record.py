@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from .. import awaiting
 from ..engine.base import Refusal, RuleSet, Transition
 from ..models import Action, Event, Game, Phase, Seat
 from ..presenters import refusal_text
@@ -53,6 +54,7 @@ def record_step(game: Game, step: dict, t: Transition, *, user: User | Anonymous
                           params=step["params"], user=user if user and user.pk else None,
                           received_at=received_at or timezone.now())
     game.state = t.state
+    game.awaiting = awaiting.for_game(game)
 
 
 def store_events(game: Game, events: list[dict], phase: Phase | None) -> None:

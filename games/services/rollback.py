@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 
 from messaging import services as forum
 
-from .. import selectors
+from .. import awaiting, selectors
 from ..mail import user_locale
 from ..models import (
     Action,
@@ -140,6 +140,7 @@ def _carry_out(game: Game, gm: User | None, plan: selectors.RollbackPlan,
     # 1 and 5. The rebuilt state, the open phase and its deadline, the seats.
     game.state = plan.state
     game.steps = plan.steps - len(plan.removed)
+    game.awaiting = awaiting.for_game(game)
     game.current_phase = Phase.objects.get(pk=plan.phase.pk)
     game.phase_name, game.phase_number = plan.phase.name, plan.phase.number
     game.deadline = deadline

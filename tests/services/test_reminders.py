@@ -166,6 +166,9 @@ def test_a_seat_the_engine_counts_dead_is_not_reminded(long_game,
     state = game.state
     state["public"]["alive"][gone.number] = False
     Game.objects.filter(pk=game.pk).update(state=state)
+    # a state written without the services: the record of who is awaited is emptied (the
+    # trigger of games 0017), and the sweep works it out from the state instead
+    assert Game.objects.get(pk=game.pk).awaiting is None
     with django_capture_on_commit_callbacks(execute=True):
         reminders.send_due_reminders(now=game.deadline - dt.timedelta(hours=2))
     reminded = {m.to[0] for m in mail.outbox}
@@ -341,7 +344,8 @@ def _postgresql() -> bool:
 
 postgresql_only = pytest.mark.skipif(not _postgresql(),
                                      reason="the one-statement path is PostgreSQL's")
-GAME_KEYS = ("game_id", "game_name", "game_ruleset", "game_state", "game_deadline",
+GAME_KEYS = ("game_id", "game_name", "game_ruleset", "game_awaiting", "game_state",
+             "game_deadline",
              "game_phase_name", "game_phase_number", "game_current_phase_id")
 SEAT_KEYS = ("number", "user_id", "alive", "user_username", "user_email", "user_is_active",
              "language", "timezone", "reminder_hours")
@@ -511,3 +515,74 @@ def test_the_migration_folds_the_old_rows_into_one_a_phase_and_user(long_game, m
     assert reminders._claim([(phase, both, 1), (phase, one_mark, 1)],
                             long_game.deadline - dt.timedelta(minutes=30)) == {
         (phase, one_mark): False}
+
+
+# --- who the engine awaits, kept with the state (games/awaiting.py, games 0017) -----------
+
+def test_the_services_write_who_the_engine_awaits_with_the_state(
+        long_game, django_capture_on_commit_callbacks):
+    from games import awaiting
+
+    def stored(game):
+        game.refresh_from_db()
+        return game.awaiting
+
+    wolf = next(s.number for s in long_game.seats.all() if s.user == seat_user(long_game, "wolf"))
+    started = stored(long_game)
+    assert started == {"living": [0, 1, 2, 3, 4], "awaiting": [wolf], "round": None,
+                       "steps": long_game.steps}
+    assert started == awaiting.for_game(long_game)
+    day = _day(long_game, django_capture_on_commit_callbacks)  # the night's end is a step
+    record = stored(day)
+    assert record == awaiting.for_game(day) and record["steps"] == day.steps > started["steps"]
+    assert record["awaiting"] == record["living"]  # by day every living seat owes a vote
+    assert record["living"] == started["living"]  # the wolf made no move: nobody died
+
+
+def test_a_state_saved_without_its_record_empties_it(long_game):
+    """The admin or a data fix writing the state by a whole-row save (the record left as it
+    was) cannot leave a stale record behind either."""
+    game = Game.objects.get(pk=long_game.pk)
+    assert game.awaiting is not None
+    game.state = {**game.state, "public": {**game.state["public"], "number": 2}}
+    game.save()
+    assert Game.objects.get(pk=game.pk).awaiting is None
+    game.name = "改名"  # a save that leaves the state alone keeps the record as it is
+    game.awaiting = {"living": [], "awaiting": [], "round": None, "steps": 0}
+    game.save()
+    assert Game.objects.get(pk=game.pk).awaiting["steps"] == 0
+
+
+def test_the_sweep_sends_the_same_from_the_record_and_from_the_state(
+        long_game, make_user, django_capture_on_commit_callbacks):
+    """Day 1 of two games, one reminded from the records, then again with the records
+    emptied (worked out from the states): the same claims, notices, emails and next looks."""
+    game = _day(long_game, django_capture_on_commit_callbacks)
+    other = services.start_game(game_id=services.create_game(
+        name="另局", ruleset="toy", gm=game.gm, seat_count=5,
+        durations={"night": 24 * 60, "day": 24 * 60}).pk,
+        users=[make_user(f"另{i}") for i in range(5)])
+    ids = [game.pk, other.pk]
+    now = game.deadline - dt.timedelta(minutes=40)
+    Game.objects.filter(pk=other.pk).update(remind_at=now, deadline=game.deadline)
+    before = sorted(Game.objects.filter(pk__in=ids).values_list("pk", "remind_at"))
+    assert all(g.awaiting for g in Game.objects.filter(pk__in=ids))
+    with django_capture_on_commit_callbacks(execute=False):
+        from_records = reminders.send_due_reminders(now=now)
+    written = _written(ids, now)
+    _forget(ids, now, before)
+    Game.objects.filter(pk__in=ids).update(awaiting=None)
+    with django_capture_on_commit_callbacks(execute=False):
+        from_states = reminders.send_due_reminders(now=now)
+    assert from_records == from_states == 5 + 1  # day: five voters (none died); night: the wolf
+    assert written[:4] == _written(ids, now)[:4]
+
+
+@postgresql_only
+def test_the_read_carries_no_state_where_the_record_is_kept(long_game):
+    now = long_game.deadline - dt.timedelta(minutes=40)
+    [game] = reminders.read_due(now)[0].values()
+    assert game["game_state"] is None and game["game_awaiting"]["living"] == [0, 1, 2, 3, 4]
+    Game.objects.filter(pk=long_game.pk).update(awaiting=None)
+    [game] = reminders.read_due(now)[0].values()
+    assert game["game_state"] == Game.objects.get(pk=long_game.pk).state
