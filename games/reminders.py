@@ -17,8 +17,9 @@ was made with, equals `hours` only then). Only living seats the engine still awa
 reminded: a dead or fouled-out seat owes nothing (the engine's living seats decide, not
 only the Seat row's `alive` copy; the services record them with each state written).
 
-The cost is O(reminders due), not O(running games): `Game.remind_at` says when the sweep
-should next look at a game. A changed deadline sets it REMINDER_MAX_HOURS before the
+The cost is O(reminders due), not O(running games): a game's ReminderLook says when the
+sweep should next look at it (a narrow row of its own: moving it leaves the game's row and
+page version alone). A changed deadline sets it REMINDER_MAX_HOURS before the
 deadline (Game.save); each look sends what is due and moves it to the next hour mark any
 living seated user has left (None when there is none); a user who changes their hours has
 their running games looked at again (games/signals.py). Whatever the number due, a sweep
@@ -51,7 +52,7 @@ from messaging.notifications import MAX_TEXT, Kind, may_notify, notify_many, sit
 
 from . import awaiting
 from .mail import Locale, nudge_on_commit, queue_emails
-from .models import Game, OutboxEmail, ReminderSent, Seat
+from .models import Game, OutboxEmail, ReminderLook, ReminderSent, Seat
 from .models.game import REMINDER_MAX_HOURS
 from .presenters import phase_name
 
@@ -59,7 +60,7 @@ MAX_HOURS = REMINDER_MAX_HOURS
 BATCH = 500  # games looked at per sweep; the rest wait for the next one (oldest first)
 # One row per seat of the games to look at: the seat, its game and its user with profile,
 # read as plain values (no model instances: a sweep builds none per reminder).
-COLUMNS = ("game_id", "number", "user_id", "alive",
+COLUMNS = ("game_id", "number", "user_id", "alive", "game__status",
            "game__name", "game__ruleset", "game__awaiting", "state_text", "game__deadline",
            "game__phase_name", "game__phase_number", "game__current_phase_id",
            "user__username", "user__email", "user__is_active",
@@ -162,16 +163,15 @@ def read_due(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[dict]]]:
     in one query."""
     if _at_once():
         return _read_due_at_once(now)
-    return read_seats(Game.objects.filter(status=Game.Status.RUNNING, remind_at__lte=now)
-                      .order_by("remind_at").values("pk")[:BATCH])
+    return read_seats(ReminderLook.objects.filter(at__lte=now).order_by("at")
+                      .values("game_id")[:BATCH])
 
 
 def _read_due_at_once(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[dict]]]:
     """`read_due` on PostgreSQL: the whole answer as ONE JSON text (`_read_sql`), decoded by
     one decode (the state once per game, with the rest), in `read_seats`' shape."""
     with connection.cursor() as cursor:
-        cursor.execute(_read_sql(), {"running": Game.Status.RUNNING, "now": now,
-                                     "batch": BATCH})
+        cursor.execute(_read_sql(), {"now": now, "batch": BATCH})
         found = orjson.loads(cursor.fetchone()[0])
     games: dict[int, dict] = {}
     seats: dict[int, list[dict]] = {}
@@ -195,8 +195,9 @@ def _plan(games: dict[int, dict], seats: dict[int, list[dict]], now: dt.datetime
     for pk, game in games.items():
         next_look[pk] = None
         deadline = game["game_deadline"]
-        if deadline is None or deadline <= now or game["game_current_phase_id"] is None:
-            continue  # the game sweep moves it on; a new deadline schedules it again
+        if (game["game_status"] != Game.Status.RUNNING or deadline is None or deadline <= now
+                or game["game_current_phase_id"] is None):
+            continue  # over, or the game sweep moves it on: a new deadline schedules it again
         # Who the engine awaits, as written with the state (games/awaiting.py), or worked out
         # from the state where that record is empty.
         view = game["view"] = (game["game_awaiting"]
@@ -320,18 +321,9 @@ def _locale(seat: dict) -> Locale:
 
 
 def _reschedule(looks: dict[int, dt.datetime | None]) -> None:
-    """Write each game's next look (`remind_at`) in one UPDATE."""
-    if connection.vendor != "postgresql":
-        Game.objects.bulk_update([Game(pk=pk, remind_at=at) for pk, at in looks.items()],
-                                 ["remind_at"])
-        return
-    table = connection.ops.quote_name(Game._meta.db_table)
-    # Two array parameters whatever the number of games (a VALUES list of them costs more
-    # to bind than to run).
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {table} SET remind_at = v.at "  # noqa: S608
-                       f"FROM unnest(%s::integer[], %s::timestamptz[]) AS v(id, at) "
-                       f"WHERE {table}.id = v.id", [list(looks), list(looks.values())])
+    """Write each game's next look (ReminderLook.at) in one UPDATE."""
+    ReminderLook.objects.bulk_update(
+        [ReminderLook(game_id=pk, at=at) for pk, at in looks.items()], ["at"])
 
 
 def _claim(rows: list[tuple[int, int, int]], now: dt.datetime) -> dict[tuple[int, int], bool]:
@@ -423,7 +415,7 @@ def _table(model) -> str:
 @functools.cache
 def _read_sql() -> str:
     """`_read_due_at_once`'s query: the games due for a look (the partial index
-    game_remind_due, oldest look first, at most BATCH), each one JSON object (the keys of
+    reminder_look_due, oldest look first, at most BATCH), each one JSON object (the keys of
     `read_seats`: the state only where the `awaiting` record is empty) with its seats inside
     as arrays of SEAT_FIELDS (user and profile joined), all of them one JSON array (one row,
     one column)."""
@@ -431,10 +423,10 @@ def _read_sql() -> str:
 
     from accounts.models import Profile
 
-    game, seat = _table(Game), _table(Seat)
+    game, seat, look = _table(Game), _table(Seat), _table(ReminderLook)
     user, profile = _table(get_user_model()), _table(Profile)
     return f"""SELECT coalesce(json_agg(json_build_object(
-    'game_id', g.id, 'game_name', g.name, 'game_ruleset', g.ruleset,
+    'game_id', g.id, 'game_status', g.status, 'game_name', g.name, 'game_ruleset', g.ruleset,
     'game_awaiting', g.awaiting,
     'game_state', CASE WHEN g.awaiting IS NULL THEN g.state END,
     'game_deadline', g.deadline, 'game_phase_name', g.phase_name,
@@ -445,8 +437,8 @@ def _read_sql() -> str:
       FROM {seat} s LEFT JOIN {user} u ON u.id = s.user_id
       LEFT JOIN {profile} p ON p.user_id = s.user_id
       WHERE s.game_id = g.id))), '[]')::text
-FROM (SELECT * FROM {game} WHERE status = %(running)s AND remind_at <= %(now)s
-      ORDER BY remind_at LIMIT %(batch)s) g"""  # noqa: S608 (names from _meta, values bound)
+FROM (SELECT g.* FROM {look} l JOIN {game} g ON g.id = l.game_id
+      WHERE l.at <= %(now)s ORDER BY l.at LIMIT %(batch)s) g"""  # noqa: S608 (names from _meta, values bound)
 
 
 @functools.cache
@@ -461,7 +453,7 @@ def _write_sql() -> str:
     from messaging.models import Notification
 
     claims, notices = _table(ReminderSent), _table(Notification)
-    outbox, game = _table(OutboxEmail), _table(Game)
+    outbox, look = _table(OutboxEmail), _table(ReminderLook)
     return f"""WITH seat AS MATERIALIZED (
   SELECT * FROM json_to_recordset(%(seats)s::json)
     AS s(p bigint, u integer, h integer, text text, url text, "to" text, context jsonb)
@@ -486,9 +478,9 @@ def _write_sql() -> str:
   WHERE seat."to" IS NOT NULL
   RETURNING id
 ), looks AS (
-  UPDATE {game} SET remind_at = l.at
+  UPDATE {look} SET at = l.at
   FROM json_to_recordset(%(looks)s::json) AS l(id bigint, at timestamptz)
-  WHERE {game}.id = l.id
+  WHERE {look}.game_id = l.id
 )
 SELECT array(SELECT id FROM emails ORDER BY id),
        set_config('synchronous_commit',

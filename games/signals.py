@@ -27,16 +27,11 @@ def profile_saved(sender, instance, raw: bool = False, **kwargs) -> None:
     the user's running games again at its next run (games/reminders.py)."""
     if raw:
         return
-    import datetime as dt
+    from .models import Game, ReminderLook
 
-    from django.db.models import F
-
-    from .models import Game
-    from .models.game import REMINDER_MAX_HOURS
-
-    Game.objects.filter(status=Game.Status.RUNNING, deadline__isnull=False,
-                        seats__user_id=instance.user_id).update(
-        remind_at=F("deadline") - dt.timedelta(hours=REMINDER_MAX_HOURS))
+    ReminderLook.schedule(dict(Game.objects.filter(
+        status=Game.Status.RUNNING, deadline__isnull=False, seats__user_id=instance.user_id)
+        .values_list("pk", "deadline")))
 
 
 def connect() -> None:

@@ -1,7 +1,7 @@
 """The games app's models, by domain (Django sees them through this package):
 
     game       Game, Seat, Phase, Action (the replay log), Vote, Event (append-only, with
-               visibility), Announcement (drafts), ReminderSent
+               visibility), Announcement (drafts), ReminderLook, ReminderSent
     community  Signup, Substitution, LeaveRequest, ActivityWarning, MovedThread
     awards     Award, Nomination, AwardVote
     outbox     OutboxEmail (every email, sent by games.mail)
@@ -19,6 +19,7 @@ from .game import (
     Event,
     Game,
     Phase,
+    ReminderLook,
     ReminderSent,
     Seat,
     Vote,
@@ -28,6 +29,6 @@ from .rollback import Rollback, StepMessage, StepPost
 
 __all__ = [
     "DEFAULT_PHASE_MINUTES", "Action", "AdvanceBackoff", "ActivityWarning", "Announcement", "Award", "AwardVote",
-    "Event", "Game", "LeaveRequest", "MovedThread", "Nomination", "OutboxEmail", "Phase", "ReminderSent",
+    "Event", "Game", "LeaveRequest", "MovedThread", "Nomination", "OutboxEmail", "Phase", "ReminderLook", "ReminderSent",
     "Rollback", "Seat", "StepMessage", "StepPost", "Signup", "Substitution", "Vote",
 ]

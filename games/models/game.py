@@ -78,10 +78,6 @@ class Game(models.Model):
     signup_thread = models.ForeignKey("messaging.Thread", null=True, blank=True,
                                       on_delete=models.SET_NULL, related_name="+")
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
-    # When the reminder sweep should next look at this game (games/reminders.py): set to
-    # REMINDER_MAX_HOURS before the deadline whenever the deadline changes (save() below),
-    # then moved by the sweep to the next reminder any seated user can be owed; None: none.
-    remind_at = models.DateTimeField(null=True, blank=True, editable=False)
     # games/awaiting.py: the living seats, the seats the engine awaits among them and the
     # round, written by the services with the state; NULL when the state was written some
     # other way (a trigger of games 0017), and the reminder sweep then reads the state.
@@ -111,9 +107,6 @@ class Game(models.Model):
         indexes = [
             # The sweeper's query: running games whose deadline has passed.
             models.Index(fields=["deadline"], condition=Q(status="running"), name="game_due"),
-            # The reminder sweep's query: running games with a reminder that may be due.
-            models.Index(fields=["remind_at"], condition=Q(status="running"),
-                         name="game_remind_due"),
         ]
 
     def __str__(self) -> str:
@@ -121,17 +114,16 @@ class Game(models.Model):
 
     def save(self, *args, **kwargs):
         """Save; a changed deadline (a new phase, an extension, a resume) also reschedules
-        the reminder sweep's look at this game (`remind_at`)."""
+        the reminder sweep's look at this game (ReminderLook: REMINDER_MAX_HOURS before the
+        new deadline; none without one), in one more statement."""
         fields = kwargs.get("update_fields")
-        if ("deadline" in self.__dict__ and (fields is None or "deadline" in fields)
-                and self.deadline != getattr(self, "_saved_deadline", None)):
-            self.remind_at = (self.deadline - dt.timedelta(hours=REMINDER_MAX_HOURS)
-                              if self.deadline is not None else None)
-            if fields is not None:
-                kwargs["update_fields"] = [*fields, "remind_at"]
+        moved = ("deadline" in self.__dict__ and (fields is None or "deadline" in fields)
+                 and self.deadline != getattr(self, "_saved_deadline", None))
         super().save(*args, **kwargs)
         if "deadline" in self.__dict__:
             self._saved_deadline = self.deadline
+        if moved:
+            ReminderLook.schedule({self.pk: self.deadline})
 
     def get_absolute_url(self) -> str:
         return reverse("game-home", args=[self.pk])
@@ -333,6 +325,42 @@ class Announcement(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+
+class ReminderLook(models.Model):
+    """When the reminder sweep next looks at a game (games/reminders.py); `at` None: never.
+
+    Set REMINDER_MAX_HOURS before the deadline whenever the deadline changes (Game.save) or
+    a seated user changes their hours (games/signals.py), then moved by each look to the
+    next mark any living seated user has left. A row of its own, not a column of the game:
+    each look rewrites this narrow row and its two index entries instead of the game's
+    whole row (its state, seven indexes) and leaves the game's page version, and so the
+    game home's kept parts, alone (issue 17 item 3)."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True,
+                                related_name="reminder_look")
+    at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("reminder look")
+        verbose_name_plural = _("reminder looks")
+        indexes = [
+            # The reminder sweep's query: the looks that have fallen due.
+            models.Index(fields=["at"], condition=Q(at__isnull=False), name="reminder_look_due"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.at}"
+
+    @classmethod
+    def schedule(cls, deadlines: dict[int, dt.datetime | None]) -> None:
+        """Look at these games afresh: REMINDER_MAX_HOURS before each deadline given (game
+        pk: deadline; None: no look), in one statement."""
+        cls.objects.bulk_create(
+            [cls(game_id=pk, at=None if deadline is None
+                 else deadline - dt.timedelta(hours=REMINDER_MAX_HOURS))
+             for pk, deadline in deadlines.items()],
+            update_conflicts=True, unique_fields=["game"], update_fields=["at"])
 
 
 class ReminderSent(models.Model):

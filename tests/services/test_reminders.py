@@ -6,7 +6,7 @@ import pytest
 from django.core import mail
 
 from games import reminders, services
-from games.models import Game, ReminderSent
+from games.models import Game, ReminderLook, ReminderSent
 from messaging.models import Notification
 from tests.factories.toy import seat_user
 
@@ -200,31 +200,50 @@ def test_a_fouled_out_seat_gets_no_reminder(start_ninelives, nl_gm,
     assert not Notification.objects.filter(user=users[out], kind="deadline").exists()
 
 
+def _look(game):
+    return ReminderLook.objects.get(game=game).at
+
+
 def test_the_game_is_looked_at_again_only_at_the_next_hour_mark(long_game,
                                                                 django_capture_on_commit_callbacks):
-    assert long_game.remind_at == long_game.deadline - dt.timedelta(hours=reminders.MAX_HOURS)
+    assert _look(long_game) == long_game.deadline - dt.timedelta(hours=reminders.MAX_HOURS)
     with django_capture_on_commit_callbacks(execute=True):
         reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(hours=20))
-    long_game.refresh_from_db()
-    assert long_game.remind_at == long_game.deadline - dt.timedelta(hours=6)
+    assert _look(long_game) == long_game.deadline - dt.timedelta(hours=6)
     with django_capture_on_commit_callbacks(execute=True):
         reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(hours=5))
-    long_game.refresh_from_db()
-    assert long_game.remind_at == long_game.deadline - dt.timedelta(hours=1)
+    assert _look(long_game) == long_game.deadline - dt.timedelta(hours=1)
     # a user who asks for an earlier reminder has the game looked at again at once
     wolf = seat_user(long_game, "wolf")
     wolf.profile.reminder_hours = "24,3"
     wolf.profile.save()
-    long_game.refresh_from_db()
-    assert long_game.remind_at <= long_game.deadline - dt.timedelta(hours=5)
+    assert _look(long_game) <= long_game.deadline - dt.timedelta(hours=5)
     with django_capture_on_commit_callbacks(execute=True):
         assert reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(hours=2)) == 1
     assert "还剩 2 小时：" in mail.outbox[-1].subject
     # a new deadline (the next phase) schedules the game again
     with django_capture_on_commit_callbacks(execute=True):
         services.sweep(now=long_game.deadline + dt.timedelta(minutes=1))
+    before = long_game.deadline
     long_game.refresh_from_db()
-    assert long_game.remind_at == long_game.deadline - dt.timedelta(hours=reminders.MAX_HOURS)
+    assert long_game.deadline > before
+    assert _look(long_game) == long_game.deadline - dt.timedelta(hours=reminders.MAX_HOURS)
+
+
+def test_a_look_leaves_the_game_row_and_its_home_page_alone_and_an_ended_game_is_let_go(
+        long_game, django_capture_on_commit_callbacks):
+    """Moving the next look writes the narrow ReminderLook row, not the game's: the game's
+    page version (its home page's kept parts) stays. A look at a game no longer running
+    (its look left over) clears the look, so it is not looked at again."""
+    version = Game.objects.get(pk=long_game.pk).page_version
+    with django_capture_on_commit_callbacks(execute=True):
+        assert reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(hours=5)) == 1
+    assert _look(long_game) == long_game.deadline - dt.timedelta(hours=1)
+    assert Game.objects.get(pk=long_game.pk).page_version == version
+    Game.objects.filter(pk=long_game.pk).update(status=Game.Status.FINISHED)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(minutes=30)) == 0
+    assert _look(long_game) is None
 
 
 def test_a_sweep_is_five_queries_however_many_are_due(players, gm, make_user,
@@ -250,8 +269,8 @@ def test_a_sweep_is_five_queries_however_many_are_due(players, gm, make_user,
     assert callbacks
     assert ReminderSent.objects.filter(hours=1).count() == 8
     assert Notification.objects.filter(kind="deadline").count() == 8
-    far = Game.objects.filter(pk__in=[g.pk for g in games[8:]])
-    assert all(g.remind_at > now for g in far)
+    far = ReminderLook.objects.filter(game__in=[g.pk for g in games[8:]])
+    assert len(far) == 4 and all(look.at > now for look in far)
 
 
 # --- the text is written when the email is sent (issue 17 item 3) ------------------------
@@ -372,7 +391,7 @@ def _written(game_ids, now):
     stamps = [(n.created_at, n.created_at) for n in Notification.objects.filter(
         kind="deadline")] + list(OutboxEmail.objects.filter(kind="reminders").values_list(
             "created", "next_attempt_at"))
-    looks = sorted(Game.objects.filter(pk__in=game_ids).values_list("pk", "remind_at"))
+    looks = sorted(ReminderLook.objects.filter(game__in=game_ids).values_list("game", "at"))
     return claims, notices, emails, looks, stamps
 
 
@@ -384,7 +403,7 @@ def _forget(game_ids, now, looks):
     Notification.objects.filter(kind="deadline").delete()
     OutboxEmail.objects.filter(kind="reminders").delete()
     for pk, at in looks:
-        Game.objects.filter(pk=pk).update(remind_at=at)
+        ReminderLook.objects.filter(game=pk).update(at=at)
 
 
 @postgresql_only
@@ -416,8 +435,8 @@ def test_the_one_statement_writes_the_rows_the_generic_path_writes(
         users=[make_user(f"远{i}") for i in range(5)])
     ids = [game.pk, far.pk]
     now = game.deadline - dt.timedelta(minutes=40)
-    Game.objects.filter(pk=far.pk).update(remind_at=now)
-    before = sorted(Game.objects.filter(pk__in=ids).values_list("pk", "remind_at"))
+    ReminderLook.objects.filter(game=far.pk).update(at=now)
+    before = sorted(ReminderLook.objects.filter(game__in=ids).values_list("game", "at"))
     assert _values(*reminders.read_due(now)) == _values(
         *reminders.read_seats(Game.objects.filter(pk__in=ids).values("pk")))
     started = timezone.now()
@@ -496,7 +515,7 @@ def test_the_migration_folds_the_old_rows_into_one_a_phase_and_user(long_game, m
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
-    before, after = [("games", "0015_game_page_version")], [("games", "0016_reminder_once_a_phase")]
+    before = [("games", "0015_game_page_version")]
     phase = long_game.current_phase_id
     both, bell_only, one_mark = (make_user(f"旧{i}").pk for i in range(3))
     executor = MigrationExecutor(connection)
@@ -508,7 +527,7 @@ def test_the_migration_folds_the_old_rows_into_one_a_phase_and_user(long_game, m
     finally:
         executor = MigrationExecutor(connection)
         executor.loader.build_graph()
-        executor.migrate(after)
+        executor.migrate(executor.loader.graph.leaf_nodes())  # 0016 and all after it
     rows = {r.user_id: (r.first_hours, r.hours) for r in ReminderSent.objects.all()}
     assert rows == {both: (6, 1), bell_only: (0, 0), one_mark: (6, 6)}
     # and a sweep goes on from there: nothing twice, the one past 6 hours gets the 1-hour mark
@@ -564,8 +583,9 @@ def test_the_sweep_sends_the_same_from_the_record_and_from_the_state(
         users=[make_user(f"另{i}") for i in range(5)])
     ids = [game.pk, other.pk]
     now = game.deadline - dt.timedelta(minutes=40)
-    Game.objects.filter(pk=other.pk).update(remind_at=now, deadline=game.deadline)
-    before = sorted(Game.objects.filter(pk__in=ids).values_list("pk", "remind_at"))
+    Game.objects.filter(pk=other.pk).update(deadline=game.deadline)
+    ReminderLook.objects.filter(game=other.pk).update(at=now)
+    before = sorted(ReminderLook.objects.filter(game__in=ids).values_list("game", "at"))
     assert all(g.awaiting for g in Game.objects.filter(pk__in=ids))
     with django_capture_on_commit_callbacks(execute=False):
         from_records = reminders.send_due_reminders(now=now)
