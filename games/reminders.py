@@ -198,10 +198,7 @@ def _plan(games: dict[int, dict], seats: dict[int, list[dict]], now: dt.datetime
         if (game["game_status"] != Game.Status.RUNNING or deadline is None or deadline <= now
                 or game["game_current_phase_id"] is None):
             continue  # over, or the game sweep moves it on: a new deadline schedules it again
-        # Who the engine awaits, as written with the state (games/awaiting.py), or worked out
-        # from the state where that record is empty.
-        view = game["view"] = (game["game_awaiting"]
-                               or awaiting.of_state(game["game_ruleset"], game["game_state"]))
+        view = _view(game)
         if view is None:
             continue
         living, owing = set(view["living"]), set(view["awaiting"])
@@ -353,10 +350,20 @@ _NEARER = ("ON CONFLICT (phase_id, user_id) DO UPDATE "
            "RETURNING phase_id, user_id, hours = first_hours AS first")
 
 
+def _view(game: dict) -> dict | None:
+    """Who the engine awaits in the game (living, awaiting, round): as written with the state
+    (games/awaiting.py), or worked out from the state where that record is empty; kept on
+    the game's values."""
+    if "view" not in game:
+        game["view"] = (game["game_awaiting"]
+                        or awaiting.of_state(game["game_ruleset"], game["game_state"]))
+    return game["view"]
+
+
 def _phase_of(game: dict) -> tuple[str, str, int, int | None]:
     """`phase_name`'s arguments for the game's current phase."""
     return (game["game_ruleset"], game["game_phase_name"], game["game_phase_number"] or 0,
-            game["view"]["round"])
+            _view(game)["round"])
 
 
 def _notice_texts(wanted) -> dict[tuple[int, Locale], str]:
@@ -402,7 +409,7 @@ def _context(game: dict, locale: Locale, now: dt.datetime) -> dict:
     return {"game": game["game_id"], "name": game["game_name"],
             "ruleset": game["game_ruleset"], "phase_name": game["game_phase_name"],
             "phase_number": game["game_phase_number"],
-            "round": game["view"]["round"],
+            "round": _view(game)["round"],
             "deadline": game["game_deadline"].isoformat(),
             "left": (game["game_deadline"] - now).total_seconds(),
             "language": locale.language, "timezone": locale.timezone}
