@@ -25,8 +25,9 @@ living seated user has left (None when there is none); a user who changes their 
 their running games looked at again (games/signals.py). Whatever the number due, a sweep
 on PostgreSQL is two statements: one read of the games to look at, each with its seats,
 users and profiles and who the engine awaits (`Game.awaiting`, games/awaiting.py: the
-state itself only where that record is empty), as one JSON text; one write (data-modifying CTEs) that claims the
-reminded seats' marks (INSERT … ON CONFLICT DO UPDATE … WHERE nearer RETURNING), inserts
+state itself only where that record is empty), as one JSON text; one write
+(data-modifying CTEs) that claims the reminded seats' marks (INSERT … ON CONFLICT DO
+UPDATE … WHERE nearer RETURNING), inserts
 the bell notices of the rows it made and the outbox rows of the marks it claimed, and
 writes the games' next looks. Elsewhere (SQLite) the write is four statements in one
 transaction, with the same rows.
@@ -282,13 +283,12 @@ def _write_at_once(wanted: list[tuple[dict, dict, int]],
                           if notice)
     records = []
     for game, seat, mark, locale, notice in seats:
-        email = bool(seat["user_email"])
+        to = seat["user_email"] or None  # no address: the claim and the bell, no email
         records.append({
             "p": game["game_current_phase_id"], "u": seat["user_id"], "h": mark,
             "text": texts[game["game_id"], locale][:MAX_TEXT] if notice else None,
             "url": site_path(act.format(game["game_id"])) if notice else None,
-            "to": seat["user_email"] if email else None,
-            "context": _context(game, locale, now) if email else None})
+            "to": to, "context": _context(game, locale, now) if to else None})
     looks = [{"id": pk, "at": None if at is None else at.isoformat()}
              for pk, at in next_look.items()]
     written = timezone.now()  # the notices' and the outbox rows' created (the real clock)
