@@ -294,18 +294,23 @@ class Notification(models.Model):
         VOTE_THREAD = "vote_thread", _("New vote thread in my game")
         DEADLINE = "deadline", _("Deadline coming soon")
 
+    # Every notice has a user and most have none of the four links below: their indexes
+    # hold only the rows that have one (a notice writes three index entries, not eight),
+    # and the user's own index is notification_user_time's first column.
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="notifications", verbose_name=_("user"))
+                             related_name="notifications", verbose_name=_("user"),
+                             db_index=False)
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
-                              blank=True, related_name="+", verbose_name=_("by"))
+                              blank=True, related_name="+", verbose_name=_("by"),
+                              db_index=False)
     thread = models.ForeignKey(Thread, on_delete=models.CASCADE, null=True, blank=True,
-                               related_name="+", verbose_name=_("thread"))
+                               related_name="+", verbose_name=_("thread"), db_index=False)
     post = models.ForeignKey(Post, on_delete=models.CASCADE, null=True, blank=True,
-                             related_name="+", verbose_name=_("post"))
+                             related_name="+", verbose_name=_("post"), db_index=False)
     conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, null=True,
                                      blank=True, related_name="+",
-                                     verbose_name=_("conversation"))
+                                     verbose_name=_("conversation"), db_index=False)
     text = models.CharField(_("detail"), max_length=200, blank=True)
     url = models.CharField(_("link"), max_length=300, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -320,6 +325,9 @@ class Notification(models.Model):
             # The bell's count: a user's unread notices only.
             models.Index(fields=["user"], condition=Q(read_at__isnull=True),
                          name="notification_user_unread"),
+            *(models.Index(fields=[link], condition=Q(**{f"{link}__isnull": False}),
+                           name=f"notification_{link}")
+              for link in ("actor", "thread", "post", "conversation")),
         ]
 
     def __str__(self) -> str:

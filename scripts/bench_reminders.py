@@ -199,15 +199,15 @@ def main() -> None:
         import pstats
 
         reset()
+        with connection.cursor() as c:  # the sweep's read, 100 due (read only)
+            c.execute("EXPLAIN (ANALYZE, BUFFERS) " + reminders._read_sql(),
+                      {"now": now, "batch": reminders.BATCH})
+            print("\n".join(row[0] for row in c.fetchall()))
         prof = cProfile.Profile()
         gc.disable()  # its pauses land on whichever function runs then
         prof.runcall(reminders.send_due_reminders, now=now)
         gc.enable()
         pstats.Stats(prof).sort_stats(args.sort).print_stats(30)
-        with connection.cursor() as c:  # the sweep's read, nothing due
-            c.execute("EXPLAIN ANALYZE " + reminders._read_sql(),
-                      {"now": now, "batch": reminders.BATCH})
-            print("\n".join(row[0] for row in c.fetchall()))
         explain_write(reset, now)
     print(f"reminder sweep sending {args.due}:  {busy_s * 1000:8.1f} ms, {queries} queries "
           f"(median of {args.repeat}); {len(batches)} broker message(s) after the commit")

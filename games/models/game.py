@@ -368,7 +368,9 @@ class ReminderSent(models.Model):
     first (which also rang the bell) and moved to each nearer hour mark reminded after it.
     The constraint and `hours` make each mark's email once only (games/reminders.py)."""
 
-    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="reminders")
+    # (phase, user)'s unique index serves the phase's lookups: no index of its own to write.
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="reminders",
+                              db_index=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     hours = models.PositiveSmallIntegerField(
         _("hours before the deadline"), help_text=_("The nearest mark reminded so far."))
