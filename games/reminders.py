@@ -69,9 +69,11 @@ COLUMNS = ("game_id", "number", "user_id", "alive", "game__status",
            "user__profile__reminder_hours")
 _FIELDS = tuple(c.replace("user__profile__", "").replace("game__", "game_").replace(
     "user__", "user_") for c in COLUMNS)  # "game__name" -> "game_name", "language", …
-# A seat's values in `_read_due_at_once` (arrays, not objects: less JSON to build and read).
+# A seat's values as read, in this order (lists, not objects: less JSON to build and read,
+# and no dict for each of the many seats a sweep passes over); `seat_values` names them.
 SEAT_FIELDS = ("number", "user_id", "alive", "user_username", "user_email", "user_is_active",
                "language", "timezone", "reminder_hours")
+_SEAT_COLUMNS = tuple(_FIELDS.index(name) for name in SEAT_FIELDS)
 DEFAULT_HOURS = "6,1"  # accounts.models.Profile.reminder_hours' default (no profile)
 EMAIL_KIND = "reminders"  # accounts.unsubscribe.KINDS: the reminders' one-click unsubscribe
 DEFERRED_TEMPLATE = "reminder"  # games.mail.DEFERRED: the sender writes the text
@@ -106,23 +108,29 @@ def time_left(left: dt.timedelta) -> str:
     return _("%(hours)d h %(minutes)d min") % {"hours": hours, "minutes": minutes}
 
 
-def read_seats(game_ids) -> tuple[dict[int, dict], dict[int, list[dict]]]:
+def seat_values(seat: list) -> dict:
+    """A seat's values as read (SEAT_FIELDS' order), named."""
+    return dict(zip(SEAT_FIELDS, seat, strict=True))
+
+
+def read_seats(game_ids) -> tuple[dict[int, dict], dict[int, list[list]]]:
     """The seats of the games `game_ids` (a query of pks) as plain values (COLUMNS), in one
     query: ({game pk: its first seat's row, holding the game's columns, its `awaiting`
-    record and, only where that is empty, its decoded state}, {game pk: its seats' rows})."""
+    record and, only where that is empty, its decoded state}, {game pk: its seats' values,
+    each a list in SEAT_FIELDS' order})."""
     games: dict[int, dict] = {}
-    seats: dict[int, list[dict]] = {}
+    seats: dict[int, list[list]] = {}
     # The state as text, decoded once per game below: the JSON field would decode it again
     # for each of the game's seats (most of the query's cost).
     for values in (Seat.objects.filter(game__in=game_ids).order_by()
                    .annotate(state_text=Cast("game__state", TextField()))
                    .values_list(*COLUMNS)):
-        seat = dict(zip(_FIELDS, values, strict=True))
-        if seat["game_id"] not in games:  # the game's columns, from its first seat
-            games[seat["game_id"]] = seat
-            seat["game_state"] = (orjson.loads(seat["state_text"])
-                                  if seat["game_awaiting"] is None else None)
-        seats.setdefault(seat["game_id"], []).append(seat)
+        pk = values[0]
+        if pk not in games:  # the game's columns, from its first seat
+            game = games[pk] = dict(zip(_FIELDS, values, strict=True))
+            game["game_state"] = (orjson.loads(game["state_text"])
+                                  if game["game_awaiting"] is None else None)
+        seats.setdefault(pk, []).append([values[i] for i in _SEAT_COLUMNS])
     return games, seats
 
 
@@ -159,7 +167,7 @@ def _at_once() -> bool:
     return connection.vendor == "postgresql"
 
 
-def read_due(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[dict]]]:
+def read_due(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[list]]]:
     """`read_seats` of the games due for a look at `now` (at most BATCH, oldest look first),
     in one query."""
     if _at_once():
@@ -168,28 +176,27 @@ def read_due(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[dict]]]:
                       .values("game_id")[:BATCH])
 
 
-def _read_due_at_once(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[dict]]]:
+def _read_due_at_once(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[list]]]:
     """`read_due` on PostgreSQL: the whole answer as ONE JSON text (`_read_sql`), decoded by
     one decode (the state once per game, with the rest), in `read_seats`' shape."""
     with connection.cursor() as cursor:
         cursor.execute(_read_sql(), {"now": now, "batch": BATCH})
         found = orjson.loads(cursor.fetchone()[0])
     games: dict[int, dict] = {}
-    seats: dict[int, list[dict]] = {}
+    seats: dict[int, list[list]] = {}
     parse = dt.datetime.fromisoformat
     for game in found:
         if game["game_deadline"] is not None:
             game["game_deadline"] = parse(game["game_deadline"])
         games[game["game_id"]] = game
-        seats[game["game_id"]] = [dict(zip(SEAT_FIELDS, seat, strict=True))
-                                  for seat in game.pop("seats")]
+        seats[game["game_id"]] = game.pop("seats")
     return games, seats
 
 
-def _plan(games: dict[int, dict], seats: dict[int, list[dict]], now: dt.datetime
+def _plan(games: dict[int, dict], seats: dict[int, list[list]], now: dt.datetime
           ) -> tuple[list[tuple[dict, dict, int]], dict[int, dt.datetime | None]]:
-    """What the sweep claims: [(game, seat, the nearest hour mark due)], one per (phase,
-    user), and each game's next look (None: none)."""
+    """What the sweep claims: [(game, seat's values named, the nearest hour mark due)], one
+    per (phase, user), and each game's next look (None: none)."""
     wanted: dict[tuple[int, int], tuple[dict, dict, int]] = {}  # (phase, user): the claim
     next_look: dict[int, dt.datetime | None] = {}
     marks_of: dict[str | None, list[int]] = {}  # a profile's reminder_hours, parsed once
@@ -206,9 +213,10 @@ def _plan(games: dict[int, dict], seats: dict[int, list[dict]], now: dt.datetime
         left = deadline - now
         split: dict[str | None, list[int]] = {}  # this game's due marks of each user's hours
         for seat in seats[pk]:
-            if seat["user_id"] is None or not seat["alive"] or seat["number"] not in living:
+            # (SEAT_FIELDS; raw: the profile's reminder_hours, None without a profile)
+            number, user_id, alive, _name, _email, _active, _language, _zone, raw = seat
+            if user_id is None or not alive or number not in living:
                 continue
-            raw = seat["reminder_hours"]  # None: no profile
             due = split.get(raw)
             if due is None:  # the marks of these hours due now, and the next one left
                 hours = marks_of.get(raw)
@@ -219,8 +227,9 @@ def _plan(games: dict[int, dict], seats: dict[int, list[dict]], now: dt.datetime
                     at = deadline - dt.timedelta(hours=max(later))
                     next_look[pk] = at if next_look[pk] is None else min(next_look[pk], at)
                 due = split[raw] = [h for h in hours if left <= dt.timedelta(hours=h)]
-            if due and seat["number"] in owing:  # (one claim a user, were they seated twice)
-                wanted[game["game_current_phase_id"], seat["user_id"]] = (game, seat, due[-1])
+            if due and number in owing:  # (one claim a user, were they seated twice)
+                wanted[game["game_current_phase_id"], user_id] = (game, seat_values(seat),
+                                                                  due[-1])
     return list(wanted.values()), next_look
 
 
@@ -378,14 +387,16 @@ def _notice_texts(wanted) -> dict[tuple[int, Locale], str]:
     for locale, games in by_locale.items():
         with translation.override(locale.language), timezone.override(locale.timezone):
             line = _("%(game)s: %(phase)s ends %(deadline)s")
+            zone = timezone.get_current_timezone()
             phases: dict[tuple, str] = {}
             for pk, game in games.items():
                 key = _phase_of(game)
                 if key not in phases:
                     phases[key] = phase_name(*key)
-                local = timezone.localtime(game["game_deadline"])
+                # "2026-12-02 09:20", as strftime("%Y-%m-%d %H:%M") writes it in half the time
+                local = game["game_deadline"].astimezone(zone).isoformat(" ", "minutes")[:16]
                 texts[pk, locale] = line % {"game": game["game_name"], "phase": phases[key],
-                                            "deadline": local.strftime("%Y-%m-%d %H:%M")}
+                                            "deadline": local}
     return texts
 
 

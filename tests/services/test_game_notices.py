@@ -127,6 +127,24 @@ def test_a_deadline_notice_goes_once_to_the_seat_that_owes_a_step(long_game, pla
             assert notices(user, Kind.DEADLINE) == []
 
 
+@pytest.mark.parametrize(("language", "zone", "ends"), [("zh-hans", "Asia/Shanghai", "截止"),
+                                                     ("en", "America/New_York", "ends")])
+def test_a_deadline_notice_states_the_deadline_in_its_reader_s_language_and_timezone(
+        long_game, language, zone, ends):
+    from zoneinfo import ZoneInfo
+
+    from accounts.models import Profile
+
+    wolf = seat_user(long_game, "wolf")
+    Profile.objects.filter(user=wolf).update(language=language, timezone=zone)
+    reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(minutes=30))
+    [notice] = notices(wolf, Kind.DEADLINE)
+    local = long_game.deadline.astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M")
+    utc = long_game.deadline.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M")
+    assert local != utc and f" {local} " in f" {notice.text} " and utc not in notice.text
+    assert ends in notice.text
+
+
 def test_no_deadline_notice_before_the_users_first_reminder_hour(long_game):
     reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(hours=7))
     assert Notification.objects.filter(kind=Kind.DEADLINE).count() == 0

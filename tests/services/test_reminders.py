@@ -373,7 +373,7 @@ SEAT_KEYS = ("number", "user_id", "alive", "user_username", "user_email", "user_
 def _values(games, seats):
     """What the plan reads of `read_seats`' answer: the games' and their seats' values."""
     return ({pk: {k: g[k] for k in GAME_KEYS} for pk, g in games.items()},
-            {pk: sorted(tuple(s[k] for k in SEAT_KEYS) for s in rows)
+            {pk: sorted(tuple(reminders.seat_values(s)[k] for k in SEAT_KEYS) for s in rows)
              for pk, rows in seats.items()})
 
 

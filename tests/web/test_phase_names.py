@@ -62,7 +62,8 @@ def named_everywhere(client, game: Game, seat: int) -> dict[str, str]:
                           review, re.S)
     now = timezone.now()
     rows, seat_rows = reminders.read_seats(Game.objects.filter(pk=game.pk).values("pk"))
-    row_of = next(r for r in seat_rows[game.pk] if r["user_id"] == player.pk)
+    row_of = next(r for r in map(reminders.seat_values, seat_rows[game.pk])
+                  if r["user_id"] == player.pk)
     locale = reminders._locale(row_of)
     email = reminders._email(rows[game.pk], row_of, player, locale, now)
     email_body = reminders.reminder_text(email["context"])[1]
