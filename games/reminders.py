@@ -467,7 +467,8 @@ def _write_sql() -> str:
     transaction's synchronous_commit). Every column is named, with the value the models'
     defaults give (Notification: no actor, thread, post or conversation, unread;
     OutboxEmail: a deferred row as games.mail._deferred_row writes it, never attempted, due
-    at once). The looks are found by their primary key, the keys given as an ANY of a
+    at once). The two parameters are read as jsonb, parsed once (read as json, each field
+    of each record is looked for in the text again: four times as long). The looks are found by their primary key, the keys given as an ANY of a
     sub-select, which the planner takes for a few keys (joining the JSON rows by hash, it
     reads every running game's look: at 10,000 the update took twice as long)."""
     from messaging.models import Notification
@@ -475,7 +476,7 @@ def _write_sql() -> str:
     claims, notices = _table(ReminderSent), _table(Notification)
     outbox, look = _table(OutboxEmail), _table(ReminderLook)
     return f"""WITH seat AS MATERIALIZED (
-  SELECT * FROM json_to_recordset(%(seats)s::json)
+  SELECT * FROM jsonb_to_recordset(%(seats)s::jsonb)
     AS s(p bigint, u integer, h integer, text text, url text, "to" text, context jsonb)
 ), claimed AS (
   INSERT INTO {claims} (phase_id, user_id, hours, first_hours, created)
@@ -499,10 +500,10 @@ def _write_sql() -> str:
   RETURNING id
 ), looks AS (
   UPDATE {look} SET at = l.at
-  FROM json_to_recordset(%(looks)s::json) AS l(id bigint, at timestamptz)
+  FROM jsonb_to_recordset(%(looks)s::jsonb) AS l(id bigint, at timestamptz)
   WHERE {look}.game_id = l.id
     AND {look}.game_id = ANY(ARRAY(SELECT (e->>'id')::bigint
-                                   FROM json_array_elements(%(looks)s::json) e))
+                                   FROM jsonb_array_elements(%(looks)s::jsonb) e))
 )
 SELECT array(SELECT id FROM emails ORDER BY id),
        set_config('synchronous_commit',
