@@ -51,6 +51,23 @@ def test_a_reminder_claim_has_no_index_of_its_phase_beside_the_unique_one():
                                                                 ["user_id"]]
 
 
+def test_a_reminder_claim_is_not_checked_against_its_phase_and_user():
+    """games 0020: the claims' foreign keys are the ORM's alone (its deletions cascade,
+    tests/services/test_reminders.py); the notices and emails written with them keep
+    theirs."""
+    with connection.cursor() as cursor:
+        def keys(model):
+            found = connection.introspection.get_constraints(cursor, model._meta.db_table)
+            return sorted(info["columns"][0] for info in found.values() if info["foreign_key"])
+
+        from games.models import OutboxEmail
+
+        assert keys(ReminderSent) == []
+        assert keys(Notification) == sorted(["user_id", "actor_id", "thread_id", "post_id",
+                                             "conversation_id"])
+        assert keys(OutboxEmail) == ["user_id"]
+
+
 def _partial_indexes(cursor, table: str) -> set[str]:
     """Names of the table's indexes with a WHERE (both databases)."""
     if connection.vendor == "postgresql":
@@ -65,7 +82,8 @@ def _partial_indexes(cursor, table: str) -> set[str]:
 @pytest.mark.django_db(transaction=True)
 def test_the_index_migrations_go_back_and_forth():
     """messaging 0010 and games 0019 drop the indexes by name and make them again when
-    unapplied; both directions leave the schema the models (or the migration before) say."""
+    unapplied (and games 0020 the claims' foreign keys); both directions leave the schema
+    the models (or the migration before) say."""
     from django.db.migrations.executor import MigrationExecutor
 
     before = [("messaging", "0009_board_version"), ("games", "0018_reminder_look")]
@@ -76,6 +94,9 @@ def test_the_index_migrations_go_back_and_forth():
         assert "messaging_notification_user_id_7f01f50a" in old
         assert "notification_thread" not in old
         assert "games_remindersent_phase_id_3d532899" in indexes(ReminderSent)
+        with connection.cursor() as cursor:
+            assert sum(bool(info["foreign_key"]) for info in connection.introspection
+                       .get_constraints(cursor, ReminderSent._meta.db_table).values()) == 2
     finally:
         executor = MigrationExecutor(connection)
         executor.loader.build_graph()

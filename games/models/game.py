@@ -369,9 +369,15 @@ class ReminderSent(models.Model):
     The constraint and `hours` make each mark's email once only (games/reminders.py)."""
 
     # (phase, user)'s unique index serves the phase's lookups: no index of its own to write.
+    # No foreign-key constraints in the database (a reminder sweep writes a hundred claims at
+    # once and their checks, each locking its phase and user, were two fifths of the claims'
+    # time): deletions still cascade, through the ORM (a phase's or a user's, the admin's, a
+    # rollback's); a claim is only ever looked up from its phase and user. A game deleted
+    # while a sweep is writing can leave its claims behind, read by nothing.
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="reminders",
-                              db_index=False)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+                              db_index=False, db_constraint=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                             db_constraint=False)
     hours = models.PositiveSmallIntegerField(
         _("hours before the deadline"), help_text=_("The nearest mark reminded so far."))
     first_hours = models.PositiveSmallIntegerField(

@@ -536,6 +536,23 @@ def test_the_migration_folds_the_old_rows_into_one_a_phase_and_user(long_game, m
         (phase, one_mark): False}
 
 
+def test_a_deleted_game_or_user_takes_its_claims_with_it(long_game, players, make_user):
+    """The claims have no foreign-key constraints in the database (games 0020): deleting a
+    user or a game (its phases) through the ORM, as the admin and the services do, still
+    deletes their claims."""
+    from django.contrib.auth import get_user_model
+
+    reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(minutes=30))
+    wolf = seat_user(long_game, "wolf")
+    phases = list(long_game.phases.values_list("pk", flat=True))
+    assert ReminderSent.objects.filter(user=wolf).count() == 1
+    get_user_model().objects.filter(pk=wolf.pk).delete()
+    assert not ReminderSent.objects.filter(user_id=wolf.pk).exists()
+    ReminderSent.objects.create(phase_id=phases[-1], user=players[0], hours=1, first_hours=1)
+    Game.objects.filter(pk=long_game.pk).delete()
+    assert not ReminderSent.objects.filter(phase_id__in=phases).exists()
+
+
 # --- who the engine awaits, kept with the state (games/awaiting.py, games 0017) -----------
 
 def test_the_services_write_who_the_engine_awaits_with_the_state(
