@@ -74,6 +74,11 @@ _FIELDS = tuple(c.replace("user__profile__", "").replace("game__", "game_").repl
 SEAT_FIELDS = ("number", "user_id", "alive", "user_username", "user_email", "user_is_active",
                "language", "timezone", "reminder_hours")
 _SEAT_COLUMNS = tuple(_FIELDS.index(name) for name in SEAT_FIELDS)
+# A game's values in `_read_due_at_once`, in this order (its seats last), named as
+# `read_seats` names them (the state only where the awaiting record is empty).
+GAME_FIELDS = ("game_id", "game_status", "game_name", "game_ruleset", "game_awaiting",
+               "game_state", "game_deadline", "game_phase_name", "game_phase_number",
+               "game_current_phase_id")
 DEFAULT_HOURS = "6,1"  # accounts.models.Profile.reminder_hours' default (no profile)
 EMAIL_KIND = "reminders"  # accounts.unsubscribe.KINDS: the reminders' one-click unsubscribe
 DEFERRED_TEMPLATE = "reminder"  # games.mail.DEFERRED: the sender writes the text
@@ -185,11 +190,12 @@ def _read_due_at_once(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list
     games: dict[int, dict] = {}
     seats: dict[int, list[list]] = {}
     parse = dt.datetime.fromisoformat
-    for game in found:
+    for *values, game_seats in found:
+        game = dict(zip(GAME_FIELDS, values, strict=True))
         if game["game_deadline"] is not None:
             game["game_deadline"] = parse(game["game_deadline"])
         games[game["game_id"]] = game
-        seats[game["game_id"]] = game.pop("seats")
+        seats[game["game_id"]] = game_seats
     return games, seats
 
 
@@ -199,7 +205,8 @@ def _plan(games: dict[int, dict], seats: dict[int, list[list]], now: dt.datetime
     per (phase, user), and each game's next look (None: none)."""
     wanted: dict[tuple[int, int], tuple[dict, dict, int]] = {}  # (phase, user): the claim
     next_look: dict[int, dt.datetime | None] = {}
-    marks_of: dict[str | None, list[int]] = {}  # a profile's reminder_hours, parsed once
+    # a profile's reminder_hours, parsed once: its marks (hours, as a span), largest first
+    marks_of: dict[str | None, list[tuple[int, dt.timedelta]]] = {}
     for pk, game in games.items():
         next_look[pk] = None
         deadline = game["game_deadline"]
@@ -211,25 +218,28 @@ def _plan(games: dict[int, dict], seats: dict[int, list[list]], now: dt.datetime
             continue
         living, owing = set(view["living"]), set(view["awaiting"])
         left = deadline - now
-        split: dict[str | None, list[int]] = {}  # this game's due marks of each user's hours
+        nearest: dict[str | None, int | None] = {}  # each user's hours: the nearest mark due
         for seat in seats[pk]:
             # (SEAT_FIELDS; raw: the profile's reminder_hours, None without a profile)
             number, user_id, alive, _name, _email, _active, _language, _zone, raw = seat
             if user_id is None or not alive or number not in living:
                 continue
-            due = split.get(raw)
-            if due is None:  # the marks of these hours due now, and the next one left
-                hours = marks_of.get(raw)
-                if hours is None:
-                    hours = marks_of[raw] = parse_hours(DEFAULT_HOURS if raw is None else raw)
-                later = [h for h in hours if dt.timedelta(hours=h) < left]
-                if later:  # the next mark this user has, whether they owe a move now or not
-                    at = deadline - dt.timedelta(hours=max(later))
-                    next_look[pk] = at if next_look[pk] is None else min(next_look[pk], at)
-                due = split[raw] = [h for h in hours if left <= dt.timedelta(hours=h)]
-            if due and number in owing:  # (one claim a user, were they seated twice)
-                wanted[game["game_current_phase_id"], user_id] = (game, seat_values(seat),
-                                                                  due[-1])
+            if raw not in nearest:  # these hours' marks: those due now, then the ones left
+                marks = marks_of.get(raw)
+                if marks is None:
+                    marks = marks_of[raw] = [(h, dt.timedelta(hours=h)) for h in parse_hours(
+                        DEFAULT_HOURS if raw is None else raw)]
+                due = None
+                for hours, span in marks:
+                    if span < left:  # the largest mark left: the user's next (owing or not)
+                        at = deadline - span
+                        next_look[pk] = at if next_look[pk] is None else min(next_look[pk], at)
+                        break
+                    due = hours  # due now: the last of them is the nearest
+                nearest[raw] = due
+            mark = nearest[raw]
+            if mark is not None and number in owing:  # (one claim a user, seated twice)
+                wanted[game["game_current_phase_id"], user_id] = (game, seat_values(seat), mark)
     return list(wanted.values()), next_look
 
 
@@ -433,29 +443,29 @@ def _table(model) -> str:
 @functools.cache
 def _read_sql() -> str:
     """`_read_due_at_once`'s query: the games due for a look (the partial index
-    reminder_look_due, oldest look first, at most BATCH), each one JSON object (the keys of
-    `read_seats`: the state only where the `awaiting` record is empty) with its seats inside
-    as arrays of SEAT_FIELDS (user and profile joined), all of them one JSON array (one row,
-    one column)."""
+    reminder_look_due, oldest look first, at most BATCH), each one JSON array of GAME_FIELDS
+    (the state only where the `awaiting` record is empty) and its seats, an array of arrays
+    of SEAT_FIELDS (user and profile joined); all of them one JSON array (one row, one
+    column). Arrays, not objects: no key written and read again for each game and seat."""
     from django.contrib.auth import get_user_model
 
     from accounts.models import Profile
 
     game, seat, look = _table(Game), _table(Seat), _table(ReminderLook)
     user, profile = _table(get_user_model()), _table(Profile)
-    return f"""SELECT coalesce(json_agg(json_build_object(
-    'game_id', g.id, 'game_status', g.status, 'game_name', g.name, 'game_ruleset', g.ruleset,
-    'game_awaiting', g.awaiting,
-    'game_state', CASE WHEN g.awaiting IS NULL THEN g.state END,
-    'game_deadline', g.deadline, 'game_phase_name', g.phase_name,
-    'game_phase_number', g.phase_number, 'game_current_phase_id', g.current_phase_id,
-    'seats', (SELECT coalesce(json_agg(json_build_array(
+    return f"""SELECT coalesce(json_agg(json_build_array(
+    g.id, g.status, g.name, g.ruleset, g.awaiting, g.state, g.deadline, g.phase_name,
+    g.phase_number, g.current_phase_id,
+    (SELECT coalesce(json_agg(json_build_array(
         s.number, s.user_id, s.alive, u.username, u.email, u.is_active, p.language,
         p.timezone, p.reminder_hours)), '[]')
       FROM {seat} s LEFT JOIN {user} u ON u.id = s.user_id
       LEFT JOIN {profile} p ON p.user_id = s.user_id
       WHERE s.game_id = g.id))), '[]')::text
-FROM (SELECT g.* FROM {look} l JOIN {game} g ON g.id = l.game_id
+FROM (SELECT g.id, g.status, g.name, g.ruleset, g.awaiting,
+             CASE WHEN g.awaiting IS NULL THEN g.state END AS state, g.deadline,
+             g.phase_name, g.phase_number, g.current_phase_id
+      FROM {look} l JOIN {game} g ON g.id = l.game_id
       WHERE l.at <= %(now)s ORDER BY l.at LIMIT %(batch)s) g"""  # noqa: S608 (names from _meta, values bound)
 
 
