@@ -162,7 +162,8 @@ def main() -> None:
         timed_statements: list[float] = []
         statements: list[str] = []
 
-        def clock(execute, sql, params, many, context, timed_statements=timed_statements):
+        def clock(execute, sql, params, many, context, timed_statements=timed_statements,
+                  statements=statements):
             started = time.perf_counter()
             try:
                 return execute(sql, params, many, context)
@@ -178,6 +179,7 @@ def main() -> None:
             sent = reminders.send_due_reminders(now=now)
             busy.append(time.perf_counter() - t)
         queries = len(timed_statements)
+        broker = len(batches)  # the worker nudges after the busy sweep's commit
         statement_times.append(timed_statements)
         if sent != args.due or len(nudged) != args.due:
             raise SystemExit(f"the sweep sent {sent} of {args.due} due reminders "
@@ -217,7 +219,7 @@ def main() -> None:
         pstats.Stats(prof).sort_stats(args.sort).print_stats(30)
         explain_write(reset, now)
     print(f"reminder sweep sending {args.due}:  {busy_s * 1000:8.1f} ms, {queries} queries "
-          f"(median of {args.repeat}); {len(batches)} broker message(s) after the commit")
+          f"(median of {args.repeat}); {broker} broker message(s) after the commit")
     print(f"idle reminder sweep:           {idle_reminders * 1000:8.3f} ms, "
           f"{idle_queries} queries (median of {len(idle_reminder_sweeps)})")
     print(f"idle game sweep:               {idle_sweep * 1000:8.3f} ms "
