@@ -478,9 +478,10 @@ def _write_sql() -> str:
     defaults give (Notification: no actor, thread, post or conversation, unread;
     OutboxEmail: a deferred row as games.mail._deferred_row writes it, never attempted, due
     at once). The two parameters are read as jsonb, parsed once (read as json, each field
-    of each record is looked for in the text again: four times as long). The looks are found by their primary key, the keys given as an ANY of a
-    sub-select, which the planner takes for a few keys (joining the JSON rows by hash, it
-    reads every running game's look: at 10,000 the update took twice as long)."""
+    of each record is looked for in the text again: four times as long). The looks are
+    found by their primary key, the keys given as an ANY of a sub-select, which the planner
+    takes for a few keys (joining the JSON rows by hash, it reads every running game's
+    look: at 10,000 the update took twice as long)."""
     from messaging.models import Notification
 
     claims, notices = _table(ReminderSent), _table(Notification)
