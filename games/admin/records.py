@@ -99,7 +99,7 @@ class AnnouncementAdmin(GameRecords):
 @admin.register(ReminderSent)
 class ReminderSentAdmin(GameRecords):
     game_field = "phase__game"
-    list_display = ["phase", "user", "hours", "created"]
+    list_display = ["phase", "user", "first_hours", "hours", "created"]
     list_filter = ["hours"]
     search_fields = ["user__email"]
     raw_id_fields = ["phase", "user"]

@@ -536,6 +536,26 @@ def test_the_migration_folds_the_old_rows_into_one_a_phase_and_user(long_game, m
         (phase, one_mark): False}
 
 
+def test_the_gm_reads_each_seat_s_first_and_nearest_mark_in_the_admin(long_game, client):
+    """The reminders' changelist shows the mark that rang the bell beside the nearest one
+    sent, in Chinese, to the game's GM."""
+    import re
+
+    from django.urls import reverse
+
+    reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(hours=5))
+    reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(minutes=30))
+    [row] = ReminderSent.objects.all()
+    assert (row.first_hours, row.hours) == (6, 1)
+    client.force_login(long_game.gm)
+    page = client.get(reverse("admin:games_remindersent_changelist")).content.decode()
+    heads = re.findall(r"<th scope=\"col\" class=\"[^\"]*column-(\w+)", page)
+    assert heads[heads.index("first_hours"):][:2] == ["first_hours", "hours"]
+    assert "首次提醒" in page
+    cells = re.findall(r'<td class="field-(first_hours|hours)">(\d+)</td>', page)
+    assert cells == [("first_hours", "6"), ("hours", "1")]
+
+
 def test_a_deleted_game_or_user_takes_its_claims_with_it(long_game, players, make_user):
     """The claims have no foreign-key constraints in the database (games 0020): deleting a
     user or a game (its phases) through the ORM, as the admin and the services do, still
