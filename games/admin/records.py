@@ -99,7 +99,12 @@ class AnnouncementAdmin(GameRecords):
 @admin.register(ReminderSent)
 class ReminderSentAdmin(GameRecords):
     game_field = "phase__game"
-    list_display = ["phase", "user", "first_hours", "hours", "created"]
+    list_display = ["game", "phase", "user", "first_hours", "hours", "created"]
+    list_select_related = ["phase__game", "user"]
     list_filter = ["hours"]
     search_fields = ["user__email"]
     raw_id_fields = ["phase", "user"]
+
+    @admin.display(description=gettext_lazy("game"), ordering="phase__game__name")
+    def game(self, reminder: ReminderSent):
+        return reminder.phase.game

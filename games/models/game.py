@@ -375,9 +375,9 @@ class ReminderSent(models.Model):
     # rollback's); a claim is only ever looked up from its phase and user. A game deleted
     # while a sweep is writing can leave its claims behind, read by nothing.
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="reminders",
-                              db_index=False, db_constraint=False)
+                              db_index=False, db_constraint=False, verbose_name=_("phase"))
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
-                             db_constraint=False)
+                             db_constraint=False, verbose_name=_("user"))
     hours = models.PositiveSmallIntegerField(
         _("hours before the deadline"), help_text=_("The nearest mark reminded so far."))
     first_hours = models.PositiveSmallIntegerField(
