@@ -179,6 +179,17 @@ def make_user(db):
 
 
 @pytest.fixture
+def one_rate_window():
+    """The clock held still for the test: django-ratelimit counts in fixed windows (each
+    key's ending at its own second), and a test that counts requests against a budget
+    must not see a window end between two of them (the count would start again)."""
+    import time_machine
+
+    with time_machine.travel(time.time(), tick=False):
+        yield
+
+
+@pytest.fixture
 def browser():
     """A headless Debian Chromium driven by Playwright (no downloaded browsers here)."""
     path = chromium_path()

@@ -13,7 +13,7 @@ from config.ratelimit import RateLimited, consume, limit_writes
 from messaging import services
 from messaging.models import Conversation, Message, Post, Thread
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("one_rate_window")]
 HOME = reverse("messaging-conversation-home")
 
 

@@ -10,7 +10,7 @@ from games.models import Action, LeaveRequest
 from games.web.community import RATES
 from tests.factories import user_of
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "one_rate_window")]
 
 
 def test_25_leave_requests_reach_the_gm_only_as_often_as_allowed(client, game):
