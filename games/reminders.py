@@ -149,9 +149,10 @@ def send_due_reminders(*, now: dt.datetime | None = None) -> int:
     2. For each game, the seats the engine still awaits among the living; for each seat
        the hour marks due now (the nearest one only: earlier ones are marked passed) and
        the game's next look (the next mark any living seated user has left) (`_plan`).
-    3. Atomically: claim the reminder rows (INSERT … ON CONFLICT DO NOTHING RETURNING: a
-       concurrent sweep's rows are left out), insert the bell notices and the outbox rows
-       of the claims made, write the games' next looks. On PostgreSQL that is ONE statement
+    3. Atomically: claim each reminded seat's mark (`_NEARER`: the user's row of the phase
+       made, or moved to a nearer mark; a mark an earlier or a concurrent sweep claimed is
+       left out), insert the bell notices of the rows made and the outbox rows of the
+       claims made, write the games' next looks. On PostgreSQL that is ONE statement
        (`_write_at_once`), elsewhere four in one transaction (`_write`). An email's text is
        written when it is sent (games.mail.DEFERRED "reminder", `reminder_text`), from what
        the row records: the time left when it fell due, the reader's language and timezone
