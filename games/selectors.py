@@ -45,6 +45,7 @@ from .models import (
 )
 from .presenters import (
     VoteTally,
+    counts_rounds,
     outcome_text,
     phase_name,
     phase_names,
@@ -501,9 +502,11 @@ def phase_titles(game: Game) -> dict[int, str]:
 
 def phase_title(game: Game, phase) -> str:
     """One stored phase's name (a gold phase's round is counted from the phases before it:
-    one query); "—" for none."""
+    one query; no query for the other rule sets); "—" for none."""
     if phase is None:
         return "—"
+    if not counts_rounds(game.ruleset):
+        return phase_name(game.ruleset, phase.name, phase.number)
     phases = list(game.phases.filter(seq__lte=phase.seq).order_by("seq"))
     return phase_names(game.ruleset, phases)[-1] if phases else phase_name(
         game.ruleset, phase.name, phase.number)

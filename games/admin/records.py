@@ -99,7 +99,7 @@ class AnnouncementAdmin(GameRecords):
 @admin.register(ReminderSent)
 class ReminderSentAdmin(GameRecords):
     game_field = "phase__game"
-    list_display = ["game", "phase", "user", "first_hours", "hours", "created"]
+    list_display = ["game", "phase_title", "user", "first_hours", "hours", "created"]
     list_select_related = ["phase__game", "user"]
     list_filter = ["hours"]
     search_fields = ["user__email"]
@@ -108,3 +108,8 @@ class ReminderSentAdmin(GameRecords):
     @admin.display(description=gettext_lazy("game"), ordering="phase__game__name")
     def game(self, reminder: ReminderSent):
         return reminder.phase.game
+
+    @admin.display(description=gettext_lazy("phase"), ordering="phase__seq")
+    def phase_title(self, reminder: ReminderSent) -> str:
+        """The phase's name in the reader's language ("第1夜"), not its engine key."""
+        return selectors.phase_title(reminder.phase.game, reminder.phase)

@@ -251,6 +251,13 @@ def round_of(ruleset: str, public: dict | None) -> int | None:
     return own(public or {}) if own is not None else None
 
 
+def counts_rounds(ruleset: str) -> bool:
+    """Whether the rule set's phase numbers count every phase, so that a stored phase's
+    round is counted from the phases before it (`ROUND_OPENS`, gold); for the others a
+    phase's name needs nothing but the phase."""
+    return getattr(_presenter(ruleset), "ROUND_OPENS", None) is not None
+
+
 def phase_names(ruleset: str, phases) -> list[str]:
     """The names (`phase_name`) of ALL of a game's phases, given in order from the first
     (objects with .name and .number: Phase rows). A rule set whose presenter names the phase

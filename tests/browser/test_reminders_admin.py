@@ -32,6 +32,7 @@ def test_the_gm_reads_the_bell_s_mark_and_the_nearest_one_on_a_phone(
     game_cell = page.locator("#result_list tbody tr").first.locator("th").inner_text()
     cells = page.locator("#result_list tbody tr").first.locator("td").all_inner_texts()
     assert game_cell.strip() == "长局"
+    assert cells[1] == "第1轮夜晚"  # the phase's Chinese name, not the engine's "night 1"
     assert cells[3:5] == ["6", "1"]
     assert str(row.user) in cells[2]
     page.screenshot(path=str(artifacts_dir / "reminders-admin-390.png"), full_page=True)

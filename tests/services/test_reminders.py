@@ -536,25 +536,42 @@ def test_the_migration_folds_the_old_rows_into_one_a_phase_and_user(long_game, m
         (phase, one_mark): False}
 
 
-def test_the_gm_reads_each_seat_s_first_and_nearest_mark_in_the_admin(long_game, client):
+def test_the_gm_reads_each_seat_s_first_and_nearest_mark_in_the_admin(long_game, client,
+                                                                      players):
     """The reminders' changelist shows the mark that rang the bell beside the nearest one
     sent, in Chinese, to the game's GM."""
     import re
 
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
+
+    from games import selectors
 
     reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(hours=5))
     reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(minutes=30))
     [row] = ReminderSent.objects.all()
     assert (row.first_hours, row.hours) == (6, 1)
     client.force_login(long_game.gm)
-    page = client.get(reverse("admin:games_remindersent_changelist")).content.decode()
+    url = reverse("admin:games_remindersent_changelist")
+    page = client.get(url).content.decode()
     heads = re.findall(r"<th scope=\"col\" class=\"[^\"]*column-(\w+)", page)
-    assert heads[heads.index("game"):] == ["game", "phase", "user", "first_hours", "hours",
-                                           "created"]
+    assert heads[heads.index("game"):] == ["game", "phase_title", "user", "first_hours",
+                                           "hours", "created"]
     assert "首次提醒" in page
+    phase = re.search(r'<td class="field-phase_title">(.*?)</td>', page).group(1)
+    assert phase == selectors.phase_title(long_game, long_game.current_phase) != "night 1"
     cells = re.findall(r'<td class="field-(first_hours|hours)">(\d+)</td>', page)
     assert cells == [("first_hours", "6"), ("hours", "1")]
+    # the phases' names cost no query a row: three rows read in as many queries as one
+    with CaptureQueriesContext(connection) as one:
+        client.get(url)
+    for user in [p for p in players if p != row.user][:2]:
+        ReminderSent.objects.create(phase=long_game.current_phase, user=user, hours=6,
+                                    first_hours=6)
+    with CaptureQueriesContext(connection) as more:
+        longer = client.get(url).content.decode()
+    assert longer.count('<td class="field-phase_title">') == 3 and len(more) == len(one)
 
 
 def test_a_deleted_game_or_user_takes_its_claims_with_it(long_game, players, make_user):
