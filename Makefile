@@ -6,12 +6,12 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install messages migrate demo worker bench lint clean ci loadtest
+.PHONY: run test install messages migrate demo worker bench lint clean ci loadtest services stop-services
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[test,local]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -20,43 +20,58 @@ install: $(STAMP)
 messages: $(STAMP)
 	$(VENV)/bin/pybabel compile --use-fuzzy -D django -d locale --statistics 2>&1 | tail -n 2
 
+# Every command below runs against PostgreSQL and Redis: those DATABASE_URL and REDIS_URL
+# name, else the project's own under var/, started here when they are not running
+# (config/devstack.py). `make services` starts them and leaves them running;
+# `make stop-services` stops them.
+STACK := $(PY) -m config.devstack
+
+services: $(STAMP)
+	$(STACK) up
+
+stop-services: $(STAMP)
+	$(STACK) down
+
 migrate: messages
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py createcachetable
+	$(STACK) exec -- $(PY) manage.py migrate --noinput
 
 demo: migrate
-	$(PY) manage.py load_demo
+	$(STACK) exec -- $(PY) manage.py load_demo
 
-# The service with a Celery worker and beat beside it (embedded broker under var/ by default).
-# Ctrl-C stops both cleanly (scripts/run_dev.sh); emails sent go to var/celery.log and, for
-# staff, /dev/outbox/.
-run: demo
-	@VENV=$(VENV) HOST=$(HOST) PORT=$(PORT) bash scripts/run_dev.sh
+# The service with a Celery worker and beat beside it, each restarted if it exits; the
+# database is migrated and the demo loaded first. Ctrl-C stops everything it started.
+# Emails sent go to var/log/worker.log and, for staff, /dev/outbox/.
+run: messages
+	$(STACK) run --host $(HOST) --port $(PORT)
 
 worker: migrate
-	$(VENV)/bin/celery -A config worker --beat --loglevel=INFO
+	$(STACK) exec -- $(VENV)/bin/celery -A config worker --beat --loglevel=INFO
 
 # The suite in parallel (pytest-xdist): one worker process per core, each with its own test
-# database, cache prefix and Celery queue (docs/operations.md "Tests"). PYTEST_WORKERS=0 runs
-# it in this one process; a single test: .venv/bin/pytest tests/path.py::test_name
+# database (cloned from one migrated template), cache prefix and Celery queue
+# (docs/operations.md "Tests"). PYTEST_WORKERS=0 runs it in this one process; a single test:
+# make test PYTEST_ARGS=tests/path.py::test_name PYTEST_WORKERS=0
 PYTEST_WORKERS ?= auto
 test: messages
-	$(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
+	$(STACK) exec --test -- $(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist loadgroup \
+		--durations=25 $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
-# What CI runs (.ci/run): services, Chromium, ruff, then the whole suite on PostgreSQL + Redis.
+# What CI runs (.ci/run): Chromium, ruff, then the whole suite against the machine's own
+# PostgreSQL and Redis.
 ci:
 	bash .ci/run
 
 bench: migrate
-	$(PY) scripts/bench_http.py
+	$(STACK) exec -- $(PY) scripts/bench_http.py
 
-# Issue 9: 5 games of 猫有n条命, 30 players, 2 minutes on PostgreSQL + Redis + Celery; the
-# long run is in docs/operations.md ("Load test"). Exits non-zero if a check fails.
+# 5 games of 猫有n条命, 30 players, 2 minutes with a Celery worker and beat; the long run is
+# in docs/operations.md ("Load test"). Exits non-zero if a check fails.
 loadtest: migrate
-	$(PY) scripts/loadtest/run.py $(LOADTEST_ARGS)
+	$(STACK) exec -- $(PY) scripts/loadtest/run.py $(LOADTEST_ARGS)
 
 clean:
+	-$(STACK) down
 	rm -rf $(VENV) var

@@ -1,25 +1,27 @@
 """Settings, all from the environment (see docs/operations.md for the full list).
 
-Defaults need no server at all: SQLite (WAL, IMMEDIATE transactions), a filesystem Celery
-broker under var/, a database cache, console email. Set DATABASE_URL for PostgreSQL,
-REDIS_URL (and/or CELERY_BROKER_URL) for Redis, EMAIL_URL for SMTP, and DJANGO_ENV=production
-for the hardened production profile.
+One stack in every mode: PostgreSQL (psycopg 3) and Redis (the cache and Celery's broker).
+DATABASE_URL and REDIS_URL name them; in development and tests, when they are unset, the
+addresses are those of the project's own servers under var/ (config/devstack.py, started by
+`make run` and `make test`). Production requires both. EMAIL_URL sets SMTP (console email by
+default) and DJANGO_ENV=production the hardened production profile.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+from urllib.parse import unquote
 
 import environ
 
+from . import devstack
 from .env import SettingError, env_admins, env_bool, env_choice, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 # Parallel tests (pytest-xdist, docs/operations.md "Tests"): each worker process (gw0, gw1 …)
-# gets its own cache key prefix, Celery queue and embedded-broker folder, derived here from
+# gets its own cache key prefix and Celery queue, derived here from
 # the variable xdist sets before Django starts; pytest-django gives it its own test database.
 # Subprocesses a test starts (a Celery worker) inherit the variable, so they match. Empty
 # outside xdist: then nothing below changes.
@@ -110,82 +112,52 @@ TEMPLATES = [
     },
 ]
 
-# --- database ------------------------------------------------------------------------------
+# --- database: PostgreSQL in every mode ------------------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL")
-if DATABASE_URL:
-    try:
-        _db = environ.Env.db_url_config(DATABASE_URL)
-    except Exception as exc:  # environ raises several kinds on nonsense
-        raise SettingError(f"DATABASE_URL is not a database URL: {exc}") from None
-    if _db["ENGINE"] not in ("django.db.backends.postgresql", "django.db.backends.sqlite3"):
-        raise SettingError("DATABASE_URL must be postgres://... or sqlite:///...")
-    _db["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 60, minimum=0)
-    _db["CONN_HEALTH_CHECKS"] = True
-    if env_str("TEST_DATABASE_NAME"):  # lets concurrent test runs use separate databases
-        _db["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
-else:
-    _db = {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "db.sqlite3"}
-if _db["ENGINE"] == "django.db.backends.sqlite3":
-    # WAL lets readers proceed during a write; IMMEDIATE makes a writer take the lock at BEGIN,
-    # so concurrent writers queue on busy_timeout instead of failing with "database is locked".
-    _db["OPTIONS"] = {
-        "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-    }
-    # A file (not :memory:) so live-server threads and worker processes share it; one per
-    # test process so concurrent test runs never share one.
-    _db["TEST"] = {"NAME": env_str("SQLITE_TEST_NAME") or str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")}
+if not DATABASE_URL:
+    if PRODUCTION:
+        raise SettingError("DATABASE_URL is required when DJANGO_ENV=production")
+    DATABASE_URL = devstack.database_url()
+try:
+    _db = environ.Env.db_url_config(DATABASE_URL)
+except Exception as exc:  # environ raises several kinds on nonsense
+    raise SettingError(f"DATABASE_URL is not a database URL: {exc}") from None
+if _db["ENGINE"] != "django.db.backends.postgresql":
+    raise SettingError("DATABASE_URL must be postgres://...")
+_db["HOST"] = unquote(_db["HOST"])  # a socket folder, percent-encoded in the URL's host
+_db["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 60, minimum=0)
+_db["CONN_HEALTH_CHECKS"] = True
+if env_str("TEST_DATABASE_NAME"):  # lets concurrent test runs use separate databases
+    _db["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-USING_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
-# --- cache (shared across workers: allauth's rate limits rely on it) -----------------------
+# --- cache: Redis in every mode (allauth's and our rate limits rely on a shared one) ----------
 REDIS_URL = env_str("REDIS_URL")
-if REDIS_URL:
-    if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
-        raise SettingError("REDIS_URL must start with redis://, rediss:// or unix://")
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": env_str("CACHE_PREFIX", "kg") + _worker_suffix}}
-else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
-                          "LOCATION": "cache_table"}}
-# The beat sweeper's heartbeat for /readyz (config/health.py): shared by every process but
-# never in the database, so an idle sweep stays at one query.
-CACHES["health"] = (dict(CACHES["default"], KEY_PREFIX=CACHES["default"]["KEY_PREFIX"] + "-health")
-                    if REDIS_URL else
-                    {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-                     "LOCATION": str(VAR_DIR / f"cache-health{_worker_suffix}")})
-
-# Rendered pages of posts (messaging/page_cache.py), keyed by each thread's version, so a
-# changed thread is read under a new key and nothing is ever stale: Redis (shared by every
-# worker) when there is one, else each process's memory (never the database: a hit costs no
-# query).
-CACHES["pages"] = (dict(CACHES["default"], KEY_PREFIX=CACHES["default"]["KEY_PREFIX"] + "-pages")
-                   if REDIS_URL else
-                   {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                    "LOCATION": "pages", "OPTIONS": {"MAX_ENTRIES": 2000}})
+if not REDIS_URL:
+    if PRODUCTION:
+        raise SettingError("REDIS_URL is required when DJANGO_ENV=production")
+    REDIS_URL = devstack.redis_url()
+if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise SettingError("REDIS_URL must start with redis://, rediss:// or unix://")
+# Each operation gives up after a second: a stopped or hung Redis costs a page its cached
+# parts, never the page.
+_REDIS_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 1}
+_cache_prefix = env_str("CACHE_PREFIX", "kg") + _worker_suffix
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                      "LOCATION": REDIS_URL, "KEY_PREFIX": _cache_prefix,
+                      "OPTIONS": _REDIS_OPTIONS}}
+# The beat sweeper's heartbeat for /readyz (config/health.py), and rendered pages of posts
+# (messaging/page_cache.py), keyed by each thread's version: the same Redis, own prefixes.
+CACHES["health"] = dict(CACHES["default"], KEY_PREFIX=_cache_prefix + "-health")
+CACHES["pages"] = dict(CACHES["default"], KEY_PREFIX=_cache_prefix + "-pages")
 
 # --- Celery --------------------------------------------------------------------------------
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or REDIS_URL or "filesystem://"
-_celery_dir = VAR_DIR / f"celery{_worker_suffix}"
+CELERY_BROKER_URL = devstack.broker_url(env_str("CELERY_BROKER_URL") or REDIS_URL)
 # One queue per test worker, so a test's real Celery worker never takes another's tasks.
 CELERY_TASK_DEFAULT_QUEUE = "celery" + _worker_suffix
-if CELERY_BROKER_URL == "filesystem://":
-    for sub in ("queue", "processed", "results", "control"):
-        (_celery_dir / sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_celery_dir / "queue"),
-        "data_folder_out": str(_celery_dir / "queue"),
-        "processed_folder": str(_celery_dir / "processed"),
-        "control_folder": str(_celery_dir / "control"),
-        "store_processed": False,
-    }
-    CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or f"file://{_celery_dir / 'results'}"
-else:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
-    CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or REDIS_URL or None
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_RESULT_BACKEND = devstack.broker_url(env_str("CELERY_RESULT_BACKEND") or REDIS_URL)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # Publishing must not hang a request when the broker is down: fail fast, and the callers
 # (games.mail.hand_over) fall back to sending inline.

@@ -157,7 +157,6 @@ def main() -> None:
     # In-process: call_command skips the system checks, which refuse the toy rule set's
     # generic sentences (the game home page plays the toy, as the tests do).
     call_command("migrate", interactive=False, verbosity=0)
-    call_command("createcachetable")
     call_command("collectstatic", interactive=False, verbosity=0)
     made = seed(args.posts)
     from django.db import connections

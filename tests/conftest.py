@@ -1,5 +1,5 @@
-"""Shared fixtures: named players, the games of each rule set, real-service markers, the
-browser. The plain helpers these build on are in tests/factories/ (one module per rule set);
+"""Shared fixtures: the test databases (cloned from one migrated template), named players,
+the games of each rule set, the browser. The plain helpers these build on are in tests/factories/ (one module per rule set);
 a folder's own conftest.py holds only what is truly local to it (Classic's eleven players,
 the forum's English-speaking users, the browser's signed-in page).
 
@@ -10,6 +10,7 @@ Named players:  toy `players` 阿猫 阿狗 小白 老黑 花花, `gm` 天神甲
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import time
@@ -23,8 +24,6 @@ from tests.factories import install_chinese_catalog
 from tests.factories import ninelives as nl_factory
 from tests.factories.toy import TOY_REGISTRATION
 
-REQUIRE_REAL = os.environ.get("REQUIRE_REAL_SERVICES") == "1"
-
 # CI (.ci/run sets CI=true): hypothesis draws the same examples on every run, so a red run
 # is reproducible and a green one is not luck; budgets are each test's own. Elsewhere it
 # keeps exploring new examples.
@@ -35,12 +34,83 @@ PASSWORD = "correct-horse-battery-9"
 
 
 def _need(condition: bool, why: str):
-    """Skip (or, in CI where the real services must be there, fail) when `condition` is false."""
+    """Skip (or, in CI, which installs what the test needs, fail) when `condition` is false."""
     if condition:
         return
-    if REQUIRE_REAL:
+    if os.environ.get("CI") == "true":
         pytest.fail(f"CI must run this test, but: {why}")
     pytest.skip(why)
+
+
+# --- the test databases: one migrated template, cloned for each xdist worker ----------------
+
+MIGRATION_SOURCES = ("accounts/migrations", "games/migrations", "messaging/migrations")
+
+
+def _template_name(test_name: str) -> str:
+    """The template's name: the test database's, and a digest of everything that shapes the
+    schema (the project's migrations, Django's and allauth's versions), so a changed
+    migration makes a new template and an unchanged one is reused across runs."""
+    from importlib.metadata import version
+
+    digest = hashlib.sha1()
+    for folder in MIGRATION_SOURCES:
+        for path in sorted((settings.BASE_DIR / folder).glob("*.py")):
+            digest.update(path.name.encode() + path.read_bytes())
+    digest.update(f"{version('django')} {version('django-allauth')}".encode())
+    base = test_name.split("_gw")[0][:40]
+    return f"{base}_tpl_{digest.hexdigest()[:12]}"
+
+
+def _ensure_template(db: dict, name: str) -> None:
+    """Make database `name` by migrating an empty one, unless it exists. Under an advisory
+    lock, so the first xdist worker builds it and the others wait for it; built under a
+    temporary name and renamed, so an interrupted build leaves no half-migrated template.
+    Older templates of the same test database are dropped."""
+    import subprocess
+    import sys
+    from urllib.parse import quote
+
+    import psycopg
+
+    params = {"host": db["HOST"] or None, "port": db["PORT"] or None, "user": db["USER"],
+              "password": db["PASSWORD"] or None, "dbname": "postgres", "autocommit": True}
+    prefix = name.rsplit("_tpl_", 1)[0] + "_tpl_"
+    with psycopg.connect(**params) as conn:
+        conn.execute("SELECT pg_advisory_lock(hashtext(%s))", [prefix])
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if not exists:
+            building = f"{name}_building"
+            conn.execute(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{building}"')
+            url = (f"postgres://{quote(db['USER'] or '', safe='')}"
+                   f"{':' + quote(db['PASSWORD'], safe='') if db['PASSWORD'] else ''}"
+                   f"@{quote(db['HOST'] or '', safe='')}"
+                   f"{':' + str(db['PORT']) if db['PORT'] else ''}/{building}")
+            env = dict(os.environ, DATABASE_URL=url)
+            env.pop("TEST_DATABASE_NAME", None)
+            subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                           cwd=settings.BASE_DIR, env=env, check=True)
+            conn.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
+        for (old,) in conn.execute(
+                "SELECT datname FROM pg_database WHERE starts_with(datname, %s) "
+                "AND datname <> %s AND NOT datname LIKE '%%_building'", [prefix, name]):
+            conn.execute(f'DROP DATABASE IF EXISTS "{old}" WITH (FORCE)')
+        conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", [prefix])
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """Each test database (test_…_gw0, test_…_gw1 …) is a copy of one migrated template:
+    the migrations run once per change of schema, not once per xdist worker and run.
+    Django then finds every migration applied and only checks the content types."""
+    from django.db import connections
+
+    db = connections["default"].settings_dict
+    test = db.setdefault("TEST", {})
+    name = _template_name(test.get("NAME") or "test_" + db["NAME"])
+    _ensure_template(db, name)
+    test["TEMPLATE"] = name
 
 
 def _redis_keys_of_this_worker() -> list[str]:
@@ -68,17 +138,14 @@ def clear_cache() -> None:
     next. Alone on its Redis db (no xdist), a test process flushes it; an xdist worker shares
     the db with the others, so it deletes only its own keys (a flush would wipe another
     worker's counters and Celery queue mid-test)."""
-    from django.core.cache import cache, caches
+    from django.core.cache import cache
 
-    if settings.REDIS_URL and settings.TEST_WORKER:
+    if settings.TEST_WORKER:
         keys = _redis_keys_of_this_worker()
         if keys:
             _redis.delete(*keys)
     else:
-        cache.clear()  # the Redis db, or the database cache table (one per test database)
-        # Rendered pages of posts: this process's memory without Redis. Each test's database
-        # starts afresh, so a thread of one test may have the id and version of another's.
-        caches["pages"].clear()
+        cache.clear()  # the whole Redis db: every cache alias of this process
     from messaging import board_rows, page_cache
 
     page_cache.forget_recent()  # and this process's own copies, with or without Redis
@@ -92,11 +159,9 @@ def clear_cache() -> None:
 
 
 @pytest.fixture(autouse=True)
-def _fast_and_isolated(request, settings):
+def _fast_and_isolated(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    if settings.REDIS_URL or "django_db" in request.keywords or any(
-            f in request.fixturenames for f in ("db", "transactional_db", "make_user")):
-        clear_cache()
+    clear_cache()
     yield
 
 
@@ -135,17 +200,6 @@ def _rate_limit_minute_stands_still(monkeypatch):
 
     began = time.time()
     monkeypatch.setattr(django_ratelimit.core, "time", types.SimpleNamespace(time=lambda: began))
-
-
-@pytest.fixture
-def need_postgres():
-    _need(settings.USING_POSTGRES,
-          "needs PostgreSQL (row locks and real concurrency); set DATABASE_URL=postgres://...")
-
-
-@pytest.fixture
-def need_redis():
-    _need(bool(settings.REDIS_URL), "needs Redis; set REDIS_URL=redis://...")
 
 
 def chromium_path() -> str | None:
@@ -231,15 +285,13 @@ def celery_worker_and_beat(transactional_db, tmp_path):
     database (so it sees what the live server commits). Beat sweeps every second."""
     import subprocess
     import sys
+    from urllib.parse import quote
 
     from django.db import connection
 
     db = connection.settings_dict
-    if connection.vendor == "sqlite":
-        url = f"sqlite:///{db['NAME']}"
-    else:
-        url = (f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:"
-               f"{db['PORT'] or 5432}/{db['NAME']}")
+    url = (f"postgres://{db['USER'] or 'postgres'}@{quote(db['HOST'] or '127.0.0.1', safe='')}"
+           f"{':' + str(db['PORT']) if db['PORT'] else ''}/{db['NAME']}")
     env = dict(os.environ, DATABASE_URL=url, SWEEP_INTERVAL_SECONDS="1",
                EXTRA_RULESETS=TOY_REGISTRATION,
                SWEEP_GRACE_SECONDS="1", EMAIL_URL="consolemail://")

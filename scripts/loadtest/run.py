@@ -193,7 +193,6 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    call_command("createcachetable", verbosity=0)
     from check import check_games, phase_lag
 
     out = Path(args.out or os.environ["VAR_DIR"])

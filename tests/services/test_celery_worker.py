@@ -21,24 +21,23 @@ def test_a_task_runs_in_a_real_worker_over_the_broker(celery_worker_and_beat):
     assert reply["pid"] == celery_worker_and_beat.pid != os.getpid()
 
 
-def test_the_broker_is_redis_in_ci_and_embedded_by_default():
-    if settings.REDIS_URL:
-        assert settings.CELERY_BROKER_URL.startswith("redis://")
-    else:
-        assert settings.CELERY_BROKER_URL == "filesystem://"
+def test_the_broker_is_the_redis_the_cache_uses():
+    """One stack: the broker is REDIS_URL's server (kombu spells a Unix socket
+    redis+socket://), and so is every cache."""
+    from config.devstack import broker_url
+
+    assert settings.CELERY_BROKER_URL == broker_url(settings.REDIS_URL)
+    assert settings.CELERY_BROKER_URL.startswith(("redis://", "rediss://", "redis+socket://"))
+    assert {c["LOCATION"] for c in settings.CACHES.values()} == {settings.REDIS_URL}
 
 
 def test_each_xdist_worker_has_its_own_queue_and_cache_prefix():
-    """Parallel test workers never share a Celery queue, a cache key or a broker folder."""
+    """Parallel test workers never share a Celery queue or a cache key."""
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if not worker:
         assert settings.CELERY_TASK_DEFAULT_QUEUE == "celery"
         return
     assert settings.TEST_WORKER == worker
     assert settings.CELERY_TASK_DEFAULT_QUEUE == f"celery-{worker}"
-    if settings.REDIS_URL:
-        assert settings.CACHES["default"]["KEY_PREFIX"].endswith(f"-{worker}")
-        assert settings.CACHES["health"]["KEY_PREFIX"].endswith(f"-{worker}-health")
-    else:
-        assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"].endswith(
-            f"celery-{worker}/queue")
+    assert settings.CACHES["default"]["KEY_PREFIX"].endswith(f"-{worker}")
+    assert settings.CACHES["health"]["KEY_PREFIX"].endswith(f"-{worker}-health")
