@@ -7,11 +7,11 @@ services' own updates, as in messaging 0007 and 0008, so that no way of changing
 service, the admin, a rollback, a data fix in SQL, a test's `.update()`) can leave a stale
 page, or one showing what a rollback took back, in the cache. What moves it:
 1. any change of the game's row (phase, step, state, deadline, status and outcome, name and
-   the GM's other edits). PostgreSQL: a BEFORE UPDATE trigger sets it to the stored value
-   plus one whatever the UPDATE wrote, so a `save()` of a game read before another trigger
-   moved it can never set it back; SQLite: an AFTER UPDATE trigger does the same;
+   the GM's other edits): a BEFORE UPDATE trigger sets it to the stored value plus one
+   whatever the UPDATE wrote, so a `save()` of a game read before another trigger moved it
+   can never set it back;
 2. any row of the game's seats (a death, a substitution, a check-in), events, phases and
-   announcements written, changed or deleted (PostgreSQL: once per statement);
+   announcements written, changed or deleted (once per statement);
 3. a vote or announcement thread of the game's board created, deleted or re-keyed, and the
    board's slug changed (the page links them);
 4. a seated player's name changed (a profile's display name created, changed or deleted; the
@@ -27,7 +27,7 @@ CHILDREN = ("games_seat", "games_event", "games_phase", "games_announcement")
 SEATED = "id IN (SELECT game_id FROM games_seat WHERE user_id = {who})"
 GAME_THREAD = """(substr({row}."key", 1, 5) = 'vote-' OR {row}."key" = 'announcements')"""
 
-POSTGRES_UP = f"""
+UP = f"""
 CREATE FUNCTION games_game_page_version() RETURNS trigger AS $$
 BEGIN
     NEW.page_version := OLD.page_version + 1;
@@ -117,7 +117,7 @@ CREATE TRIGGER games_user_name_bumps_games AFTER UPDATE ON auth_user FOR EACH RO
     WHEN (OLD.username IS DISTINCT FROM NEW.username)
     EXECUTE FUNCTION games_user_bumps_games();
 """
-POSTGRES_DOWN = "".join(
+DOWN = "".join(
     f"DROP TRIGGER IF EXISTS {table}_bumps_game_{op} ON {table};\n"
     for table in CHILDREN for op in ("insert", "update", "delete")) + """
 DROP TRIGGER IF EXISTS games_game_page_version ON games_game;
@@ -137,73 +137,6 @@ DROP FUNCTION IF EXISTS games_profile_bumps_games();
 DROP FUNCTION IF EXISTS games_user_bumps_games();
 """
 
-# SQLite (the tests' database): its triggers are per row, and cannot change NEW, so the
-# game's own trigger writes the stored value plus one after the UPDATE; the WHEN keeps it
-# from answering the triggers' own bumps (which already moved it).
-SQLITE_UP = [
-    """CREATE TRIGGER games_game_page_version AFTER UPDATE ON games_game
-       WHEN NEW.page_version <= OLD.page_version
-       BEGIN UPDATE games_game SET page_version = OLD.page_version + 1 WHERE id = NEW.id; END""",
-    *(sql for table in CHILDREN for sql in (
-        f"""CREATE TRIGGER {table}_bumps_game_insert AFTER INSERT ON {table}
-            BEGIN {BUMP.format(where="id = NEW.game_id")}; END""",
-        f"""CREATE TRIGGER {table}_bumps_game_update AFTER UPDATE ON {table}
-            BEGIN {BUMP.format(where="id IN (OLD.game_id, NEW.game_id)")}; END""",
-        f"""CREATE TRIGGER {table}_bumps_game_delete AFTER DELETE ON {table}
-            BEGIN {BUMP.format(where="id = OLD.game_id")}; END""")),
-    f"""CREATE TRIGGER games_thread_added_bumps_game AFTER INSERT ON messaging_thread
-        WHEN {GAME_THREAD.format(row="NEW")}
-        BEGIN {BUMP.format(where="board_id = NEW.board_id")}; END""",
-    f"""CREATE TRIGGER games_thread_removed_bumps_game AFTER DELETE ON messaging_thread
-        WHEN {GAME_THREAD.format(row="OLD")}
-        BEGIN {BUMP.format(where="board_id = OLD.board_id")}; END""",
-    f"""CREATE TRIGGER games_thread_rekeyed_bumps_game AFTER UPDATE OF "key", board_id
-        ON messaging_thread
-        WHEN (OLD."key" IS NOT NEW."key" OR OLD.board_id IS NOT NEW.board_id)
-             AND ({GAME_THREAD.format(row="OLD")} OR {GAME_THREAD.format(row="NEW")})
-        BEGIN {BUMP.format(where="board_id IN (OLD.board_id, NEW.board_id)")}; END""",
-    f"""CREATE TRIGGER games_board_slug_bumps_game AFTER UPDATE OF slug ON messaging_board
-        WHEN OLD.slug IS NOT NEW.slug
-        BEGIN {BUMP.format(where="board_id = NEW.id")}; END""",
-    f"""CREATE TRIGGER games_profile_name_bumps_games AFTER UPDATE OF display_name
-        ON accounts_profile WHEN OLD.display_name IS NOT NEW.display_name
-        BEGIN {BUMP.format(where=SEATED.format(who="NEW.user_id"))}; END""",
-    f"""CREATE TRIGGER games_profile_added_bumps_games AFTER INSERT ON accounts_profile
-        BEGIN {BUMP.format(where=SEATED.format(who="NEW.user_id"))}; END""",
-    f"""CREATE TRIGGER games_profile_removed_bumps_games AFTER DELETE ON accounts_profile
-        BEGIN {BUMP.format(where=SEATED.format(who="OLD.user_id"))}; END""",
-    f"""CREATE TRIGGER games_user_name_bumps_games AFTER UPDATE OF username ON auth_user
-        WHEN OLD.username IS NOT NEW.username
-        BEGIN {BUMP.format(where=SEATED.format(who="NEW.id"))}; END""",
-]
-SQLITE_DOWN = [f"DROP TRIGGER IF EXISTS {name}" for name in (
-    "games_game_page_version",
-    *(f"{table}_bumps_game_{op}" for table in CHILDREN for op in ("insert", "update", "delete")),
-    "games_thread_added_bumps_game", "games_thread_removed_bumps_game",
-    "games_thread_rekeyed_bumps_game", "games_board_slug_bumps_game",
-    "games_profile_name_bumps_games", "games_profile_added_bumps_games",
-    "games_profile_removed_bumps_games", "games_user_name_bumps_games")]
-
-
-def create_triggers(apps, schema_editor):
-    vendor = schema_editor.connection.vendor
-    if vendor == "postgresql":
-        schema_editor.execute(POSTGRES_UP)
-    elif vendor == "sqlite":
-        for sql in SQLITE_UP:
-            schema_editor.execute(sql)
-    else:  # settings refuse any other database
-        raise RuntimeError(f"no page version triggers for {vendor}")
-
-
-def drop_triggers(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(POSTGRES_DOWN)
-    else:
-        for sql in SQLITE_DOWN:
-            schema_editor.execute(sql)
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -219,5 +152,5 @@ class Migration(migrations.Migration):
             name='page_version',
             field=models.PositiveIntegerField(db_default=0, default=0, editable=False),
         ),
-        migrations.RunPython(create_triggers, drop_triggers),
+        migrations.RunSQL([UP], [DOWN]),
     ]

@@ -14,10 +14,9 @@ from django.db.models import Count, Max, Min, Q
 def fold(apps, schema_editor):
     """One row per (phase, user): the lowest-numbered row kept, with the nearest mark emailed
     and the first one; the others deleted."""
-    if schema_editor.connection.vendor == "postgresql":
-        # Checked now, not at commit: the constraint added next cannot ALTER a table with
-        # checks still pending.
-        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    # Checked now, not at commit: the constraint added next cannot ALTER a table with checks
+    # still pending.
+    schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
     ReminderSent = apps.get_model("games", "ReminderSent")
     groups = (ReminderSent.objects.order_by().values("phase_id", "user_id")
               .annotate(n=Count("id"), keep=Min("id"), first=Max("hours"),

@@ -9,7 +9,7 @@ get a record with their next step.
 
 from django.db import migrations, models
 
-POSTGRES_UP = """
+UP = """
 CREATE FUNCTION games_game_awaiting_stale() RETURNS trigger AS $$
 BEGIN
     NEW.awaiting := NULL;
@@ -19,31 +19,10 @@ CREATE TRIGGER games_game_awaiting_stale BEFORE UPDATE ON games_game FOR EACH RO
     WHEN (OLD.state IS DISTINCT FROM NEW.state AND OLD.awaiting IS NOT DISTINCT FROM NEW.awaiting)
     EXECUTE FUNCTION games_game_awaiting_stale();
 """
-POSTGRES_DOWN = """
+DOWN = """
 DROP TRIGGER IF EXISTS games_game_awaiting_stale ON games_game;
 DROP FUNCTION IF EXISTS games_game_awaiting_stale();
 """
-SQLITE_UP = """CREATE TRIGGER games_game_awaiting_stale AFTER UPDATE OF state ON games_game
-    WHEN OLD.state IS NOT NEW.state AND OLD.awaiting IS NEW.awaiting
-    BEGIN UPDATE games_game SET awaiting = NULL WHERE id = NEW.id; END"""
-SQLITE_DOWN = "DROP TRIGGER IF EXISTS games_game_awaiting_stale"
-
-
-def create_trigger(apps, schema_editor):
-    vendor = schema_editor.connection.vendor
-    if vendor == "postgresql":
-        schema_editor.execute(POSTGRES_UP)
-    elif vendor == "sqlite":
-        schema_editor.execute(SQLITE_UP)
-    else:  # settings refuse any other database
-        raise RuntimeError(f"no awaiting trigger for {vendor}")
-
-
-def drop_trigger(apps, schema_editor):
-    schema_editor.execute(POSTGRES_DOWN if schema_editor.connection.vendor == "postgresql"
-                          else SQLITE_DOWN)
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -57,5 +36,5 @@ class Migration(migrations.Migration):
             field=models.JSONField(blank=True, editable=False, null=True,
                                    verbose_name="awaited seats"),
         ),
-        migrations.RunPython(create_trigger, drop_trigger),
+        migrations.RunSQL([UP], [DOWN]),
     ]

@@ -1,5 +1,5 @@
-# Search fields of posts (messaging/search.py), filled for the posts already written, and on
-# PostgreSQL the GIN index over their terms.
+# Search fields of posts (messaging/search.py), filled for the posts already written, and the
+# GIN index over their terms.
 
 from django.db import migrations, models
 
@@ -23,18 +23,6 @@ def fill(apps, schema_editor):
         Post.objects.bulk_update(batch, ["search_text", "search_terms"])
 
 
-def create_index(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(
-            f"CREATE INDEX IF NOT EXISTS {INDEX} ON messaging_post "
-            "USING gin (string_to_array(search_terms, ' '))")
-
-
-def drop_index(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(f"DROP INDEX IF EXISTS {INDEX}")
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -53,5 +41,8 @@ class Migration(migrations.Migration):
             field=models.TextField(default='', editable=False),
         ),
         migrations.RunPython(fill, migrations.RunPython.noop),
-        migrations.RunPython(create_index, drop_index),
+        migrations.RunSQL(
+            f"CREATE INDEX IF NOT EXISTS {INDEX} ON messaging_post "
+            "USING gin (string_to_array(search_terms, ' '))",
+            f"DROP INDEX IF EXISTS {INDEX}"),
     ]

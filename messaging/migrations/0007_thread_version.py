@@ -10,7 +10,7 @@ the writer's transaction; the reply already updates that row, so no new lock is 
 
 from django.db import migrations, models
 
-POSTGRES_UP = """
+UP = """
 CREATE FUNCTION messaging_post_bumps_thread() RETURNS trigger AS $$
 BEGIN
     IF TG_OP IN ('UPDATE', 'DELETE') THEN
@@ -25,42 +25,10 @@ $$ LANGUAGE plpgsql;
 CREATE TRIGGER messaging_post_bumps_thread AFTER INSERT OR UPDATE OR DELETE
     ON messaging_post FOR EACH ROW EXECUTE FUNCTION messaging_post_bumps_thread();
 """
-POSTGRES_DOWN = """
+DOWN = """
 DROP TRIGGER IF EXISTS messaging_post_bumps_thread ON messaging_post;
 DROP FUNCTION IF EXISTS messaging_post_bumps_thread();
 """
-SQLITE_UP = [
-    """CREATE TRIGGER messaging_post_bumps_thread_insert AFTER INSERT ON messaging_post
-       BEGIN UPDATE messaging_thread SET version = version + 1 WHERE id = NEW.thread_id; END""",
-    """CREATE TRIGGER messaging_post_bumps_thread_update AFTER UPDATE ON messaging_post
-       BEGIN UPDATE messaging_thread SET version = version + 1
-             WHERE id IN (OLD.thread_id, NEW.thread_id); END""",
-    """CREATE TRIGGER messaging_post_bumps_thread_delete AFTER DELETE ON messaging_post
-       BEGIN UPDATE messaging_thread SET version = version + 1 WHERE id = OLD.thread_id; END""",
-]
-SQLITE_DOWN = [f"DROP TRIGGER IF EXISTS messaging_post_bumps_thread_{op}"
-               for op in ("insert", "update", "delete")]
-
-
-def create_triggers(apps, schema_editor):
-    vendor = schema_editor.connection.vendor
-    if vendor == "postgresql":
-        schema_editor.execute(POSTGRES_UP)
-    elif vendor == "sqlite":
-        for sql in SQLITE_UP:
-            schema_editor.execute(sql)
-    else:  # settings refuse any other database
-        raise RuntimeError(f"no post trigger for {vendor}")
-
-
-def drop_triggers(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(POSTGRES_DOWN)
-    else:
-        for sql in SQLITE_DOWN:
-            schema_editor.execute(sql)
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -73,5 +41,5 @@ class Migration(migrations.Migration):
             name='version',
             field=models.PositiveIntegerField(db_default=0, default=0, editable=False),
         ),
-        migrations.RunPython(create_triggers, drop_triggers),
+        migrations.RunSQL([UP], [DOWN]),
     ]

@@ -16,7 +16,7 @@ never reused for other content.
 
 from django.db import migrations, models
 
-POSTGRES_UP = """
+UP = """
 CREATE FUNCTION messaging_thread_bumps_board() RETURNS trigger AS $$
 BEGIN
     IF TG_OP IN ('UPDATE', 'DELETE') THEN
@@ -46,7 +46,7 @@ CREATE TRIGGER messaging_board_version_kept BEFORE UPDATE ON messaging_board
 CREATE TRIGGER messaging_thread_version_kept BEFORE UPDATE ON messaging_thread
     FOR EACH ROW EXECUTE FUNCTION messaging_board_version_kept();
 """
-POSTGRES_DOWN = """
+DOWN = """
 DROP TRIGGER IF EXISTS messaging_thread_bumps_board ON messaging_thread;
 DROP TRIGGER IF EXISTS messaging_thread_changed_bumps_board ON messaging_thread;
 DROP FUNCTION IF EXISTS messaging_thread_bumps_board();
@@ -54,47 +54,6 @@ DROP TRIGGER IF EXISTS messaging_board_version_kept ON messaging_board;
 DROP TRIGGER IF EXISTS messaging_thread_version_kept ON messaging_thread;
 DROP FUNCTION IF EXISTS messaging_board_version_kept();
 """
-SQLITE_UP = [
-    """CREATE TRIGGER messaging_thread_bumps_board_insert AFTER INSERT ON messaging_thread
-       BEGIN UPDATE messaging_board SET version = version + 1 WHERE id = NEW.board_id; END""",
-    """CREATE TRIGGER messaging_thread_bumps_board_update AFTER UPDATE ON messaging_thread
-       BEGIN UPDATE messaging_board SET version = version + 1
-             WHERE id IN (OLD.board_id, NEW.board_id); END""",
-    """CREATE TRIGGER messaging_thread_bumps_board_delete AFTER DELETE ON messaging_thread
-       BEGIN UPDATE messaging_board SET version = version + 1 WHERE id = OLD.board_id; END""",
-    # SQLite cannot change NEW in a BEFORE trigger: the lower number is put back after.
-    """CREATE TRIGGER messaging_board_version_kept AFTER UPDATE OF version ON messaging_board
-       WHEN NEW.version < OLD.version
-       BEGIN UPDATE messaging_board SET version = OLD.version WHERE id = NEW.id; END""",
-    """CREATE TRIGGER messaging_thread_version_kept AFTER UPDATE OF version ON messaging_thread
-       WHEN NEW.version < OLD.version
-       BEGIN UPDATE messaging_thread SET version = OLD.version WHERE id = NEW.id; END""",
-]
-SQLITE_DOWN = [f"DROP TRIGGER IF EXISTS {name}" for name in (
-    "messaging_thread_bumps_board_insert", "messaging_thread_bumps_board_update",
-    "messaging_thread_bumps_board_delete", "messaging_board_version_kept",
-    "messaging_thread_version_kept")]
-
-
-def create_triggers(apps, schema_editor):
-    vendor = schema_editor.connection.vendor
-    if vendor == "postgresql":
-        schema_editor.execute(POSTGRES_UP)
-    elif vendor == "sqlite":
-        for sql in SQLITE_UP:
-            schema_editor.execute(sql)
-    else:  # settings refuse any other database
-        raise RuntimeError(f"no thread trigger for {vendor}")
-
-
-def drop_triggers(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(POSTGRES_DOWN)
-    else:
-        for sql in SQLITE_DOWN:
-            schema_editor.execute(sql)
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -107,5 +66,5 @@ class Migration(migrations.Migration):
             name='version',
             field=models.PositiveIntegerField(db_default=0, default=0, editable=False),
         ),
-        migrations.RunPython(create_triggers, drop_triggers),
+        migrations.RunSQL([UP], [DOWN]),
     ]
