@@ -86,18 +86,6 @@ def queue_email(*, to: str, subject: str, body: str, kind: str = ACCOUNT, user=N
     return row
 
 
-def queue_emails(emails: list[dict]) -> list[OutboxEmail]:
-    """`queue_email` for many emails at once (one INSERT); each dict holds its keyword
-    arguments, or `to`, `kind`, `user` and a `template` of DEFERRED with its `context` (the
-    sender writes the text). Same precondition; the rows are nudged together, one broker
-    message, once the transaction commits."""
-    rows = OutboxEmail.objects.bulk_create(
-        [_deferred_row(**kw) if "template" in kw else _row(**kw) for kw in emails]
-    ) if emails else []
-    nudge_on_commit([row.pk for row in rows])
-    return rows
-
-
 def nudge_on_commit(pks: list[int]) -> None:
     """Nudge the worker about the outbox rows `pks` once the caller's transaction commits
     (at once in autocommit): one broker message for all of them (`nudge_many`)."""
@@ -111,13 +99,6 @@ def nudge_on_commit(pks: list[int]) -> None:
 # (reminders) writes only what each is made of, so its cost is one short row per email; the
 # text, its footer and its unsubscribe link are written when the email is sent.
 DEFERRED = {"reminder": "games.reminders.reminder_text"}
-
-
-def _deferred_row(*, to: str, kind: str, user, template: str, context: dict) -> OutboxEmail:
-    if template not in DEFERRED:
-        raise ValueError(f"no deferred email text {template!r}")
-    return OutboxEmail(kind=kind, user=user, to=to, template=template, context=context,
-                       subject="", body="")
 
 
 def write_deferred(row: OutboxEmail) -> None:

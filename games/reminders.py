@@ -23,14 +23,12 @@ page version alone). A changed deadline sets it REMINDER_MAX_HOURS before the
 deadline (Game.save); each look sends what is due and moves it to the next hour mark any
 living seated user has left (None when there is none); a user who changes their hours has
 their running games looked at again (games/signals.py). Whatever the number due, a sweep
-on PostgreSQL is two statements: one read of the games to look at, each with its seats,
-users and profiles and who the engine awaits (`Game.awaiting`, games/awaiting.py: the
-state itself only where that record is empty), as one JSON text; one write
-(data-modifying CTEs) that claims the reminded seats' marks (INSERT … ON CONFLICT DO
-UPDATE … WHERE nearer RETURNING), inserts
-the bell notices of the rows it made and the outbox rows of the marks it claimed, and
-writes the games' next looks. Elsewhere (SQLite) the write is four statements in one
-transaction, with the same rows.
+is two statements: one read of the games to look at, each with its seats, users and
+profiles and who the engine awaits (`Game.awaiting`, games/awaiting.py: the state itself
+only where that record is empty), as one JSON text; one write (data-modifying CTEs) that
+claims the reminded seats' marks (INSERT … ON CONFLICT DO UPDATE … WHERE nearer
+RETURNING), inserts the bell notices of the rows it made and the outbox rows of the marks
+it claimed, and writes the games' next looks.
 """
 
 from __future__ import annotations
@@ -40,42 +38,30 @@ import functools
 
 import orjson
 from django.conf import settings
-from django.db import connection, transaction
-from django.db.models import TextField
-from django.db.models.functions import Cast
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.site import site_url
-from messaging.notifications import MAX_TEXT, Kind, may_notify, notify_many, site_path
+from messaging.notifications import MAX_TEXT, Kind, may_notify, site_path
 
 from . import awaiting
-from .mail import Locale, nudge_on_commit, queue_emails
+from .mail import Locale, nudge_on_commit
 from .models import Game, OutboxEmail, ReminderLook, ReminderSent, Seat
 from .models.game import REMINDER_MAX_HOURS
 from .presenters import phase_name
 
 MAX_HOURS = REMINDER_MAX_HOURS
 BATCH = 500  # games looked at per sweep; the rest wait for the next one (oldest first)
-# One row per seat of the games to look at: the seat, its game and its user with profile,
-# read as plain values (no model instances: a sweep builds none per reminder).
-COLUMNS = ("game_id", "number", "user_id", "alive", "game__status",
-           "game__name", "game__ruleset", "game__awaiting", "state_text", "game__deadline",
-           "game__phase_name", "game__phase_number", "game__current_phase_id",
-           "user__username", "user__email", "user__is_active",
-           "user__profile__language", "user__profile__timezone",
-           "user__profile__reminder_hours")
-_FIELDS = tuple(c.replace("user__profile__", "").replace("game__", "game_").replace(
-    "user__", "user_") for c in COLUMNS)  # "game__name" -> "game_name", "language", …
-# A seat's values as read, in this order (lists, not objects: less JSON to build and read,
-# and no dict for each of the many seats a sweep passes over); `seat_values` names them.
+# A seat's values as read (plain values: a sweep builds no model instance per reminder), in
+# this order (lists, not objects: less JSON to build and read, and no dict for each of the
+# many seats a sweep passes over); `seat_values` names them.
 SEAT_FIELDS = ("number", "user_id", "alive", "user_username", "user_email", "user_is_active",
                "language", "timezone", "reminder_hours")
-_SEAT_COLUMNS = tuple(_FIELDS.index(name) for name in SEAT_FIELDS)
-# A game's values in `_read_due_at_once`, in this order (its seats last), named as
-# `read_seats` names them (the state only where the awaiting record is empty).
+# A game's values as `read_due` names them, in the order it reads them (its seats last; the
+# state only where the awaiting record is empty).
 GAME_FIELDS = ("game_id", "game_status", "game_name", "game_ruleset", "game_awaiting",
                "game_state", "game_deadline", "game_phase_name", "game_phase_number",
                "game_current_phase_id")
@@ -118,32 +104,10 @@ def seat_values(seat: list) -> dict:
     return dict(zip(SEAT_FIELDS, seat, strict=True))
 
 
-def read_seats(game_ids) -> tuple[dict[int, dict], dict[int, list[list]]]:
-    """The seats of the games `game_ids` (a query of pks) as plain values (COLUMNS), in one
-    query: ({game pk: its first seat's row, holding the game's columns, its `awaiting`
-    record and, only where that is empty, its decoded state}, {game pk: its seats' values,
-    each a list in SEAT_FIELDS' order})."""
-    games: dict[int, dict] = {}
-    seats: dict[int, list[list]] = {}
-    # The state as text, decoded once per game below: the JSON field would decode it again
-    # for each of the game's seats (most of the query's cost).
-    for values in (Seat.objects.filter(game__in=game_ids).order_by()
-                   .annotate(state_text=Cast("game__state", TextField()))
-                   .values_list(*COLUMNS)):
-        pk = values[0]
-        if pk not in games:  # the game's columns, from its first seat
-            game = games[pk] = dict(zip(_FIELDS, values, strict=True))
-            game["game_state"] = (orjson.loads(game["state_text"])
-                                  if game["game_awaiting"] is None else None)
-        seats.setdefault(pk, []).append([values[i] for i in _SEAT_COLUMNS])
-    return games, seats
-
-
 def send_due_reminders(*, now: dt.datetime | None = None) -> int:
     """Send every reminder that is due now; return how many emails were sent.
 
-    Steps (issue 17 item 3: at most five statements whatever the number due; two on
-    PostgreSQL):
+    Steps (two statements whatever the number due):
     1. Read the games due for a look with their seats, users and profiles, as plain values
        (`read_due`).
     2. For each game, the seats the engine still awaits among the living; for each seat
@@ -152,39 +116,24 @@ def send_due_reminders(*, now: dt.datetime | None = None) -> int:
     3. Atomically: claim each reminded seat's mark (`_NEARER`: the user's row of the phase
        made, or moved to a nearer mark; a mark an earlier or a concurrent sweep claimed is
        left out), insert the bell notices of the rows made and the outbox rows of the
-       claims made, write the games' next looks. On PostgreSQL that is ONE statement
-       (`_write_at_once`), elsewhere four in one transaction (`_write`). An email's text is
-       written when it is sent (games.mail.DEFERRED "reminder", `reminder_text`), from what
-       the row records: the time left when it fell due, the reader's language and timezone
-       then.
+       claims made, write the games' next looks, in ONE statement (`_write`). An email's
+       text is written when it is sent (games.mail.DEFERRED "reminder", `reminder_text`),
+       from what the row records: the time left when it fell due, the reader's language
+       and timezone then.
     """
     now = now or timezone.now()
     games, seats = read_due(now)
     if not games:
         return 0
     wanted, next_look = _plan(games, seats, now)
-    if _at_once():
-        return _write_at_once(wanted, next_look, now)
     return _write(wanted, next_look, now)
 
 
-def _at_once() -> bool:
-    """Whether the sweep writes in one statement (PostgreSQL's data-modifying CTEs)."""
-    return connection.vendor == "postgresql"
-
-
 def read_due(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[list]]]:
-    """`read_seats` of the games due for a look at `now` (at most BATCH, oldest look first),
-    in one query."""
-    if _at_once():
-        return _read_due_at_once(now)
-    return read_seats(ReminderLook.objects.filter(at__lte=now).order_by("at")
-                      .values("game_id")[:BATCH])
-
-
-def _read_due_at_once(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[list]]]:
-    """`read_due` on PostgreSQL: the whole answer as ONE JSON text (`_read_sql`), decoded by
-    one decode (the state once per game, with the rest), in `read_seats`' shape."""
+    """The games due for a look at `now` (at most BATCH, oldest look first) and their seats,
+    in one query answering ONE JSON text (`_read_sql`), decoded by one decode (the state
+    once per game, with the rest): ({game pk: its GAME_FIELDS, named}, {game pk: its seats'
+    values, each a list in SEAT_FIELDS' order})."""
     with connection.cursor() as cursor:
         cursor.execute(_read_sql(), {"now": now, "batch": BATCH})
         found = orjson.loads(cursor.fetchone()[0])
@@ -246,45 +195,15 @@ def _plan(games: dict[int, dict], seats: dict[int, list[list]], now: dt.datetime
 
 def _write(wanted: list[tuple[dict, dict, int]],
            next_look: dict[int, dt.datetime | None], now: dt.datetime) -> int:
-    """Step 3 in four statements, one transaction (any database): the claims, then the
-    notices of the rows made and the outbox rows of the marks claimed (notify_many,
-    queue_emails), then the next looks. Returns how many emails were queued."""
-    # The records, the notices and the emails commit together (no savepoint inside a
-    # caller's transaction: a failure here rolls the caller back too).
-    with transaction.atomic(savepoint=False):
-        claimed = _claim([(game["game_current_phase_id"], seat["user_id"], mark)
-                          for game, seat, mark in wanted], now)
-        mine = [(game, seat, claimed[game["game_current_phase_id"], seat["user_id"]])
-                for game, seat, _mark in wanted
-                if (game["game_current_phase_id"], seat["user_id"]) in claimed]
-        texts = _notice_texts((game, _locale(seat)) for game, seat, first in mine if first)
-        notices, emails = [], []
-        act = _act_path()
-        for game, seat, first in mine:
-            user = _user(seat)
-            locale = _locale(seat)
-            if first:
-                notices.append({"user": user, "kind": Kind.DEADLINE,
-                                "text": texts[game["game_id"], locale],
-                                "url": act.format(game["game_id"])})
-            if seat["user_email"]:
-                emails.append(_email(game, seat, user, locale, now))
-        notify_many(notices)
-        sent = len(queue_emails(emails))
-        _reschedule(next_look)
-    return sent
-
-
-def _write_at_once(wanted: list[tuple[dict, dict, int]],
-                   next_look: dict[int, dt.datetime | None], now: dt.datetime) -> int:
-    """Step 3 on PostgreSQL in ONE statement (`_write_sql`; atomic by itself, so no BEGIN or
-    COMMIT; inside a caller's transaction it is part of that): the claims, the notices and
-    the outbox rows of the claims it made (data-modifying CTEs joined on the claims'
+    """Step 3 in ONE statement (`_write_sql`; atomic by itself, so no BEGIN or COMMIT;
+    inside a caller's transaction it is part of that): the claims, the notices and the
+    outbox rows of the claims it made (data-modifying CTEs joined on the claims'
     RETURNING), the next looks. What to write travels as two JSON parameters: one record
     per reminded seat (its mark, its notice's text and link, its email's address and
-    context) and the next looks. The rows are those `_write` writes (notify_many's rules
-    for who gets a notice; queue_emails' deferred row). Returns how many emails were queued;
-    the worker is nudged once the statement's transaction commits.
+    context) and the next looks. A notice is kept by `notify`'s rule (`may_notify`); an
+    email is a deferred outbox row (games.mail.DEFERRED: its text is written when it is
+    sent). Returns how many emails were queued; the worker is nudged once the statement's
+    transaction commits.
 
     Outside a caller's transaction the statement commits without waiting for its WAL to
     reach the disk (synchronous_commit off, for this transaction only: the flush was a third
@@ -323,42 +242,10 @@ def _write_at_once(wanted: list[tuple[dict, dict, int]],
     return len(pks)
 
 
-def _user(seat: dict):
-    """The seat's user, as much of the row as the notice and the email need."""
-    from django.contrib.auth import get_user_model
-
-    return get_user_model()(pk=seat["user_id"], username=seat["user_username"],
-                            email=seat["user_email"], is_active=seat["user_is_active"])
-
-
 def _locale(seat: dict) -> Locale:
     """`mail.user_locale` of the seat's user, from the values read."""
     return Locale(language=seat["language"] or settings.LANGUAGE_CODE,
                   timezone=seat["timezone"] or settings.DEFAULT_USER_TIMEZONE)
-
-
-def _reschedule(looks: dict[int, dt.datetime | None]) -> None:
-    """Write each game's next look (ReminderLook.at) in one UPDATE."""
-    ReminderLook.objects.bulk_update(
-        [ReminderLook(game_id=pk, at=at) for pk, at in looks.items()], ["at"])
-
-
-def _claim(rows: list[tuple[int, int, int]], now: dt.datetime) -> dict[tuple[int, int], bool]:
-    """Claim each (phase, user, hour mark) in one statement: a new row, or the user's row
-    of the phase moved to a nearer mark. Answers {(phase, user): whether the row is new
-    (the bell rings)} for the claims made; a mark an earlier or a concurrent sweep already
-    claimed (or passed) is left out."""
-    if not rows:
-        return {}
-    table = _table(ReminderSent)
-    values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows))
-    sql = (f"INSERT INTO {table} (phase_id, user_id, hours, first_hours, created) "  # noqa: S608
-           f"VALUES {values} {_NEARER.format(table=table)}")
-    created = connection.ops.adapt_datetimefield_value(now)  # as the ORM stores it (SQLite)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [p for phase, user, mark in rows
-                             for p in (phase, user, mark, mark, created)])
-        return {(phase, user): bool(first) for phase, user, first in cursor.fetchall()}
 
 
 # A claim: a user's row of the phase is made, or moved to a nearer mark; a mark already
@@ -418,13 +305,6 @@ def _act_path() -> str:
         "}", "}}").replace(str(marker), "{}")
 
 
-def _email(game: dict, seat: dict, user, locale: Locale, now: dt.datetime) -> dict:
-    """The reminder email (`queue_emails`'s arguments): what its text is made of, written
-    when it is sent (`reminder_text`)."""
-    return {"to": seat["user_email"], "kind": EMAIL_KIND, "user": user,
-            "template": DEFERRED_TEMPLATE, "context": _context(game, locale, now)}
-
-
 def _context(game: dict, locale: Locale, now: dt.datetime) -> dict:
     """The deferred email's context: the time really left at this sweep, the reader's
     language and timezone as read now."""
@@ -443,7 +323,7 @@ def _table(model) -> str:
 
 @functools.cache
 def _read_sql() -> str:
-    """`_read_due_at_once`'s query: the games due for a look (the partial index
+    """`read_due`'s query: the games due for a look (the partial index
     reminder_look_due, oldest look first, at most BATCH), each one JSON array of GAME_FIELDS
     (the state only where the `awaiting` record is empty) and its seats, an array of arrays
     of SEAT_FIELDS (user and profile joined); all of them one JSON array (one row, one
@@ -472,17 +352,17 @@ FROM (SELECT g.id, g.status, g.name, g.ruleset, g.awaiting,
 
 @functools.cache
 def _write_sql() -> str:
-    """`_write_at_once`'s statement: claim each reminded seat's (phase, user, mark)
-    (`_NEARER`), then insert the notices of the rows it made and the outbox rows of the
-    claims it made, write the next looks; answer the outbox rows' ids (and set this
-    transaction's synchronous_commit). Every column is named, with the value the models'
-    defaults give (Notification: no actor, thread, post or conversation, unread;
-    OutboxEmail: a deferred row as games.mail._deferred_row writes it, never attempted, due
-    at once). The two parameters are read as jsonb, parsed once (read as json, each field
-    of each record is looked for in the text again: four times as long). The looks are
-    found by their primary key, the keys given as an ANY of a sub-select, which the planner
-    takes for a few keys (joining the JSON rows by hash, it reads every running game's
-    look: at 10,000 the update took twice as long)."""
+    """`_write`'s statement: claim each reminded seat's (phase, user, mark) (`_NEARER`),
+    then insert the notices of the rows it made and the outbox rows of the claims it made,
+    write the next looks; answer the outbox rows' ids (and set this transaction's
+    synchronous_commit). Every column is named, with the value the models' defaults give
+    (Notification: no actor, thread, post or conversation, unread; OutboxEmail: a deferred
+    row, its subject and body empty until the sender writes them (games.mail.DEFERRED),
+    never attempted, due at once). The two parameters are read as jsonb, parsed once (read
+    as json, each field of each record is looked for in the text again: four times as
+    long). The looks are found by their primary key, the keys given as an ANY of a
+    sub-select, which the planner takes for a few keys (joining the JSON rows by hash, it
+    reads every running game's look: at 10,000 the update took twice as long)."""
     from messaging.models import Notification
 
     claims, notices = _table(ReminderSent), _table(Notification)

@@ -36,8 +36,8 @@ def sweep():
 @shared_task(name="games.reminders", ignore_result=True)
 def reminders():
     """Send due reminder emails and close awards past their deadline (every
-    REMINDER_INTERVAL_SECONDS). The reminders cost two queries on PostgreSQL (at most five
-    elsewhere), O(reminders due), not O(running games): games/reminders.py."""
+    REMINDER_INTERVAL_SECONDS). The reminders cost two queries, O(reminders due), not
+    O(running games): games/reminders.py."""
     from . import reminders as reminder_mails
     from . import services
 

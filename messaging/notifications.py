@@ -3,7 +3,7 @@
     from messaging.notifications import notify, Kind
     notify(user=player, kind=Kind.VOTE_THREAD, thread=vote_thread, text=game.name)
 
-Public: `notify`, `notify_many`, `mark_read`, `mark_all_read`, `unread_count`, `Kind`; the forum's own
+Public: `notify`, `mark_read`, `mark_all_read`, `unread_count`, `Kind`; the forum's own
 callers: `notify_new_post` (replies, quotes, mentions), `read_up_to` (a thread page read),
 `read_conversation` (a conversation opened).
 
@@ -44,14 +44,6 @@ def notify(*, user, kind: str, actor=None, thread: Thread | None = None,
     if notice is not None:
         notice.save(force_insert=True)
     return notice
-
-
-def notify_many(notices: list[dict]) -> list[Notification]:
-    """`notify` for many notices at once, in one INSERT; each dict holds `notify`'s keyword
-    arguments (user, kind, text, url; no thread or post: those may need a query each).
-    Returns the notices written."""
-    made = [n for n in (_notice(**kw) for kw in notices) if n is not None]
-    return Notification.objects.bulk_create(made) if made else []
 
 
 def _notice(*, user, kind: str, actor=None, thread: Thread | None = None,

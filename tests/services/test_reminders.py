@@ -97,19 +97,32 @@ def test_the_database_refuses_a_second_reminder_row(long_game):
             ReminderSent.objects.create(phase=long_game.current_phase, user=user, hours=hours)
 
 
-def test_a_claim_is_made_once_and_only_ever_nearer(long_game):
-    """The claim itself (both databases): the first makes the row (the bell rings), a
-    nearer mark moves it, the same or a farther mark changes nothing and is not answered."""
-    phase, user = long_game.current_phase_id, long_game.seats.first().user_id
+def test_a_claim_is_made_once_and_only_ever_nearer(long_game,
+                                                   django_capture_on_commit_callbacks):
+    """The claim: the first makes the row (the bell rings), a nearer mark moves it (an
+    email, no second bell), the same or a farther mark changes nothing (no email). The game
+    is made due for a look before each sweep, so that each one reaches the claim."""
+    from accounts.models import Profile
+
+    wolf = seat_user(long_game, "wolf")
+
+    def sweep(at, hours="6,1"):
+        Profile.objects.filter(user=wolf).update(reminder_hours=hours)
+        ReminderLook.objects.filter(game=long_game).update(at=at)
+        with django_capture_on_commit_callbacks(execute=True):
+            return reminders.send_due_reminders(now=at)
+
     now = long_game.deadline - dt.timedelta(hours=5)
-    assert reminders._claim([(phase, user, 6)], now) == {(phase, user): True}
-    assert reminders._claim([(phase, user, 6)], now) == {}
-    assert reminders._claim([(phase, user, 12)], now) == {}
+    assert sweep(now) == 1  # the 6-hour mark: the row made
+    assert sweep(now) == 0  # the same mark
+    assert sweep(now, hours="12") == 0  # a farther mark (the only one due, for these hours)
     later = now + dt.timedelta(hours=4)
-    assert reminders._claim([(phase, user, 1)], later) == {(phase, user): False}
-    assert reminders._claim([(phase, user, 1)], later) == {}
-    [row] = ReminderSent.objects.filter(phase_id=phase, user_id=user)
+    assert sweep(later) == 1  # the 1-hour mark: the row moved
+    assert sweep(later) == 0
+    [row] = ReminderSent.objects.filter(phase=long_game.current_phase, user=wolf)
     assert (row.first_hours, row.hours, row.created) == (6, 1, later)
+    assert Notification.objects.filter(user=wolf, kind="deadline").count() == 1
+    assert len(mail.outbox) == 2
 
 
 # --- the time really left, dead and fouled-out seats, the schedule, the cost ----------------
@@ -246,12 +259,12 @@ def test_a_look_leaves_the_game_row_and_its_home_page_alone_and_an_ended_game_is
     assert _look(long_game) is None
 
 
-def test_a_sweep_is_five_queries_however_many_are_due(players, gm, make_user,
-                                                      django_assert_max_num_queries,
-                                                      django_capture_on_commit_callbacks):
+def test_a_sweep_is_two_queries_however_many_are_due(players, gm, make_user,
+                                                     django_assert_num_queries,
+                                                     django_capture_on_commit_callbacks):
     """Twelve games at night, eight of them inside the 1-hour mark (each wolf owes its
-    move), four far from any mark: five queries (the old sweep read every game's seats: a
-    query per game and more per seat)."""
+    move), four far from any mark: two queries, the read and the write (the old sweep read
+    every game's seats: a query per game and more per seat)."""
     crowd = players + [make_user(f"路人{i}") for i in range(55)]
     games = []
     for i in range(12):
@@ -262,7 +275,7 @@ def test_a_sweep_is_five_queries_however_many_are_due(players, gm, make_user,
     now = max(g.deadline for g in games[:8]) - dt.timedelta(minutes=20)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         reminders.send_due_reminders(now=now - dt.timedelta(hours=50))  # nothing is due yet
-    with django_assert_max_num_queries(5), \
+    with django_assert_num_queries(2), \
             django_capture_on_commit_callbacks(execute=False) as callbacks:
         sent = reminders.send_due_reminders(now=now)
     assert sent == 8  # night: only the wolf of each of the eight games owes a move
@@ -353,29 +366,7 @@ def test_the_emails_of_one_sweep_are_one_broker_message(players, gm, make_user, 
     assert len(sent) == 1 and len(sent[0]["outbox_ids"]) == 3
 
 
-# --- PostgreSQL: two statements, the rows the generic path writes ------------------------
-
-def _postgresql() -> bool:
-    from django.db import connection
-
-    return connection.vendor == "postgresql"
-
-
-postgresql_only = pytest.mark.skipif(not _postgresql(),
-                                     reason="the one-statement path is PostgreSQL's")
-GAME_KEYS = ("game_id", "game_name", "game_ruleset", "game_awaiting", "game_state",
-             "game_deadline",
-             "game_phase_name", "game_phase_number", "game_current_phase_id")
-SEAT_KEYS = ("number", "user_id", "alive", "user_username", "user_email", "user_is_active",
-             "language", "timezone", "reminder_hours")
-
-
-def _values(games, seats):
-    """What the plan reads of `read_seats`' answer: the games' and their seats' values."""
-    return ({pk: {k: g[k] for k in GAME_KEYS} for pk, g in games.items()},
-            {pk: sorted(tuple(reminders.seat_values(s)[k] for k in SEAT_KEYS) for s in rows)
-             for pk, rows in seats.items()})
-
+# --- the two statements: what they read and what they write ----------------------------
 
 def _written(game_ids, now):
     """Every column of what a sweep wrote (ids and the real clock's stamps aside)."""
@@ -406,19 +397,20 @@ def _forget(game_ids, now, looks):
         ReminderLook.objects.filter(game=pk).update(at=at)
 
 
-@postgresql_only
-def test_the_one_statement_writes_the_rows_the_generic_path_writes(
-        long_game, make_user, monkeypatch, django_capture_on_commit_callbacks,
-        django_assert_num_queries):
+def test_a_sweep_reads_the_games_in_one_statement_and_writes_every_row_in_another(
+        long_game, make_user, django_capture_on_commit_callbacks, django_assert_num_queries):
     """Day 1 (every living seat owes a vote): readers of both languages, one without an
     email address (a notice, no email), one disabled (an email, no notice), one whose
-    6-hour mark already went, and a game with no mark due: the PostgreSQL path (two
-    statements) reads what `read_seats` reads and writes the rows the generic path
-    writes, column for column, and the same next looks."""
+    6-hour mark already went, and a game with no mark due: the read gives each game's
+    values and its seats', the write makes each claim, notice and outbox row and the next
+    looks."""
+    from zoneinfo import ZoneInfo
+
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
     from accounts.models import Profile
+    from games.models import OutboxEmail
 
     game = _day(long_game, django_capture_on_commit_callbacks)
     living = [s.user for s in game.seats.order_by("number").select_related("user")
@@ -436,34 +428,51 @@ def test_the_one_statement_writes_the_rows_the_generic_path_writes(
     ids = [game.pk, far.pk]
     now = game.deadline - dt.timedelta(minutes=40)
     ReminderLook.objects.filter(game=far.pk).update(at=now)
-    before = sorted(ReminderLook.objects.filter(game__in=ids).values_list("game", "at"))
-    assert _values(*reminders.read_due(now)) == _values(
-        *reminders.read_seats(Game.objects.filter(pk__in=ids).values("pk")))
+    games, seats = reminders.read_due(now)
+    assert set(games) == set(ids)
+    assert {k: games[game.pk][k] for k in ("game_name", "game_deadline", "game_phase_name",
+                                           "game_current_phase_id")} == {
+        "game_name": game.name, "game_deadline": game.deadline, "game_phase_name": "day",
+        "game_current_phase_id": game.current_phase_id}
+    read = {s["user_id"]: s for s in map(reminders.seat_values, seats[game.pk])}
+    assert set(read) == {s.user_id for s in game.seats.all()}
+    assert (read[english.pk]["language"], read[english.pk]["timezone"]) == ("en",
+                                                                            "Europe/Paris")
+    assert read[mute.pk]["user_email"] == "" and read[disabled.pk]["user_is_active"] is False
     started = timezone.now()
     with django_capture_on_commit_callbacks(execute=False) as nudges:
         with django_assert_num_queries(2):
-            at_once = reminders.send_due_reminders(now=now)
+            sent = reminders.send_due_reminders(now=now)
     assert len(nudges) == 1
-    written = _written(ids, now)
-    _forget(ids, now, before)
-    ReminderSent.objects.create(phase=game.current_phase, user=early, hours=6, first_hours=6)
-    monkeypatch.setattr(reminders, "_at_once", lambda: False)
-    with django_capture_on_commit_callbacks(execute=False):
-        generic = reminders.send_due_reminders(now=now)
-    assert at_once == generic == len(living) - 1  # all but the one with no address
-    assert written[:4] == _written(ids, now)[:4]
-    claims, notices, emails, looks, stamps = written
-    # the one reminded at 6 hours before: the row moved to 1 (an email), no second bell
-    assert (game.current_phase_id, early.pk, 1, 6) in claims
-    assert len(notices) == len(living) - 2  # all but the disabled account and that one
-    assert early.pk not in {dict(n)["user_id"] for n in notices}
+    assert sent == len(living) - 1  # all but the one with no address
+    claims, notices, _emails, looks, stamps = _written(ids, now)
+    # each living seat's 1-hour mark; the one reminded at 6 hours before: the row moved
+    assert claims == sorted((game.current_phase_id, user.pk, 1, 6 if user == early else 1)
+                            for user in living)
+    notices = [dict(n) for n in notices]  # no second bell, none for the disabled account
+    assert sorted(n["user_id"] for n in notices) == sorted(
+        user.pk for user in living if user not in (disabled, early))
+    for notice in notices:
+        assert (notice["kind"], notice["url"], notice["read_at"], notice["thread_id"]) == (
+            "deadline", f"/games/{game.pk}/act/", None, None)
+        zone = ZoneInfo(reminders._locale(read[notice["user_id"]]).timezone)
+        assert notice["text"].startswith(game.name)
+        assert game.deadline.astimezone(zone).strftime("%Y-%m-%d %H:%M") in notice["text"]
+    emails = {row.user_id: row for row in OutboxEmail.objects.filter(kind="reminders")}
+    assert sorted(row.to for row in emails.values()) == sorted(
+        user.email for user in living if user != mute)
+    for row in emails.values():
+        assert (row.template, row.subject, row.body, row.attempts, row.sent_at) == (
+            "reminder", "", "", 0, None)
+    context = emails[english.pk].context
+    assert (context["game"], context["language"], context["timezone"], context["left"]) == (
+        game.pk, "en", "Europe/Paris", 40 * 60)
     assert all(started <= a == b <= timezone.now() for a, b in stamps)
     assert dict(looks)[game.pk] is None and dict(looks)[far.pk] == far.deadline - dt.timedelta(
         hours=6)
 
 
 @pytest.mark.django_db(transaction=True)
-@postgresql_only
 def test_outside_a_transaction_the_statement_commits_alone_and_does_not_wait_for_the_disk(
         long_game):
     """In autocommit (the beat's task) the write is one statement committed by itself,
@@ -509,15 +518,19 @@ def test_the_plain_values_rule_of_who_gets_a_notice_is_notify_s(make_user, setti
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_migration_folds_the_old_rows_into_one_a_phase_and_user(long_game, make_user):
+def test_the_migration_folds_the_old_rows_into_one_a_phase_and_user(
+        long_game, make_user, django_capture_on_commit_callbacks):
     """games 0016: the old rows (the bell's hours=0, one per mark) become one per (phase,
     user) with the nearest mark emailed and the first one; a bell alone keeps 0."""
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
+    game = _day(long_game, django_capture_on_commit_callbacks)  # every living seat owes
+    living = [s.user_id for s in game.seats.order_by("number")
+              if game.state["public"]["alive"][s.number]]
     before = [("games", "0015_game_page_version")]
-    phase = long_game.current_phase_id
-    both, bell_only, one_mark = (make_user(f"旧{i}").pk for i in range(3))
+    phase = game.current_phase_id
+    both, one_mark, bell_only = living[0], living[1], make_user("旧").pk
     executor = MigrationExecutor(connection)
     executor.migrate(before)
     try:
@@ -530,10 +543,15 @@ def test_the_migration_folds_the_old_rows_into_one_a_phase_and_user(long_game, m
         executor.migrate(executor.loader.graph.leaf_nodes())  # 0016 and all after it
     rows = {r.user_id: (r.first_hours, r.hours) for r in ReminderSent.objects.all()}
     assert rows == {both: (6, 1), bell_only: (0, 0), one_mark: (6, 6)}
-    # and a sweep goes on from there: nothing twice, the one past 6 hours gets the 1-hour mark
-    assert reminders._claim([(phase, both, 1), (phase, one_mark, 1)],
-                            long_game.deadline - dt.timedelta(minutes=30)) == {
-        (phase, one_mark): False}
+    # and a sweep goes on from there: nothing twice, the one past 6 hours gets the 1-hour
+    # mark (no second bell), the others their first
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = reminders.send_due_reminders(now=game.deadline - dt.timedelta(minutes=30))
+    rows = {r.user_id: (r.first_hours, r.hours) for r in ReminderSent.objects.all()}
+    assert rows == {both: (6, 1), bell_only: (0, 0), one_mark: (6, 1),
+                    **dict.fromkeys(living[2:], (1, 1))}
+    assert sent == len(living) - 1
+    assert not Notification.objects.filter(user__in=(both, one_mark), kind="deadline").exists()
 
 
 def test_the_gm_reads_each_seat_s_first_and_nearest_mark_in_the_admin(long_game, client,
@@ -653,7 +671,6 @@ def test_the_sweep_sends_the_same_from_the_record_and_from_the_state(
     assert written[:4] == _written(ids, now)[:4]
 
 
-@postgresql_only
 def test_the_read_carries_no_state_where_the_record_is_kept(long_game):
     now = long_game.deadline - dt.timedelta(minutes=40)
     [game] = reminders.read_due(now)[0].values()

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from games import reminders, selectors, services
-from games.models import Announcement, Game
+from games.models import Announcement, Game, ReminderLook
 from games.presenters import phase_name
 from messaging.models import Thread
 from tests.factories import fresh, user_of
@@ -61,12 +61,13 @@ def named_everywhere(client, game: Game, seat: int) -> dict[str, str]:
     sections = re.findall(r'<section class="phase card" data-seq="(\d+)">.*?<strong>(.*?)</strong>',
                           review, re.S)
     now = timezone.now()
-    rows, seat_rows = reminders.read_seats(Game.objects.filter(pk=game.pk).values("pk"))
+    # the game as the reminder sweep reads it (made due for a look now)
+    ReminderLook.objects.update_or_create(game=game, defaults={"at": now})
+    rows, seat_rows = reminders.read_due(now)
     row_of = next(r for r in map(reminders.seat_values, seat_rows[game.pk])
                   if r["user_id"] == player.pk)
     locale = reminders._locale(row_of)
-    email = reminders._email(rows[game.pk], row_of, player, locale, now)
-    email_body = reminders.reminder_text(email["context"])[1]
+    email_body = reminders.reminder_text(reminders._context(rows[game.pk], locale, now))[1]
     notice = reminders._notice_texts([(rows[game.pk], locale)])[game.pk, locale]
     calendar = [str(e["SUMMARY"]) for e in selectors.deadlines(player, now=now)
                 if f"game-{game.pk}-phase-" in str(e["UID"])]
