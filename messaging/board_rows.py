@@ -25,9 +25,8 @@ posts, writers and profiles and counting the readable threads on every view:
   every post (kept with the rows: `total`), as `unread.with_read_marks` counts them.
 - `render_rows` makes each row's markup through the rows kept by `messaging_tags`
   (one render per distinct row per process).
-The cache is Redis when REDIS_URL is set (shared by every worker), else each process's
-memory; an entry is kept `SECONDS` and never needs deleting, because a changed board is read
-under a new key.
+The cache is Redis (shared by every worker); an entry is kept `SECONDS` and never needs
+deleting, because a changed board is read under a new key.
 """
 
 from __future__ import annotations

@@ -149,7 +149,7 @@ class Post(models.Model):
     withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
     # Written with the post by the services (messaging.search.fields_for): the folded text
     # (with the thread's title for post #1) and its character and pair terms, which a GIN
-    # index covers on PostgreSQL.
+    # index covers (messaging 0004).
     search_text = models.TextField(default="", editable=False)
     search_terms = models.TextField(default="", editable=False)
 

@@ -30,9 +30,8 @@ fills no slot.
 Who may read the thread at all is decided before (`rules.can_read_thread`: GM-only threads,
 GM boards, draft games' boards); nothing in a block depends on who reads it beyond the key,
 and the "only this author" view and refusal pages (`cache=False`) are rendered the same way
-without being kept. The cache is Redis when REDIS_URL is set (shared by every worker), else
-each process's memory; a block is kept `SECONDS` and never needs deleting, because a changed
-thread is read under a new key.
+without being kept. The cache is Redis (shared by every worker); a block is kept `SECONDS`
+and never needs deleting, because a changed thread is read under a new key.
 """
 
 from __future__ import annotations
@@ -206,16 +205,15 @@ def thread_by_digest(pk: int, digest: str, load: Callable[[], Thread]) -> Thread
 def thread_rows_digest(pk: int) -> str | None:
     """A digest of the thread's row, its board's and its board's game's (every column but
     the board's two that follow its other threads, `BOARD_MOVES`), in one short query
-    without the ORM (PostgreSQL; None elsewhere, or when there is no such thread): the key of the page kept for anonymous readers (config.anonymous_pages). Any
-    change to any of the three rows changes it: a post (the thread's `version`), a title, a
-    lock, a game's phase or state (the game's row through `row_version_field` when its model
-    names one: a column the database moves on every change of the row). Whether an anonymous reader may read the thread follows
-    from the same rows (rules.can_read_thread), so a page kept under a digest was readable
-    for them under it."""
+    without the ORM (None when there is no such thread): the key of the page kept for
+    anonymous readers (config.anonymous_pages). Any change to any of the three rows changes
+    it: a post (the thread's `version`), a title, a lock, a game's phase or state (the
+    game's row through `row_version_field` when its model names one: a column the database
+    moves on every change of the row). Whether an anonymous reader may read the thread
+    follows from the same rows (rules.can_read_thread), so a page kept under a digest was
+    readable for them under it."""
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        return None
     with connection.cursor() as cursor:
         cursor.execute(_ROWS_SQL, [pk])
         row = cursor.fetchone()

@@ -11,10 +11,9 @@ with it:
   letters, digits or Chinese characters in `search_text`, space-separated, each once.
 
 A query is folded the same way and cut into the same terms: a run of one character is that
-character, a longer run its pairs. On PostgreSQL a GIN index over
-`string_to_array(search_terms, ' ')` finds the posts holding every term (`@>`), and a
-`LIKE` on `search_text` (with `%`, `_` and `\\` escaped by Django) keeps only those holding
-the query itself in one piece. On SQLite the `LIKE` alone gives the same answer, slower.
+character, a longer run its pairs. A GIN index over `string_to_array(search_terms, ' ')`
+finds the posts holding every term (`@>`), and a `LIKE` on `search_text` (with `%`, `_`
+and `\\` escaped by Django) keeps only those holding the query itself in one piece.
 Figures and the choice are in docs/architecture.md ("Search").
 """
 
@@ -24,7 +23,6 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from django.db import connection
 from django.db.models import BooleanField, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext as _
@@ -102,10 +100,6 @@ def clean_query(raw: str | None) -> str:
     return query
 
 
-def uses_index() -> bool:
-    return connection.vendor == "postgresql"
-
-
 def search_posts(*, viewer, query: str, board_ids: list[int] | None = None,
                  author_id: int | None = None) -> QuerySet:
     """Posts matching the cleaned `query` that `viewer` may read (the thread pages' rules:
@@ -118,11 +112,9 @@ def search_posts(*, viewer, query: str, board_ids: list[int] | None = None,
         posts = posts.filter(thread__board_id__in=board_ids)
     if author_id is not None:
         posts = posts.filter(author_id=author_id)
-    if uses_index():
-        terms = query_terms(query)
-        posts = posts.alias(has_terms=RawSQL(
-            "string_to_array(messaging_post.search_terms, ' ') @> %s::text[]", (terms,),
-            output_field=BooleanField())).filter(has_terms=True)
+    posts = posts.alias(has_terms=RawSQL(
+        "string_to_array(messaging_post.search_terms, ' ') @> %s::text[]",
+        (query_terms(query),), output_field=BooleanField())).filter(has_terms=True)
     # Newest first by id (ids grow with time): the primary key serves the order, so for a
     # common word PostgreSQL walks it backwards and stops after one page instead of sorting
     # every hit.

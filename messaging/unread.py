@@ -34,7 +34,6 @@ def mark_read(*, user, thread: Thread, up_to: int, unread_notices: bool = True) 
     if unread_notices:
         read = notifications.read_up_to(user=user, thread=thread, number=up_to)
     table = ThreadReadState._meta.db_table
-    higher = "GREATEST" if connection.vendor == "postgresql" else "MAX"
     # A page read again (the mark already there) selects no row to insert, so it locks and
     # writes nothing: ON CONFLICT … DO UPDATE would lock the row even when its WHERE is
     # false, and a locked row makes the statement a write to commit (a WAL flush per view).
@@ -44,7 +43,7 @@ def mark_read(*, user, thread: Thread, up_to: int, unread_notices: bool = True) 
             f"SELECT %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE "
             "user_id = %s AND thread_id = %s AND last_read_number >= %s) "
             "ON CONFLICT (user_id, thread_id) DO UPDATE SET "
-            f"last_read_number = {higher}({table}.last_read_number, "
+            f"last_read_number = GREATEST({table}.last_read_number, "
             "excluded.last_read_number), updated_at = excluded.updated_at "
             f"WHERE {table}.last_read_number < excluded.last_read_number",
             [user.pk, thread.pk, up_to, timezone.now(), user.pk, thread.pk, up_to])

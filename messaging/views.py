@@ -101,7 +101,7 @@ def _board_with_game(slug: str) -> Board | None:
     compiling and without the game's other columns (its state and options are large): a
     third of a signed-in board page's time otherwise. Another column of the game is read
     when asked for (Django's deferred fields), so nothing else changes."""
-    sql, board_fields, game_fields, converters = _board_query(connection.vendor)
+    sql, board_fields, game_fields, converters = _board_query()
     with connection.cursor() as cursor:
         cursor.execute(sql, [slug])
         row = cursor.fetchone()
@@ -124,7 +124,7 @@ def _board_with_game(slug: str) -> Board | None:
 
 
 @functools.cache
-def _board_query(vendor: str) -> tuple[str, list[str], list[str], list[tuple]]:
+def _board_query() -> tuple[str, list[str], list[str], list[tuple]]:
     """`_board_with_game`'s statement, the board's and the game's field names it reads, and
     each column's converters from the database's values (made once per process)."""
     relation = Board._meta.get_field("game")  # the games app's one-to-one, named, not imported
@@ -360,8 +360,8 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
         return _render_thread(request, _readable_thread_or_404(request.user, pk), form(),
                               page_number=request.GET.get("page"), authors=authors)
     loaded: list[Thread] = []
-    # PostgreSQL: one short statement says whether the thread's rows changed (the key of a
-    # page kept for anonymous readers, and of the rows kept in this process's memory).
+    # One short statement says whether the thread's rows changed (the key of a page kept
+    # for anonymous readers, and of the rows kept in this process's memory).
     digest = page_cache.thread_rows_digest(pk)
 
     def thread() -> Thread:
@@ -370,11 +370,9 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
         return loaded[0]
 
     def key() -> tuple:
-        if digest is not None:
-            return ("thread", pk, digest)
-        t = thread()  # not PostgreSQL (or no such thread): the rows as read
-        return ("thread", *row_key(t), *row_key(t.board, page_cache.BOARD_MOVES),
-                *row_key(t.board.owning_game()))
+        if digest is None:  # no such thread
+            raise Http404
+        return ("thread", pk, digest)
 
     # A reader who is not signed in gets the page kept for every such reader
     # (config.anonymous_pages) under the thread's rows; the vote box above a game's vote

@@ -25,9 +25,9 @@ What the key holds, and why it is enough:
 4. `FORMAT`, a digest of the parts' templates, and `config.build.BUILD` (the project's code,
    templates and catalogues), so a deploy that changes them starts afresh.
 A part is kept `SECONDS` and never needs deleting: a changed game is read under a new key.
-The cache is Redis when REDIS_URL is set (shared by every worker), else each process's
-memory; either way the parts this process used last are also kept in its own memory
-(`RECENT`), so a signed-in visit that finds them there makes no round trip.
+The cache is Redis (shared by every worker); the parts this process used last are also kept
+in its own memory (`RECENT`), so a signed-in visit that finds them there makes no round
+trip.
 """
 
 from __future__ import annotations
@@ -58,12 +58,9 @@ FORMAT = hashlib.sha1(b"".join(
 
 
 def created(game) -> str:
-    """The game's creation time for a key, the same whether it was read by the ORM (aware)
-    or written-out SQL (SQLite: naive UTC)."""
-    moment = game.created
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(dt.UTC).replace(tzinfo=None)
-    return moment.isoformat()
+    """The game's creation time for a key, in UTC: the same whether the row was read by the
+    ORM or by written-out SQL (`selectors.home_row`), whatever zone the moment came in."""
+    return game.created.astimezone(dt.UTC).isoformat()
 
 
 def key(game, seat: int | None) -> str:

@@ -1,6 +1,5 @@
 """Search: Chinese one- and two-character words, titles and posts, filters, visibility,
-pagination, and bad input (never a 500). The same tests run on SQLite and PostgreSQL; the
-ones about the index are marked postgres."""
+pagination, and bad input (never a 500); the GIN index the search's condition uses."""
 
 from __future__ import annotations
 
@@ -175,10 +174,9 @@ def test_search_query_budget_does_not_grow_with_posts(
         client.get(URL, {"q": "查杀"})
 
 
-# --- PostgreSQL: the index --------------------------------------------------------------
+# --- the index ----------------------------------------------------------------------------
 
-@pytest.mark.postgres
-def test_the_gin_index_exists_and_serves_the_searchs_condition(need_postgres, forum, alice):
+def test_the_gin_index_exists_and_serves_the_searchs_condition(forum, alice):
     """The index covers the very expression the search filters on (a tiny table would
     rather be scanned, so sequential scans are switched off for the EXPLAIN)."""
     expression = "string_to_array(messaging_post.search_terms, ' ') @> %s::text[]"
@@ -199,8 +197,7 @@ def test_the_gin_index_exists_and_serves_the_searchs_condition(need_postgres, fo
     assert "post_search_terms_gin" in plan, plan
 
 
-@pytest.mark.postgres
-def test_postgres_and_the_plain_like_agree(need_postgres, forum, alice):
+def test_the_index_condition_finds_what_the_plain_like_finds(forum, alice):
     with CaptureQueriesContext(connection) as captured:
         found = list(search.search_posts(viewer=alice, query="查杀").values_list("pk", flat=True))
     assert "@>" in captured.captured_queries[-1]["sql"]

@@ -41,7 +41,7 @@ def _read(client, thread, **params) -> tuple[str, int]:
 def test_a_kept_page_costs_one_query_and_is_the_same_page(client, thread):
     first, _ = _read(client, thread)
     again, queries = _read(client, thread)
-    assert queries == 1  # the thread's rows (their digest on PostgreSQL)
+    assert queries == 1  # the thread's rows (their digest)
     token = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
     assert token.sub("", again) == token.sub("", first)
     assert "第一帖" in again and "第二帖" in again
