@@ -69,13 +69,9 @@ def test_a_reminder_claim_is_not_checked_against_its_phase_and_user():
 
 
 def _partial_indexes(cursor, table: str) -> set[str]:
-    """Names of the table's indexes with a WHERE (both databases)."""
-    if connection.vendor == "postgresql":
-        cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename = %s "
-                       "AND indexdef LIKE '%% WHERE %%'", [table])
-    else:
-        cursor.execute("SELECT name FROM sqlite_master WHERE type = 'index' "
-                       "AND tbl_name = %s AND sql LIKE '%% WHERE %%'", [table])
+    """Names of the table's indexes with a WHERE."""
+    cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename = %s "
+                   "AND indexdef LIKE '%% WHERE %%'", [table])
     return {row[0] for row in cursor.fetchall()}
 
 

@@ -11,7 +11,7 @@ from django.db import close_old_connections, connection
 from messaging import unread
 from messaging.models import ThreadReadState
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _together(fns):
@@ -37,7 +37,7 @@ def _together(fns):
 
 
 def test_racing_first_visits_leave_one_mark_at_the_highest_floor(
-        need_postgres, lobby, alice, bob, make_thread_with_posts):
+        lobby, alice, bob, make_thread_with_posts):
     thread = make_thread_with_posts(lobby, alice, 120)
     floors = [50, 120, 80, 100, 10, 120, 60, 90]
     errors = _together([lambda n=n: unread.mark_read(user=bob, thread=thread, up_to=n)

@@ -338,7 +338,8 @@ def jsonb(value):
 def test_a_replaced_card_use_replays_exactly_after_a_database_round_trip():
     """A 猫有n条命 sentence once quoted a dict read from the stored state, whose key order
     PostgreSQL's jsonb changes, so a replayed event differed from the stored one (found by
-    the fuzz on PostgreSQL; fixed in the engine). Pure engine, so SQLite runs catch it too."""
+    the fuzz; fixed in the engine). Pure engine: the test makes jsonb's round trip itself
+    (`jsonb`), so it needs no database."""
     from games.engine.ninelives.rules import NineLives
 
     engine = NineLives()

@@ -9,7 +9,7 @@ import redis
 from tests.conftest import clear_cache
 
 
-def test_a_workers_cache_clear_leaves_the_other_workers_keys(need_redis, settings):
+def test_a_workers_cache_clear_leaves_the_other_workers_keys(settings):
     settings.TEST_WORKER = "gw7"
     settings.CACHES = {**settings.CACHES,
                        "default": {**settings.CACHES["default"], "KEY_PREFIX": "kgtest-gw7"}}

@@ -6,7 +6,6 @@ import sys
 
 import pytest
 from django.conf import settings
-from django.db import connection
 
 ROOT = settings.BASE_DIR
 
@@ -46,13 +45,3 @@ def test_production_settings_pass_check_deploy_without_warnings():
     assert result.returncode == 0, result.stdout + result.stderr
     assert "WARNINGS" not in result.stdout + result.stderr
     assert "no issues" in result.stdout
-
-
-@pytest.mark.django_db
-def test_sqlite_runs_in_wal_mode_with_immediate_transactions():
-    if connection.vendor != "sqlite":
-        pytest.skip("this checks the SQLite default; the suite runs on PostgreSQL here")
-    with connection.cursor() as cursor:
-        cursor.execute("PRAGMA journal_mode")
-        assert cursor.fetchone()[0] == "wal"
-    assert settings.DATABASES["default"]["OPTIONS"]["transaction_mode"] == "IMMEDIATE"

@@ -35,7 +35,7 @@ def run_together(fns):
     return results
 
 
-def test_concurrent_sweepers_advance_each_phase_exactly_once(need_postgres, game):
+def test_concurrent_sweepers_advance_each_phase_exactly_once(game):
     later = game.deadline + dt.timedelta(seconds=5)
     results = run_together([lambda: services.sweep(now=later) for _ in range(6)])
     assert all(isinstance(r, int) for r in results), results
@@ -46,7 +46,7 @@ def test_concurrent_sweepers_advance_each_phase_exactly_once(need_postgres, game
     assert Action.objects.filter(game=game, actor="clock").count() == 1
 
 
-def test_concurrent_gm_and_sweeper_do_not_double_advance(need_postgres, game, gm):
+def test_concurrent_gm_and_sweeper_do_not_double_advance(game, gm):
     later = game.deadline + dt.timedelta(seconds=5)
     results = run_together([
         lambda: services.advance_phase(game_id=game.pk, expected_version=0, now=later),
@@ -58,7 +58,7 @@ def test_concurrent_gm_and_sweeper_do_not_double_advance(need_postgres, game, gm
     assert game.version == 1
 
 
-def test_votes_racing_the_deadline_are_never_lost_nor_late(need_postgres, game):
+def test_votes_racing_the_deadline_are_never_lost_nor_late(game):
     from tests.factories.toy import seat_user
 
     wolf = seat_user(game, "wolf")

@@ -426,10 +426,10 @@ def test_a_step_that_later_steps_depend_on_cannot_be_undone_alone(game, gm, monk
     assert game.state["public"]["votes"] == {}
 
 
-# --- on PostgreSQL: a rollback racing the sweeper -----------------------------------------------
+# --- a rollback racing the sweeper ------------------------------------------------------------
 
 @pytest.mark.django_db(transaction=True)
-def test_a_rollback_racing_the_sweeper_never_does_both(need_postgres, game, gm):
+def test_a_rollback_racing_the_sweeper_never_does_both(game, gm):
     """The day's deadline has passed; the GM rolls back the night's end as the sweeper ends
     the day. Under the game lock one of them wins: either the day ends (and the rollback,
     made from a page of version 1, is refused as stale) or the night is reopened (and the

@@ -8,11 +8,11 @@ from games import services
 from games.models import Game
 from tests.services.test_concurrency import run_together
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres,
+pytestmark = [pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("toy_ruleset", "english")]
 
 
-def test_settings_saved_during_a_sweep_never_undo_it(need_postgres, game, gm):
+def test_settings_saved_during_a_sweep_never_undo_it(game, gm):
     for round_ in range(3):
         before = Game.objects.get(pk=game.pk)
         later = before.deadline + services.grace() + dt.timedelta(seconds=5)
