@@ -11,6 +11,10 @@ locust's statistics are per page kind.
 Every step the server answered "accepted" is written at the end to LOADTEST_ACCEPTED (one
 JSON object per line) for the after-run check; refusals (a phase that ended meanwhile, a vote
 already cast) are expected under load and only counted.
+
+With LOADTEST_FOLLOW=1 (the soak) the driver may rewrite the players file while the bots run
+(a game that ended is replaced by a new one for the same people): each bot then follows its
+session to its new game, seat, board and thread.
 """
 
 from __future__ import annotations
@@ -23,10 +27,22 @@ import random
 import re
 from collections import Counter
 
-from locust import HttpUser, between, events, task
+from locust import HttpUser, events, task
 
 PLAYERS = json.loads(open(os.environ["LOADTEST_PLAYERS"], encoding="utf-8").read())
 NEXT_PLAYER = itertools.count()
+FOLLOW = os.environ.get("LOADTEST_FOLLOW") == "1"
+_seen = {"mtime": 0.0, "by_session": {}}
+
+
+def current(session: str) -> dict | None:
+    """The players file's newest record for `session` (re-read when the file changed)."""
+    path = os.environ["LOADTEST_PLAYERS"]
+    mtime = os.stat(path).st_mtime
+    if mtime != _seen["mtime"]:
+        rows = json.loads(open(path, encoding="utf-8").read())
+        _seen.update(mtime=mtime, by_session={r["session"]: r for r in rows})
+    return _seen["by_session"].get(session)
 ACCEPTED: list[dict] = []
 OUTCOMES: Counter = Counter()  # ("act"|"vote"|"post", "accepted"|"refused") -> count
 WAIT = [float(x) for x in os.environ.get("LOADTEST_WAIT", "1,5").split(",")]
@@ -54,7 +70,10 @@ def write_accepted(**_kwargs):
 
 
 class Player(HttpUser):
-    wait_time = between(*WAIT)
+    def wait_time(self) -> float:
+        """Between two requests: a pause, and (the soak) a look at the players file."""
+        self.follow()
+        return random.uniform(*WAIT)
 
     def on_start(self):
         # Users are spawned one by one: each takes the next seat (more users than seats wrap).
@@ -62,6 +81,14 @@ class Player(HttpUser):
         self.client.cookies.set("sessionid", self.me["session"])
         self.client.cookies.set("csrftoken", self.me["csrf"])
         self.game = f"/games/{self.me['game']}/"
+
+    def follow(self):
+        """The soak: this seat's game may have been replaced since the last request."""
+        if FOLLOW:
+            newest = current(self.me["session"])
+            if newest is not None and newest["game"] != self.me["game"]:
+                self.me = newest
+                self.game = f"/games/{newest['game']}/"
 
     def form(self, **fields) -> dict:
         return {"csrfmiddlewaretoken": self.me["csrf"], **fields}

@@ -72,17 +72,8 @@ def stop_all() -> None:
 
 def setup_games(count: int, phase_minutes: float) -> tuple[list[int], list[dict]]:
     """Running games and one record per seat for the locustfile (steps 1-2)."""
-    from importlib import import_module
-
-    from django.conf import settings
-    from django.contrib.auth import (
-        BACKEND_SESSION_KEY,
-        HASH_SESSION_KEY,
-        SESSION_KEY,
-        get_user_model,
-    )
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.middleware.csrf import _get_new_csrf_string
+    from bot_sessions import sessions_for
+    from django.contrib.auth import get_user_model
 
     from accounts.models import Profile
     from games import services
@@ -90,8 +81,6 @@ def setup_games(count: int, phase_minutes: float) -> tuple[list[int], list[dict]
     from messaging import services as forum
     from messaging.models import Thread
 
-    assert issubclass(import_module(settings.SESSION_ENGINE).SessionStore, SessionStore), \
-        "sessions must be stored in the database"
     User = get_user_model()
     Game.objects.filter(name__startswith=PREFIX).delete()
     gm = User.objects.get_or_create(username=f"{PREFIX}gm", defaults={"is_staff": True})[0]
@@ -112,15 +101,11 @@ def setup_games(count: int, phase_minutes: float) -> tuple[list[int], list[dict]
                                     kind=Thread.Kind.DISCUSSION, title="讨论",
                                     body="大家好。", enforce_rate_limit=False)
         game_ids.append(game.pk)
+        made = sessions_for(users)
         for seat, user in enumerate(users):
-            store = SessionStore()
-            store[SESSION_KEY] = str(user.pk)
-            store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-            store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-            store.create()
-            players.append({"session": store.session_key, "csrf": _get_new_csrf_string(),
-                            "game": game.pk, "seat": seat, "board": game.board.slug,
-                            "thread": thread.pk})
+            session, csrf = made[user.pk]
+            players.append({"session": session, "csrf": csrf, "game": game.pk, "seat": seat,
+                            "board": game.board.slug, "thread": thread.pk})
     # Spread each game's seats over the spawn order, so every game gets players early.
     players.sort(key=lambda p: (p["seat"], p["game"]))
     return game_ids, players
