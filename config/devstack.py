@@ -303,6 +303,7 @@ class RunLock:
         try:
             fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
+            self.file.close()
             return False
         self.file.seek(0)
         self.file.truncate()
@@ -345,6 +346,7 @@ class Child:
         if out:
             out.close()
         self.started_at = time.monotonic()
+        say(f"devstack: started the {self.name} (process {self.proc.pid})")
 
     def watch(self) -> None:
         now = time.monotonic()
@@ -424,17 +426,24 @@ def run(host: str, port: int) -> int:
         child.start()
     servers = [Postgres(), Redis()] if not configured() else []
     reason = "Stopping"
+    next_look = time.monotonic() + 10
     while not stopping:
         time.sleep(0.5)
         for child in children:
             child.watch()
+        if time.monotonic() < next_look:
+            continue
+        next_look = time.monotonic() + 10
         for server in servers:
-            if int(time.monotonic()) % 10 == 0 and not server.running():
+            if not server.running():
                 say(f"devstack: {type(server).__name__} stopped; starting it again")
                 server.start()
-        if int(time.monotonic()) % 30 == 0 and _free_bytes() < MIN_FREE_WHILE_RUNNING:
-            reason = (f"The disk of {var_dir()} is nearly full ({_free_bytes() // 2**20} MB "
-                      "free): stopping everything cleanly so the data stays intact")
+                if not any(type(mine) is type(server) for mine in started):
+                    started.append(server)
+        free = _free_bytes()
+        if free < MIN_FREE_WHILE_RUNNING:
+            reason = (f"The disk of {var_dir()} is nearly full ({free // 2**20} MB free): "
+                      "stopping everything cleanly so the data stays intact")
             break
     say(f"\n{reason} …")
     children[0].stop(signal.SIGINT, 10)

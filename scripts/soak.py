@@ -52,7 +52,7 @@ SEATS = 6
 
 
 def log(text: str) -> None:
-    print(f"{time.strftime('%H:%M:%S')} {text}", flush=True)
+    print(f"{time.strftime('%H:%M:%SZ', time.gmtime())} {text}", flush=True)
 
 
 def start_stack(port: int) -> subprocess.Popen:

@@ -1,0 +1,199 @@
+"""The project's own PostgreSQL and Redis (config/devstack.py), as `make run` and `make test`
+use them on a machine that has neither: addresses, a cluster whose data outlives a restart,
+one `run` per checkout, a supervisor that restarts a worker or beat that died, and a disk
+check before anything starts."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from config import devstack
+
+ROOT = Path(settings.BASE_DIR)
+
+
+@pytest.fixture
+def own_var(tmp_path, monkeypatch):
+    """A VAR_DIR of the test's own, so nothing here meets the checkout's var/."""
+    monkeypatch.setenv("VAR_DIR", str(tmp_path))
+    return tmp_path
+
+
+def test_a_unix_socket_address_is_spelled_for_django_redis_and_celery(own_var):
+    run = own_var / "run"
+    assert devstack.socket_dir() == run
+    assert devstack.database_url() == (
+        f"postgres://postgres@{str(run).replace('/', '%2F')}/killinggames")
+    assert devstack.redis_url(15) == f"unix://{run}/redis.sock?db=15"
+    assert devstack.broker_url(devstack.redis_url(15)) == (
+        f"redis+socket://{run}/redis.sock?virtual_host=15")
+    assert devstack.broker_url("redis://127.0.0.1:6379/3") == "redis://127.0.0.1:6379/3"
+
+
+def test_a_deep_checkout_gets_a_short_socket_folder(tmp_path, monkeypatch):
+    deep = tmp_path / ("a-very-long-folder-name" * 5)
+    monkeypatch.setenv("VAR_DIR", str(deep))
+    folder = devstack.socket_dir()
+    assert len(str(folder / ".s.PGSQL.5432.lock")) < 100
+    assert folder != deep / "run"
+    monkeypatch.setenv("VAR_DIR", str(deep) + "x")
+    assert devstack.socket_dir() != folder  # another checkout, another folder
+
+
+def test_nothing_starts_on_a_nearly_full_disk(own_var, monkeypatch):
+    monkeypatch.setattr(devstack, "_free_bytes", lambda: 10 * 2**20)
+    started = []
+    monkeypatch.setattr(devstack.Postgres, "start", lambda self: started.append(self))
+    with pytest.raises(SystemExit) as stop:
+        devstack.up()
+    assert "only 10 MB free" in str(stop.value) and "at least 256 MB" in str(stop.value)
+    assert started == []
+
+
+def test_a_second_run_in_the_same_checkout_is_refused_with_the_first_ones_pid(own_var):
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import time; from config import devstack; "
+         "lock = devstack.RunLock(); assert lock.acquire(); print('held', flush=True); "
+         "time.sleep(60)"],
+        cwd=ROOT, env=dict(os.environ, VAR_DIR=str(own_var)), stdout=subprocess.PIPE,
+        text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert devstack.RunLock.held()
+        with pytest.raises(SystemExit) as refusal:
+            devstack.run("127.0.0.1", 8000)
+        assert "already running in this checkout" in str(refusal.value)
+        assert f"process {holder.pid}" in str(refusal.value)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert not devstack.RunLock.held()  # the kernel let go with the process
+
+
+def test_a_child_that_exits_is_restarted_and_said_so(tmp_path, capsys):
+    child = devstack.Child("Celery worker", [sys.executable, "-c", "raise SystemExit(3)"],
+                           dict(os.environ), tmp_path / "child.log")
+    child.start()
+    child.proc.wait()
+    child.watch()
+    assert "the Celery worker exited with code 3; restarting it in 1 s" in capsys.readouterr().out
+    first = child.proc.pid
+    time.sleep(1.05)
+    child.watch()
+    assert child.restarts == 1 and child.proc.pid != first
+    assert "restarting the Celery worker (restart 1)" in capsys.readouterr().out
+    child.proc.wait()
+    child.watch()
+    assert "restarting it in 2 s" in capsys.readouterr().out  # backs off when it keeps failing
+    child.stop(15, 5)
+
+
+@pytest.mark.slow(seconds=20)
+def test_the_servers_start_keep_their_data_and_stop(own_var):
+    """`up` makes a cluster under VAR_DIR and a Redis beside it, `down` stops both, and the
+    next `up` finds the rows written before (data kept between runs)."""
+    import psycopg
+    import redis
+
+    env = dict(os.environ, VAR_DIR=str(own_var))
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+
+    def stack(command: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "config.devstack", command], cwd=ROOT,
+                              env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+
+    try:
+        stack("up")
+        assert (own_var / "postgres" / "PG_VERSION").exists()
+        params = {"host": str(own_var / "run"), "user": "postgres", "dbname": "killinggames",
+                  "autocommit": True}
+        with psycopg.connect(**params) as conn:
+            conn.execute("CREATE TABLE kept (note text)")
+            conn.execute("INSERT INTO kept VALUES ('still here')")
+        assert redis.Redis(unix_socket_path=str(own_var / "run" / "redis.sock")).ping()
+        stack("down")
+        assert "Postgres: stopped" in stack("status")
+        with pytest.raises(psycopg.OperationalError):
+            psycopg.connect(**params, connect_timeout=2)
+        stack("up")
+        with psycopg.connect(**params) as conn:
+            assert conn.execute("SELECT note FROM kept").fetchone() == ("still here",)
+    finally:
+        subprocess.run([sys.executable, "-m", "config.devstack", "down"], cwd=ROOT, env=env,
+                       capture_output=True, timeout=120)
+
+
+@pytest.mark.slow(seconds=40)
+@pytest.mark.django_db(transaction=True)
+def test_run_restarts_a_killed_worker_and_ctrl_c_stops_everything(tmp_path):
+    """`make run`'s supervisor against the configured servers (the test database): the web
+    server answers, a worker killed with SIGKILL is started again, and Ctrl-C (SIGINT)
+    stops every child it started."""
+    import re
+    import signal
+    import socket
+    import urllib.request
+    from urllib.parse import quote
+
+    from django.db import connection
+
+    db = connection.settings_dict
+    url = (f"postgres://{db['USER'] or 'postgres'}@{quote(db['HOST'] or '127.0.0.1', safe='')}"
+           f"{':' + str(db['PORT']) if db['PORT'] else ''}/{db['NAME']}")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, VAR_DIR=str(tmp_path), DATABASE_URL=url, EMAIL_URL="consolemail://")
+    supervisor = subprocess.Popen(
+        [sys.executable, "-m", "config.devstack", "run", "--port", str(port)], cwd=ROOT,
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True)
+    lines: list[str] = []
+
+    def wait_for(pattern: str, seconds: float = 90) -> re.Match:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            line = supervisor.stdout.readline()
+            if not line and supervisor.poll() is not None:
+                break
+            lines.append(line)
+            found = re.search(pattern, line)
+            if found:
+                return found
+        raise AssertionError(f"no {pattern!r} in:\n{''.join(lines)}")
+
+    try:
+        worker = int(wait_for(r"started the Celery worker \(process (\d+)\)").group(1))
+        wait_for(r"started the Celery beat \(process \d+\)")
+        end = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+                    assert r.status == 200
+                    break
+            except OSError:
+                assert time.monotonic() < end, "".join(lines)
+                time.sleep(0.5)
+        os.kill(worker, signal.SIGKILL)
+        wait_for(r"the Celery worker exited with code -9; restarting it in 1 s")
+        again = int(wait_for(r"started the Celery worker \(process (\d+)\)").group(1))
+        assert again != worker
+        os.killpg(supervisor.pid, signal.SIGINT)  # Ctrl-C reaches the terminal's group
+        wait_for(r"^Stopped\.", 90)
+        assert supervisor.wait(30) == 0
+        with pytest.raises(ProcessLookupError):
+            os.kill(again, 0)
+    finally:
+        if supervisor.poll() is None:
+            os.killpg(supervisor.pid, signal.SIGKILL)
+            supervisor.wait()
