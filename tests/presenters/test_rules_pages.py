@@ -21,6 +21,7 @@ from games.engine.classic.roles import ROLE_NAMES_ZH
 from games.engine.gold.rules import CARDS as GOLD_CARDS
 from games.engine.ninelives.cards import CARDS as NINELIVES_CARDS
 from games.rules_pages import rules_page
+from tests.presenters import seed_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "rules"
@@ -239,61 +240,36 @@ def test_english_pages_keep_no_chinese_but_proper_names(ruleset):
     assert not CJK.findall(visible), sorted(set(CJK.findall(visible)))
 
 
-# --- own words --------------------------------------------------------------------------------
-
-def _squash(text: str) -> str:
-    return re.sub(r"\s+", "", text)
-
-
-def seed_texts() -> list[str]:
-    seeds = sorted(SEEDS.glob("*.txt"))
-    if not seeds and os.environ.get("REQUIRE_REAL_SERVICES") != "1":
-        pytest.skip(f"the seed rule texts are not beside this checkout ({SEEDS}; set SEEDS_DIR); "
-                    "CI has them and runs this check")
-    assert seeds, f"the seed texts are needed to check the pages: {SEEDS} (set SEEDS_DIR)"
-    return [seed.read_text(encoding="utf-8") for seed in seeds]
+# --- own words ---------------------------------------------------------------------------------
+# Checked against fingerprints of the seeds kept in the project (tests/presenters/seed_runs.py),
+# so the check runs on every checkout; the seeds themselves are not in the project.
 
 
-def seed_passages() -> set[str]:
-    """Every line of every seed, and every sentence of those lines, longer than 15 characters
-    (whitespace removed). A Chinese sentence loses the line noise before its first Chinese
-    character, so a copied sentence is caught even where the seed line starts with junk."""
-    passages = set()
-    for text in seed_texts():
-        for line in text.splitlines():
-            pieces = [line] + re.split(r"(?<=[。！？；!?;])", line)
-            for piece in pieces:
-                piece = _squash(piece)
-                first_cjk = CJK.search(piece)
-                for candidate in {piece, piece[first_cjk.start():] if first_cjk else piece}:
-                    if len(candidate) > 15:
-                        passages.add(candidate)
-    return passages
+def test_the_fingerprints_cover_the_seeds():
+    """Every run of every seed is there: as many as the seeds have (about 17,600), and, where
+    the seeds lie beside the checkout, exactly theirs (made again after a seed changed)."""
+    known = seed_runs.load()
+    assert len(known) > 15_000
+    beside = seed_runs.seed_fingerprints(SEEDS) if SEEDS.is_dir() else known
+    assert beside == known, "the seeds changed: python -m tests.presenters.seed_runs SEEDS"
 
 
-def test_the_seed_passages_are_read():
-    passages = seed_passages()
-    assert len(passages) > 300
-    assert any("诅咒牌" in p for p in passages) and any("árbitro" in p for p in passages)
-
-
-@pytest.mark.parametrize("ruleset, language", PAGES)
-def test_no_line_or_sentence_of_a_seed_is_in_a_page(ruleset, language):
-    source = _squash(rules_pages.page_path(ruleset, language).read_text(encoding="utf-8"))
-    visible = _squash(parsed(ruleset, language).visible)
-    copied = sorted(p for p in seed_passages() if p in source or p in visible)
-    assert not copied, f"copied from a seed: {copied[:3]}"
-
-
-SHARED_RUN = 15
+def test_a_copied_run_is_found_and_an_own_sentence_is_not():
+    """The check itself, on texts of its own: fifteen characters taken from the middle of a
+    'seed' are found in a page that words everything else its own way."""
+    seed = "夜里杀手与警察各自行动，天亮后由主持人宣布谁在夜里出局了，然后大家投票。"
+    known = seed_runs.fingerprints([seed])
+    page = "规则：白天讨论。" + seed[5:21] + "——这是照抄的。"
+    assert set(seed_runs.shared(page, known)) == {seed[5:20], seed[6:21]}
+    assert seed_runs.shared("夜里杀手行动，白天大家讨论并投票，主持人宣布结果。", known) == []
 
 
 @pytest.mark.parametrize("ruleset, language", PAGES)
 def test_no_run_of_fifteen_characters_is_shared_with_a_seed(ruleset, language):
-    """Stricter than whole lines: any 15 characters in a row (whitespace removed) taken from a
-    seed, e.g. a clause lifted out of a longer sentence."""
-    seeds = _squash("".join(seed_texts()))
-    runs = {seeds[i:i + SHARED_RUN] for i in range(len(seeds) - SHARED_RUN + 1)}
-    page = _squash(rules_pages.page_path(ruleset, language).read_text(encoding="utf-8"))
-    shared = {page[i:i + SHARED_RUN] for i in range(len(page) - SHARED_RUN + 1)} & runs
-    assert not shared, sorted(shared)[:3]
+    """No line, no sentence and no clause of fifteen characters in a row (whitespace removed)
+    of a seed, in the page's source or in the text it shows."""
+    known = seed_runs.load()
+    source = rules_pages.page_path(ruleset, language).read_text(encoding="utf-8")
+    copied = seed_runs.shared(source, known) + seed_runs.shared(
+        parsed(ruleset, language).visible, known)
+    assert not copied, f"copied from a seed: {copied[:3]}"
