@@ -1,30 +1,43 @@
-"""Readiness (issue 16 item 9): is this instance able to serve, and is the clock running?
+"""Readiness: is this instance able to serve, and is the game clock running?
 
-`/healthz` says the process is alive (no database). `/readyz` checks what a game needs:
-1. the database answers `SELECT 1`;
-2. the Celery broker accepts a connection (publishing a step's emails and the beat's ticks
-   go through it);
-3. the beat sweeper completed a sweep recently: `games.sweep` records its completion time
-   (`record_sweep_completed`), and readiness fails when the last one is older than
-   READY_SWEEP_INTERVALS (3) x SWEEP_INTERVAL_SECONDS, or when none was ever recorded: games
-   silently stop advancing when beat is dead, and nothing else would notice.
-The completion time lives in the "health" cache (Redis when REDIS_URL is set, else a file
-cache under VAR_DIR shared by the processes of one machine), never in the database, so an
-idle sweep still costs one query.
+`/healthz` says the process is alive and touches neither the database nor Redis. `/readyz`
+(config/views.py) checks what a game needs; each check answers None (fine) or a short reason,
+and none of them raises, whatever is down:
+1. `database`: the database answers `SELECT 1`;
+2. `broker`: the Celery broker answers a PING over the app's own broker connection (the
+   transport's Redis client, BROKER_TIMEOUT seconds to connect and to answer): a step's emails
+   and the beat's ticks go through it, and a connection object that merely exists proves
+   nothing;
+3. `sweep`: the beat sweeper completed a sweep recently. `games.sweep` records its completion
+   time (`record_sweep_completed`), and the check fails when the last one is older than
+   READY_SWEEP_INTERVALS (3) x SWEEP_INTERVAL_SECONDS, when none was ever recorded, or when
+   the record cannot be read: games silently stop advancing when beat or the workers are
+   dead, and nothing else would notice.
+
+The completion time (the heartbeat) lives in the "health" cache (Redis), never in the
+database, so an idle sweep still costs one query and reading it is a cache read, not a query.
+`clock()` is the one reader, and it never raises. The pages that warn people of a stopped
+clock (the game's page and the 天神 console, games/web/clock.py) read through the cache as
+configured, which answers a miss while Redis is away (config/cache.py) and so costs them
+nothing then; `/readyz` reads strictly, through the Redis backend's own `get`, so that an
+unreachable Redis is reported as such and not as "no sweep recorded".
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import connection
 
 log = logging.getLogger(__name__)
 SWEEP_KEY = "health:sweep-completed"
 READY_SWEEP_INTERVALS = 3
+BROKER_TIMEOUT = 1.0  # seconds, to connect to the broker and again for its answer
 
 
 def record_sweep_completed(at: float | None = None) -> None:
@@ -32,12 +45,51 @@ def record_sweep_completed(at: float | None = None) -> None:
     caches["health"].set(SWEEP_KEY, time.time() if at is None else at, timeout=7 * 86_400)
 
 
-def last_sweep_age(now: float | None = None) -> float | None:
-    """Seconds since the last completed sweep, or None if none is recorded."""
-    at = caches["health"].get(SWEEP_KEY)
-    if at is None:
+@dataclass(frozen=True)
+class Clock:
+    """What the heartbeat says about the game clock.
+
+    `age`: seconds since the last completed sweep (None: none recorded, or unreadable);
+    `unreadable`: the health cache could not be read (Redis down: then the broker, the same
+    Redis, is down too, and no deadline advances); `limit`: the age past which the clock
+    counts as stopped (READY_SWEEP_INTERVALS sweep intervals). A clock that cannot be seen
+    to run counts as stopped."""
+
+    age: float | None
+    limit: float
+    unreadable: bool = False
+
+    @property
+    def stopped(self) -> bool:
+        return self.unreadable or self.age is None or self.age > self.limit
+
+    @property
+    def problem(self) -> str | None:
+        """The reason `/readyz` gives (None: the clock runs)."""
+        if self.unreadable:
+            return "heartbeat unreadable (health cache unreachable)"
+        if self.age is None:
+            return "no sweep recorded"
+        if self.age > self.limit:
+            return f"last sweep {self.age:.0f} s ago (limit {self.limit:.0f} s)"
         return None
-    return max((time.time() if now is None else now) - float(at), 0.0)
+
+
+def clock(now: float | None = None, *, strict: bool = False) -> Clock:
+    """The game clock's state from the heartbeat: one cache read, never a query, never an
+    exception. `strict`: read through the Redis backend's own `get`, which raises when Redis
+    cannot answer (`unreadable`), where the configured cache answers a miss (an absent
+    heartbeat: `age` None)."""
+    limit = READY_SWEEP_INTERVALS * settings.SWEEP_INTERVAL_SECONDS
+    cache = caches["health"]
+    try:
+        at = RedisCache.get(cache, SWEEP_KEY) if strict else cache.get(SWEEP_KEY)
+    except Exception as exc:  # redis-py raises several kinds; any means "cannot be read"
+        log.warning("game clock: the heartbeat cannot be read: %r", exc)
+        return Clock(age=None, limit=limit, unreadable=True)
+    if at is None:
+        return Clock(age=None, limit=limit)
+    return Clock(age=max((time.time() if now is None else now) - float(at), 0.0), limit=limit)
 
 
 def check_database() -> str | None:
@@ -52,30 +104,43 @@ def check_database() -> str | None:
 
 
 def check_broker() -> str | None:
+    """A PING over a fresh connection to the app's broker (`broker_url`, also a Unix socket
+    spelt `redis+socket://path?virtual_host=N`), answered within BROKER_TIMEOUT seconds."""
     from config.celery import app
 
+    # The Redis client's own timeouts, and no retry by kombu before the channel opens (its
+    # default is to retry without limit).
+    timeouts = {"socket_connect_timeout": BROKER_TIMEOUT, "socket_timeout": BROKER_TIMEOUT,
+                "max_retries": 0, "connect_retries_timeout": BROKER_TIMEOUT}
     try:
-        with app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0,
-                                   timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT)
-    except Exception as exc:  # kombu raises several kinds; all mean "not ready"
+        with app.connection_for_write(transport_options=timeouts) as conn:
+            answered = conn.default_channel.client.ping()
+    except Exception as exc:  # kombu and redis-py raise several kinds; all mean "not ready"
         log.warning("readyz: broker: %s", exc)
         return "unreachable"
+    if not answered:
+        log.warning("readyz: broker: PING answered %r", answered)
+        return "no answer"
     return None
 
 
 def check_sweep(now: float | None = None) -> str | None:
-    age = last_sweep_age(now)
-    limit = READY_SWEEP_INTERVALS * settings.SWEEP_INTERVAL_SECONDS
-    if age is None:
-        return "no sweep recorded"
-    if age > limit:
-        return f"last sweep {age:.0f} s ago (limit {limit} s)"
-    return None
+    return clock(now, strict=True).problem
+
+
+CHECKS = {"database": check_database, "broker": check_broker, "sweep": check_sweep}
 
 
 def readiness() -> tuple[bool, dict[str, str]]:
-    """(ready, {check: "ok" or what is wrong}) for database, broker and sweep."""
-    results = {"database": check_database(), "broker": check_broker(), "sweep": check_sweep()}
+    """(ready, {check: "ok" or what is wrong}) for database, broker and sweep. Each check
+    catches its own failures; a check that raises all the same counts as failing (the
+    probe answers 503, never 500)."""
+    results = {}
+    for name, check in CHECKS.items():
+        try:
+            results[name] = check()
+        except Exception:
+            log.exception("readyz: %s: the check itself failed", name)
+            results[name] = "check failed"
     return (all(v is None for v in results.values()),
             {name: problem or "ok" for name, problem in results.items()})

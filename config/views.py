@@ -24,11 +24,14 @@ def healthz(request):
 @require_safe
 def readyz(request):
     """Readiness (config/health.py): 200 when the database, the broker and the beat sweeper
-    are all fine, else 503; the body names each check's result."""
+    are all fine, else 503; the body names each check's result and the failing ones. Never a
+    500: every check catches its own failure (Redis or the database down included)."""
     from .health import readiness
 
     ready, checks = readiness()
-    return JsonResponse({"ready": ready, "checks": checks}, status=200 if ready else 503)
+    return JsonResponse({"ready": ready, "checks": checks,
+                         "failing": [name for name, result in checks.items() if result != "ok"]},
+                        status=200 if ready else 503)
 
 
 def csrf_failure(request, reason=""):

@@ -7,4 +7,5 @@ through games.services; the URLs are in games/urls.py and games/community_urls.p
     review     the post-game review and the event log as JSON
     awards     the post-game awards page
     calendar   the private iCalendar feed and its settings
+    clock      what a game's page and the 天神 console say when the game clock has stopped
 """

@@ -6,8 +6,9 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.safestring import SafeString
 
-from config.anonymous_pages import anonymous_page
+from config.anonymous_pages import anonymous_page, cacheable, marker
 
 from .. import rules_pages, rulesets, selectors
 from ..models import Game, Signup
@@ -18,7 +19,7 @@ from ..presenters import (
     seat_facts,
     tally_line,
 )
-from . import home_cache
+from . import clock, home_cache
 
 
 def game_list(request):
@@ -65,7 +66,8 @@ def game_home(request, pk):
     `selectors.home_row`); an anonymous visitor is answered with the whole page kept under
     that row's page version (config.anonymous_pages); rendering the shared parts (a miss
     only) reads the game's whole row again, the seats, the public events, the announcements
-    and the vote and announcement threads."""
+    and the vote and announcement threads. The game clock's notice (games/web/clock.py) is
+    written on every answer, outside the kept parts and the kept page."""
     user = request.user
     game = selectors.home_row(pk, user)
     if game is None or game.status == Game.Status.DRAFT:
@@ -89,11 +91,20 @@ def _home(request, game: Game, seat: int | None, role: str | None):
     can_substitute = not seated and role == Signup.Role.SUBSTITUTE and \
         selectors.waiting_substitutes(game).filter(user=user).exists() and \
         game.substitutions.filter(status="open").exists()
-    return render(request, "games/home.html", {
+    # The clock's notice follows the clock, not the game's version: a page kept for every
+    # anonymous reader holds a marker in its place, filled on each answer from the key row
+    # (its status and deadline are covered by the page version the page is kept under).
+    kept = cacheable(request)
+    response = render(request, "games/home.html", {
         "game": game, "parts": (status, tables), "seat": seated, "signup": signup,
         "can_substitute": can_substitute,
         "checkin_open": seated and game.viewer_checked_in_at is None and game.is_live,
+        "clock_notice": SafeString(marker("clock") if kept else clock.notice_html(
+            game, runs=game.viewer_runs)),
     })
+    if kept:
+        response.kept_holes = {"clock": lambda: clock.notice_html(game, runs=False)}
+    return response
 
 
 def _shared(pk, user) -> tuple[Game, int | None, dict]:

@@ -1,5 +1,9 @@
 """Issue 16 item 9: /readyz (database, broker, the beat sweeper's last completed sweep), log
-lines with time, level and logger, ADMINS from the environment, optional Sentry."""
+lines with time, level and logger, ADMINS from the environment, optional Sentry.
+
+/readyz answers 200 or 503 with JSON naming each check's result and the failing ones, never
+a 500, whatever is down: the broker is asked for a PING (a connection that opens is not an
+answer), and the heartbeat is a cache read that may fail like any other."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import time
 import pytest
 from django.core.cache import caches
 
+from config import health
 from config.env import SettingError, env_admins
 from config.health import SWEEP_KEY, record_sweep_completed
 from tests.proof.test_security import PRODUCTION, settings_subprocess
@@ -28,7 +33,7 @@ def test_ready_when_the_database_the_broker_and_a_recent_sweep_are_fine(client):
     response = client.get("/readyz")
     assert response.status_code == 200
     assert response.json() == {"ready": True, "checks": {"database": "ok", "broker": "ok",
-                                                         "sweep": "ok"}}
+                                                         "sweep": "ok"}, "failing": []}
     assert "no-cache" in response["Cache-Control"]
 
 
@@ -36,6 +41,7 @@ def test_not_ready_before_the_first_sweep(client):
     response = client.get("/readyz")
     assert response.status_code == 503
     assert response.json()["checks"]["sweep"] == "no sweep recorded"
+    assert response.json()["failing"] == ["sweep"]
 
 
 def test_not_ready_when_beat_has_not_swept_for_three_intervals(client, settings):
@@ -45,7 +51,8 @@ def test_not_ready_when_beat_has_not_swept_for_three_intervals(client, settings)
     record_sweep_completed(time.time() - 61)
     response = client.get("/readyz")
     assert response.status_code == 503
-    assert response.json()["checks"]["sweep"].startswith("last sweep 61 s ago")
+    assert response.json()["checks"]["sweep"] == "last sweep 61 s ago (limit 60 s)"
+    assert response.json()["failing"] == ["sweep"]
 
 
 def test_the_sweep_task_records_its_completion(db):
@@ -56,18 +63,118 @@ def test_the_sweep_task_records_its_completion(db):
     assert caches["health"].get(SWEEP_KEY) >= before
 
 
-def test_not_ready_when_the_broker_is_down(client, settings):
+def readyz_with_broker(client, url: str):
+    """/readyz with the Celery app's broker at `url`."""
     from config.celery import app
 
     record_sweep_completed()
     previous = app.conf.broker_url
-    app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    app.conf.broker_url = url
     try:
-        response = client.get("/readyz")
+        return client.get("/readyz")
     finally:
         app.conf.broker_url = previous
+
+
+def test_not_ready_when_the_broker_is_down(client):
+    response = readyz_with_broker(client, "redis://127.0.0.1:1/0")  # nothing listens on port 1
     assert response.status_code == 503
     assert response.json()["checks"]["broker"] == "unreachable"
+    assert response.json()["failing"] == ["broker"]
+
+
+def test_not_ready_when_the_brokers_unix_socket_is_gone(client, tmp_path):
+    """The devstack's spelling of a Redis on a Unix socket (config/devstack.py broker_url)."""
+    response = readyz_with_broker(client, f"redis+socket://{tmp_path}/redis.sock?virtual_host=2")
+    assert response.status_code == 503
+    assert response.json()["failing"] == ["broker"]
+
+
+@pytest.mark.parametrize("family", ["tcp", "unix"])
+def test_not_ready_when_the_broker_accepts_but_never_answers(client, tmp_path, family):
+    """A socket that accepts connections and says nothing: only a round trip (a PING with a
+    timeout) tells it from a broker; the probe answers within the broker timeout."""
+    import socket
+
+    if family == "tcp":
+        silent = socket.socket()
+        silent.bind(("127.0.0.1", 0))
+        url = f"redis://127.0.0.1:{silent.getsockname()[1]}/0"
+    else:
+        silent = socket.socket(socket.AF_UNIX)
+        silent.bind(str(tmp_path / "silent.sock"))
+        url = f"redis+socket://{tmp_path}/silent.sock?virtual_host=0"
+    silent.listen(5)
+    try:
+        started = time.monotonic()
+        response = readyz_with_broker(client, url)
+        took = time.monotonic() - started
+    finally:
+        silent.close()
+    assert response.status_code == 503
+    assert response.json()["failing"] == ["broker"]
+    assert took < 3 * health.BROKER_TIMEOUT
+
+
+def test_not_ready_but_no_error_when_the_health_cache_cannot_be_read(client, settings):
+    """Redis gone from under the heartbeat (its alias pointed at a port nothing listens on):
+    a 503 naming the sweep with a clear reason, not a 500, and not "no sweep recorded"
+    (the configured cache would answer a miss)."""
+    record_sweep_completed()
+    settings.CACHES = {**settings.CACHES,
+                       "health": {**settings.CACHES["health"], "LOCATION": "redis://127.0.0.1:1/0"}}
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    assert response.json()["checks"]["sweep"] == "heartbeat unreadable (health cache unreachable)"
+    assert response.json()["failing"] == ["sweep"]
+
+
+def test_a_check_that_raises_all_the_same_is_a_503(client, monkeypatch):
+    record_sweep_completed()
+
+    def broken():
+        raise RuntimeError("a bug in a check")
+
+    monkeypatch.setitem(health.CHECKS, "database", broken)
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    assert response.json()["checks"]["database"] == "check failed"
+    assert response.json()["failing"] == ["database"]
+
+
+PROBE = """
+import json
+from django.test import Client
+client = Client(raise_request_exception=False, SERVER_NAME="localhost")
+ready, alive = client.get("/readyz"), client.get("/healthz")
+print(json.dumps([ready.status_code, ready.content.decode()[:400], alive.status_code]))
+"""
+
+
+def probe(**env) -> tuple[int, dict, int]:
+    """/readyz and /healthz answered by a process started with `env` (what is down)."""
+    import json
+
+    status, body, alive = json.loads(settings_subprocess(PROBE, **env).splitlines()[-1])
+    assert status != 500, body
+    return status, json.loads(body), alive
+
+
+def test_with_redis_stopped_readyz_is_a_503_naming_broker_and_sweep_and_healthz_answers():
+    dead = "redis://127.0.0.1:1/0"
+    status, body, alive = probe(REDIS_URL=dead, CELERY_BROKER_URL=dead,
+                                CELERY_RESULT_BACKEND=dead)
+    assert status == 503 and body["ready"] is False
+    assert body["checks"]["broker"] == "unreachable"
+    assert body["checks"]["sweep"] == "heartbeat unreadable (health cache unreachable)"
+    assert alive == 200
+
+
+def test_with_the_database_down_readyz_is_a_503_naming_it_and_healthz_answers():
+    status, body, alive = probe(DATABASE_URL="postgres://postgres@127.0.0.1:1/nothing")
+    assert status == 503 and body["checks"]["database"] == "unreachable"
+    assert "database" in body["failing"]
+    assert alive == 200
 
 
 def test_readyz_answers_only_reads(client):
