@@ -1,9 +1,13 @@
 """The Celery app and the beat schedule. The tasks (games/tasks.py, found by autodiscovery)
-stay thin: they call services. The schedule names them; nothing imports them."""
+stay thin: they call services. The schedule names them; nothing imports them. The broker's
+two ends (publishing that never raises, a consumer that drops what it cannot read) are in
+config/broker.py."""
 
 import os
 
 from celery import Celery
+
+from . import broker  # noqa: F401  (registers its Redis transport: a bad message is dropped)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 

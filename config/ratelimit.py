@@ -2,10 +2,10 @@
 
 Why django-ratelimit: a small, documented, widely used library whose `get_usage` is exactly
 the counter we need (atomic `add`/`incr` on the Django cache, so it holds across worker
-processes on Redis; windows staggered per key so every user's minute does not end at once;
-fail closed when the cache cannot count). allauth's own limiter guards sign-in, sign-up and
-password reset and stays; its helper is internal to allauth (`allauth.core.ratelimit`) and
-keyed on allauth's actions, so it is not what other apps should build on.
+processes on Redis; windows staggered per key so every user's minute does not end at once).
+allauth's own limiter guards sign-in, sign-up and password reset and stays; its helper is
+internal to allauth (`allauth.core.ratelimit`) and keyed on allauth's actions, so it is not
+what other apps should build on.
 
 Callers:
 - services: `consume(scope=..., who=..., rate=...)` before they write anything; it raises
@@ -18,17 +18,32 @@ Callers:
 Counting happens before the write and only for a write that will be tried, so a refused
 request stores nothing. `RATE_LIMITS=false` (tests of other things, load tests) turns every
 limit off (RATELIMIT_ENABLE).
+
+When the cache cannot count (Redis down: config/cache.py answers the count as a miss), the
+limiter decides by whom it counts (docs/operations.md "Rate limits"):
+- a signed-in person's writes (`who` "user:<id>" or "seat:<id>": steps, votes, posts,
+  messages to 神的使者, sign-ups, awards) FAIL OPEN: the write goes on, with every check of
+  its service; the limit only guards against floods, and a player's step must not be lost
+  to a cache outage;
+- an address's writes (signed out, "ip:<address>") FAIL CLOSED: the 429 page. allauth's
+  limits (sign-in, sign-up, password reset …) fail closed too: its lock on the cache cannot
+  be taken, so allauth refuses; a signed-in session (in PostgreSQL) is not affected.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
+
+log = logging.getLogger(__name__)
+# Whose writes go on when the cache cannot count them (see the module's docstring).
+FAIL_OPEN_KEYS = ("user:", "seat:")
 
 
 class RateLimited(Exception):
@@ -45,9 +60,23 @@ def consume(*, scope: str, who: str, rate: str, message=None) -> None:
     `rate` ("10/m", "3/h", "20/10m"); RateLimited when it goes over."""
     usage = get_usage(None, group=scope, key=lambda _group, _request: who, rate=rate,
                       increment=True)
-    if usage is not None and usage["should_limit"]:
+    if usage is None or not usage["should_limit"]:
+        return
+    if uncounted(usage):
+        if who.startswith(FAIL_OPEN_KEYS):
+            log.debug("%s: not counted (no cache); %s's write goes on", scope, who)
+            return
         raise RateLimited(message or _("Too many requests. Please wait a moment and try again."),
-                          retry_after=max(int(usage["time_left"]), 1))
+                          retry_after=60)
+    raise RateLimited(message or _("Too many requests. Please wait a moment and try again."),
+                      retry_after=max(int(usage["time_left"]), 1))
+
+
+def uncounted(usage: dict) -> bool:
+    """Whether django-ratelimit could not count (its cache failed): it then answers "limit"
+    with time_left -1 (RATELIMIT_FAIL_OPEN unset), which a counted window never has (a
+    window ends at or after now)."""
+    return usage["time_left"] < 0
 
 
 def who_is(request: HttpRequest) -> str:

@@ -47,10 +47,10 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "l
 if PRODUCTION and not ALLOWED_HOSTS:
     raise SettingError("ALLOWED_HOSTS is required when DJANGO_ENV=production")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-# The address links in emails use (config/site.py `site_url()`): SITE_URL when the
-# environment sets it, else the origin requests arrive at, else SITE_URL's fallback here
-# (https:// in production, http:// elsewhere, the first ALLOWED_HOSTS name); nothing
-# hard-coded.
+# The address links in emails use (config/site.py `site_url()`), from configuration only,
+# never from a request: SITE_URL when the environment sets it (production should; `make run`
+# sets http://HOST:PORT), else the fallback here (https:// in production, http://
+# elsewhere, the first ALLOWED_HOSTS name); nothing hard-coded.
 SITE_URL_FROM_ENV = env_str("SITE_URL", "").rstrip("/")
 _site_host = next((h.lstrip(".") for h in ALLOWED_HOSTS if h not in ("*", "")), "localhost")
 SITE_URL = SITE_URL_FROM_ENV or ("https://" if PRODUCTION else "http://") + _site_host
@@ -80,7 +80,6 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "config.site.SiteAddressMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserPreferencesMiddleware",
@@ -140,11 +139,12 @@ if not REDIS_URL:
     REDIS_URL = devstack.redis_url()
 if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
     raise SettingError("REDIS_URL must start with redis://, rediss:// or unix://")
-# Each operation gives up after a second: a stopped or hung Redis costs a page its cached
-# parts, never the page.
+# Each operation gives up after a second, and the backend (config/cache.py: Django's
+# RedisCache) answers an operation Redis cannot as a miss or a no-op, logged once a minute:
+# a stopped or hung Redis costs a page its cached parts, never the page.
 _REDIS_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 1}
 _cache_prefix = env_str("CACHE_PREFIX", "kg") + _worker_suffix
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+CACHES = {"default": {"BACKEND": "config.cache.DegradingRedisCache",
                       "LOCATION": REDIS_URL, "KEY_PREFIX": _cache_prefix,
                       "OPTIONS": _REDIS_OPTIONS}}
 # The beat sweeper's heartbeat for /readyz (config/health.py), and rendered pages of posts
@@ -156,14 +156,20 @@ CACHES["pages"] = dict(CACHES["default"], KEY_PREFIX=_cache_prefix + "-pages")
 CELERY_BROKER_URL = devstack.broker_url(env_str("CELERY_BROKER_URL") or REDIS_URL)
 # One queue per test worker, so a test's real Celery worker never takes another's tasks.
 CELERY_TASK_DEFAULT_QUEUE = "celery" + _worker_suffix
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
-CELERY_RESULT_BACKEND = devstack.broker_url(env_str("CELERY_RESULT_BACKEND") or REDIS_URL)
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
-# Publishing must not hang a request when the broker is down: fail fast, and the callers
-# (games.mail.hand_over) fall back to sending inline.
-CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# Publishing must not hang a request when the broker is down or hung: a connection gives
+# up after 1 s, a command after 2 s (kombu waits forever by default: a publish to a hung
+# Redis never returned), one retry at once; the caller (config.broker.send) logs it and
+# the work waits in the database for the beat (the email outbox). The worker's BRPOP
+# answers within 1 s, well inside the socket timeout.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_connect_timeout": 1,
+                                   "socket_timeout": 2}
+CELERY_BROKER_CONNECTION_TIMEOUT = 1
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.5,
                                     "interval_max": 0.5}
+CELERY_RESULT_BACKEND = devstack.broker_url(env_str("CELERY_RESULT_BACKEND") or REDIS_URL)
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
+CELERY_REDIS_SOCKET_TIMEOUT = 5
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True              # a killed worker's task is redelivered
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -38,6 +38,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.unsubscribe import KINDS, settings_url, unsubscribe_url
+from config import broker
 
 from .models import OutboxEmail
 
@@ -149,22 +150,17 @@ def nudge_many(pks: list[int]) -> None:
     if len(pks) == 1:
         nudge(pks[0])
         return
-    try:
-        current_app.send_task(SEND_TASK, kwargs={"outbox_ids": list(pks)})
-    except Exception as exc:  # kombu/redis connection errors, timeouts
-        log.warning("broker unavailable (%s); %d outbox rows wait for the beat", exc, len(pks))
+    broker.send(SEND_TASK, {"outbox_ids": list(pks)})
 
 
 def nudge(pk: int) -> None:
     """Ask the worker to send row `pk` now (eager: send it here). A broker outage is only
-    logged: the row is due, and the beat's `send_due` sends it."""
+    logged (config.broker.send, which never raises and gives up fast): the row is due, and
+    the beat's `send_due` sends it."""
     if current_app.conf.task_always_eager:
         send_one(pk)
         return
-    try:
-        current_app.send_task(SEND_TASK, kwargs={"outbox_id": pk})
-    except Exception as exc:  # kombu/redis connection errors, timeouts
-        log.warning("broker unavailable (%s); outbox row %s waits for the beat", exc, pk)
+    broker.send(SEND_TASK, {"outbox_id": pk})
 
 
 def backoff(attempts: int) -> dt.timedelta:

@@ -448,15 +448,14 @@ def reply_signals():
 
 
 @pytest.fixture(autouse=True)
-def _forget_site_address(monkeypatch):
-    """config/site.py remembers the origin requests arrive at in a cache shared across
-    tests (a file without Redis): each test starts without one, so links in its emails are
-    settings.SITE_URL unless the test itself served a request."""
-    from django.core.cache import caches
+def _forget_outages():
+    """config/cache.py and config/broker.py remember a Redis failure for a few seconds (the
+    process leaves Redis alone meanwhile): each test starts, and ends, with none remembered,
+    so a test that fakes an outage does not turn the next one's cache or nudges off."""
+    from config import broker, cache
 
-    from config import site
-
-    caches[site.CACHE].delete(site.CACHE_KEY)
-    monkeypatch.setattr(site, "_last_written", None)
+    cache.reset()
+    broker.reset()
     yield
-    caches[site.CACHE].delete(site.CACHE_KEY)
+    cache.reset()
+    broker.reset()

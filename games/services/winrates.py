@@ -4,7 +4,9 @@ set's random-play simulator, computed by a Celery task and cached per setup.
 `request(...)` answers at once: the cached figures, or None after queueing the task
 ("games.winrates", games/tasks.py) that calls `compute`. The cache key is the setup itself
 (sorted JSON), so two GMs asking for the same setup share one computation; a "pending" mark
-keeps a burst of polls from queueing the task again and again.
+keeps a burst of polls from queueing the task again and again. Without Redis (cache or
+broker) the answer stays None ("calculating…"): the mark is not kept, the task not sent
+(config.broker.send never raises), and a later poll asks again.
 
 Rule sets with camps to count: ninelives (killer/wolf/civilian/draw) and classic (police,
 bandit, draw). Gold pays coins to seats, not a camp's win: no figures (None from `supported`).
@@ -18,6 +20,8 @@ import logging
 
 from celery import current_app
 from django.core.cache import cache
+
+from config import broker
 
 from ..engine.classic import simulate as classic_sim
 from ..engine.classic.rules import Classic
@@ -73,5 +77,6 @@ def request(*, ruleset: str, seats: int, config: dict) -> dict | None:
         kwargs = {"ruleset": ruleset, "seats": seats, "config": config}
         if current_app.conf.task_always_eager:
             return compute(**kwargs)
-        current_app.send_task(TASK, kwargs=kwargs)
+        if not broker.send(TASK, kwargs):  # the broker is down: the next poll asks again
+            cache.delete(k + ":pending")
     return None

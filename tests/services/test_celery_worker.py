@@ -41,3 +41,48 @@ def test_each_xdist_worker_has_its_own_queue_and_cache_prefix():
     assert settings.CELERY_TASK_DEFAULT_QUEUE == f"celery-{worker}"
     assert settings.CACHES["default"]["KEY_PREFIX"].endswith(f"-{worker}")
     assert settings.CACHES["health"]["KEY_PREFIX"].endswith(f"-{worker}-health")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_message_the_worker_cannot_read_is_dropped_and_the_next_task_runs(
+        celery_worker_and_beat, tmp_path):
+    """Garbage pushed into the Redis list the worker consumes (not JSON; JSON that is not a
+    kombu message; a kombu message whose body is not base64, or not JSON) is logged and
+    dropped (config/broker.py; Celery itself for a body it cannot decode), and the worker
+    goes on: a normal task pushed after them runs. Before, the first one stopped the worker
+    ("Unrecoverable error: JSONDecodeError")."""
+    import base64
+    import json
+    import uuid
+
+    import redis
+
+    from games.tasks import ping
+
+    assert ping.delay("before").get(timeout=90)["pong"] == "before"  # the worker is up
+
+    def envelope(body: str) -> bytes:
+        return json.dumps({
+            "body": body, "content-encoding": "utf-8", "content-type": "application/json",
+            "headers": {"task": "games.ping", "id": str(uuid.uuid4()), "args": [],
+                        "kwargs": {}},
+            "properties": {"delivery_tag": str(uuid.uuid4()), "body_encoding": "base64",
+                           "delivery_info": {"exchange": "", "routing_key": "celery"},
+                           "priority": 0}}).encode()
+
+    garbage = [b"\xff\x00 not json {", b'{"no": "envelope"}', b"[1, 2, 3]", b"null",
+               envelope("%%% not base64 %%%"),
+               envelope(base64.b64encode(b"not json {").decode())]
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    for item in garbage:
+        client.lpush(queue, item)
+    token = f"after-{time.time_ns()}"
+    reply = ping.delay(token).get(timeout=60)
+    assert reply["pong"] == token
+    assert celery_worker_and_beat.poll() is None  # still running
+    assert client.llen(queue) == 0  # nothing left behind to trip over again
+    log = (tmp_path / "celery.log").read_text()
+    assert "Unrecoverable error" not in log
+    assert log.count("dropped a message from the broker that cannot be read") == 5
+    assert "Can't decode message body" in log  # Celery's own handling of the last one

@@ -355,7 +355,8 @@ def test_the_emails_of_one_sweep_are_one_broker_message(players, gm, make_user, 
 
     app.conf.task_always_eager = False
     sent = []
-    monkeypatch.setattr(current_app, "send_task", lambda name, kwargs: sent.append(kwargs))
+    monkeypatch.setattr(current_app, "send_task",
+                        lambda name, kwargs, **options: sent.append(kwargs))
     crowd = players + [make_user(f"路人{i}") for i in range(10)]
     for i in range(3):
         g = services.create_game(name=f"局{i}", ruleset="toy", gm=gm, seat_count=5,

@@ -50,7 +50,7 @@ def test_each_setup_has_its_own_figures(eager, few_games):
 def test_without_eager_celery_the_task_is_queued_once_and_the_answer_is_pending(monkeypatch):
     sent = []
     monkeypatch.setattr(winrates.current_app, "send_task",
-                        lambda name, kwargs: sent.append((name, kwargs)))
+                        lambda name, kwargs, **options: sent.append((name, kwargs)))
     assert winrates.request(ruleset="ninelives", seats=6, config={}) is None
     assert winrates.request(ruleset="ninelives", seats=6, config={}) is None
     assert sent == [("games.winrates", {"ruleset": "ninelives", "seats": 6, "config": {}})]
@@ -80,7 +80,7 @@ def test_the_endpoint_answers_pending_then_the_figures(client, gm, players, few_
     client.force_login(players[0])
     assert client.get(url, query).status_code == 302  # not staff: the admin's login page
     client.force_login(gm)
-    monkeypatch.setattr(winrates.current_app, "send_task", lambda name, kwargs: None)
+    monkeypatch.setattr(winrates.current_app, "send_task", lambda name, kwargs, **o: None)
     assert client.get(url, query).json()["status"] == "pending"
     winrates.compute(ruleset="ninelives", seats=5, config={"change_cutoff_minutes": 2})
     data = client.get(url, query).json()
