@@ -1,24 +1,11 @@
-"""A task really runs in a separate Celery worker process over the configured broker (the
-worker is the shared `celery_worker_and_beat` fixture of tests/conftest.py)."""
+"""The Celery worker's broker and queues (that a task runs in a worker process of its own,
+over the broker, is proved with the beat's clock in tests/services/test_beat.py)."""
 
 import os
 import time
 
 import pytest
 from django.conf import settings
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_task_runs_in_a_real_worker_over_the_broker(celery_worker_and_beat):
-    from games.tasks import ping
-
-    assert not settings.CELERY_TASK_ALWAYS_EAGER
-    token = f"hello-{time.time_ns()}"
-    result = ping.delay(token)
-    reply = result.get(timeout=90)
-    assert reply["pong"] == token
-    # ran in the worker, not in this process
-    assert reply["pid"] == celery_worker_and_beat.pid != os.getpid()
 
 
 def test_the_broker_is_the_redis_the_cache_uses():

@@ -1,7 +1,9 @@
 """What the walks share: pages read in Chinese, limits that a fast walker would trip turned
-off, and a folder for the screenshots (var/artifacts/walks/)."""
+off, a folder for the screenshots (var/artifacts/walks/), and a clock a walk moves instead of
+waiting for it."""
 
 import pytest
+import time_machine
 
 
 @pytest.fixture(autouse=True)
@@ -30,3 +32,23 @@ def shots(artifacts_dir):
         return path
 
     return shot
+
+
+@pytest.fixture
+def move_clock():
+    """move_clock(when): from now on the process's clock reads `when` and runs on from there,
+    for the test and for the live server alike (its thread is in this process); the real
+    clock is back when the test ends. How a walk lets a deadline pass without waiting: move
+    past it, then run the sweep the beat runs (`services.sweep()`)."""
+    moved = []
+
+    def move(when):
+        if moved:
+            moved.pop().stop()
+        travel = time_machine.travel(when, tick=True)
+        travel.start()
+        moved.append(travel)
+
+    yield move
+    while moved:
+        moved.pop().stop()

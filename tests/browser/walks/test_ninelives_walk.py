@@ -1,32 +1,61 @@
-"""猫有n条命 walked by five players in Chromium, from the home page, only clicking.
+"""猫有n条命 walked by five players and the GM in Chromium, from the home page, only clicking.
 
-The deal is fixed (below). Night 1: each seat sets a loss order with a core card other than
-the form's first (阿猫 also types an order in the box), 花花 attacks 阿猫 with KILLER and a
-manifesto, 阿猫 looks at 花花 with DIVINER, the others use no card; the night ends when the
-last seat has acted. Day 1: 老黑 uses CURSE on 花花 and sends 神的使者 a proxy vote for
-花花; the others vote in the vote thread, 3 for 小白 and 1 for 花花, so the CURSE ties it
-3:3 and a runoff follows. The runoff: 老黑's proxy again, 花花 executed 3:2, her count kept
-back until night 2 ends (a PARDON may spare her). The GM ends night 2 from the console and
-fouls out the wolf and the killer on day 2: the civilians win. The players read the tallies
-and 神的使者's result posts in the vote threads, the result on the game page and the review
-at 390 px, in Chinese; every step stored is the one clicked.
+The deal is fixed (below). The GM opens the console from the header's link, picks a player
+for each seat by name, types the seed and deals: the deal commitment is published. Night 1:
+each seat sets a loss order with a core card other than the form's first (阿猫 also types an
+order in the box), 花花 attacks 阿猫 with KILLER and a manifesto, 阿猫 looks at 花花 with
+DIVINER, the others use no card; the night ends early, when the last seat has acted. Day 1:
+老黑 uses CURSE on 花花 and sends 神的使者 a proxy vote for 花花; the others vote in the vote
+thread, 3 for 小白 and 1 for 花花, so the CURSE ties it 3:3 and a runoff follows. The runoff:
+老黑's proxy again, 花花 executed 3:2, her count kept back until night 2 ends (a PARDON may
+spare her). Night 2: nobody acts and its deadline passes: the clock is moved with
+time-machine (the live server runs in this process, so its pages read the same clock) and
+the sweep the beat runs (`services.sweep()`) ends it, at its deadline and not before, once.
+The GM fouls out the wolf and the killer on day 2 from the console: the civilians win, and
+the console says so. The players read the tallies and 神的使者's result posts in the vote
+threads, the result on the game page, the deal commitment checked against the revealed deal,
+and the review at 390 px, in Chinese; every step stored is the one clicked, and every page a
+player opens while the game runs shows that player's hand exactly and no other seat's hand,
+loss order or taint.
+
+Slower than 20 s (40 to 48 s measured on the 2-core development machine, other work running):
+five players and the GM are six browser contexts, and every step is a click on a page that
+is then read and checked.
+
+This walk replaces tests/browser/test_ninelives_game.py, which played a game whose phases
+lasted 45 seconds of the wall clock under a real Celery worker and beat (it flaked). What it
+proved and where that is proved now:
+- the GM starts the game from the console, choosing the seats: here (by clicking, from the
+  header's link), with the commitment's 64 hex digits;
+- no page a player visits shows another seat's cards, and the act page shows the seat's own
+  hand: here, on every page each player opens while the game runs (`hides_other_hands`);
+- a night whose every seat acted ends early; day 1 ties into a runoff: here;
+- a night ends at its deadline through the sweeper: here, by the beat's own sweep with the
+  clock moved (the real beat and worker ending a phase: tests/services/test_beat.py).
+  Night 2 was ended here by the GM's "end phase now" before; that click is made in
+  猫有n条命 by tests/browser/test_gm_walk.py, in Classic by the Classic walk;
+- the GM fouls out from the console and the game ends; the console shows the end: here;
+- the commitment page finds the revealed deal matching: here, followed from the game page;
+- the screenshot var/artifacts/ninelives-game.png (the finished game's home page): here.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
+from html import unescape
 
 import pytest
 
 from games import services
 from games.engine.ninelives.dealing import Deal, validate
-from games.models import Game
+from games.models import Game, Phase
 from tests.browser.walks.clicking import (
     PHONE,
     arrive,
-    end_phase,
     engine_keys,
+    english_words,
     fits_a_phone,
     flash,
     follow,
@@ -71,8 +100,53 @@ MANIFESTO = ("夜色如墨，屋顶上的猫数着自己剩下的命，风从巷
 
 def reads_chinese(page) -> None:
     """Every page a player opens: no engine code, no English word (the review: its table of
-    seats; the timeline's explanations are being translated elsewhere)."""
+    seats; the timeline's explanations are being translated elsewhere; the deal commitment:
+    all but the revealed deal, the salt and the hashes, which are data to copy as shown)."""
+    if "/commitment/" in page.url:
+        text = page.eval_on_selector("main", """el => { const copy = el.cloneNode(true);
+            copy.querySelectorAll("pre, code").forEach(e => e.remove());
+            return copy.textContent; }""")
+        assert not engine_keys(page, text=text) and not english_words(page, text=text), text
+        return
     read_in_chinese(page, "body" if "/review/" not in page.url else "#seats")
+
+
+def foreign_cards(html: str, state: dict, me: int) -> list[str]:
+    """What of other seats' secrets the page shows: a hand or a loss order (two cards or
+    more, as the engine spells them, in any of the lists pages and scripts write), or the
+    taints."""
+    text = unescape(html)
+    mine = state["private"][me]
+    found = []
+    for other, priv in enumerate(state["private"]):
+        for key in ("hand", "loss_order"):
+            cards = priv.get(key) or []
+            if other == me or len(cards) < 2 or cards == mine.get(key):
+                continue
+            if any(sep.join(cards) in text for sep in (", ", "、", " · ", '", "')):
+                found.append(f"seat {other + 1}'s {key}")
+    taints = state["secret"].get("deal", {}).get("taints", {})
+    if '"taints"' in text or any(", ".join(cards) in text for cards in taints.values()):
+        found.append("the taints")
+    return found
+
+
+def hides_other_hands(game_id: int, seat: int):
+    """The check run on every page the seat opens while the game runs: no other seat's hand,
+    loss order or taint; on the act page, the seat's own hand exactly."""
+
+    def check(page) -> None:
+        game = Game.objects.get(pk=game_id)
+        if game.status != Game.Status.RUNNING:
+            return
+        assert not foreign_cards(page.content(), game.state, seat), (
+            page.url, foreign_cards(page.content(), game.state, seat))
+        if "/act/" in page.url:
+            shown = {el.get_attribute("data-card")
+                     for el in page.locator("#hand [data-card]").all()}
+            assert shown == set(game.state["private"][seat]["hand"]), (NAMES[seat], shown)
+
+    return check
 
 
 def choose(page, *words: str, texts: dict[str, str] | None = None,
@@ -93,8 +167,7 @@ def choose(page, *words: str, texts: dict[str, str] | None = None,
         page.fill(f"#text_{name}", text)
     if order is not None:
         page.fill("#list_cards", order)
-    with page.expect_navigation():
-        page.click("#act-submit")
+    follow(page, "#act-submit")
     assert page.locator(".messages li.success").count() == 1, flash(page)
     return {**chosen, "nth": same_kind.index(hits[0])}
 
@@ -116,8 +189,7 @@ def use_card(page, card: str, target: str, *, manifesto: str | None = None) -> d
     page.select_option("#pick_target", label=hits[0])
     if manifesto:
         page.fill("#text_manifesto", manifesto)
-    with page.expect_navigation():
-        page.click("#act-submit")
+    follow(page, "#act-submit")
     assert page.locator(".messages li.success").count() == 1, flash(page)
     return json.loads(grouped[0])
 
@@ -153,15 +225,29 @@ def messenger_posts(page) -> list[list[str]]:
 # --- the walk ---------------------------------------------------------------------------
 
 def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, nl_players,
-                                                       nl_gm, shots):
+                                                       nl_gm, shots, artifacts_dir, move_clock):
     assert not validate(Deal.from_json(DEAL)), "the fixed deal keeps every §4 rule"
     game = services.create_game(name=GAME, ruleset="ninelives", gm=nl_gm, seat_count=5,
                                 config={"players": 5, "deal": DEAL},
                                 durations={"night": 24 * 60, "day": 24 * 60, "runoff": 12 * 60})
-    game = services.start_game(game_id=game.pk, users=nl_players[:5], seed="walk")
+
+    # The GM deals from the console: each seat's player picked by name, the seed typed.
+    gm = page_for(nl_gm)
+    open_console(gm, live_server, GAME)
+    for n, name in enumerate(NAMES):
+        gm.select_option(f"select[name=seat_{n}]", label=name)
+    gm.fill("input[name=seed]", "walk")
+    follow(gm, "form[action$='/start/'] input[type=submit]")
+    assert gm.locator(".errornote, .errorlist").count() == 0
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING and game.phase_name == "night"
+    assert [s.user_id for s in game.seats.order_by("number")] == [u.pk for u in nl_players[:5]]
+    assert re.fullmatch("[0-9a-f]{64}", game.commitment), game.commitment
+
     pages = [page_for(user) for user in nl_players[:5]]
-    for page in pages:
+    for n, page in enumerate(pages):
         watch(page, reads_chinese)
+        watch(page, hides_other_hands(game.pk, n))
 
     # Night 1. Each player: home -> "my hand and actions".
     for n, page in enumerate(pages):
@@ -192,6 +278,7 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
     assert last_step(game, 4).params == {"card": "KILLER", "target": 0, "manifesto": MANIFESTO}
     game.refresh_from_db()
     assert (game.phase_name, game.phase_number) == ("day", 1)
+    assert Phase.objects.get(game=game, seq=1).end_reason == "early"
 
     # Day 1: 阿猫 reads the dawn on the game page; 老黑 curses 花花 and sends a proxy vote.
     to_game(pages[0], GAME)
@@ -256,12 +343,22 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
     assert tally(xiao_bai) == runoff_votes
     assert "将在第2夜结束时公布" in visible_text(xiao_bai, "#vote-result")
 
-    # Night 2: nobody acts; the GM ends it from the console.
-    gm = page_for(nl_gm)
-    open_console(gm, live_server, GAME)
-    end_phase(gm)
+    # Night 2: nobody acts, and its deadline passes. The clock moves (time-machine) and the
+    # beat's sweep runs: nothing ends before the deadline and its grace, the night ends once.
+    game.refresh_from_db()
+    night2 = game.current_phase
+    due = game.deadline + services.grace()
+    move_clock(due - dt.timedelta(seconds=1))
+    assert services.sweep() == 0
+    game.refresh_from_db()
+    assert (game.phase_name, game.phase_number) == ("night", 2)
+    move_clock(due + dt.timedelta(seconds=1))
+    assert services.sweep() == 1
+    assert services.sweep() == 0  # a second sweep ends nothing twice
     game.refresh_from_db()
     assert (game.phase_name, game.phase_number) == ("day", 2)
+    night2.refresh_from_db()
+    assert night2.end_reason == "deadline" and night2.ended_at > night2.deadline
 
     # 小白 opens the runoff thread again from the board: 神的使者's second post there gives
     # the count kept back until night 2 ended.
@@ -276,7 +373,9 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
     assert posts[-1] == ["第1天的生死投票", *runoff_votes, executed], posts[-1]
     shots(xiao_bai, "ninelives-03-runoff-counted-390")
 
-    # Day 2: the GM fouls out the wolf and the killer (§9.1); the civilians win.
+    # Day 2: the GM, back on the console, fouls out the wolf and the killer (§9.1); the
+    # civilians win.
+    gm.reload()
     for n in (1, 4):
         form = gm.locator("form.gm-step[data-kind=foul_out]")
         form.locator("select[name=p_seat]").select_option(label=f"{n + 1}. {NAMES[n]}")
@@ -286,13 +385,20 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
         assert gm.locator(".errornote, .errorlist").count() == 0
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.outcome["result"] == "civilian"
+    assert game.outcome["summary"] in unescape(gm.content())  # the console shows the end
 
-    # Everyone reads the result; 阿猫 reads the review on her phone.
+    # Everyone reads the result; 阿狗 checks the deal against its commitment, 阿猫 reads the
+    # review on her phone.
     for page in pages:
         to_game(page, GAME)
         outcome = visible_text(page, "#outcome")
         assert outcome.endswith("平民阵营获胜。获胜者：座位1 阿猫、座位3 小白、座位4 老黑。"), outcome
         assert not engine_keys(page, "#outcome")
+    a_gou = pages[1]
+    a_gou.screenshot(path=str(artifacts_dir / "ninelives-game.png"), full_page=True)
+    follow(a_gou, "发牌承诺", within="main")
+    assert a_gou.locator("#verdict.ok").count() == 1, visible_text(a_gou, "main")
+    assert visible_text(a_gou, "#commitment") == game.commitment
     a_mao = pages[0]
     a_mao.set_viewport_size(PHONE)
     follow(a_mao, "#review-link")
