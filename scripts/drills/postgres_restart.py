@@ -92,22 +92,13 @@ def main() -> int:
         db.start()
         os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:{port}/killinggames_drill"
     common.setup_django()
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
     from django.db import connections
-    from django.middleware.csrf import _get_new_csrf_string
+    from loadtest.bot_sessions import sessions_for
 
     games = common.toy_games("pgrestart-", 3, minutes=60)
     seats = [(g.pk, s.number, s.user, g.state["secret"]["wolf"], g.current_phase.seq)
              for g in games for s in g.seats.select_related("user")]
-    sessions = {}
-    for _game, _number, user, _wolf, _seq in seats:
-        store = SessionStore()
-        store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        store.create()
-        sessions[user.pk] = (store.session_key, _get_new_csrf_string())
+    sessions = sessions_for({user for _game, _number, user, _wolf, _seq in seats})
     connections.close_all()
     web_port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}

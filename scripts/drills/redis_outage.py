@@ -80,10 +80,8 @@ def main() -> int:
     redis.start()
     common.setup_django()
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.middleware.csrf import _get_new_csrf_string
     from django.utils import timezone
+    from loadtest.bot_sessions import sessions_for
 
     from accounts.models import Profile
     from games.models import Action, Game, OutboxEmail, ReminderSent
@@ -98,14 +96,7 @@ def main() -> int:
         user.email = f"{user.username}@example.org"
         user.save(update_fields=["email"])
         Profile.objects.filter(user=user).update(reminder_hours="1")
-    sessions = {}
-    for user in users:
-        store = SessionStore()
-        store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        store.create()
-        sessions[user.pk] = (store.session_key, _get_new_csrf_string())
+    sessions = sessions_for(users)
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     web = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "-b",
                             f"127.0.0.1:{web_port}", "-w", "2", "--log-level", "warning"],
