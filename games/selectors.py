@@ -27,7 +27,7 @@ from messaging.models import Board, Conversation, Message, Post, Thread
 from messaging.rules import readable_posts
 
 from . import rulesets
-from .engine.base import GM, SPECTATOR, replay
+from .engine.base import GM, SPECTATOR, Choice, replay
 from .models import (
     Action,
     ActivityWarning,
@@ -212,6 +212,32 @@ def seat_view(game: Game, number: int | None) -> dict | None:
     if game.is_over:
         return engine.view(game.state, GM)  # the review reveals everything
     return engine.view(game.state, SPECTATOR)
+
+
+def gm_view(game: Game) -> dict | None:
+    """The GM's view (everything the game hides), None for a game without a state. For the
+    post-game review and its preview by the game's GM: the caller has checked that the
+    viewer may read it (`view_for` gives it to everyone only after the end)."""
+    if not game.state:
+        return None
+    return rulesets.engine(game.ruleset).view(game.state, GM)
+
+
+def legal_actions_for(game: Game, number: int | None) -> list[Choice]:
+    """What seat `number` may do now (the engine's `legal_actions(state, seat)`, the choices
+    its forms are built from): nothing without a seat or a state, or once the game is not
+    running (a paused game takes no step)."""
+    if number is None or not game.state or game.status != Game.Status.RUNNING:
+        return []
+    return rulesets.engine(game.ruleset).legal_actions(game.state, number)
+
+
+def revealed_deal(game: Game) -> str | None:
+    """The deal as the commitment hashed it (the rule set's `commitment_text`), once the game
+    is over; None before the end (the deal is the game's secret) or without a state."""
+    if not game.is_over or not game.state:
+        return None
+    return rulesets.engine(game.ruleset).commitment_text(game.state)
 
 
 # The key row's columns, in the model's order (Model.from_db takes a partial row so).

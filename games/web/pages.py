@@ -10,7 +10,7 @@ from django.utils.safestring import SafeString
 
 from config.anonymous_pages import anonymous_page, cacheable, marker
 
-from .. import rules_pages, rulesets, selectors
+from .. import rules_pages, selectors
 from ..models import Game, Signup
 from ..presenters import (
     describe,
@@ -160,8 +160,7 @@ def _public_rows(game: Game, view: dict | None, names, seats):
 def commitment(request, pk):
     """The deal commitment, and after the end the revealed deal to check it against."""
     game = game_or_404(pk)
-    text = rulesets.engine(game.ruleset).commitment_text(game.state) if (
-        game.is_over and game.state) else None
+    text = selectors.revealed_deal(game)
     recomputed = selectors.commitment_of(text, game.salt) if text is not None else None
     return render(request, "games/commitment.html", {
         "game": game, "deal_text": text, "recomputed": recomputed,

@@ -50,12 +50,6 @@ from .pages import game_links, game_or_404
 ACTION_RATE = "10/10m"
 
 
-def _choices(game: Game, seat_number: int | None) -> list[Choice]:
-    if seat_number is None or not game.state or game.status != Game.Status.RUNNING:
-        return []
-    return rulesets.engine(game.ruleset).legal_actions(game.state, seat_number)
-
-
 def choice_value(choice: Choice) -> str:
     """The option's value in the form. Two choices differing only in their free texts (an
     attack with a manifesto or with a story) get different values ("texts")."""
@@ -197,7 +191,7 @@ def complete_picks(request, game: Game, seat_number: int, kind: str, params: dic
             k not in PICK_KEYS or k in params for k in picks):
         raise InputError(_("Choose one of the offered actions."), field="choice")
     names = selectors.seat_names(game)
-    live = [c for c in _choices(game, seat_number) if c.kind == kind
+    live = [c for c in selectors.legal_actions_for(game, seat_number) if c.kind == kind
             and all(k in c.params for k in picks)
             and {k: v for k, v in c.params.items() if k not in picks} == params]
     if not live:
@@ -285,7 +279,7 @@ def act(request, pk):
             status = 400
     view, _seat = selectors.view_for(game, request.user)
     names = selectors.seat_names(game)
-    choices = _choices(game, seat.number)
+    choices = selectors.legal_actions_for(game, seat.number)
     # Votes are cast in the box above the phase's vote thread; a phase without a vote thread
     # (a rule set whose voters each have their own short phase) offers them here instead.
     thread_votes = game.phase_name in rulesets.engine(game.ruleset).vote_phases
@@ -450,7 +444,8 @@ def vote_panel_context(request, thread: Thread) -> dict | None:
     options = []
     if is_current and seat is not None:
         options = [(c.kind, c.params.get("target"), choice_label(game.ruleset, c, names))
-                   for c in _choices(game, seat.number) if c.kind in ("vote", "runoff_vote")]
+                   for c in selectors.legal_actions_for(game, seat.number)
+                   if c.kind in ("vote", "runoff_vote")]
     votes = Vote.objects.filter(phase=phase, proxy=False).select_related(
         "voter", "target").order_by("created", "id") if phase else []
     history = [(v.created, seat_name(names, v.voter.number),

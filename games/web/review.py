@@ -18,7 +18,8 @@ Pages:
 Long timelines are paginated by phases (PHASES_PER_PAGE phases a page); each phase is a
 collapsible section.
 
-Everything here reads; nothing writes. State is read only through the engine's `view`.
+Everything here reads; nothing writes. State is read only through the selectors' views
+(`selectors.gm_view`, `selectors.seat_view`: the engine's `view`).
 """
 
 from __future__ import annotations
@@ -162,8 +163,7 @@ def review(request, pk):
     """The whole game, revealed (see the module docstring for who may see it)."""
     game = reviewable_game(pk, request.user)
     names = selectors.seat_names(game)
-    engine = rulesets.engine(game.ruleset)
-    gm_view = engine.view(game.state, GM) if game.state else None
+    gm_view = selectors.gm_view(game)
     holders = seat_holders(game)
     seats = []
     for seat in game.seats.order_by("number"):
@@ -211,7 +211,7 @@ def review_seat(request, pk, number: int):
     seat = get_object_or_404(Seat.objects.select_related("user__profile"), game=game,
                              number=number - 1)
     names = selectors.seat_names(game)
-    view = rulesets.engine(game.ruleset).view(game.state, seat.number) if game.state else None
+    view = selectors.seat_view(game, seat.number)
     titles = phase_titles(game)
     phase_of_seq = dict(Event.objects.filter(game=game, seq__isnull=False)
                         .values_list("seq", "phase_id"))
