@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install messages migrate demo worker bench lint clean ci loadtest services stop-services
+.PHONY: run test install messages migrate demo worker bench lint clean ci loadtest services stop-services crawl
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,14 @@ PYTEST_WORKERS ?= auto
 test: messages
 	$(STACK) exec --test -- $(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist loadgroup \
 		--durations=25 $(PYTEST_ARGS)
+
+# The leak crawl at every phase, every seat and every id (the suite crawls four moments of each
+# game), then the stamp of the files that shape pages it passed on: the suite runs the full
+# crawl again only when they differ (tests/proof/crawl_stamp.py; commit the stamp).
+crawl: messages
+	CRAWL=full $(STACK) exec --test -- $(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist loadgroup \
+		--durations=10 tests/proof/test_leak_crawler.py
+	$(PY) -m tests.proof.crawl_stamp
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

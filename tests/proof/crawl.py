@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit
 
 from django.template.loader import render_to_string, select_template
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, resolve
 from django.utils import translation
 
 from games import selectors, services
@@ -310,8 +310,9 @@ def _route_params(route: str) -> list[tuple[str, str]]:
 
 def known_routes() -> list[tuple[str, bool]]:
     """Every route of the site with its parameters, as (route, is_admin); allauth's,
-    the language switch and static files are left out (they hold no game data), and so is
-    /readyz (503 until a beat has swept: about the machine, not about any viewer)."""
+    the language switch, static files and the favicon are left out (they hold no game
+    data), and so are /healthz and /readyz (about the machine, not about any viewer; /readyz
+    answers 503 until a beat has swept)."""
     out = []
 
     def walk(patterns, prefix: str):
@@ -323,7 +324,8 @@ def known_routes() -> list[tuple[str, bool]]:
                 walk(p.url_patterns, prefix + route)
             elif isinstance(p, URLPattern):
                 full = "/" + prefix + route
-                if not full.startswith(("/accounts/", "/i18n/", "/static/", "/readyz")):
+                if not full.startswith(("/accounts/", "/i18n/", "/static/", "/readyz",
+                                        "/healthz", "/favicon.ico")):
                     out.append((full, full.startswith("/admin/")))
 
     walk(get_resolver().url_patterns, "")
@@ -362,16 +364,49 @@ def normalize(url: str, base: str) -> str | None:
     return parts.path + ("?" + urlencode(query) if query else "")
 
 
-def fetch_all(client: Client, starts: list[str], extra: list[str], tally: Tally) -> list[Page]:
+# The kind of object a route's first parameter names, by the route's first segment; a second
+# parameter is a seat number (a game's seat posts, the review of a seat).
+PARAM_KINDS = {"games": "game", "t": "thread", "p": "post", "messenger": "conversation",
+               "u": "user", "b": "board"}
+
+
+def page_type(url: str, classes: dict[tuple[str, str], str]) -> str:
+    """What kind of page `url` is: its route with each parameter replaced by the class of the
+    object it names (`classes`: (kind, value) -> class, for the objects whose ids matter; any
+    other value is "any"), the query left out. Two URLs of one type are the same page for
+    objects any viewer reads alike: page 2 of a thread, another public post or profile."""
+    path = url.split("?", 1)[0]
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return url
+    head = match.route.split("/", 1)[0]
+    parts = [classes.get((PARAM_KINDS.get(head, head) if i == 0 else "seat", str(value)), "any")
+             for i, value in enumerate(match.kwargs.values())]
+    return match.route + "|" + ",".join(parts)
+
+
+def fetch_all(client: Client, starts: list[str], extra: list[str], tally: Tally,
+              classes: dict[tuple[str, str], str] | None = None,
+              every_link: bool = False) -> list[Page]:
     """GET every start page and everything reachable from it by links or redirects (on this
-    site, GET only), then every `extra` URL not reached yet (and what it links to)."""
+    site, GET only), then every `extra` URL not reached yet (and what it links to). With
+    `classes`, one URL of each page type (`page_type`): a URL whose type was fetched already
+    is left out; with `every_link` too, only the start and extra URLs are (every link is
+    followed)."""
     seen: dict[str, Page] = {}
-    queue = list(starts) + [u for u in extra]
+    types: set[str] = set()
+    queue = [(u, False) for u in list(starts) + list(extra)]
     allowed = len(queue) + MAX_PAGES
     while queue:
-        url = queue.pop(0)
+        url, linked = queue.pop(0)
         if url in seen:
             continue
+        if classes is not None:
+            kind = page_type(url, classes)
+            if kind in types and not (linked and every_link):
+                continue
+            types.add(kind)
         assert len(seen) < allowed, f"the crawl ran away: {len(seen)} pages"
         response = client.get(url)
         tally.requests += 1
@@ -387,13 +422,13 @@ def fetch_all(client: Client, starts: list[str], extra: list[str], tally: Tally)
         if response.status_code in (301, 302, 303, 307, 308):
             nxt = normalize(response["Location"], url)
             if nxt:
-                queue.append(nxt)
+                queue.append((nxt, True))
         elif response.status_code == 200 and "html" in response.get("Content-Type", ""):
             tally.pages += 1
             for href in _HREF.findall(body):
                 nxt = normalize(href, url)
                 if nxt and nxt not in seen:
-                    queue.append(nxt)
+                    queue.append((nxt, True))
     return list(seen.values())
 
 
