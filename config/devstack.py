@@ -174,8 +174,7 @@ class Postgres:
             self.log.touch()
         _own(self.log)
         options = (f"-c listen_addresses='' -c unix_socket_directories='{self.sockets}' "
-                   # A crash may lose the last commits' durability, never consistency.
-                   "-c synchronous_commit=off -c max_connections=200")
+                   "-c max_connections=200")
         done = _pg([pg_bin("pg_ctl"), "start", "-w", "-t", "60", "-D", str(self.data),
                     "-l", str(self.log), "-o", options],
                    capture_output=True, text=True, start_new_session=True)
