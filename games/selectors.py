@@ -232,6 +232,14 @@ def legal_actions_for(game: Game, number: int | None) -> list[Choice]:
     return rulesets.engine(game.ruleset).legal_actions(game.state, number)
 
 
+def living_seats(game: Game) -> set[int] | None:
+    """The seats still in the game (the engine's `living_seats`), for the GM's console; None
+    for a game without a state or of a rule set no longer registered."""
+    if not game.state or game.ruleset not in rulesets.names():
+        return None
+    return set(rulesets.engine(game.ruleset).living_seats(game.state))
+
+
 def revealed_deal(game: Game) -> str | None:
     """The deal as the commitment hashed it (the rule set's `commitment_text`), once the game
     is over; None before the end (the deal is the game's secret) or without a state."""

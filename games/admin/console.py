@@ -368,8 +368,9 @@ def phase_heading(game: Game) -> str:
 def seat_rows(game: Game, names: dict[int, str]) -> list[dict]:
     """Per seat (1-based number, display name): alive, and what it still owes this phase."""
     duties = selectors.seat_duties(game)
-    alive = set(rulesets.engine(game.ruleset).living_seats(game.state)) if (
-        game.state and game.ruleset in rulesets.names()) else set(names)
+    alive = selectors.living_seats(game)
+    if alive is None:
+        alive = set(names)
     return [{"number": n + 1, "name": name, "alive": n in alive,
              "owes": gm_steps.owed_texts(duties[n]) if n in duties else []}
             for n, name in sorted(names.items())]
