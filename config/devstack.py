@@ -265,11 +265,18 @@ def configured() -> bool:
     return bool(os.environ.get("DATABASE_URL")) and bool(os.environ.get("REDIS_URL"))
 
 
+def ours() -> list:
+    """Our servers that the environment does not replace: PostgreSQL unless DATABASE_URL is
+    set, Redis unless REDIS_URL is."""
+    return [server for server, variable in ((Postgres(), "DATABASE_URL"), (Redis(), "REDIS_URL"))
+            if not os.environ.get(variable)]
+
+
 def up() -> list:
-    """Start whichever of our two servers is not running; return those started."""
+    """Start whichever of our servers (`ours`) is not running; return those started."""
     _check_disk(MIN_FREE_TO_START)
     started = []
-    for server in (Postgres(), Redis()):
+    for server in ours():
         if not server.running():
             server.start()
             started.append(server)
@@ -423,7 +430,7 @@ def run(host: str, port: int) -> int:
     say(f"Worker and beat logs, with the emails sent: {logs}/worker.log, {logs}/beat.log")
     for child in children:
         child.start()
-    servers = [Postgres(), Redis()] if not configured() else []
+    servers = ours()
     reason = "Stopping"
     next_look = time.monotonic() + 10
     while not stopping:

@@ -47,6 +47,16 @@ def test_a_deep_checkout_gets_a_short_socket_folder(tmp_path, monkeypatch):
     assert devstack.socket_dir() != folder  # another checkout, another folder
 
 
+def test_a_server_the_environment_names_is_not_started(own_var, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgres://postgres@db.example.org/kg")
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    assert [type(s).__name__ for s in devstack.ours()] == ["Redis"]
+    monkeypatch.setenv("REDIS_URL", "redis://cache.example.org:6379/0")
+    assert devstack.ours() == [] and devstack.configured()
+    monkeypatch.delenv("DATABASE_URL")
+    assert [type(s).__name__ for s in devstack.ours()] == ["Postgres"]
+
+
 def test_nothing_starts_on_a_nearly_full_disk(own_var, monkeypatch):
     monkeypatch.setattr(devstack, "_free_bytes", lambda: 10 * 2**20)
     started = []
