@@ -148,7 +148,8 @@ def test_the_servers_start_keep_their_data_and_stop(own_var):
 def test_run_restarts_a_killed_worker_and_ctrl_c_stops_everything(tmp_path):
     """`make run`'s supervisor against the configured servers (the test database): the web
     server answers, a worker killed with SIGKILL is started again, and Ctrl-C (SIGINT)
-    stops every child it started."""
+    stops every child it started. About 20 s: it migrates, loads the demo and starts a web
+    server, a worker (twice) and beat, and the worker's warm shutdown takes its time."""
     import re
     import signal
     import socket

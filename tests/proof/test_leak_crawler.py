@@ -607,7 +607,8 @@ def test_no_viewer_of_a_ninelives_game_sees_what_it_may_not_know(make_user, peop
     """Day 1 ties (seat 5 does not vote, and is out for it): the runoff, with a dead seat
     and the substitute still to come; night 2 once its seats acted (seat 4 handed over);
     night 2 again after the GM undid its end (day 2's votes and the dawn withdrawn); the
-    end."""
+    end. About 45 s: some 2,500 page requests, every page type for every kind of viewer at
+    four moments, which is the proof that no page leaks."""
     table = ninelives_table(make_user, people)
     game, rng = table.game, random.Random(4)
     play_until(table, rng, T0, ("runoff", 1), silent={("day", 1): 4})
@@ -635,7 +636,8 @@ def test_no_viewer_of_a_ninelives_game_sees_what_it_may_not_know(make_user, peop
 def test_no_viewer_of_a_classic_game_sees_what_it_may_not_know(make_user, people):
     """Night 1 once its seats acted (the police's check and the bandits' kill pending), with
     the substitute still to come; day 1's vote among the tied (seat 3 handed over, a dead
-    seat); night 2 again after the GM undid its end; the end."""
+    seat); night 2 again after the GM undid its end; the end. About 45 s: some 2,500 page
+    requests, every page type for every kind of viewer at four moments."""
     table = classic_table(make_user, people)
     game, rng = table.game, random.Random(2)
     play_until(table, rng, T0, ("night", 1))

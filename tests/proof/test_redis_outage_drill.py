@@ -2,6 +2,9 @@
 set and unset, so CI runs it: the drill's own redis-server is stopped for 20 s under
 gunicorn, a Celery worker and beat, and pages, steps, phases and emails must all come
 through (see the drill's docstring for what it checks). It works on this test's database.
+About 45 s each: the drill starts gunicorn, a worker and beat and its own Redis, keeps Redis
+down 20 s under load, then waits for the overdue phases to advance; shorter, the outage
+would not span a sweep.
 """
 
 from __future__ import annotations
