@@ -279,10 +279,9 @@ def artifacts_dir():
     return path
 
 
-@pytest.fixture
-def celery_worker_and_beat(transactional_db, tmp_path):
-    """A real Celery worker with an embedded beat, on the configured broker, using the test
-    database (so it sees what the live server commits). Beat sweeps every second."""
+def _celery_worker(tmp_path, *, beat: bool):
+    """A real Celery worker process on the configured broker, using the test database (so
+    it sees what the test commits); with `beat`, an embedded beat that sweeps every second."""
     import subprocess
     import sys
     from urllib.parse import quote
@@ -298,9 +297,9 @@ def celery_worker_and_beat(transactional_db, tmp_path):
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     log = open(tmp_path / "celery.log", "w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--beat", "--pool=solo",
-         "--without-gossip", "--without-mingle", "--loglevel=INFO",
-         f"--schedule={tmp_path / 'beat-schedule'}"],
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+         "--without-gossip", "--without-mingle", "--loglevel=INFO"]
+        + (["--beat", f"--schedule={tmp_path / 'beat-schedule'}"] if beat else []),
         cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         yield proc
@@ -311,6 +310,20 @@ def celery_worker_and_beat(transactional_db, tmp_path):
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture
+def celery_worker_and_beat(transactional_db, tmp_path):
+    """A real Celery worker with an embedded beat (sweeping every second): for the one test
+    of the clock itself (tests/services/test_beat.py)."""
+    yield from _celery_worker(tmp_path, beat=True)
+
+
+@pytest.fixture
+def celery_worker(transactional_db, tmp_path):
+    """A real Celery worker without a beat: for tests of what the worker does with what it
+    is sent."""
+    yield from _celery_worker(tmp_path, beat=False)
 
 
 # --- languages ------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ def test_each_xdist_worker_has_its_own_queue_and_cache_prefix():
 
 @pytest.mark.django_db(transaction=True)
 def test_a_message_the_worker_cannot_read_is_dropped_and_the_next_task_runs(
-        celery_worker_and_beat, tmp_path):
+        celery_worker, tmp_path):
     """Garbage pushed into the Redis list the worker consumes (not JSON; JSON that is not a
     kombu message; a kombu message whose body is not base64, or not JSON) is logged and
     dropped (config/broker.py; Celery itself for a body it cannot decode), and the worker
@@ -67,7 +67,7 @@ def test_a_message_the_worker_cannot_read_is_dropped_and_the_next_task_runs(
     token = f"after-{time.time_ns()}"
     reply = ping.delay(token).get(timeout=60)
     assert reply["pong"] == token
-    assert celery_worker_and_beat.poll() is None  # still running
+    assert celery_worker.poll() is None  # still running
     assert client.llen(queue) == 0  # nothing left behind to trip over again
     log = (tmp_path / "celery.log").read_text()
     assert "Unrecoverable error" not in log
