@@ -24,10 +24,9 @@ def page(client, thread, number="1") -> str:
 
 
 def forget_every_block():
-    from django.core.cache import caches
+    from tests.conftest import clear_cache
 
-    caches[page_cache.CACHE].clear()
-    page_cache.forget_recent()
+    clear_cache()  # this worker's keys only: a FLUSHDB would wipe the other workers' too
 
 
 @pytest.fixture

@@ -29,14 +29,9 @@ CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
 
 def forget() -> None:
     """Nothing kept: neither the parts nor anonymous readers' whole pages."""
-    from django.core.cache import caches
+    from tests.conftest import clear_cache
 
-    from config import anonymous_pages
-    from games.web import home_cache
-
-    caches["pages"].clear()
-    home_cache.RECENT.clear()
-    anonymous_pages.PAGES.clear()
+    clear_cache()  # this worker's keys only: a FLUSHDB would wipe the other workers' too
 
 
 def page(client, game) -> str:
