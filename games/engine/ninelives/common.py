@@ -134,6 +134,22 @@ def foul_out(state: State, events: list, seat: int, *, reason: str, because: lis
         because=[f"{label(seat)} is out of the game (§9.1): {reason}"])
 
 
+def spend_used_cards(state: State, events: list, *, strikers: list[int],
+                     bombers: list[int]) -> None:
+    """The STRIKEs and BOMBs used in the phase now ending are spent before any loss of that
+    phase is taken, by night and by day alike (§3.4.6, §3.4.7).
+
+    1. Each STRIKE becomes a dead card of its user (§3.4.6).
+    2. Each BOMB leaves its user's hand (`spend_bomb`): a used BOMB is gone, so a loss
+       taken later in the same phase (a STRIKE on the bomber, the day's execution) takes
+       the next card of the loss order, never the BOMB already spent.
+    """
+    for seat in strikers:
+        state["private"][seat]["dead_cards"].append("STRIKE")
+    for seat in bombers:
+        spend_bomb(state, events, seat)
+
+
 def spend_bomb(state: State, events: list, seat: int) -> None:
     """The BOMB leaves its user's hand when it goes off, unannounced (§3.4.7)."""
     priv = state["private"][seat]

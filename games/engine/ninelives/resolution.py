@@ -54,7 +54,7 @@ from .common import (
     lose_card,
     open_reorder_window,
     phase_label,
-    spend_bomb,
+    spend_used_cards,
 )
 
 BLOCKS = ("JAIL", "BOMB")
@@ -457,10 +457,8 @@ def announce_night(state: State, events: list, eff: dict[int, dict],
     loss in order (deaths happen in `lose_card`)."""
     for kind, data, because in announcements:
         emit(state, events, make_event(kind, public(), because=because, **data))
-    for seat in cards_used(eff, "STRIKE"):
-        state["private"][seat]["dead_cards"].append("STRIKE")
-    for seat in cards_used(eff, "BOMB"):
-        spend_bomb(state, events, seat)
+    spend_used_cards(state, events, strikers=cards_used(eff, "STRIKE"),
+                     bombers=cards_used(eff, "BOMB"))
     for target, cause, public_because, chain in losses:
         lose_card(state, events, target, cause=cause, public_because=public_because,
                   gm_because=chain)

@@ -9,7 +9,9 @@ The end of day N (or of its runoff), step by step:
     4. A seat that owed a vote and sent neither vote nor proxy is out (§8.3, §9.1.5).
     5. The count: one vote per valid voter, then +1 per CURSE and -1 per BLESS aimed at a
        seat for day N (used last night or today). Not in a runoff (§8.2).
-    6. STRIKE and BOMB used in this phase cost their targets a card (§3.4.6, §3.4.7).
+    6. STRIKE and BOMB used in this phase cost their targets a card (§3.4.6, §3.4.7). As
+       at night, the cards are spent first: a bomber struck (or executed) the same day
+       loses the card after its spent BOMB, never the BOMB itself.
     7. The result, among seats still alive: a single top seat (with more than 0) is
        executed; a tie opens a runoff among the tied seats (one left: executed; none: no
        execution); a tie in the runoff means no execution (§8.2).
@@ -41,7 +43,7 @@ from .common import (
     open_reorder_window,
     phase_label,
     seat_list,
-    spend_bomb,
+    spend_used_cards,
 )
 
 
@@ -166,18 +168,16 @@ def count_votes(state: State, events: list, votes: dict[int, int], bombed: set[i
 
 
 def strike_and_bomb(state: State, events: list, acts: dict[int, dict]) -> None:
-    """Step 6: STRIKEs, then BOMBs, used in this phase cost their targets a card."""
+    """Step 6: the STRIKEs and BOMBs used in this phase are spent first (as at night), then
+    STRIKEs, then BOMBs, cost their targets a card (seat order within a kind)."""
     here = vote_label(state)
+    used = {card: [s for s, a in sorted(acts.items()) if a["card"] == card]
+            for card in ("STRIKE", "BOMB")}
+    spend_used_cards(state, events, strikers=used["STRIKE"], bombers=used["BOMB"])
     for card in ("STRIKE", "BOMB"):
-        for seat, action in sorted(acts.items()):
-            if action["card"] != card:
-                continue
-            target = action["target"]
-            if card == "STRIKE":
-                state["private"][seat]["dead_cards"].append("STRIKE")
-            else:
-                spend_bomb(state, events, seat)
-            section = "§3.4.6" if card == "STRIKE" else "§3.4.7"
+        section = "§3.4.6" if card == "STRIKE" else "§3.4.7"
+        for seat in used[card]:
+            target = acts[seat]["target"]
             lose_card(state, events, target, cause=card.lower(), public_because=[
                 f"{label(target)} was hit by a {card} during {here}"
                 + ("; the bomber is not named" if card == "BOMB" else "") + f" ({section})."],
