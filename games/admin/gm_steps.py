@@ -1,7 +1,7 @@
 """The console's GM steps and per-seat duties, in the viewer's language (issue 13 item 3).
 
 Every GM step the engine offers now (`selectors.gm_choices`: its `legal_actions(state, GM)`)
-becomes one small form per kind: a picker per parameter (seats as "3. 阿狗", cards and camps
+becomes one small form per kind: a picker per parameter (seats as "3 · 阿狗", cards and camps
 by the presenter's names) and a text box per free text the step asks for. The pickers post
 the engine's own values (a seat's 0-based index) and only the values offered; a posted
 combination is accepted only if it is one of the engine's choices, so a seat or card that
@@ -14,7 +14,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..presenters import choice_label, field_label, param_label
+from ..presenters import choice_label, field_label, param_label, who
 
 
 def kind_title(kind: str) -> str:
@@ -149,8 +149,8 @@ def gm_log_text(event: dict, names: dict[int, str]) -> str | None:
     what = kind[3:]
     by = data.get("gm") or _("the GM")
     seat = data.get("seat")
-    seat_text = (f"{seat + 1}. {names.get(seat, '')}" if isinstance(seat, int)
-                 and not isinstance(seat, bool) else "")
+    seat_text = who(names, seat) if isinstance(seat, int) and not isinstance(seat, bool) \
+        else ""
     texts = {
         "open_signups": _("%(by)s opened sign-ups."),
         "draw_players": _("%(by)s drew the players by lot."),
@@ -165,6 +165,7 @@ def gm_log_text(event: dict, names: dict[int, str]) -> str | None:
         "cancel_substitution": _("%(by)s cancelled a replacement."),
         "foul_out": _("%(by)s fouled out seat %(seat)s."),
         "reject_manifesto": _("%(by)s rejected the manifesto of seat %(seat)s."),
+        "approve_manifesto": _("%(by)s approved the manifesto of seat %(seat)s."),
         "choose_camp_for": _("%(by)s set a default camp for seat %(seat)s."),
     }
     text = texts.get(what, _("%(by)s: %(what)s."))

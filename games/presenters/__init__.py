@@ -58,11 +58,12 @@ from .base import (
     listing,
     row_text,
     seat_name,
+    who,
 )
 
 __all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "because_chain", "because_text", "choice_label", "describe", "explanation", "field_label", "listing",
            "outcome_text", "param_label", "phase_end_title", "picker_entry", "phase_label", "phase_name", "phase_names", "phase_summary", "phase_step_title", "phase_title", "round_of", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
-           "round_thread_kinds", "round_thread_title", "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies"]
+           "round_thread_kinds", "round_thread_title", "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies", "who"]
 
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -91,10 +92,10 @@ def choice_label(ruleset: str, choice, names: dict[int, str]) -> str:
 
 
 def param_label(ruleset: str, key: str, value, names: dict[int, str]) -> str:
-    """One value of a step's parameter as a picker shows it: a seat as "3. 阿狗" (1-based),
+    """One value of a step's parameter as a picker shows it: a seat as "3 · 阿狗" (1-based),
     a card or camp by the rule set's `param_label(key, value) -> str | None`, else the value."""
     if key in SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool):
-        return f"{value + 1}. {seat_name(names, value)}"
+        return f"{value + 1} · {names[value]}" if names.get(value) else str(value + 1)
     own = getattr(_presenter(ruleset), "param_label", None)
     if own is not None:
         text = own(key, value)
@@ -290,7 +291,7 @@ def vote_tallies(ruleset: str, events: list[dict], names: dict[int, str]) -> lis
 
 
 def tally_line(row) -> str:
-    """One candidate's line: "座位2 阿狗：3票（亲自投票：阿猫、老黑；代理投票：花花；诅咒 +1）"."""
+    """One candidate's line: "2号阿狗：3票（亲自投票：阿猫、老黑；委托投票：花花；诅咒 +1）"."""
     return row_text(row, _("%(seat)s: %(n)d votes"))
 
 
@@ -302,7 +303,7 @@ def tally_markdown(tally: VoteTally) -> str:
 
 def vote_heading(ruleset: str, phase) -> str:
     """A vote thread's heading: the rule set's `vote_heading(name, number)` ("第1天投票",
-    "第1天 · 第1次加赛"), else the phase's name and number."""
+    "第1天 · 第1次生死投票"), else the phase's name and number."""
     own = getattr(_presenter(ruleset), "vote_heading", None)
     text = own(phase.name, phase.number) if own is not None else None
     return text or phase_name(ruleset, phase.name, phase.number)

@@ -30,9 +30,21 @@ def sentences(first: str, second: str) -> str:
 
 
 def seat_name(names: dict[int, str], seat) -> str:
+    """A seat by its player's name alone (a picker's entry adds the number itself)."""
     if isinstance(seat, int) and not isinstance(seat, bool):
         return names.get(seat, _("seat %(n)d") % {"n": seat + 1})
     return str(seat)
+
+
+def who(names: dict[int, str], seat) -> str:
+    """A seat named in a sentence: its number from 1 and its player, "3号阿狗" in Chinese
+    (the one way every rule set names a seat in text; pickers say "3 · 阿狗")."""
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        return str(seat)
+    name = names.get(seat)
+    if not name:
+        return _("seat %(n)d") % {"n": seat + 1}
+    return _("%(name)s (seat %(n)d)") % {"name": name, "n": seat + 1}
 
 
 def generic_label(choice, names: dict[int, str]) -> str:
@@ -54,9 +66,9 @@ def generic_text(event: dict, names: dict[int, str]) -> str:
     parts = []
     for key, value in data.items():
         if key in SEAT_KEYS or key.endswith("_seat"):
-            value = seat_name(names, value)
+            value = who(names, value)
         elif isinstance(value, list) and key.endswith("seats"):
-            value = listing(seat_name(names, v) for v in value)
+            value = listing(who(names, v) for v in value)
         parts.append(f"{key}: {value}")
     kind = event.get("kind", "?").replace("_", " ")
     return f"**{kind}**" + (" — " + "; ".join(parts) if parts else "")
@@ -115,7 +127,7 @@ class VoteTally:
 
 
 def row_text(row: TallyRow, count_label: str) -> str:
-    """"座位2 阿狗：3票（亲自投票：阿猫、老黑；代理投票：花花；诅咒 +1）"."""
+    """"2号阿狗：3票（亲自投票：阿猫、老黑；委托投票：花花；诅咒 +1）"."""
     parts = []
     sep = pgettext("list separator", ", ")
     if row.in_person:

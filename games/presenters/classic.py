@@ -869,8 +869,8 @@ def seat_facts(view: dict, number: int) -> str:
 # Every vote is cast in the open, in the queue's order (seed 001 §3.16), so the public tally is
 # the engine's own count (games/engine/classic/day.py `tally`): nothing is hidden or adjusted.
 # `vote_tallies(events, names)` returns one `VoteTally` per vote of a day (`key` = (day,
-# stage)): the day's vote (stage 0) and each vote after a tie (stage 1, 2: "第1次加赛",
-# "第2次加赛", seed 001 §4.5). Each event carries `phase_number` (the round) from the service.
+# stage)): the day's vote (stage 0) and each vote after a tie (stage 1, 2: "第1次生死投票",
+# "第2次生死投票", seed 001 §4.5). Each event carries `phase_number` (the round) from the service.
 #
 # 1. `vote_opens`: a vote begins (a tie vote's rows are its candidates).
 # 2. `vote`: one vote or abstention in the order cast; `abstained`: a silent voter.

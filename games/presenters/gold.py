@@ -25,7 +25,7 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, pgettext
 
-from .base import Explanations, Part, plain_ref, seat_name, seat_number, seat_numbers
+from .base import Explanations, Part, plain_ref, seat_number, seat_numbers, who
 
 SHOWING = re.compile(r"\(showing (KILLER|ASSASSIN|THIEF)\)")
 
@@ -54,7 +54,7 @@ def virtual_name(index) -> str:
 def place(target: dict, names: dict[int, str]) -> str:
     """`{"seat": i}` or `{"virtual": j}` as a readable place."""
     if "seat" in target:
-        return seat_name(names, target["seat"])
+        return who(names, target["seat"])
     return virtual_name(target["virtual"])
 
 
@@ -64,12 +64,12 @@ def joined(items) -> str:
 
 
 def seat_list(seats, names: dict[int, str]) -> str:
-    return "、".join(seat_name(names, s) for s in seats) or _("nobody")
+    return "、".join(who(names, s) for s in seats) or _("nobody")
 
 
 def table_text(seat_cards: list, virtual_cards: list, names: dict[int, str]) -> str:
     """Every card on the table: the players' in seat order, then the virtual players'."""
-    players = joined(f"{seat_name(names, i)} {card(c)}" for i, c in enumerate(seat_cards))
+    players = joined(f"{who(names, i)} {card(c)}" for i, c in enumerate(seat_cards))
     virtual = joined(f"{virtual_name(v)} {card(c)}" for v, c in enumerate(virtual_cards))
     return _("players: %(players)s — virtual players: %(virtual)s") % {
         "players": players, "virtual": virtual}
@@ -110,7 +110,7 @@ def judgment_text(judgment: dict) -> str:
 
 
 def coins_text(coins: list, names: dict[int, str]) -> str:
-    return joined(f"{seat_name(names, i)} {c}" for i, c in enumerate(coins))
+    return joined(f"{who(names, i)} {c}" for i, c in enumerate(coins))
 
 
 # --- events ------------------------------------------------------------------------------
@@ -137,25 +137,25 @@ def _setup(d, names):
              "%(rounds)d rounds. %(lead)s leads the first round; the lead then passes to the "
              "next seat each round.") % {
         "players": d["players"], "virtual": d["virtual_players"], "rounds": d["rounds"],
-        "lead": seat_name(names, d["first_lead"])}
+        "lead": who(names, d["first_lead"])}
 
 
 def _round_started(d, names):
     cards = joined(f"{virtual_name(v)} {card(c)}" for v, c in enumerate(d["virtual"]))
     return _("Round %(round)d begins; %(lead)s leads. The virtual players show: "
              "%(cards)s. Every player picks one of its three cards in secret.") % {
-        "round": d["round"], "lead": seat_name(names, d["lead"]), "cards": cards}
+        "round": d["round"], "lead": who(names, d["lead"]), "cards": cards}
 
 
 def _picked(d, names):
     return _("%(seat)s picked %(card)s in secret; it will be shown when everyone's cards are "
-             "revealed together.") % {"seat": seat_name(names, d["seat"]),
+             "revealed together.") % {"seat": who(names, d["seat"]),
                                       "card": card(d["card"])}
 
 
 def _pick_defaulted(d, names):
     return _("%(seat)s did not pick a card in time, so %(card)s was drawn at random from its "
-             "hand.") % {"seat": seat_name(names, d["seat"]), "card": card(d["card"])}
+             "hand.") % {"seat": who(names, d["seat"]), "card": card(d["card"])}
 
 
 def _revealed(d, names):
@@ -175,7 +175,7 @@ def _preliminary(d, names):
 
 
 def _bonus(d, names):
-    values = {"seat": seat_name(names, d["seat"]), "coins": d["coins"], "total": d["total"]}
+    values = {"seat": who(names, d["seat"]), "coins": d["coins"], "total": d["total"]}
     if d.get("missed"):
         return _("%(seat)s made no choice in time, so it keeps its priority token and its "
                  "card and takes %(coins)d bonus coins (now %(total)d).") % values
@@ -186,44 +186,44 @@ def _bonus(d, names):
 def _double(d, names):
     return _("%(seat)s trades its priority token for a ×2 token: what it wins this round is "
              "doubled. It will also take a turn to change cards.") % {
-        "seat": seat_name(names, d["seat"])}
+        "seat": who(names, d["seat"])}
 
 
 def _kept(d, names):
     if d.get("missed"):
         return _("%(seat)s made no choice in time, so it keeps its card.") % {
-            "seat": seat_name(names, d["seat"])}
-    return _("%(seat)s keeps its card.") % {"seat": seat_name(names, d["seat"])}
+            "seat": who(names, d["seat"])}
+    return _("%(seat)s keeps its card.") % {"seat": who(names, d["seat"])}
 
 
 def _swapped(d, names):
     return _("%(seat)s covers its card with one of its two other cards, face down.") % {
-        "seat": seat_name(names, d["seat"])}
+        "seat": who(names, d["seat"])}
 
 
 def _swapped_card(d, names):
     return _("The card %(seat)s put face down is %(card)s; nobody else knows it until it is "
-             "flipped or judged.") % {"seat": seat_name(names, d["seat"]),
+             "flipped or judged.") % {"seat": who(names, d["seat"]),
                                       "card": card(d["card"])}
 
 
 def _replaced(d, names):
     return _("%(seat)s puts a card face down in place of the %(removed)s of %(virtual)s. "
              "Nobody else may replace a virtual player's card this round.") % {
-        "seat": seat_name(names, d["seat"]), "removed": card(d["removed"]),
+        "seat": who(names, d["seat"]), "removed": card(d["removed"]),
         "virtual": virtual_name(d["virtual"])}
 
 
 def _replaced_card(d, names):
     return _("The card %(seat)s put on %(virtual)s is %(card)s; nobody else knows it until it "
-             "is flipped or judged.") % {"seat": seat_name(names, d["seat"]),
+             "is flipped or judged.") % {"seat": who(names, d["seat"]),
                                          "virtual": virtual_name(d["virtual"]),
                                          "card": card(d["card"])}
 
 
 def _flipped(d, names):
     return _("%(seat)s flips the face-down card of %(place)s: it is %(card)s. Nobody else may "
-             "flip a card this round.") % {"seat": seat_name(names, d["seat"]),
+             "flip a card this round.") % {"seat": who(names, d["seat"]),
                                            "place": place(d["target"], names),
                                            "card": card(d["card"])}
 
@@ -236,11 +236,11 @@ def _final(d, names):
     doubled = [i for i, t in enumerate(d["tokens"]) if t == "double"]
     for i in doubled:
         lines.append(_("%(seat)s holds a ×2 token: %(share)d becomes %(paid)d.") % {
-            "seat": seat_name(names, i), "share": d["shares"][i], "paid": d["paid"][i]})
+            "seat": who(names, i), "share": d["shares"][i], "paid": d["paid"][i]})
     paid = [(i, p) for i, p in enumerate(d["paid"]) if p]
     if paid:
         lines.append(_("Coins won: %(list)s.") % {"list": joined(
-            f"{seat_name(names, i)} +{p}" for i, p in paid)})
+            f"{who(names, i)} +{p}" for i, p in paid)})
     else:
         lines.append(_("No player wins coins this round."))
     lines.append(_("Coins so far: %(list)s.") % {"list": coins_text(d["coins"], names)})
@@ -263,7 +263,7 @@ def _game_over(d, names):
     best = max(d["coins"])
     if len(d["winners"]) == 1:
         text = _("The game is over. %(seat)s wins with %(coins)d coins.") % {
-            "seat": seat_name(names, d["winners"][0]), "coins": best}
+            "seat": who(names, d["winners"][0]), "coins": best}
     else:
         text = _("The game is over. %(seats)s share the win with %(coins)d coins each.") % {
             "seats": seat_list(d["winners"], names), "coins": best}
@@ -415,7 +415,7 @@ def _title(name: str, public: dict, names: dict[int, str], template: str) -> str
     title = template % {"phase": label}
     turn = public.get("turn")
     if name in ("priority", "operation") and isinstance(turn, int):
-        title += f" · {seat_name(names, turn)}"
+        title += f" · {who(names, turn)}"
     return title
 
 
@@ -491,7 +491,7 @@ def _counts(text: str, names) -> str:
 
 
 def _payments(text: str, names) -> str:
-    return joined(f"{seat_name(names, int(s) - 1)} +{p}"
+    return joined(f"{who(names, int(s) - 1)} +{p}"
                   for s, p in re.findall(r"(\d+) \+(\d+)", text))
 
 
@@ -501,7 +501,7 @@ def _place(text: str, names) -> str:
 
 
 BECAUSE_PARTS = {
-    "seat": Part(r"[Ss]eat \d+", lambda text, names: seat_name(names, seat_number(text))),
+    "seat": Part(r"[Ss]eat \d+", lambda text, names: who(names, seat_number(text))),
     "numbers": Part(r"\d+(?:, \d+)*",
                     lambda text, names: seat_list(seat_numbers(text), names)),
     "card": Part(_CARD, lambda text, names: card(text)),

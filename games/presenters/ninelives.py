@@ -30,7 +30,7 @@ sentences here only restate the event's own data:
    engine's `because` chain, which names every card and seat involved (in English; other
    readers get it apart, read with the table `BECAUSE` at the end of this module).
 
-Seats are numbered from 1 in every sentence ("座位3 阿狗" in Chinese).
+Seats are numbered from 1 in every sentence ("3号阿狗" in Chinese).
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def order_text(codes) -> str:
 
 
 def who(names: dict[int, str], seat) -> str:
-    """A seat as its number and its player's name: "座位3 阿狗" / "seat 3 阿狗"."""
+    """A seat as its number and its player's name: "3号阿狗" / "seat 3 阿狗"."""
     if not isinstance(seat, int) or isinstance(seat, bool):
         return str(seat)
     name = names.get(seat)
@@ -130,9 +130,8 @@ def who(names: dict[int, str], seat) -> str:
 
 
 def name_of(names: dict[int, str], seat) -> str:
-    """A seat by its player's name only (votes: "投票给 阿狗"); the number when unnamed."""
-    if isinstance(seat, int) and not isinstance(seat, bool) and names.get(seat):
-        return names[seat]
+    """A seat in a vote ("投票给 2号阿狗") and in a tally's lists of voters: named as
+    everywhere else in text (`who`)."""
     return who(names, seat)
 
 
@@ -178,7 +177,7 @@ def tally_parts(data: dict) -> tuple[dict, list]:
 
 
 def tally_text(data: dict, names: dict[int, str]) -> str:
-    """"座位1 阿猫 3票、座位2 阿狗 1票（诅咒/庇佑：座位2 阿狗 +1）": the count, most votes first."""
+    """"1号阿猫 3票、2号阿狗 1票（诅咒/庇佑：2号阿狗 +1）": the count, most votes first."""
     tally, adjustments = tally_parts(data)
     rows = sorted(((int(s), v) for s, v in tally.items()), key=lambda sv: (-sv[1], sv[0]))
     text = listing(pgettext("ninelives", "%(seat)s: %(votes)d") % {
@@ -407,7 +406,7 @@ def _hand_dealt(d, names, event):
 
 
 def _use_text(card, target, names) -> str:
-    """"使用 狙击手 → 座位3 阿狗" / "使用 防弹衣": a card use, as labels and confirmations show it."""
+    """"使用 狙击手 → 3号阿狗" / "使用 防弹衣": a card use, as labels and confirmations show it."""
     if target is None:
         return pgettext("ninelives", "Use %(card)s") % {"card": card_name(card)}
     return pgettext("ninelives", "Use %(card)s → %(target)s") % {
@@ -692,7 +691,7 @@ def present(event: dict, names: dict[int, str]) -> str | None:
 
 
 def label(choice, names: dict[int, str]) -> str | None:
-    """How the action form offers `choice`: "使用 狙击手 → 座位3 阿狗（附杀人宣言…）",
+    """How the action form offers `choice`: "使用 狙击手 → 3号阿狗（附杀人宣言…）",
     "丢牌顺序：A → B → … （底牌 E 最后丢）", "投票给 阿狗"."""
     writer = LABELS.get(choice.kind)
     if writer is None:
@@ -1189,7 +1188,7 @@ def vote_tallies(events: list[dict], names: dict[int, str]) -> list[VoteTally]:
 
 
 def vote_heading(name: str, number: int) -> str | None:
-    """"第1天投票" / "第1天 · 第1次加赛": the heading of a vote thread and of its tally."""
+    """"第1天投票" / "第1天 · 第1次生死投票": the heading of a vote thread and of its tally."""
     return heading(name, number) if name in VOTES else None
 
 
@@ -1203,7 +1202,7 @@ def end_title(name: str, number: int, public: dict, names: dict[int, str]) -> st
 # --- the summary at the head of a phase's announcement (issue 14 item 7) --------------------
 
 def phase_summary(name: str, number: int, events: list[dict], names: dict[int, str]) -> str | None:
-    """"**第1夜小结**：座位5 花花 丢了1张牌；座位3 小白 遭到攻击但被保护；无人死亡。" from the
+    """"**第1夜小结**：5号花花 丢了1张牌；3号小白 遭到攻击但被保护；无人死亡。" from the
     public events that ended the phase (the sentences below it give every detail)."""
     if name not in ("night", "day", "runoff"):
         return None
@@ -1279,7 +1278,7 @@ def review_secret(secret: dict, names: dict[int, str]) -> list[tuple[str, str]]:
 # tests/presenters/test_because.py plays random games and fails on any sentence not here.
 
 def _use(text: str, names) -> str:
-    """"WEREWOLF of seat 2 on seat 4" (the engine's card use) as "座位2 阿狗对座位4 阿猫使用的狼人"."""
+    """"WEREWOLF of seat 2 on seat 4" (the engine's card use) as "2号阿狗对4号阿猫使用的狼人"."""
     card, seat, target = re.fullmatch(r"(\w+) of seat (\d+)(?: on seat (\d+))?", text).groups()
     if target is None:
         return pgettext("ninelives", "%(card)s of %(seat)s") % {

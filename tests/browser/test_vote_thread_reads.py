@@ -36,7 +36,7 @@ def test_the_closed_vote_thread_and_the_quoted_manifesto_at_390px(
     page.set_viewport_size({"width": 390, "height": 900})
     page.goto(live_server.url + reverse("messaging-thread", args=[day.pk]))
     tally = page.locator("#vote-tally li").all_inner_texts()
-    assert tally[0] == "座位1 阿猫：2票（亲自投票：阿狗；诅咒 +1）", tally
+    assert tally[0] == "1号阿猫：2票（亲自投票：2号阿狗；诅咒 +1）", tally
     assert "并列最高票" in page.locator("#vote-result").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(artifacts_dir / "vote-thread-day1-390.png"), full_page=True)

@@ -156,18 +156,18 @@ def test_every_shape_of_the_table_has_a_chinese_translation(ruleset):
 
 EXAMPLES = {
     "ninelives": [
-        ("seat 3 was attacked during night 2 (§3.5.2).", "座位3 丙君 在第2夜遭到攻击（§3.5.2）。"),
+        ("seat 3 was attacked during night 2 (§3.5.2).", "3号丙君 在第2夜遭到攻击（§3.5.2）。"),
         ("WEREWOLF of seat 2 on seat 4 attacked (§3.2.1).",
-         "座位2 乙君对座位4 丁君使用的狼人发动攻击（§3.2.1）。"),
-        ("VEST of seat 4 stopped it (§3.4.1).", "座位4 丁君的防弹衣挡下了这次攻击（§3.4.1）。"),
+         "2号乙君对4号丁君使用的狼人发动攻击（§3.2.1）。"),
+        ("VEST of seat 4 stopped it (§3.4.1).", "4号丁君的防弹衣挡下了这次攻击（§3.4.1）。"),
         ("Only the camp of a lost card is announced (§5.8): seat 1 lost a wolf card.",
-         "丢牌只公布所属阵营（§5.8）：座位1 甲君 丢了一张狼人阵营的牌。"),
+         "丢牌只公布所属阵营（§5.8）：1号甲君 丢了一张狼人阵营的牌。"),
         ("seat 1 cast its runoff vote of runoff 1 for seat 2; it cannot be changed (§8.1, §8.2).",
-         "第1天的生死投票：座位1 甲君 投票给座位2 乙君，投票不可更改（§8.1、§8.2）。"),
+         "第1天的生死投票：1号甲君 投票给2号乙君，投票不可更改（§8.1、§8.2）。"),
         ("seat 1 is out of the game (§9.1): no vote and no proxy vote",
-         "座位1 甲君 出局（§9.1）：既没有投票，也没有委托投票"),
+         "1号甲君 出局（§9.1）：既没有投票，也没有委托投票"),
         ("The GM put seat 2 out of the game (§9.1): 连续三天不发言",
-         "天神判座位2 乙君出局（§9.1）：连续三天不发言"),
+         "天神判2号乙君出局（§9.1）：连续三天不发言"),
         ("17 cards have been lost in all, reaching 8 and 16 (§6.3).",
          "累计已丢17张牌，达到8、16张（§6.3）。"),
         ("You sent no loss order during night 1, so the GM drew one at random with a card of "
@@ -175,16 +175,16 @@ EXAMPLES = {
          "你在第1夜没有提交丢牌顺序，所以天神随机抽取了一个，最后一张是你本阵营的牌"
          "（§5.3、§6.2）：防弹衣 → 杀手。"),
         ("Camp of the free agent at seat 5 drawn among ['killer', 'civilian'].",
-         "自选立场者座位5 戊君的阵营从杀手、平民中随机抽取。"),
+         "自选立场者5号戊君的阵营从杀手、平民中随机抽取。"),
         # rare in random games
         ("The free agent at seat 2 did not choose a camp during night 1, so the GM's default "
          "choice applies (§2): it joins the wolf camp.",
-         "自选立场者座位2 乙君在第1夜没有选择阵营，因此采用天神的默认选择（§2）：加入狼人阵营。"),
-        ("PARDON of seat 3 found nobody to pardon.", "座位3 丙君的特赦没有可特赦的人。"),
+         "自选立场者2号乙君在第1夜没有选择阵营，因此采用天神的默认选择（§2）：加入狼人阵营。"),
+        ("PARDON of seat 3 found nobody to pardon.", "3号丙君的特赦没有可特赦的人。"),
         ("The GM rejected your manifesto or story (§3.5.2): 字数不够",
          "天神驳回了你的杀人宣言或剧情（§3.5.2）：字数不够"),
         ("If seat 4 does not choose by the end of night 1, it joins the killer camp (§2).",
-         "如果座位4 丁君在第1夜结束前没有选择阵营，就加入杀手阵营（§2）。"),
+         "如果4号丁君在第1夜结束前没有选择阵营，就加入杀手阵营（§2）。"),
     ],
     "classic": [
         ("The police learn that seat 3 is: bandit (seed 001 §3.10).",
@@ -230,12 +230,12 @@ EXAMPLES = {
         ("ASSASSIN outnumber KILLER, so the ASSASSIN holders take the 4 coins (§4③).",
          "刺客多于杀手，持刺客者分得 4 枚金币（§4③）。"),
         ("The players chose seat 2 to lead the first round (§1②).",
-         "玩家们商定由乙君 担任第一轮的先手（§1②）。"),
+         "玩家们商定由2号乙君 担任第一轮的先手（§1②）。"),
         ("Seat 2 keeps its card and flips the face-down card of virtual player 3: it is THIEF "
          "(§5④ operation 3).",
-         "乙君 保持身份不变，掀开了虚拟玩家 3 背面朝上的牌：是盗贼（§5④ 操作3）。"),
-        ("Coins paid: seat 1 +1, seat 3 +2.", "发放金币：甲君 +1；丙君 +2。"),
-        ("Seats 1, 3 share the win with 5 coins each.", "甲君、丙君 各有 5 枚金币，共同获胜。"),
+         "2号乙君 保持身份不变，掀开了虚拟玩家 3 背面朝上的牌：是盗贼（§5④ 操作3）。"),
+        ("Coins paid: seat 1 +1, seat 3 +2.", "发放金币：1号甲君 +1；3号丙君 +2。"),
+        ("Seats 1, 3 share the win with 5 coins each.", "1号甲君、3号丙君 各有 5 枚金币，共同获胜。"),
         ("All 4 rounds are played; the most coins wins and a tie shares the win (§6④, I12).",
          "4 轮全部结束；金币最多者获胜，并列则共同获胜（§6④、I12）。"),
         ("The table shows 1 KILLER, 4 ASSASSIN, 3 THIEF (§4②).",

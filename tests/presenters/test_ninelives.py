@@ -168,8 +168,8 @@ def test_an_investigation_says_yes_or_no(chinese):
         yes = P.present(event, NAMES)
         event["data"]["found"] = False
         no = P.present(event, NAMES)
-    assert yes == "你用占卜查验 座位1 阿猫 是否持有杀手：答案是**是**。"
-    assert no.endswith("答案是**否**。")
+    assert yes == "你用占卜查验1号阿猫是否持有杀手，结果：**是**。"
+    assert no.endswith("结果：**否**。")
 
 
 def test_the_tally_reads_the_same_flat_or_nested(chinese):
@@ -181,7 +181,7 @@ def test_the_tally_reads_the_same_flat_or_nested(chinese):
         a = P.present({"kind": "execution", "data": flat}, NAMES)
         b = P.present({"kind": "execution", "data": nested}, NAMES)
     assert a == b
-    assert "座位2 阿狗 3票、座位1 阿猫 1票" in a and "座位2 阿狗 +1" in a and "诅咒" in a
+    assert "2号阿狗 3票、1号阿猫 1票" in a and "2号阿狗 +1" in a and "诅咒" in a
 
 
 # --- labels --------------------------------------------------------------------------------
@@ -191,12 +191,12 @@ def test_labels_name_the_card_and_the_seat(chinese):
                     (TextField("manifesto", min_chars=100),))
     story = Choice("use_card", {"card": "SNIPER", "target": 2}, (TextField("story"),))
     with translation.override("zh-hans"):
-        assert choice_label("ninelives", sniper, NAMES).startswith("使用 狙击手 → 座位3 小白")
+        assert choice_label("ninelives", sniper, NAMES).startswith("使用 狙击手 → 3号小白")
         assert "杀人宣言" in choice_label("ninelives", sniper, NAMES)
         assert "剧情" in choice_label("ninelives", story, NAMES)
         assert choice_label("ninelives", Choice("use_card", {"card": "VEST"}), NAMES) == \
             "使用 防弹衣"
-        assert choice_label("ninelives", Choice("vote", {"target": 1}), NAMES) == "投票给 阿狗"
+        assert choice_label("ninelives", Choice("vote", {"target": 1}), NAMES) == "投票给 2号阿狗"
         order = Choice("loss_order", {"cards": ["VEST", "JAIL", "DEMON", "KILLER"]})
         assert choice_label("ninelives", order, NAMES) == \
             "丢牌顺序：防弹衣 → 禁锢 → 恶魔 → 杀手（底牌杀手最后丢）"

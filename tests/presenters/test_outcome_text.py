@@ -24,13 +24,13 @@ def zh(chinese):
 
 def test_ninelives_in_chinese(zh):
     assert outcome_text("ninelives", CIVILIANS, NAMES) == \
-        "平民阵营获胜。获胜者：座位1 阿猫、座位3 小白。"
+        "平民阵营获胜。获胜者：1号阿猫、3号小白。"
 
 
 def test_gold_with_and_without_the_coins(zh):
     with_coins = outcome_text("gold", GOLD, NAMES, {"public": {"coins": [1, 3, 0]}})
     assert "阿狗" in with_coins and "3 枚金币" in with_coins and "wins" not in with_coins
-    assert outcome_text("gold", GOLD, NAMES) == "获胜者：阿狗。"
+    assert outcome_text("gold", GOLD, NAMES) == "获胜者：2号阿狗。"
 
 
 def test_classic_in_chinese(zh):

@@ -42,10 +42,10 @@ def test_a_bombed_vote_is_marked_void_and_the_engine_count_is_used():
     [tally] = vote_tallies(events, NAMES)
     assert tally.status == "closed" and tally.settled_seq == 9
     assert [tally_line(r) for r in tally.rows] == [
-        "座位1 阿猫：2票（亲自投票：阿狗；代理投票：花花）",
-        "座位2 阿狗：1票（亲自投票：阿猫；作废：小白）",
+        "1号阿猫：2票（亲自投票：2号阿狗；委托投票：5号花花）",
+        "2号阿狗：1票（亲自投票：1号阿猫；作废：3号小白）",
     ]
-    assert "座位1 阿猫 得票最多，被处决" in tally.result
+    assert "1号阿猫 得票最多，被处决" in tally.result
 
 
 def test_a_runoff_that_ties_again_executes_nobody():
@@ -59,8 +59,8 @@ def test_a_runoff_that_ties_again_executes_nobody():
     ]
     [tally] = vote_tallies(events, NAMES)
     assert tally.heading == "第1天的生死投票"
-    assert tally.result == "无人被处决。加赛再次平票。"
-    assert tally.notes == ["座位3 小白 不能投票。"]
+    assert tally.result == "无人被处决。生死投票再次平票。"
+    assert tally.notes == ["3号小白 不能投票。"]
 
 
 def test_a_private_event_never_changes_a_tally():

@@ -73,7 +73,7 @@ def test_a_ninelives_night_announcement_opens_with_its_summary(start_ninelives):
 
     game = play_night_1(start_ninelives())
     dawn = Announcement.objects.filter(game=game, title="第1夜结束").get()
-    assert dawn.body.startswith("**第1夜小结**：座位5 花花 丢了1张牌；座位3 小白 遭到攻击但被保护；"
+    assert dawn.body.startswith("**第1夜小结**：5号花花 丢了1张牌；3号小白 遭到攻击但被保护；"
                                 "无人死亡。\n\n"), dawn.body[:200]
 
 

@@ -60,13 +60,13 @@ def test_gm_forms_pick_seats_by_number_and_name_and_post_the_engines_index(clien
     assert "<textarea" not in html and "JSON" not in html
     foul = html.split('data-kind="foul_out"', 1)[1].split("</form>", 1)[0]
     options = re.findall(r'<option value="(\d+)">([^<]+)</option>', foul)
-    assert [label for _v, label in options] == [f"{n}. {name}" for n, name in
+    assert [label for _v, label in options] == [f"{n} · {name}" for n, name in
                                                 enumerate(NAMES[:5], 1)]
     assert [int(v) for v, _label in options] == [0, 1, 2, 3, 4]  # posted, never shown
     response = step(client, night, kind="foul_out", p_seat="2", t_reason="挂机")
     assert response.status_code == 200
     night.refresh_from_db()
-    assert night.state["public"]["alive"][2] is False  # 3. 小白, as picked
+    assert night.state["public"]["alive"][2] is False  # 3 · 小白, as picked
     assert night.state["public"]["alive"][1] is True
 
 
@@ -100,7 +100,7 @@ def test_reject_a_manifesto_with_its_button(client, night):
     act(night, 0, "use_card", card="KILLER", target=3, manifesto=MANIFESTO)
     html = section(console(client, night), 'id="gm-steps"')
     reject = html.split('data-kind="reject_manifesto"', 1)[1].split("</form>", 1)[0]
-    assert re.findall(r'<option value="(\d+)">([^<]+)</option>', reject) == [("0", "1. 阿猫")]
+    assert re.findall(r'<option value="(\d+)">([^<]+)</option>', reject) == [("0", "1 · 阿猫")]
     step(client, night, kind="reject_manifesto", p_seat="0", t_reason="抄来的")
     night.refresh_from_db()
     assert night.state["private"][0]["action"]["rejected"] is True
@@ -147,9 +147,9 @@ def test_the_night_1_consequences_name_the_drawn_loss_orders_in_chinese_only(cli
     page = client.get(reverse("admin:games_game_end_phase", args=[night.pk])).content.decode()
     defaults = section(page, 'id="defaults"')
     for n, name in enumerate(NAMES[:5], 1):  # nobody sent a loss order: each one is drawn
-        assert f"座位{n} {name} 没有提交丢牌顺序" in defaults
+        assert f"{n}号{name} 没有提交丢牌顺序" in defaults
     assert "sent no loss order" not in page  # the engine's explanation, read in Chinese:
-    assert f"座位1 {NAMES[0]} 没有按时提交丢牌顺序，随机抽取了一个（§5.3）。" in page
+    assert f"1号{NAMES[0]} 没有按时提交丢牌顺序，随机抽取了一个（§5.3）。" in page
     assert "丢牌顺序" in section(page, 'id="missing"')
     night.refresh_from_db()
     assert night.phase_name == "night"
@@ -161,5 +161,5 @@ def test_the_gms_own_log_entries_read_as_chinese_sentences(client, night):
     step(client, night, kind="foul_out", p_seat="4", t_reason="挂机")
     log = section(console(client, night), 'id="events"')
     assert "把截止时间延长了 30 分钟" in log
-    assert "判座位 5. 花花 犯规出局" in log
+    assert "判5号花花犯规出局" in log
     assert "gm extend" not in log and "GM action" not in log

@@ -86,7 +86,7 @@ DEAL = {
 }
 GAME = "九命散步局"
 NAMES = ["阿猫", "阿狗", "小白", "老黑", "花花"]
-SEAT = [f"座位{n + 1} {name}" for n, name in enumerate(NAMES)]  # how the pages name seats
+SEAT = [f"{n + 1}号{name}" for n, name in enumerate(NAMES)]  # how the pages name seats
 # The core card each seat picks (never the form's first loss-order option).
 CORE = {0: "巫医", 1: "狼人", 2: "束魂", 3: "狙击手", 4: "杀手"}
 CORE_CODES = {0: "WITCH_DOCTOR", 1: "WEREWOLF", 2: "SOULBINDER", 3: "SNIPER", 4: "KILLER"}
@@ -173,7 +173,7 @@ def choose(page, *words: str, texts: dict[str, str] | None = None,
 
 
 def use_card(page, card: str, target: str, *, manifesto: str | None = None) -> dict:
-    """Use `card` (its Chinese name) on `target` ("座位5 花花") through the act form: the
+    """Use `card` (its Chinese name) on `target` ("5号花花") through the act form: the
     option "use a card on a seat", then the card picker and the target picker by what they
     read, and the manifesto in the box the page shows for the picked card."""
     labels = page.locator("#choice option").all_inner_texts()
@@ -283,13 +283,13 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
     # Day 1: 阿猫 reads the dawn on the game page; 老黑 curses 花花 and sends a proxy vote.
     to_game(pages[0], GAME)
     dawn = visible_text(pages[0], "main")
-    assert "座位1 阿猫 丢了一张中立阵营的牌（夜间遭到攻击）" in dawn
+    assert "1号阿猫 丢了一张中立阵营的牌（夜间遭到攻击）" in dawn
     lao_hei = pages[3]
     to_game(lao_hei, GAME)
     follow(lao_hei, "#act-link")
     use_card(lao_hei, "诅咒", SEAT[4])
     assert last_step(game, 3).params == {"card": "CURSE", "target": 4}
-    chosen = choose(lao_hei, "委托神的使者投票给 花花")
+    chosen = choose(lao_hei, "委托神的使者投票给 5号花花")
     assert chosen["kind"] == "proxy_vote"
     assert (last_step(game, 3).kind, last_step(game, 3).params) == ("proxy_vote", {"target": 4})
 
@@ -310,11 +310,11 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
     xiao_bai = pages[2]
     xiao_bai.set_viewport_size(PHONE)
     day1 = [
-        "座位3 小白：3票（亲自投票：阿猫、阿狗、花花）",
-        "座位5 花花：3票（亲自投票：小白；代理投票：老黑；诅咒 +1）",
+        "3号小白：3票（亲自投票：1号阿猫、2号阿狗、5号花花）",
+        "5号花花：3票（亲自投票：3号小白；委托投票：4号老黑；诅咒 +1）",
     ]
     assert tally(xiao_bai) == day1
-    tied = "座位3 小白、座位5 花花 并列最高票，进入加赛（加赛不计诅咒和庇佑）。"
+    tied = "3号小白、5号花花 并列最高票，进入生死投票（生死投票不计诅咒和庇佑）。"
     assert visible_text(xiao_bai, "#vote-result") == tied
     posts = messenger_posts(xiao_bai)
     assert len(posts) == 2, posts  # the opening post and the result
@@ -325,7 +325,7 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
     # The runoff: 老黑's proxy again; 阿猫 and 小白 for 花花, 阿狗 and 花花 for 小白.
     to_game(lao_hei, GAME)  # from his act page, as he left it, to a fresh one
     follow(lao_hei, "#act-link")
-    choose(lao_hei, "委托神的使者投票给 花花")
+    choose(lao_hei, "委托神的使者投票给 5号花花")
     assert (last_step(game, 3).kind, last_step(game, 3).params) == ("proxy_vote", {"target": 4})
     for n, target in ((0, 4), (1, 2), (4, 2), (2, 4)):
         page = pages[n]
@@ -337,8 +337,8 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
     game.refresh_from_db()
     assert (game.phase_name, game.phase_number) == ("night", 2)
     runoff_votes = [
-        "座位5 花花：3票（亲自投票：阿猫、小白；代理投票：老黑）",
-        "座位3 小白：2票（亲自投票：阿狗、花花）",
+        "5号花花：3票（亲自投票：1号阿猫、3号小白；委托投票：4号老黑）",
+        "3号小白：2票（亲自投票：2号阿狗、5号花花）",
     ]
     assert tally(xiao_bai) == runoff_votes
     assert "将在第2夜结束时公布" in visible_text(xiao_bai, "#vote-result")
@@ -365,7 +365,7 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
     to_game(xiao_bai, GAME)
     follow(xiao_bai, "#board-link")
     follow(xiao_bai, "第1天的生死投票", within="main")
-    executed = "座位5 花花 得票最多，被处决；没有人特赦它，它丢一张牌。"
+    executed = "5号花花 得票最多，被处决；无人特赦，丢一张牌。"
     assert tally(xiao_bai) == runoff_votes
     assert visible_text(xiao_bai, "#vote-result") == executed
     posts = messenger_posts(xiao_bai)
@@ -392,7 +392,7 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
     for page in pages:
         to_game(page, GAME)
         outcome = visible_text(page, "#outcome")
-        assert outcome.endswith("平民阵营获胜。获胜者：座位1 阿猫、座位3 小白、座位4 老黑。"), outcome
+        assert outcome.endswith("平民阵营获胜。获胜者：1号阿猫、3号小白、4号老黑。"), outcome
         assert not engine_keys(page, "#outcome")
     a_gou = pages[1]
     a_gou.screenshot(path=str(artifacts_dir / "ninelives-game.png"), full_page=True)

@@ -117,13 +117,13 @@ def test_the_dawn_names_only_the_camps_of_lost_cards(start_ninelives):
     game = play_night_1(start_ninelives())
     dawn = announcements(game)[-1]
     assert "第1夜结束" in dawn
-    assert "座位5 花花 丢了一张中立阵营的牌（夜间遭到攻击）" in dawn
-    assert "座位3 小白 遭到攻击但被保护" in dawn
+    assert "5号花花 丢了一张中立阵营的牌（夜间遭到攻击）" in dawn
+    assert "3号小白 遭到攻击但被保护" in dawn
     assert dawn.count(MANIFESTO) == 2, "both manifestos, without their authors"
     assert card_names_in(dawn) == set(), "no card is named at dawn"
     for seat in range(5):
         assert NAMES[seat] not in dawn or seat in (2, 4), "attackers and protectors unnamed"
-    assert "第1天开始" in dawn and "座位3 小白 昨夜被保护" in dawn
+    assert "第1天开始" in dawn and "3号小白 昨夜被保护" in dawn
     # the card itself reaches only its owner
     lost = "你丢了反狙击手（中立阵营）"
     assert lost in conversation(game, 4)
@@ -132,7 +132,7 @@ def test_the_dawn_names_only_the_camps_of_lost_cards(start_ninelives):
 
 def test_the_investigator_alone_learns_the_answer(start_ninelives):
     game = play_night_1(start_ninelives())
-    answer = "你用占卜查验 座位1 阿猫 是否持有杀手：答案是**是**。"
+    answer = "你用占卜查验1号阿猫是否持有杀手，结果：**是**。"
     assert answer in conversation(game, 2)
     for seat in (0, 1, 3, 4):
         assert "查验" not in conversation(game, seat)
@@ -160,14 +160,14 @@ def test_a_tied_day_vote_opens_a_runoff_thread_that_executes(start_ninelives, cl
     game = fresh(game)
     assert (game.phase_name, game.phase_number) == ("runoff", 1)
     tie = announcements(game)[-1]
-    assert "座位1 阿猫、座位2 阿狗 并列最高票" in tie and "座位1 阿猫 2票" in tie
+    assert "1号阿猫、2号阿狗 并列最高票" in tie and "1号阿猫 2票" in tie
     runoff = Thread.objects.get(board=game.board, key=f"vote-{game.current_phase.seq}")
     assert Thread.objects.filter(board=game.board, key__startswith="vote-").count() == 2
     client.force_login(user_of(game, 3))
     page = unescape(client.get(reverse("messaging-thread", args=[runoff.pk])).content.decode())
     offered = set(re.findall(r'name="target" value="(\d+)"', page))
     assert offered == {"0", "1"}, "the runoff offers the tied seats only"
-    assert "投票给 阿猫" in page and "投票给 阿狗" in page
+    assert "投票给 1号阿猫" in page and "投票给 2号阿狗" in page
     assert post_vote(client, game, 3, 4).status_code == 409  # not a tied seat
     for voter, target in ((0, 1), (1, 0), (3, 0), (4, 0)):
         assert post_vote(client, game, voter, target).json()["ok"]
@@ -181,8 +181,8 @@ def test_a_tied_day_vote_opens_a_runoff_thread_that_executes(start_ninelives, cl
         act(game, seat, "pass")
     game = fresh(game)
     dawn = announcements(game)[-1]
-    assert "座位1 阿猫 被第1天的投票处决（计票：座位1 阿猫 3票、座位2 阿狗 1票），丢一张牌。" in dawn
-    assert "座位1 阿猫 丢了一张中立阵营的牌（被投票处决）" in dawn
+    assert "1号阿猫 被第1天的投票处决（计票：1号阿猫 3票、2号阿狗 1票），丢一张牌。" in dawn
+    assert "1号阿猫 丢了一张中立阵营的牌（被投票处决）" in dawn
     assert card_names_in(dawn) == set()
     assert "你丢了禁锢（中立阵营）" in conversation(game, 0)
 

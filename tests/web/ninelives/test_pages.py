@@ -99,20 +99,20 @@ def test_day_1_pages_show_own_results_and_pending_choices_only(start_ninelives, 
     pages = {seat: act_page(client, game, seat) for seat in range(5)}
     for seat, page in pages.items():
         assert_shows_only_its_own(page, game.state, seat)
-    investigation = "你用占卜查验 座位1 阿猫 是否持有杀手：答案是<strong>是</strong>"
+    investigation = "你用占卜查验1号阿猫是否持有杀手，结果：<strong>是</strong>"
     assert investigation in results_of(pages[2])
     assert all("查验" not in pages[s] for s in (0, 1, 3, 4))
     assert "你丢了反狙击手（中立阵营）" in pages[4]
     assert all("你丢了" not in pages[s] for s in (0, 1, 2, 3))
     assert "你遭到攻击但被保护" in results_of(pages[2])  # the save, told to 小白
-    assert "座位3 小白 遭到攻击" not in results_of(pages[2]), "no public sentence repeated"
+    assert "3号小白 遭到攻击" not in results_of(pages[2]), "no public sentence repeated"
     assert "你丢了反狙击手（中立阵营）" in results_of(pages[4])
-    assert '<p id="pending">本阶段： 使用 诅咒 → 座位1 阿猫</p>' in pages[3]
-    assert "诅咒 → 座位1" not in pages[0] + pages[1] + pages[2] + pages[4]
-    assert '<p id="proxy">我的委托投票（由神的使者代投）： 投票给 阿狗</p>' in pages[4]
+    assert '<p id="pending">本阶段： 使用 诅咒 → 1号阿猫</p>' in pages[3]
+    assert "诅咒 → 1号" not in pages[0] + pages[1] + pages[2] + pages[4]
+    assert '<p id="proxy">我的委托投票（由神的使者代投）： 投票给 2号阿狗</p>' in pages[4]
     assert all('id="proxy"' not in pages[s] for s in range(4))
     # the form offers each seat its own cards only, with Chinese labels
-    assert "使用 诅咒 → 座位1 阿猫" in pages[3]
+    assert "使用 诅咒 → 1号阿猫" in pages[3]
     form = Form(pages[3], "action-form")  # a day card: STRIKE, picked with its target
     assert form.options["pick_card"] == [("", "—"), ("STRIKE", "必杀"), ("CURSE", "诅咒")]
     assert ("4", "5 · 花花") in form.options["pick_target"]

@@ -80,9 +80,9 @@ def test_an_open_day_vote_shows_only_the_votes_cast_in_person(start_ninelives, c
         act(game, voter, "vote", target=target)
     act(game, 4, "proxy_vote", target=2)
     text = every_view(client, game, thread)
-    assert lines(text) == ["座位2 阿狗：2票（亲自投票：阿猫、老黑）"]
-    assert "代理投票：" not in text and "诅咒 +1" not in text, "proxies and CURSE wait"
-    assert "座位3 小白 不能投票" in text
+    assert lines(text) == ["2号阿狗：2票（亲自投票：1号阿猫、4号老黑）"]
+    assert "委托投票：" not in text and "诅咒 +1" not in text, "proxies and CURSE wait"
+    assert "3号小白 不能投票" in text
     page = unescape(client.get(reverse("messaging-thread", args=[thread.pk])).content.decode())
     assert "<h2>第1天投票</h2>" in page and "day 1" not in page
 
@@ -98,19 +98,19 @@ def test_the_closed_day_vote_shows_the_proxy_and_the_curse_that_forced_the_runof
     assert (game.phase_name, game.phase_number) == ("runoff", 1)
     text = every_view(client, game, day)
     assert lines(text) == [
-        "座位1 阿猫：2票（亲自投票：阿狗；诅咒 +1）",
-        "座位2 阿狗：2票（亲自投票：阿猫、老黑）",
-        "座位3 小白：1票（代理投票：花花）",
+        "1号阿猫：2票（亲自投票：2号阿狗；诅咒 +1）",
+        "2号阿狗：2票（亲自投票：1号阿猫、4号老黑）",
+        "3号小白：1票（委托投票：5号花花）",
     ]
-    assert "座位1 阿猫、座位2 阿狗 并列最高票，进入加赛" in text
+    assert "1号阿猫、2号阿狗 并列最高票，进入生死投票" in text
     # the CURSE is shown by its effect only: never who used it
     assert "老黑 使用" not in text and "老黑的诅咒" not in text
     # 神的使者 posts the result in the thread
     result = day.posts.order_by("-id").first()
     assert is_messenger(result.author)
     assert "**第1天投票**" in result.body
-    assert "座位1 阿猫：2票（亲自投票：阿狗；诅咒 +1）" in result.body
-    assert "加赛" in result.body
+    assert "1号阿猫：2票（亲自投票：2号阿狗；诅咒 +1）" in result.body
+    assert "生死投票" in result.body
     assert vote_thread(game).title == "第1天的生死投票"
 
 
@@ -130,8 +130,8 @@ def test_the_runoff_counts_the_proxy_and_publishes_after_the_pardon_window(
     assert (game.phase_name, game.phase_number) == ("night", 2)
     text = every_view(client, game, runoff)
     # the proxy is published at the count; the count and the seat wait for night 2's end
-    assert lines(text) == ["座位2 阿狗：3票（亲自投票：阿猫、老黑；代理投票：花花）",
-                           "座位1 阿猫：1票（亲自投票：阿狗）"]
+    assert lines(text) == ["2号阿狗：3票（亲自投票：1号阿猫、4号老黑；委托投票：5号花花）",
+                           "1号阿猫：1票（亲自投票：2号阿狗）"]
     assert "第2夜结束时公布" in text
     pending = runoff.posts.order_by("-id").first()
     assert "第2夜结束时公布" in pending.body and "被处决，没有人" not in pending.body
@@ -140,10 +140,10 @@ def test_the_runoff_counts_the_proxy_and_publishes_after_the_pardon_window(
     game = fresh(game)
     assert game.phase_name == "day"
     text = every_view(client, game, vote_thread(game, runoff_seq))
-    assert "座位2 阿狗 得票最多，被处决；没有人特赦它，它丢一张牌。" in text
+    assert "2号阿狗 得票最多，被处决；无人特赦，丢一张牌。" in text
     revealed = runoff.posts.order_by("-id").first()
     assert revealed.pk != pending.pk
-    assert "座位2 阿狗：3票（亲自投票：阿猫、老黑；代理投票：花花）" in revealed.body
+    assert "2号阿狗：3票（亲自投票：1号阿猫、4号老黑；委托投票：5号花花）" in revealed.body
 
 
 def test_undoing_the_vote_end_withdraws_its_result_post_and_ending_again_posts_it_anew(
