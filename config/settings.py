@@ -48,12 +48,20 @@ if PRODUCTION and not ALLOWED_HOSTS:
     raise SettingError("ALLOWED_HOSTS is required when DJANGO_ENV=production")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # The address links in emails use (config/site.py `site_url()`), from configuration only,
-# never from a request: SITE_URL when the environment sets it (production should; `make run`
-# sets http://HOST:PORT), else the fallback here (https:// in production, http://
-# elsewhere, the first ALLOWED_HOSTS name); nothing hard-coded.
+# never from a request: SITE_URL from the environment, required in production (behind a
+# proxy the public address is known nowhere else, and a guess from ALLOWED_HOSTS could name
+# the wrong one of several); elsewhere `make run` sets http://HOST:PORT, and without it the
+# first ALLOWED_HOSTS name stands in (http://); nothing hard-coded.
 SITE_URL_FROM_ENV = env_str("SITE_URL", "").rstrip("/")
+if PRODUCTION and not SITE_URL_FROM_ENV:
+    raise SettingError("SITE_URL is required when DJANGO_ENV=production: the public address "
+                       "links in emails use, e.g. SITE_URL=https://games.example.org")
+if SITE_URL_FROM_ENV and (not SITE_URL_FROM_ENV.startswith(("http://", "https://"))
+                          or not SITE_URL_FROM_ENV.split("://", 1)[1].split("/", 1)[0]):
+    raise SettingError(f"SITE_URL={SITE_URL_FROM_ENV!r} must be an address such as "
+                       "https://games.example.org")
 _site_host = next((h.lstrip(".") for h in ALLOWED_HOSTS if h not in ("*", "")), "localhost")
-SITE_URL = SITE_URL_FROM_ENV or ("https://" if PRODUCTION else "http://") + _site_host
+SITE_URL = SITE_URL_FROM_ENV or "http://" + _site_host
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -188,6 +188,7 @@ def settings_subprocess(code: str, **env) -> str:
 
 
 PRODUCTION = {"DJANGO_ENV": "production", "ALLOWED_HOSTS": "games.example.org",
+              "SITE_URL": "https://games.example.org",
               "SECRET_KEY": "k" * 20 + "Xy7!q" + "z9-p" * 10}
 
 

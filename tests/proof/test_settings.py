@@ -41,7 +41,7 @@ def test_production_requires_a_secret_key():
 def test_production_settings_pass_check_deploy_without_warnings():
     result = run_manage("check", "--deploy", "--fail-level", "WARNING",
                         DJANGO_ENV="production", ALLOWED_HOSTS="games.example.org",
-                        SECRET_KEY="k" * 20 + "Xy7!q" + "z9-p" * 10)
+                        SITE_URL="https://games.example.org", SECRET_KEY="k" * 20 + "Xy7!q" + "z9-p" * 10)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "WARNINGS" not in result.stdout + result.stderr
     assert "no issues" in result.stdout
