@@ -79,8 +79,8 @@ def lobby_section(request):
 
 
 def game_board_check(*, user, board, thread, kind, body):
-    """While a game runs, only its players (and the GM) post on its board; the dead reply
-    briefly only (seed 002 §7.2; their new threads are moved to the GM board)."""
+    """While a game runs, only its players (and the GM) post on its board; what the dead
+    may write is the rule set's dead-talk policy (games/services/ghosts.py)."""
     from django.utils.translation import gettext as _
 
     from .models import Game
@@ -97,10 +97,10 @@ def game_board_check(*, user, board, thread, kind, body):
     seat = game.seats.filter(user=user).only("alive").first()
     if seat is None:
         return _("Only the players of this game may post on its board while it runs.")
-    if not seat.alive and thread is not None:
-        from .services import ghost_reply_refusal
+    if not seat.alive:
+        from .services import dead_post_refusal
 
-        return ghost_reply_refusal(Game.objects.get(pk=game.pk), user, body)
+        return dead_post_refusal(Game.objects.get(pk=game.pk), user, thread=thread, body=body)
     return None
 
 

@@ -2,7 +2,8 @@
 
     name -> engine (games/engine/<name>/), presenter (games/presenters/<name>.py), the seat's
             panel template (templates/games/panels/<name>.html), a title, the rules page
-            (docs/rules/<name>.md) and the event kinds the engine declares it can emit
+            (docs/rules/<name>.md), the event kinds the engine declares it can emit and
+            what its dead may write on the game's board (`DeadTalk`)
 
 Imported by GamesConfig.ready(), so a broken import is a crash at start-up. The system check
 in games/checks.py verifies every entry (the presenter covers every declared event kind, the
@@ -37,6 +38,34 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules"
 
 
 @dataclass(frozen=True)
+class DeadTalk:
+    """What a dead seat may write on its game's board while the game runs (the GM board and
+    the seat's conversation with 神的使者 are not the game's board). Every rule set declares
+    one; games/services/ghosts.py applies it.
+
+    replies: a dead seat may reply in a thread, at most `Game.ghost_reply_max_chars`
+             characters; False: no reply at all.
+    threads: MOVE_TO_GM_BOARD, a dead seat's new thread is written, then moved to the game's
+             GM board until the game ends; REFUSE, no new thread.
+    """
+    replies: bool
+    threads: str
+
+    MOVE_TO_GM_BOARD = "move_to_gm_board"
+    REFUSE = "refuse"
+
+    def __post_init__(self):
+        if self.threads not in (self.MOVE_TO_GM_BOARD, self.REFUSE):
+            raise ValueError(f"unknown dead-talk rule for threads: {self.threads!r}")
+
+
+# Seed 002 §7.2: the dead may reply briefly; their new threads go to the GM board.
+GHOST_POSTS = DeadTalk(replies=True, threads=DeadTalk.MOVE_TO_GM_BOARD)
+# The dead have left the game and write nothing on its board (seed 001 §3.14).
+SILENT = DeadTalk(replies=False, threads=DeadTalk.REFUSE)
+
+
+@dataclass(frozen=True)
 class RuleSetEntry:
     name: str
     engine: RuleSet
@@ -45,6 +74,7 @@ class RuleSetEntry:
     title: str           # lazily translated
     rules_doc: Path
     event_kinds: tuple[str, ...]
+    dead_talk: DeadTalk  # what a dead seat may write on the game's board
     summary: str = ""    # one line for the add-game form (lazily translated)
     phases: tuple[str, ...] = ()          # the engine's phase names, each with a duration
     presets: tuple[Preset, ...] = ()      # phase-length presets, the first is the default
@@ -105,16 +135,17 @@ TABLE: dict[str, RuleSetEntry] = {}
 
 
 def register(*, name: str, engine: type[RuleSet], presenter: ModuleType, panel: str,
-             title: str, rules_doc: Path, event_kinds: tuple[str, ...], summary: str = "",
-             phases: tuple[str, ...] = (), presets: tuple[Preset, ...] = (),
+             title: str, rules_doc: Path, event_kinds: tuple[str, ...], dead_talk: DeadTalk,
+             summary: str = "", phases: tuple[str, ...] = (), presets: tuple[Preset, ...] = (),
              options: tuple[Option, ...] = ()) -> RuleSetEntry:
-    """Add a rule set to the table (and its engine to games.engine.registry)."""
+    """Add a rule set to the table (and its engine to games.engine.registry). `dead_talk`
+    has no default: each rule set says what its dead may write."""
     if name in TABLE:
         raise ValueError(f"rule set {name!r} is already in the table")
     registry.register(name, engine)
     entry = RuleSetEntry(name=name, engine=registry.get(name), presenter=presenter,
                          panel=panel, title=title, rules_doc=rules_doc,
-                         event_kinds=tuple(event_kinds), summary=summary,
+                         event_kinds=tuple(event_kinds), dead_talk=dead_talk, summary=summary,
                          phases=tuple(phases), presets=tuple(presets), options=tuple(options))
     TABLE[name] = entry
     return entry
@@ -159,6 +190,7 @@ register(name="ninelives", engine=NineLives, presenter=ninelives_presenter,
          summary=_("Cards and lives: killers, wolves and civilians; a day vote and a runoff."),
          phases=("night", "day", "runoff"),
          # seed 002 §5: night 24 h, day 24 h, the runoff extends the day by 24 h
+         dead_talk=GHOST_POSTS,  # seed 002 §7.2
          presets=_presets({"night": 1440, "day": 1440, "runoff": 1440},
                           {"night": 60, "day": 60, "runoff": 30},
                           {"night": 10, "day": 10, "runoff": 5}))
@@ -168,6 +200,9 @@ register(name="classic", engine=Classic, presenter=classic_presenter,
          summary=_("Police against bandits among civilians; optional 2.0 variants."),
          phases=("night", "extra_check", "last_words", "speech", "tie_speech", "vote",
                  "tie_vote"),
+         # seed 001 §3.14: after their last words (left through the action page during the
+         # last-words phase, published by the service) the dead leave the game
+         dead_talk=SILENT,
          # docs/rules/classic.md "Setting up a game"
          presets=_presets({"night": 1440, "extra_check": 240, "last_words": 360, "speech": 120,
                            "tie_speech": 120, "vote": 60, "tie_vote": 60},
@@ -194,6 +229,9 @@ register(name="gold", engine=Gold, presenter=gold_presenter,
          summary=_("A card game of coins: killers, assassins and thieves over several rounds."),
          phases=("pick", "priority", "operation"),
          # docs/rules/gold.md "One phase, one deadline"
+         # seed 000: nobody dies (every seat plays every round); a seat that were ever out
+         # would have left the game, as in Classic
+         dead_talk=SILENT,
          presets=_presets({"pick": 1440, "priority": 360, "operation": 360},
                           {"pick": 60, "priority": 15, "operation": 15},
                           {"pick": 10, "priority": 5, "operation": 5}),

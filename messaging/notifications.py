@@ -4,8 +4,9 @@
     notify(user=player, kind=Kind.VOTE_THREAD, thread=vote_thread, text=game.name)
 
 Public: `notify`, `mark_read`, `mark_all_read`, `unread_count`, `Kind`; the forum's own
-callers: `notify_new_post` (replies, quotes, mentions), `read_up_to` (a thread page read),
-`read_conversation` (a conversation opened).
+callers: `notify_new_post` (replies, quotes, mentions), `drop_unreadable` (a thread moved
+where some can no longer read it), `read_up_to` (a thread page read), `read_conversation`
+(a conversation opened).
 
 Precondition of every writer here: called inside the writer's transaction (or none), so a
 rolled-back post leaves no notice behind. Notices are on-site only; email stays with the
@@ -105,6 +106,18 @@ def notify_new_post(*, post: Post, mentioned=()) -> list[Notification]:
         if notice is not None:
             made.append(notice)
     return made
+
+
+def drop_unreadable(*, thread: Thread) -> int:
+    """Delete the notices about `thread` (and its posts) of users who may no longer read it,
+    e.g. after it was moved to a GM board. Returns how many. Precondition: inside the
+    mover's transaction."""
+    notices = Notification.objects.filter(thread=thread)
+    users = get_user_model().objects.filter(pk__in=notices.values("user_id"))
+    gone = [u.pk for u in users if not rules.can_read_thread(u, thread)]
+    if not gone:
+        return 0
+    return notices.filter(user_id__in=gone).delete()[0]
 
 
 def unread_count(user) -> int:

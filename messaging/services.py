@@ -151,6 +151,20 @@ def _add_post(*, thread: Thread, author, body: str, html: str, quote: Post | Non
     return post
 
 
+def _where_it_ends_up(thread: Thread) -> Thread:
+    """`thread` on the board it is on now, read again after its new post was stored.
+
+    Storing a post runs other apps' hooks, and one may move the thread (the games app moves
+    a dead player's new thread to the game's GM board): the post's notices are computed
+    from where it ends up, never from the board it was written on. Precondition: inside
+    the writer's transaction, after `_add_post`.
+    """
+    board_id = Thread.objects.filter(pk=thread.pk).values_list("board_id", flat=True).get()
+    if board_id != thread.board_id:
+        thread.board = Board.objects.get(pk=board_id)
+    return thread
+
+
 def start_thread(*, board: Board, author, kind: str, title: str, body: str, key: str = "",
                  pinned: bool = False, locked: bool = False,
                  enforce_rate_limit: bool = True) -> Thread:
@@ -177,6 +191,7 @@ def start_thread(*, board: Board, author, kind: str, title: str, body: str, key:
         thread = Thread.objects.create(board=board, kind=kind, title=title, author=author,
                                        key=key, is_pinned=pinned, is_locked=locked)
         post = _add_post(thread=thread, author=author, body=body, html=html, quote=None)
+        _where_it_ends_up(thread)
         notifications.notify_new_post(post=post, mentioned=mentioned)
     return thread
 
@@ -202,6 +217,7 @@ def reply(*, thread: Thread, author, body: str, quote: Post | None = None,
         if enforce_rate_limit:
             check_rate_limit(author, board=thread.board_id)
         post = _add_post(thread=thread, author=author, body=body, html=html, quote=quote)
+        _where_it_ends_up(thread)
         notifications.notify_new_post(post=post, mentioned=mentioned)
     return post
 
@@ -272,18 +288,24 @@ def set_thread_locked(*, thread: Thread, locked: bool) -> None:
 def move_thread(*, thread: Thread, board: Board) -> Thread:
     """Move `thread` to `board` (e.g. a dead player's analysis to the GM board, and back).
 
-    Posts keep their numbers; only the board changes.
+    Posts keep their numbers; only the board changes. The caller's `thread` object is
+    moved too (a writer holding it computes the new post's notices from the new board).
+    After the move, the notices about the thread's posts are computed again from where
+    they now are: a user who may no longer read the thread loses them (a thread moved to a
+    GM board notifies nobody outside it).
     """
     with transaction.atomic():
-        thread = Thread.objects.select_for_update().get(pk=thread.pk)
-        if thread.key and Thread.objects.filter(board=board, key=thread.key).exists():
+        moved = Thread.objects.select_for_update().get(pk=thread.pk)
+        if moved.key and Thread.objects.filter(board=board, key=moved.key).exists():
             raise PostingRefused(_("A thread with this key already exists on this board."))
+        moved.board = board
+        moved.save(update_fields=["board"])
         thread.board = board
-        thread.save(update_fields=["board"])
-        if thread.last_post_at and (board.last_post_at is None
-                                    or board.last_post_at < thread.last_post_at):
-            Board.objects.filter(pk=board.pk).update(last_post_at=thread.last_post_at)
-    return thread
+        if moved.last_post_at and (board.last_post_at is None
+                                   or board.last_post_at < moved.last_post_at):
+            Board.objects.filter(pk=board.pk).update(last_post_at=moved.last_post_at)
+        notifications.drop_unreadable(thread=moved)
+    return moved
 
 
 # --- conversations with 神的使者 ----------------------------------------------------------

@@ -25,7 +25,8 @@ def test_every_rule_set_of_the_table_passes_the_check():
 def entry(**changes):
     fields = dict(name="x", engine=registry.get("gold"), presenter=base,
                   panel="games/panels/default.html", title="X",
-                  rules_doc=Path(rulesets.DOCS / "gold.md"), event_kinds=("picked",))
+                  rules_doc=Path(rulesets.DOCS / "gold.md"), event_kinds=("picked",),
+                  dead_talk=rulesets.SILENT)
     return rulesets.RuleSetEntry(**dict(fields, **changes))
 
 

@@ -149,7 +149,8 @@ def register():
     from tests import toy_presenter
 
     rulesets.register(name="toy", engine=Toy, presenter=toy_presenter, panel="games/panels/default.html",
-                      title="Toy", rules_doc=Path(__file__), event_kinds=EVENT_KINDS)
+                      title="Toy", rules_doc=Path(__file__), event_kinds=EVENT_KINDS,
+                      dead_talk=rulesets.GHOST_POSTS)
 
 
 def unregister():

@@ -30,7 +30,7 @@ from .community import (
     sweep_community,
     withdraw_signup,
 )
-from .ghosts import ghost_reply_refusal, gm_board, move_ghost_thread, restore_ghost_threads
+from .ghosts import dead_post_refusal, gm_board, move_ghost_thread, restore_ghost_threads
 from .gm import abort_game, end_phase_now, extend_deadline, gm_step, pause_game, resume_game
 from .kernel import GameError, publish_announcement, ruleset_of
 from .lifecycle import (
@@ -51,7 +51,7 @@ __all__ = [
     "RUNNING_SETTINGS", "VOTE_KINDS", "check_settings", "update_settings", "GameError", "abort_game", "accept_substitution", "add_candidate",
     "advance_phase", "cancel_substitution", "cast_vote", "check_activity", "check_in",
     "close_awards", "close_due_awards", "create_game", "draw_players", "end_phase_now",
-    "ensure_board", "expire_substitutions", "extend_deadline", "ghost_reply_refusal",
+    "ensure_board", "expire_substitutions", "extend_deadline", "dead_post_refusal",
     "gm_board", "gm_step", "grace", "move_ghost_thread", "nominate", "open_signups",
     "pause_game", "pick_players", "publish_announcement", "request_leave",
     "restore_ghost_threads", "resume_game", "rollback", "ruleset_of", "sign_up", "start_from_signups",

@@ -1,5 +1,11 @@
-"""Ghost posts (诈尸, seed 002 §7.2): a dead player's new thread is moved to the game's GM
-board at once and restored when the game ends; a dead player's reply is kept short."""
+"""What the dead write on a running game's board, by the rule set's dead-talk policy
+(games/rulesets.py `DeadTalk`):
+
+- 猫有n条命 (seed 002 §7.2, 诈尸): a dead player's new thread is moved to the game's GM board
+  at once and restored when the game ends; a dead player's reply is kept short.
+- Classic and gold: the dead have left the game (seed 001 §3.14) and write nothing on its
+  board; Classic's last words are left through the action page in the last-words phase.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +17,18 @@ from django.utils.translation import gettext as _
 from messaging import services as forum
 from messaging.models import Board, Thread
 
+from .. import rulesets
 from ..models import Game, MovedThread
 from ..selectors import dead_seat
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
     from django.contrib.auth.models import AnonymousUser
+
+
+def dead_talk(game: Game) -> rulesets.DeadTalk:
+    """The dead-talk policy of `game`'s rule set."""
+    return rulesets.get(game.ruleset).dead_talk
 
 
 def gm_board(game: Game) -> Board:
@@ -32,7 +44,7 @@ def move_ghost_thread(thread: Thread) -> MovedThread | None:
     if game is None or game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
         return None
     seat = dead_seat(game, thread.author)
-    if seat is None:
+    if seat is None or dead_talk(game).threads != rulesets.DeadTalk.MOVE_TO_GM_BOARD:
         return None
     from_board = thread.board
     forum.move_thread(thread=thread, board=gm_board(game))
@@ -56,9 +68,27 @@ def restore_ghost_threads(game: Game) -> int:
     return n
 
 
-def ghost_reply_refusal(game: Game, user: User | AnonymousUser | None, body: str) -> str | None:
+def dead_post_refusal(game: Game, user: User | AnonymousUser | None, *,
+                      thread: Thread | None, body: str) -> str | None:
+    """Why `user`, if a dead seat of `game`, may not write this on the game's board, or None.
+
+    `thread` is None for a new thread. By the rule set's `DeadTalk`:
+    1. a new thread: allowed when it is moved to the GM board (`move_ghost_thread` moves it
+       once written), else refused;
+    2. a reply: refused when the dead may not reply, else refused only when longer than the
+       game's `ghost_reply_max_chars` (an empty body asks whether the reply box is shown).
+    """
     if dead_seat(game, user) is None:
         return None
+    policy = dead_talk(game)
+    if thread is None:
+        if policy.threads == rulesets.DeadTalk.MOVE_TO_GM_BOARD:
+            return None
+        return _("You are out of this game: the dead write nothing on its board until the "
+                 "game ends.")
+    if not policy.replies:
+        return _("You are out of this game: the dead write nothing on its board until the "
+                 "game ends.")
     if len(body) > game.ghost_reply_max_chars:
         return _("The dead may only reply briefly: at most %(n)d characters (§7.2).") % {
             "n": game.ghost_reply_max_chars}
