@@ -187,22 +187,22 @@ def _presets(standard: dict, fast: dict, turbo: dict, cutoffs=(10, 5, 2)) -> tup
 register(name="ninelives", engine=NineLives, presenter=ninelives_presenter,
          panel="games/panels/ninelives.html", title=_("Nine Lives (猫有n条命)"),
          rules_doc=DOCS / "ninelives.md", event_kinds=NINELIVES_KINDS,
+         dead_talk=GHOST_POSTS,  # seed 002 §7.2
          summary=_("Cards and lives: killers, wolves and civilians; a day vote and a runoff."),
          phases=("night", "day", "runoff"),
          # seed 002 §5: night 24 h, day 24 h, the runoff extends the day by 24 h
-         dead_talk=GHOST_POSTS,  # seed 002 §7.2
          presets=_presets({"night": 1440, "day": 1440, "runoff": 1440},
                           {"night": 60, "day": 60, "runoff": 30},
                           {"night": 10, "day": 10, "runoff": 5}))
 register(name="classic", engine=Classic, presenter=classic_presenter,
          panel="games/panels/classic.html", title=_("Classic killing game"),
          rules_doc=DOCS / "classic.md", event_kinds=CLASSIC_KINDS,
-         summary=_("Police against bandits among civilians; optional 2.0 variants."),
-         phases=("night", "extra_check", "last_words", "speech", "tie_speech", "vote",
-                 "tie_vote"),
          # seed 001 §3.14: after their last words (left through the action page during the
          # last-words phase, published by the service) the dead leave the game
          dead_talk=SILENT,
+         summary=_("Police against bandits among civilians; optional 2.0 variants."),
+         phases=("night", "extra_check", "last_words", "speech", "tie_speech", "vote",
+                 "tie_vote"),
          # docs/rules/classic.md "Setting up a game"
          presets=_presets({"night": 1440, "extra_check": 240, "last_words": 360, "speech": 120,
                            "tie_speech": 120, "vote": 60, "tie_vote": 60},
@@ -226,12 +226,12 @@ register(name="classic", engine=Classic, presenter=classic_presenter,
 register(name="gold", engine=Gold, presenter=gold_presenter,
          panel="games/panels/gold.html", title=_("Who Stole My Gold"),
          rules_doc=DOCS / "gold.md", event_kinds=GOLD_KINDS,
-         summary=_("A card game of coins: killers, assassins and thieves over several rounds."),
-         phases=("pick", "priority", "operation"),
-         # docs/rules/gold.md "One phase, one deadline"
          # seed 000: nobody dies (every seat plays every round); a seat that were ever out
          # would have left the game, as in Classic
          dead_talk=SILENT,
+         summary=_("A card game of coins: killers, assassins and thieves over several rounds."),
+         phases=("pick", "priority", "operation"),
+         # docs/rules/gold.md "One phase, one deadline"
          presets=_presets({"pick": 1440, "priority": 360, "operation": 360},
                           {"pick": 60, "priority": 15, "operation": 15},
                           {"pick": 10, "priority": 5, "operation": 5}),
