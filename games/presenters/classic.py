@@ -353,6 +353,8 @@ def _vote_result(data, names, event) -> str:
     if tied and data.get("stage", 0) >= 2:
         return _("%(seats)s tie a third time: nobody is eliminated today.") % {
             "seats": seat_list(tied, names)}
+    if tied and data.get("stage", 0) == 1:
+        return _("%(seats)s tie at the top again.") % {"seats": seat_list(tied, names)}
     if tied:
         return _("%(seats)s tie at the top.") % {"seats": seat_list(tied, names)}
     return _("Nobody received a vote: nobody is eliminated today.")
@@ -889,22 +891,45 @@ def heading(day: int, stage: int) -> str:
 
 
 def _result(data: dict, names: dict[int, str]) -> str:
+    """What a vote's count decided, stage by stage (seed 001 §4.5; day.py `tally`):
+    stage 0's tie sends the tied seats to speak again and the others to vote among them;
+    stage 1's tie sends the others to speak and vote again; stage 2's tie ends the day with
+    nobody out. A single top seat only "has the most votes" here: whether it dies is the
+    verdict's to say (a guardian may die in its place), see `_verdict_result`."""
     eliminated, tied = data.get("eliminated") or [], data.get("tied") or []
+    stage = data.get("stage", 0)
     if eliminated and tied:
         return pgettext("tally", "%(seats)s are tied with the most votes: a guardian and the "
                                  "seat it protects, so both die.") % {
             "seats": seat_list(tied, names)}
     if eliminated:
-        return pgettext("tally", "%(seat)s has the most votes and is voted out.") % {
+        return pgettext("tally", "%(seat)s has the most votes.") % {
             "seat": who(names, eliminated[0])}
-    if tied and data.get("stage", 0) >= 2:
+    if tied and stage >= 2:
         return pgettext("tally", "%(seats)s are tied a third time: nobody is voted out "
                                  "today.") % {"seats": seat_list(tied, names)}
+    if tied and stage == 1:
+        return pgettext("tally", "%(seats)s are tied again: the others speak, then vote "
+                                 "among them once more.") % {"seats": seat_list(tied, names)}
     if tied:
         return pgettext("tally", "%(seats)s are tied with the most votes: they speak again, "
                                  "then the others vote among them.") % {
             "seats": seat_list(tied, names)}
     return pgettext("tally", "Nobody received a vote: nobody is voted out today.")
+
+
+def _verdict_result(top: int | None, deaths: list[dict], names: dict[int, str]) -> str:
+    """The verdict after a count with a single top seat `top`: voted out if it died, else
+    saved (its guardian died in its place, seed 003 guardian); then who died."""
+    died = pgettext("tally", "Died: %(deaths)s.") % {"deaths": deaths_text(deaths, names)}
+    if top is None:
+        return died
+    if any(d.get("seat") == top for d in deaths):
+        fate = pgettext("tally", "%(seat)s is voted out.") % {"seat": who(names, top)}
+    else:
+        fate = pgettext("tally", "%(seat)s stays alive: a guardian died in its place.") % {
+            "seat": who(names, top)}
+    return sentences(fate, died)
 
 
 def vote_tallies(events: list[dict], names: dict[int, str]) -> list[VoteTally]:
@@ -913,6 +938,7 @@ def vote_tallies(events: list[dict], names: dict[int, str]) -> list[VoteTally]:
     rows: dict[int, TallyRow] = {}
     current: VoteTally | None = None
     last: VoteTally | None = None
+    top: int | None = None  # the single top seat of the last count, if any
     for event in events:
         if not event.get("visibility", {}).get("public", True):
             continue
@@ -939,10 +965,12 @@ def vote_tallies(events: list[dict], names: dict[int, str]) -> list[VoteTally]:
         elif current is not None and kind == "vote_result":
             current.status, current.settled_seq = "closed", event.get("seq")
             current.result = _result(d, names)
+            eliminated = d.get("eliminated") or []
+            top = eliminated[0] if len(eliminated) == 1 and not d.get("tied") else None
             last, current = current, None
         elif last is not None and kind == "verdict":
-            last.result = sentences(last.result, pgettext("tally", "Died: %(deaths)s.") % {
-                "deaths": deaths_text(d.get("deaths") or [], names)})
+            last.result = sentences(last.result,
+                                    _verdict_result(top, d.get("deaths") or [], names))
             last = None
     for tally, seat_rows in tallies:
         tally.rows = sorted(seat_rows.values(), key=lambda r: (-(r.count or 0), r.seat))

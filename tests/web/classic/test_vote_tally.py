@@ -44,7 +44,7 @@ def test_a_tied_day_and_its_runoff_show_counts_voters_and_result(game, client):
     text = views.pop()
     assert text.index("第1天 · 平票投票") < text.index("第1天 · 投票"), "newest first"
     assert f"{seat_text(1)}：5票（亲自投票：花花、小红、阿青、木木、阿猫）" in text
-    assert f"{seat_text(1)} 得票最多，被投票出局。" in text
+    assert f"{seat_text(1)} 得票最多。{seat_text(1)} 被投票出局。" in text
     assert f"{seat_text(1)}、{seat_text(3)} 并列最高票" in text
     assert "," not in text, "lists are joined with 、"
     runoff = announcements(game)
