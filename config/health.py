@@ -14,6 +14,12 @@ and none of them raises, whatever is down:
    the record cannot be read: games silently stop advancing when beat or the workers are
    dead, and nothing else would notice.
 
+`/readyz` and `/healthz` are answered by `ProbeMiddleware`, ahead of the session and user
+middleware: a probe that carries a session cookie (a browser's, a load balancer's sticky
+one) would otherwise have the database read for its session before any check ran, and
+meet the generic "database unavailable" 503 page, which names no check (and takes a live
+instance out of a load balancer), whenever the database is down.
+
 The completion time (the heartbeat) lives in the "health" cache (Redis), never in the
 database, so an idle sweep still costs one query and reading it is a cache read, not a query.
 `clock()` is the one reader, and it never raises. The pages that warn people of a stopped
@@ -144,3 +150,22 @@ def readiness() -> tuple[bool, dict[str, str]]:
             results[name] = "check failed"
     return (all(v is None for v in results.values()),
             {name: problem or "ok" for name, problem in results.items()})
+
+
+class ProbeMiddleware:
+    """Answers `/readyz` (config.views.readyz: 200 or 503 JSON naming the failing checks)
+    and `/healthz` (config.views.healthz: "ok") before the middleware that reads the
+    session and the user, so that nothing but the checks touches the database or Redis.
+    Placed after the security middleware, whose headers the answers still get."""
+
+    def __init__(self, get_response):
+        from .views import healthz, readyz
+
+        self.get_response = get_response
+        self.probes = {"/readyz": readyz, "/healthz": healthz}
+
+    def __call__(self, request):
+        probe = self.probes.get(request.path_info)
+        if probe is not None:
+            return probe(request)
+        return self.get_response(request)

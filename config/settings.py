@@ -85,6 +85,7 @@ MIDDLEWARE = [
     "config.middleware.SecurityHeadersMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.health.ProbeMiddleware",  # /readyz and /healthz, before any session is read
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
