@@ -60,14 +60,17 @@ def main() -> int:
     finally:
         common.stop_all()
     check2 = common.check_games(games)
+    common.stop_games(games)
     print(f"{GAMES} games due at once; worker killed with SIGKILL {killed_after:.1f} s after "
           f"the first advance")
     print(f"  nights advanced before the kill: {at_kill}")
     print(f"  right after the kill: games not their log's replay: {len(check1['bad'])}, "
           f"half-advanced games: {half}, phases ended twice: {check1['double advances']}")
     print(f"  after a new worker: nights ended {check2['phases ended']} of {GAMES}, "
-          f"ended twice: {check2['double advances']}, "
-          f"games not their log's replay: {len(check2['bad'])}")
+          f"ended twice: {check2['double advances']}, ended before their deadline: "
+          f"{check2['ended before the deadline']}, games with a problem: {len(check2['bad'])}")
+    for line in (check1["problems"] + check2["problems"])[:10]:
+        print("   ", line)
     survived = (not check1["bad"] and not half and 0 < at_kill < GAMES
                 and check2["phases ended"] == GAMES and not check2["double advances"]
                 and not check2["bad"])

