@@ -95,17 +95,21 @@ def nudge_on_commit(pks: list[int]) -> None:
 
 
 # Texts the sender writes from a row's `context` (OutboxEmail.template): name -> the dotted
-# path of `fn(context) -> (subject, body)`, called in the reader's language and timezone
-# (`context["language"]`, `context["timezone"]`). A sweep that sends many emails at once
-# (reminders) writes only what each is made of, so its cost is one short row per email; the
-# text, its footer and its unsubscribe link are written when the email is sent.
+# path of `fn(context, now=…) -> (subject, body) | None`, called in the reader's language and
+# timezone (`context["language"]`, `context["timezone"]`). A sweep that sends many emails at
+# once (reminders) writes only what each is made of, so its cost is one short row per email;
+# the text, its footer and its unsubscribe link are written when the email is sent. None: at
+# `now` the email no longer makes sense (a reminder for a phase that has ended): the row is
+# dropped unsent (`attempt`).
 DEFERRED = {"reminder": "games.reminders.reminder_text"}
+DROPPED = "dropped: no longer true when it was due to be sent"
 
 
-def write_deferred(row: OutboxEmail) -> None:
+def write_deferred(row: OutboxEmail, now: dt.datetime | None = None) -> bool:
     """Write a deferred row's subject, body (with the footer) and headers from its context,
     in the reader's language and timezone as the sweep read them; `template` is emptied.
-    The caller saves the row."""
+    The caller saves the row. False (nothing written) when the text's function says that at
+    `now` the email no longer makes sense; without `now` (a preview) it is always written."""
     from django.utils.module_loading import import_string
 
     context = row.context
@@ -117,7 +121,10 @@ def write_deferred(row: OutboxEmail) -> None:
 
         reader = get_user_model()(pk=row.user_id)  # the signed links need only the id
     with translation.override(language), timezone.override(zone):
-        subject, body = import_string(DEFERRED[row.template])(context)
+        text = import_string(DEFERRED[row.template])(context, now=now)
+        if text is None:
+            return False
+        subject, body = text
         row.subject = subject[:255]
         row.body = body.rstrip("\n") + "\n" + footer(reader, row.kind)
         row.headers = {"Auto-Submitted": "auto-generated"}
@@ -125,6 +132,7 @@ def write_deferred(row: OutboxEmail) -> None:
             row.headers["List-Unsubscribe"] = f"<{unsubscribe_url(reader, row.kind)}>"
             row.headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     row.template = ""
+    return True
 
 
 def _row(*, to: str, subject: str, body: str, kind: str = ACCOUNT, user=None,
@@ -190,10 +198,15 @@ def due(now: dt.datetime):
 def attempt(row: OutboxEmail, now: dt.datetime) -> bool:
     """Send `row` (caller holds its lock, inside a transaction) and record the outcome on
     it; True when the server accepted it. A deferred row gets its text first (kept with
-    the outcome, so a retry sends the same words)."""
+    the outcome, so a retry sends the same words); one whose text says it no longer makes
+    sense at `now` is dropped unsent (`failed_at` set, `last_error` DROPPED, no attempt
+    counted), checked again at each attempt until its text is written."""
     written = []
     if row.template:
-        write_deferred(row)
+        if not write_deferred(row, now):
+            row.failed_at, row.last_error = now, DROPPED
+            row.save(update_fields=["failed_at", "last_error"])
+            return False
         written = ["subject", "body", "headers", "template"]
     try:
         message_of(row).send()
@@ -248,6 +261,8 @@ def send_due(*, now: dt.datetime | None = None, limit: int = 200) -> dict[str, i
                 break
             tried.add(row.pk)
             sent = attempt(row, now)
+        if not sent and row.last_error == DROPPED:
+            continue  # not a failure: the email no longer made sense (the row says so)
         counts["sent" if sent else "failed"] += 1
         if not sent and row.failed_at is None and _server_down(row):
             break  # the server is unreachable: the other rows wait for the next tick

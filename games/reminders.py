@@ -11,6 +11,16 @@ shorter than the first reminder, a late first sweep), only the nearest is sent; 
 `hours` says the earlier ones have passed. The subject states the time really left
 ("4 min left", not the hour mark that fell due).
 
+Marks are scaled to the phase (`scaled_marks`): a mark farther from the deadline than half
+the phase is not used in it (it would fall due at the phase's start), and a phase too short
+for any of the user's marks gets one reminder a quarter of the phase before its deadline
+(mark 0). docs/gm-guide.md tells the GM.
+
+The email's text is written when it leaves (games.mail.DEFERRED): then `still_due` checks
+that the game's current phase is still the one the reminder is for and its deadline still
+ahead; otherwise the email is dropped unsent (a worker that sends 45 s late must not tell a
+player to act in a night that has ended).
+
 With the first reminder of a phase the user also gets one on-site notice (the bell), once
 per (phase, user): the sweep that makes the row rings it (`first_hours`, the mark the row
 was made with, equals `hours` only then). Only living seats the engine still awaits are
@@ -49,7 +59,7 @@ from messaging.notifications import MAX_TEXT, Kind, may_notify, site_path
 
 from . import awaiting
 from .mail import Locale, nudge_on_commit
-from .models import Game, OutboxEmail, ReminderLook, ReminderSent, Seat
+from .models import Game, OutboxEmail, Phase, ReminderLook, ReminderSent, Seat
 from .models.game import REMINDER_MAX_HOURS
 from .presenters import phase_name
 
@@ -64,7 +74,7 @@ SEAT_FIELDS = ("number", "user_id", "alive", "user_username", "user_email", "use
 # state only where the awaiting record is empty).
 GAME_FIELDS = ("game_id", "game_status", "game_name", "game_ruleset", "game_awaiting",
                "game_state", "game_deadline", "game_phase_name", "game_phase_number",
-               "game_current_phase_id")
+               "game_current_phase_id", "game_phase_started")
 DEFAULT_HOURS = "6,1"  # accounts.models.Profile.reminder_hours' default (no profile)
 EMAIL_KIND = "reminders"  # accounts.unsubscribe.KINDS: the reminders' one-click unsubscribe
 DEFERRED_TEMPLATE = "reminder"  # games.mail.DEFERRED: the sender writes the text
@@ -97,6 +107,32 @@ def time_left(left: dt.timedelta) -> str:
     if not minutes:
         return ngettext("%(hours)d h", "%(hours)d h", hours) % {"hours": hours}
     return _("%(hours)d h %(minutes)d min") % {"hours": hours, "minutes": minutes}
+
+
+def phase_length(started: dt.datetime | None, deadline: dt.datetime) -> dt.timedelta | None:
+    """How long the phase runs, from its start to its deadline as it stands (an extended
+    deadline lengthens it); None when the start is unknown."""
+    return None if started is None else deadline - started
+
+
+def scaled_marks(marks: list[tuple[int, dt.timedelta]], length: dt.timedelta | None
+                 ) -> list[tuple[int, dt.timedelta]]:
+    """A user's marks (hours, as a span; largest first) as they apply to a phase of `length`.
+
+    A reminder is worth sending only once a good part of the phase has gone: a mark farther
+    from the deadline than half the phase would fall due at (or before) the phase's start
+    and tell a player who has just been told the phase began that it is ending. So marks
+    longer than half the phase are dropped; when none is left (a phase shorter than twice
+    the user's nearest mark: a 10-minute or a 1-hour phase with the default 6 and 1 hours),
+    one reminder is sent a quarter of the phase before the deadline instead, as mark 0
+    (nearer than every hour mark, so the claims' "only ever nearer" rule holds). A user
+    with no marks (reminders turned off) still gets none.
+    """
+    if length is None or not marks:
+        return marks
+    half = length / 2
+    kept = [(hours, span) for hours, span in marks if span <= half]
+    return kept or [(0, length / 4)]
 
 
 def seat_values(seat: list) -> dict:
@@ -144,6 +180,8 @@ def read_due(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[list]]]:
         game = dict(zip(GAME_FIELDS, values, strict=True))
         if game["game_deadline"] is not None:
             game["game_deadline"] = parse(game["game_deadline"])
+        if game["game_phase_started"] is not None:
+            game["game_phase_started"] = parse(game["game_phase_started"])
         games[game["game_id"]] = game
         seats[game["game_id"]] = game_seats
     return games, seats
@@ -168,6 +206,7 @@ def _plan(games: dict[int, dict], seats: dict[int, list[list]], now: dt.datetime
             continue
         living, owing = set(view["living"]), set(view["awaiting"])
         left = deadline - now
+        length = phase_length(game["game_phase_started"], deadline)
         nearest: dict[str | None, int | None] = {}  # each user's hours: the nearest mark due
         for seat in seats[pk]:
             # (SEAT_FIELDS; raw: the profile's reminder_hours, None without a profile)
@@ -180,7 +219,7 @@ def _plan(games: dict[int, dict], seats: dict[int, list[list]], now: dt.datetime
                     marks = marks_of[raw] = [(h, dt.timedelta(hours=h)) for h in parse_hours(
                         DEFAULT_HOURS if raw is None else raw)]
                 due = None
-                for hours, span in marks:
+                for hours, span in scaled_marks(marks, length):
                     if span < left:  # the largest mark left: the user's next (owing or not)
                         at = deadline - span
                         next_look[pk] = at if next_look[pk] is None else min(next_look[pk], at)
@@ -309,6 +348,7 @@ def _context(game: dict, locale: Locale, now: dt.datetime) -> dict:
     """The deferred email's context: the time really left at this sweep, the reader's
     language and timezone as read now."""
     return {"game": game["game_id"], "name": game["game_name"],
+            "phase": game["game_current_phase_id"],
             "ruleset": game["game_ruleset"], "phase_name": game["game_phase_name"],
             "phase_number": game["game_phase_number"],
             "round": _view(game)["round"],
@@ -332,11 +372,11 @@ def _read_sql() -> str:
 
     from accounts.models import Profile
 
-    game, seat, look = _table(Game), _table(Seat), _table(ReminderLook)
+    game, seat, look, phase = _table(Game), _table(Seat), _table(ReminderLook), _table(Phase)
     user, profile = _table(get_user_model()), _table(Profile)
     return f"""SELECT coalesce(json_agg(json_build_array(
     g.id, g.status, g.name, g.ruleset, g.awaiting, g.state, g.deadline, g.phase_name,
-    g.phase_number, g.current_phase_id,
+    g.phase_number, g.current_phase_id, g.phase_started,
     (SELECT coalesce(json_agg(json_build_array(
         s.number, s.user_id, s.alive, u.username, u.email, u.is_active, p.language,
         p.timezone, p.reminder_hours)), '[]')
@@ -345,7 +385,9 @@ def _read_sql() -> str:
       WHERE s.game_id = g.id))), '[]')::text
 FROM (SELECT g.id, g.status, g.name, g.ruleset, g.awaiting,
              CASE WHEN g.awaiting IS NULL THEN g.state END AS state, g.deadline,
-             g.phase_name, g.phase_number, g.current_phase_id
+             g.phase_name, g.phase_number, g.current_phase_id,
+             (SELECT ph.started_at FROM {phase} ph WHERE ph.id = g.current_phase_id)
+               AS phase_started
       FROM {look} l JOIN {game} g ON g.id = l.game_id
       WHERE l.at <= %(now)s ORDER BY l.at LIMIT %(batch)s) g"""  # noqa: S608 (names from _meta, values bound)
 
@@ -403,14 +445,45 @@ SELECT array(SELECT id FROM emails ORDER BY id),
 """  # noqa: S608 (names from _meta, values bound)
 
 
-def reminder_text(context: dict) -> tuple[str, str]:
+def still_due(context: dict, now: dt.datetime) -> dt.datetime | None:
+    """The deadline of the reminder's phase when the reminder still makes sense at `now`
+    (the sender's clock, as the email is about to leave): the game runs, its current phase is
+    the one the reminder was queued for, and its deadline is ahead. None otherwise: the
+    phase ended (by its deadline, early, by the GM) or the game stopped between the sweep
+    and the send (a busy worker, an SMTP outage's retries), and the email would tell a
+    player to act in a phase that is over. One indexed read by primary key."""
+    row = (Game.objects.filter(pk=context["game"], status=Game.Status.RUNNING)
+           .values("current_phase_id", "deadline", "phase_name", "phase_number").first())
+    if row is None or row["deadline"] is None or row["deadline"] <= now:
+        return None
+    if context.get("phase") is not None:
+        same = row["current_phase_id"] == context["phase"]
+    else:  # queued before the phase was recorded in the context
+        same = (row["phase_name"], row["phase_number"] or 0) == (
+            context["phase_name"], context.get("phase_number") or 0)
+    return row["deadline"] if same else None
+
+
+def reminder_text(context: dict, *, now: dt.datetime | None = None
+                  ) -> tuple[str, str] | None:
     """(subject, body) of a reminder (games.mail.DEFERRED "reminder"), in the active
-    language and timezone (the sender activates the reader's)."""
+    language and timezone (the sender activates the reader's); None when, at the sender's
+    `now`, the reminder no longer makes sense (`still_due`: the email is dropped unsent).
+    The subject states the time left when the email leaves: the sweep's figure, or less when
+    the send came later, or the time to a deadline the GM moved since (without `now`, as
+    the dev outbox previews it, the sweep's figure and deadline)."""
     link = site_url() + reverse("game-act", args=[context["game"]])
     deadline = dt.datetime.fromisoformat(context["deadline"])
+    left = dt.timedelta(seconds=context["left"])
+    if now is not None:
+        current = still_due(context, now)
+        if current is None:
+            return None
+        left = min(left, current - now) if current == deadline else current - now
+        deadline = current
     local = timezone.localtime(deadline).strftime("%Y-%m-%d %H:%M")
     subject = _("[%(game)s] %(left)s left: you have not acted yet") % {
-        "game": context["name"], "left": time_left(dt.timedelta(seconds=context["left"]))}
+        "game": context["name"], "left": time_left(left)}
     body = _("%(phase)s of %(game)s ends at %(deadline)s (%(zone)s). You have not "
              "acted or voted yet.\n\nAct here: %(link)s\n") % {
         "phase": phase_name(context["ruleset"], context["phase_name"],

@@ -87,8 +87,10 @@ def main() -> None:
     # Night 1 of the toy rule set: each game's wolf owes a move, so one reminder per game.
     due = []
     for i in range(args.due):
+        # 3-hour phases: the 1-hour mark is at most half the phase, so it is sent in them
+        # (games/reminders.py scaled_marks)
         g = services.create_game(name=f"bench-due-{i}", ruleset="toy", gm=gm, seat_count=5,
-                                 durations={"night": 40, "day": 40})
+                                 durations={"night": 3 * 60, "day": 3 * 60})
         due.append(services.start_game(game_id=g.pk, users=users))
     template = due[0]
     future = max(g.deadline for g in due) + dt.timedelta(days=3)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import display_name, messenger_user
@@ -40,9 +40,11 @@ from config.site import site_url
 from messaging import services as forum
 from messaging.models import Post, Thread
 
-from ..mail import queue_email, user_locale
+from ..mail import ACCOUNT, queue_email, user_locale
 from ..models import ActivityWarning, Game, LeaveRequest, Phase, Seat, Signup, Substitution
 from ..presenters import listing, ruleset_name
+from ..reminders import EMAIL_KIND as REMINDERS
+from ..reminders import reminder_hours
 from ..selectors import ever_held_seat, last_activity, seat_of, waiting_substitutes
 from . import kernel
 from .kernel import GameError, announce, lock_game, log_gm, require_gm
@@ -340,46 +342,57 @@ def check_activity(*, game: Game, now: dt.datetime | None = None) -> list[Activi
     for seat in game.seats.filter(alive=True).exclude(user=None).select_related("user"):
         reasons = []
         if checkin_closed and seat.checked_in_at is None:
-            reasons.append((ActivityWarning.Reason.NO_CHECK_IN, ""))
+            reasons.append((ActivityWarning.Reason.NO_CHECK_IN, None))
         if now - game.started_at >= window:
             n = Post.objects.filter(thread__board=game.board, author=seat.user,
                                     created_at__gte=now - window).count()
             if n < game.min_posts_48h:
-                reasons.append((ActivityWarning.Reason.FEW_POSTS,
-                                _("%(n)d posts in the last 48 hours") % {"n": n}))
+                reasons.append((ActivityWarning.Reason.FEW_POSTS, n))
         phase = game.current_phase
         if phase is not None and phase.name == "day" and phase.deadline and \
                 now >= phase.deadline - dt.timedelta(hours=6) and not Thread.objects.filter(
                     board=game.board, author=seat.user, kind=Thread.Kind.ANALYSIS,
                     created_at__gte=phase.started_at).exists():
-            reasons.append((ActivityWarning.Reason.NO_ANALYSIS, ""))
-        for reason, detail in reasons:
-            made += _warn(game, seat, reason, detail)
+            reasons.append((ActivityWarning.Reason.NO_ANALYSIS, None))
+        for reason, posts in reasons:
+            made += _warn(game, seat, reason, posts)
     return made
 
 
-def _warn(game: Game, seat: Seat, reason: str, detail: str) -> list[ActivityWarning]:
+def _posts_detail(posts: int | None) -> str:
+    """The fact behind a few-posts warning, in the active language ("" for the others)."""
+    return "" if posts is None else _("%(n)d posts in the last 48 hours") % {"n": posts}
+
+
+def _warn(game: Game, seat: Seat, reason: str, posts: int | None) -> list[ActivityWarning]:
+    """Record the warning (once per seat, phase and reason) and tell the player: a message
+    from 神的使者 in their conversation and an email, both written in the player's language
+    and timezone (the sweep runs in the site's). The email is a reminder to act: it carries
+    the reminders' one-click unsubscribe and is not sent to a player who turned reminders
+    off; the message, the warning itself (§9.1), always goes."""
     try:
         with transaction.atomic():
             warning = ActivityWarning.objects.create(game=game, seat=seat,
                                                      phase=game.current_phase, reason=reason,
-                                                     detail=detail)
+                                                     detail=_posts_detail(posts))
     except IntegrityError:
         return []
-    text = _("Warning from 神的使者: %(why)s. %(detail)s Please act before the deadline, or "
-             "the GM may rule you out of the game (§9.1).") % {
-        "why": ActivityWarning.Reason(reason).label, "detail": detail}
     deadline = game.deadline
     if reason == ActivityWarning.Reason.NO_CHECK_IN and game.started_at:
         deadline = game.started_at + dt.timedelta(hours=game.checkin_hours)
-    if deadline is not None:
-        zone = user_locale(seat.user).timezone
-        with timezone.override(zone):
+    locale = user_locale(seat.user)
+    with translation.override(locale.language), timezone.override(locale.timezone):
+        text = _("Warning from 神的使者: %(why)s. %(detail)s Please act before the deadline, "
+                 "or the GM may rule you out of the game (§9.1).") % {
+            "why": ActivityWarning.Reason(reason).label, "detail": _posts_detail(posts)}
+        if deadline is not None:
             text += " " + _("Deadline: %(when)s (%(zone)s).") % {
-                "when": timezone.localtime(deadline).strftime("%Y-%m-%d %H:%M"), "zone": zone}
+                "when": timezone.localtime(deadline).strftime("%Y-%m-%d %H:%M"),
+                "zone": locale.timezone}
+        subject = _("[%(game)s] Activity warning") % {"game": game.name}
     if seat.conversation is not None:
         forum.send_as_messenger(conversation=seat.conversation, body=text)
-    _email(seat.user, _("[%(game)s] Activity warning") % {"game": game.name}, text)
+    _email(seat.user, subject, text, kind=REMINDERS)
     if reason == ActivityWarning.Reason.NO_CHECK_IN and not Substitution.objects.filter(
             seat=seat, status=Substitution.Status.OPEN).exists():
         start_substitution(game_id=game.pk, seat_number=seat.number,
@@ -397,7 +410,12 @@ def sweep_community(*, now: dt.datetime | None = None) -> int:
     return made
 
 
-def _email(user: User | AnonymousUser | None, subject: str, body: str) -> None:
+def _email(user: User | AnonymousUser | None, subject: str, body: str, *,
+           kind: str = ACCOUNT) -> None:
+    """Queue an email to `user` (none without an address). `kind` "reminders": only while
+    the user has reminders on (a reminder kind's one-click unsubscribe turns them off)."""
     if user is None or not user.email:
         return
-    queue_email(to=user.email, subject=subject, body=body, user=user)
+    if kind == REMINDERS and not reminder_hours(user):
+        return
+    queue_email(to=user.email, subject=subject, body=body, user=user, kind=kind)

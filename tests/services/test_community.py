@@ -165,7 +165,8 @@ def test_few_posts_in_48_hours_warn_once(running, crowd):
         warned = services.check_activity(game=running, now=later)
     reasons = {(w.seat.user, w.reason) for w in warned}
     last = running.seats.get(user=crowd[1]).conversation.messages.last().body
-    assert "Deadline:" in last and "Asia/Shanghai" in last
+    # in the reader's language (no profile language: the site's, Chinese), not the sweep's
+    assert "截止时间：" in last and "Asia/Shanghai" in last
     assert (crowd[0], "few_posts") not in reasons
     assert (crowd[1], "few_posts") in reasons
     assert ActivityWarning.objects.filter(seat__user=crowd[1], reason="few_posts").count() == 1

@@ -268,7 +268,7 @@ def test_a_sweep_is_two_queries_however_many_are_due(players, gm, make_user,
     crowd = players + [make_user(f"路人{i}") for i in range(55)]
     games = []
     for i in range(12):
-        minutes = 30 if i < 8 else 3 * 24 * 60
+        minutes = 3 * 60 if i < 8 else 3 * 24 * 60  # (the 1-hour mark fits a 3-hour phase)
         g = services.create_game(name=f"局{i}", ruleset="toy", gm=gm, seat_count=5,
                                  durations={"night": minutes, "day": minutes})
         games.append(services.start_game(game_id=g.pk, users=crowd[5 * i:5 * i + 5]))
@@ -360,7 +360,7 @@ def test_the_emails_of_one_sweep_are_one_broker_message(players, gm, make_user, 
     crowd = players + [make_user(f"路人{i}") for i in range(10)]
     for i in range(3):
         g = services.create_game(name=f"局{i}", ruleset="toy", gm=gm, seat_count=5,
-                                 durations={"night": 30, "day": 30})
+                                 durations={"night": 3 * 60, "day": 3 * 60})
         game = services.start_game(game_id=g.pk, users=crowd[5 * i:5 * i + 5])
     with django_capture_on_commit_callbacks(execute=True):
         assert reminders.send_due_reminders(now=game.deadline - dt.timedelta(minutes=20)) == 3
