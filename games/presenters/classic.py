@@ -754,8 +754,7 @@ def _reasons() -> dict[str, str]:
             _("Only a team member can go with the team's choice."),
         "You already said you go with your team.": _("You already said you go with your team."),
         "Only the police check.": _("Only the police check."),
-        "Only the police's extra check happens now.":
-            _("Only the police's extra check happens now."),
+        "Tonight's choices are closed.": _("Tonight's choices are closed."),
         "Only the bandits kill.": _("Only the bandits kill."),
         "Name the victim and, in the death pact, the bandit who dies with the poison if the "
         "victim is the poison (seed 003 minor rule 2).":
@@ -819,7 +818,11 @@ def phase_name(name: str, number: int, round: int | None = None) -> str | None:
     sentences of 神的使者 say ("第1夜：匪徒选定被害人…", "第1天天亮。")."""
     names = {
         "night": pgettext("classic phase name", "Night %(n)d"),
-        "extra_check": pgettext("classic phase name", "Night %(n)d · extra check"),
+        # The police's extra check after checking the poison (seed 003 poison rules 3-4) is
+        # known to the police and the poison only: every page names it as the night going
+        # on. The police see the check itself in their panel (their own events and legal
+        # actions), the GM in the console.
+        "extra_check": pgettext("classic phase name", "Night %(n)d"),
         "last_words": pgettext("classic phase name", "Day %(n)d · last words"),
         "speech": pgettext("classic phase name", "Day %(n)d · speeches"),
         "tie_speech": pgettext("classic phase name", "Day %(n)d · tie speeches"),

@@ -241,6 +241,7 @@ class Secrets:
                 self.gm_state.add(squash(json.dumps(key)) + ":" + json_squashed(value))
         text = engine.commitment_text(game.state)
         self.deal = [t for t in (squash(text) if text else "", game.salt) if t]
+        self.phase_names = hidden_phase_names(game, every)
         owners = dict(Conversation.objects.filter(pk__in=[c for c in markers.values() if c])
                       .values_list("pk", "owner_id"))
         self.markers = {text: owners.get(conversation) for text, conversation in markers.items()}
@@ -285,7 +286,32 @@ class Secrets:
         for text, owner in self.markers.items():
             if owner is None or viewer.user is None or owner != viewer.user.pk:
                 out.append(Secret("a conversation or GM-only thread of someone else", text))
+        for text, audience in self.phase_names:
+            if own not in audience:
+                out.append(Secret(f"a phase only seats {sorted(n + 1 for n in audience)} "
+                                  f"know of", text))
         return out
+
+
+# Phases a rule set keeps from some seats, by the event that opens them (its audience knows
+# the phase): Classic's extra check of the police after checking the poison (seed 003 poison
+# rules 3-4), named in Chinese and in English as the pages once named it.
+HIDDEN_PHASES = {
+    ("classic", "extra_check"): ("第{n}夜 · 追加验人", "Night {n} · extra check"),
+}
+
+
+def hidden_phase_names(game: Game, events) -> list[tuple[str, frozenset[int]]]:
+    """(squashed phase name, the seats that know of it) for each hidden phase the game has
+    opened (`HIDDEN_PHASES`); the GM and those seats may read it, nobody else."""
+    out = []
+    for e in events:
+        forms = HIDDEN_PHASES.get((game.ruleset, e.kind))
+        if not forms or e.phase is None:
+            continue
+        audience = frozenset(int(s) for s in e.audience.strip(",").split(",") if s)
+        out += [(squash(form.format(n=e.phase.number)), audience) for form in forms]
+    return out
 
 
 def without(statement: str, texts: list[str]) -> str:

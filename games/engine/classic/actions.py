@@ -57,9 +57,11 @@ def by_night(ph: str) -> Refusal:
 
 
 def first_night_part(ph: str) -> Refusal:
-    """A kind of the night proper, outside it: during the extra check, or by day."""
+    """A kind of the night proper, outside it: during the extra check, or by day. The
+    refusal during the extra check does not name it: only the police and the poison may
+    know the poison was checked (seed 003 poison rules 3-4)."""
     if ph == "extra_check":
-        return refuse("wrong_phase", "Only the police's extra check happens now.")
+        return refuse("wrong_phase", "Tonight's choices are closed.")
     return by_night(ph)
 
 

@@ -44,11 +44,11 @@ def test_the_checks_run_in_the_declared_order():
     assert actions.refusal(g.state, 3, "kill", {"target": 0}) is None
 
 
-def test_a_kind_of_the_night_proper_is_refused_during_the_extra_check_by_name():
+def test_a_kind_of_the_night_proper_is_refused_during_the_extra_check_without_naming_it():
     g = Table("PPPBBBCCCCCC")
     g.state["public"]["phase"] = "extra_check"
     assert actions.refusal(g.state, 3, "kill", {"target": 0}).reason == (
-        "Only the police's extra check happens now.")
+        "Tonight's choices are closed.")
     g.state["public"]["phase"] = "vote"
     assert actions.refusal(g.state, 3, "kill", {"target": 0}).reason == (
         "That is a night action; it is day now.")
