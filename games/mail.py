@@ -73,15 +73,17 @@ def footer(user, kind: str) -> str:
 
 
 def queue_email(*, to: str, subject: str, body: str, kind: str = ACCOUNT, user=None,
-                html: str = "") -> OutboxEmail:
+                html: str = "", about: str = "") -> OutboxEmail:
     """Write one email into the outbox, in the caller's transaction; nudge the worker once
     it commits.
 
     Precondition: called inside the writer's transaction (or in autocommit, when the row is
     written at once). `kind` is a kind of accounts.unsubscribe.KINDS (then `user` is the
-    reader, and the email carries that kind's one-click unsubscribe) or "account".
+    reader, and the email carries that kind's one-click unsubscribe) or "account". `about`
+    names what a rollback may withdraw ("message:<id>", "announcement:<id>").
     """
     row = _row(to=to, subject=subject, body=body, kind=kind, user=user, html=html)
+    row.about = about[:40]
     row.save(force_insert=True)
     transaction.on_commit(lambda pk=row.pk: nudge(pk))
     return row
@@ -146,6 +148,28 @@ def _row(*, to: str, subject: str, body: str, kind: str = ACCOUNT, user=None,
             headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     return OutboxEmail(kind=kind, user=user, to=to, subject=subject[:255], body=body,
                        html=html, headers=headers)
+
+
+def queue_withdrawn_email(*, to: str, user, kind: str, game_name: str, phase: str,
+                          subjects: list[str]) -> OutboxEmail:
+    """The "withdrawn" email (撤回) that follows emails already sent about results a
+    rollback took back: to the same address, in the reader's language, naming the phase
+    whose results were withdrawn and the subjects of the emails that no longer hold.
+    `phase` is the phase's name already in the reader's language.
+
+    Precondition: inside the rollback's transaction (the row exists exactly if it commits).
+    """
+    language = user_locale(user).language if user is not None else translation.get_language()
+    with translation.override(language):
+        subject = _("[%(game)s] Withdrawn: the results of %(phase)s") % {
+            "game": game_name, "phase": phase}
+        lines = [_("The GM has rolled back %(phase)s. What these earlier emails told you "
+                   "no longer holds:") % {"phase": phase}, ""]
+        lines += [f"- {s}" for s in subjects]
+        lines += ["", _("The game's pages show what holds now; the withdrawn posts and "
+                        "messages stay there, marked “withdrawn by the GM”.")]
+    return queue_email(to=to, subject=subject[:200], body="\n".join(lines) + "\n", kind=kind,
+                       user=user)
 
 
 def nudge_many(pks: list[int]) -> None:

@@ -47,9 +47,10 @@ def excerpt(text: str) -> str:
     return text if len(text) <= MAX_EXCERPT else text[:MAX_EXCERPT].rstrip() + " …"
 
 
-def notify_private_result(game, seat, body: str) -> None:
+def notify_private_result(game, seat, body: str, message=None) -> None:
     """A seat received private results from 神的使者: email its current player if they want
-    it. `body` is the message as sent, already in the player's language."""
+    it. `body` is the message as sent, already in the player's language; `message` the
+    message itself (a rollback that withdraws it finds its email by it)."""
     user = seat.user
     if not wants(user, "email_results"):
         return
@@ -58,7 +59,8 @@ def notify_private_result(game, seat, body: str) -> None:
         subject = _("[%(game)s] A private result from 神的使者") % {"game": game.name}
         text = _("%(body)s\n\nYour conversation with 神的使者: %(link)s\n") % {
             "body": excerpt(body), "link": link}
-    queue_email(to=user.email, subject=subject[:200], body=text, kind="results", user=user)
+    queue_email(to=user.email, subject=subject[:200], body=text, kind="results", user=user,
+                about=f"message:{message.pk}" if message is not None else "")
 
 
 def notify_announcement(game, announcement) -> None:
@@ -80,7 +82,7 @@ def notify_announcement(game, announcement) -> None:
             body = _("%(body)s\n\nRead it on the game's board: %(link)s\n") % {
                 "body": excerpt(text), "link": link}
         queue_email(to=user.email, subject=subject[:200], body=body, kind="announcements",
-                    user=user)
+                    user=user, about=f"announcement:{announcement.pk}")
 
 
 def notify_reply(post) -> None:

@@ -89,6 +89,9 @@ class Preset:
     label: str
     durations: dict
     cutoff: int
+    # The add form's starting value of "end a phase as soon as everyone has acted": off for
+    # the forum standard (seed 002 §5.7: the GM decides, after reviewing the manifestos).
+    early_end: bool = True
 
     def __post_init__(self):
         if self.durations and self.cutoff >= min(self.durations.values()):
@@ -179,7 +182,7 @@ def names() -> list[str]:
 
 
 def _presets(standard: dict, fast: dict, turbo: dict, cutoffs=(10, 5, 2)) -> tuple:
-    return (Preset("standard", _("Forum standard"), standard, cutoffs[0]),
+    return (Preset("standard", _("Forum standard"), standard, cutoffs[0], early_end=False),
             Preset("fast", _("Fast"), fast, cutoffs[1]),
             Preset("turbo", _("Turbo"), turbo, cutoffs[2]))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -35,6 +36,7 @@ from .models import (
     Award,
     Event,
     Game,
+    ManifestoApproval,
     Phase,
     Seat,
     Signup,
@@ -472,6 +474,45 @@ def end_phase_consequences(game: Game) -> dict:
         "next_phase_name": "" if after.finished or engine.outcome(t.state) else phase_name(
             game.ruleset, after.name, after.number,
             round_of(game.ruleset, (t.state or {}).get("public")))}
+
+
+def manifesto_digest(night: int, seat: int, action: dict) -> str:
+    """What a GM's approval is of: the night, the seat, the card, the target and the text
+    (a manifesto changed afterwards has another digest, so it is pending again)."""
+    what = [night, seat, action.get("card"), action.get("target"), bool(action.get("story")),
+            action.get("text") or ""]
+    return hashlib.sha256(json.dumps(what, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def manifestos_for_review(game: Game) -> list[dict]:
+    """The manifestos (and attack stories) of the current night the GM may still reject
+    (猫有n条命 §3.5.2: the engine offers `reject_manifesto` for each), in seat order:
+
+        {"seat": 0-based seat, "card", "target", "text", "story": a story of the author's
+         own rather than a manifesto, "digest": manifesto_digest, "approved": bool}
+
+    Nothing for a game that is not running or a rule set without manifestos. The texts
+    come from the GM's view (`view(state, GM)`: every seat's pending action)."""
+    if not game.state or game.status != Game.Status.RUNNING \
+            or game.ruleset not in rulesets.names():
+        return []
+    engine = rulesets.engine(game.ruleset)
+    seats = [c.params["seat"] for c in engine.legal_actions(game.state, GM)
+             if c.kind == "reject_manifesto"]
+    if not seats:
+        return []
+    private = engine.view(game.state, GM).get("private") or []
+    night = game.phase_number
+    approved = set(ManifestoApproval.objects.filter(game=game, night=night)
+                   .values_list("digest", flat=True))
+    out = []
+    for seat in sorted(seats):
+        action = (private[seat] if seat < len(private) else {}).get("action") or {}
+        digest = manifesto_digest(night, seat, action)
+        out.append({"seat": seat, "card": action.get("card"), "target": action.get("target"),
+                    "text": action.get("text") or "", "story": bool(action.get("story")),
+                    "digest": digest, "approved": digest in approved})
+    return out
 
 
 def commitment_of(text: str, salt: str) -> str:

@@ -18,6 +18,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -29,7 +30,7 @@ from messaging.models import Conversation
 from .. import rulesets, selectors, services
 from ..engine.base import GM
 from ..models import Action, Announcement, Event, Game
-from ..presenters import describe, explanation
+from ..presenters import describe, explanation, param_label
 from ..services import winrates
 from ..web import clock
 from . import gm_steps, guide, rollback
@@ -81,7 +82,8 @@ class GameAdmin(admin.ModelAdmin):
     readonly_fields = ["status", "phase_name", "phase_number", "deadline", "commitment",
                        "started_at", "finished_at", "console_link"]
     fields = ["name", "ruleset", "seat_count", "gm", "config", "durations",
-              "change_cutoff_minutes", "early_end", "hold_announcements", "board",
+              "change_cutoff_minutes", "early_end", "hold_announcements",
+              "manifesto_review_minutes", "board",
               "console_link", "status", "phase_name", "phase_number", "deadline",
               "commitment", "started_at", "finished_at"]
 
@@ -143,7 +145,7 @@ class GameAdmin(admin.ModelAdmin):
 
     # -- the add/change form: typed settings (games/admin/forms.py), saved by services --
     SETUP_FIELDS = ["name", "ruleset", "seat_count", "gm", "early_end", "hold_announcements",
-                    "change_cutoff_minutes"]
+                    "manifesto_review_minutes", "change_cutoff_minutes"]
 
     def get_fields(self, request, obj=None):
         if obj is None:
@@ -263,6 +265,7 @@ class GameAdmin(admin.ModelAdmin):
         game = governed_game_or_404(request, pk)
         names = selectors.seat_names(game)
         choices = selectors.gm_choices(game)
+        manifestos = manifesto_rows(game, names)
         context = {
             **self.admin_site.each_context(request), "title": _("Console: %(name)s") % {
                 "name": game.name}, "game": game, "opts": self.model._meta,
@@ -272,7 +275,14 @@ class GameAdmin(admin.ModelAdmin):
             "preview": event_rows(game, selectors.preview_end_phase(game), names),
             "drafts": game.announcements.filter(published_at=None, withdrawn_at=None),
             "start_form": StartForm(game=game) if game.status in ("draft", "signup") else None,
-            "step_forms": step_forms or gm_steps.step_forms(game, choices, names),
+            # Manifestos are reviewed in their own section (approve / reject with a reason),
+            # not among the rules' other GM steps.
+            "step_forms": step_forms or gm_steps.step_forms(
+                game, [c for c in choices if c.kind != "reject_manifesto"], names),
+            "manifestos": manifestos,
+            "manifestos_pending": sum(1 for m in manifestos if not m["approved"]),
+            "review_open": services.review_open(game, timezone.now()),
+            "everyone_acted": everyone_acted(game),
             "events": event_rows(game, [
                 e.as_engine_event() for e in Event.objects.filter(game=game).order_by("-id")[:200]],
                 names),
@@ -307,6 +317,7 @@ class GameAdmin(admin.ModelAdmin):
             "defaults": event_rows(game, found["defaults"], names),
             "events": event_rows(game, found["events"], names),
             "next_phase": found["next_phase_name"],
+            "unreviewed": [m for m in manifesto_rows(game, names) if not m["approved"]],
         }
         return TemplateResponse(request, "admin/games/end_phase.html", context)
 
@@ -376,6 +387,26 @@ def seat_rows(game: Game, names: dict[int, str]) -> list[dict]:
             for n, name in sorted(names.items())]
 
 
+def everyone_acted(game: Game) -> bool:
+    """A running phase whose seats owe nothing more (the engine awaits nobody): with early
+    ends off (seed 002 §5.7, the GM's choice) the console offers to end it now."""
+    return (game.status == Game.Status.RUNNING and bool(game.phase_name)
+            and selectors.living_seats(game) is not None and not selectors.seat_duties(game))
+
+
+def manifesto_rows(game: Game, names: dict[int, str]) -> list[dict]:
+    """The night's manifestos for review (selectors.manifestos_for_review), with the
+    author, card and target as the console names them."""
+    rows = []
+    for m in selectors.manifestos_for_review(game):
+        target = m["target"]
+        rows.append({**m, "number": m["seat"] + 1, "author": names.get(m["seat"], ""),
+                     "card_name": param_label(game.ruleset, "card", m["card"], names),
+                     "target_name": "" if target is None else
+                     f"{target + 1}. {names.get(target, '')}"})
+    return rows
+
+
 def step_rows(game: Game, names: dict[int, str]) -> list[dict]:
     """This phase's accepted steps, each as a sentence with its actor's seat and name."""
     if not game.current_phase_id:
@@ -429,6 +460,26 @@ def _start(game, gm, post):
     services.start_game(game_id=game.pk, users=form.users(),
                         seed=form.cleaned_data["seed"] or None)
     return None
+
+
+def _manifesto_digest(post) -> str:
+    digest = post.get("digest", "")
+    if not (isinstance(digest, str) and len(digest) == 64 and digest.isascii()
+            and all(c in "0123456789abcdef" for c in digest)):
+        raise services.GameError(_("That manifesto is no longer waiting for review (its "
+                                   "author changed or withdrew it, or it was rejected); "
+                                   "look again."))
+    return digest
+
+
+def _approve_manifesto(game, gm, post):
+    services.approve_manifesto(game_id=game.pk, gm=gm, seat=_seat_index(post),
+                               digest=_manifesto_digest(post))
+
+
+def _reject_manifesto(game, gm, post):
+    services.reject_manifesto(game_id=game.pk, gm=gm, seat=_seat_index(post),
+                              digest=_manifesto_digest(post), reason=post.get("reason", ""))
 
 
 def _extend(game, gm, post):
@@ -522,6 +573,7 @@ COMMANDS = {
     "substitute": _substitute, "cancel_substitution": _cancel_substitution,
     "foul_out": _foul_out, "abort": _abort,
     "mark_handled": _mark_handled, "answer": _answer,
+    "approve_manifesto": _approve_manifesto, "reject_manifesto": _reject_manifesto,
 }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -59,6 +60,20 @@ class GmChoiceField(forms.ModelChoiceField):
         return profile.display_name if profile else user.get_username()
 
 
+def review_minutes_field(form: forms.ModelForm) -> None:
+    """The manifesto review deadline: at most REVIEW_MINUTES_MAX; left empty, the game's
+    current value (0 for a new game)."""
+    field = form.fields["manifesto_review_minutes"]
+    field.required = False
+    field.max_value = services.REVIEW_MINUTES_MAX
+    field.validators.append(MaxValueValidator(services.REVIEW_MINUTES_MAX))
+
+
+def review_minutes(form: forms.ModelForm) -> int:
+    value = form.cleaned_data.get("manifesto_review_minutes")
+    return (form.instance.manifesto_review_minutes or 0) if value is None else value
+
+
 class GameSettingsForm(forms.ModelForm):
     """Creates (or, before the start, edits) a game. `settings()` gives the service's
     keyword arguments once the form is valid."""
@@ -74,7 +89,8 @@ class GameSettingsForm(forms.ModelForm):
 
     class Meta:
         model = Game
-        fields = ["name", "ruleset", "seat_count", "gm", "early_end", "hold_announcements"]
+        fields = ["name", "ruleset", "seat_count", "gm", "early_end", "hold_announcements",
+                  "manifesto_review_minutes"]
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -88,6 +104,12 @@ class GameSettingsForm(forms.ModelForm):
             self.fields["seat_count"].initial = first.engine.min_seats
             if user is not None:
                 self.fields["gm"].initial = user.pk
+            # The default preset's choice (off for the forum standard, §5.7); the form's
+            # script follows the preset picked until the GM ticks the box themselves.
+            self.initial["early_end"] = first.presets[0].early_end if first.presets else True
+        self.fields["early_end"].widget.attrs["data-on-presets"] = " ".join(sorted({
+            p.key for e in rulesets.TABLE.values() for p in e.presets if p.early_end}))
+        review_minutes_field(self)
         self.groups: list[dict] = []
         for entry in rulesets.TABLE.values():
             self._add_ruleset_fields(entry, game if game and game.ruleset == entry.name else None)
@@ -192,7 +214,8 @@ class GameSettingsForm(forms.ModelForm):
         data = self.cleaned_data
         return {**self.settings_kwargs, "name": data["name"], "gm": data["gm"],
                 "early_end": data["early_end"],
-                "hold_announcements": data["hold_announcements"]}
+                "hold_announcements": data["hold_announcements"],
+                "manifesto_review_minutes": review_minutes(self)}
 
 
 class RunningGameForm(forms.ModelForm):
@@ -207,6 +230,8 @@ class RunningGameForm(forms.ModelForm):
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["gm"].queryset = gm_choices(user, self.instance.gm_id)
+        review_minutes_field(self)
 
     def settings(self) -> dict:
-        return {key: self.cleaned_data[key] for key in services.RUNNING_SETTINGS}
+        return {**{key: self.cleaned_data[key] for key in services.RUNNING_SETTINGS},
+                "manifesto_review_minutes": review_minutes(self)}

@@ -24,8 +24,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from messaging.models import Thread
+
 from .. import selectors, services
-from ..models import Game
+from ..models import Game, OutboxEmail
 from ..presenters import describe
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
@@ -97,8 +99,23 @@ def _describe_plan(game: Game, plan) -> dict:
                    (v.target.number + 1) if v.target else None) for v in plan.votes],
         "dropped": [_phase_title(game, p) for p in plan.dropped_phases],
         "phase": _phase_title(game, plan.phase),
+        "threads": list(Thread.objects.filter(
+            board_id=game.board_id, key__in=[f"vote-{p.seq}" for p in plan.dropped_phases])
+            .values_list("title", flat=True)) if game.board_id else [],
+        "emails": _emails_of(plan),
         **plan.summary(names),
     }
+
+
+def _emails_of(plan) -> dict:
+    """How many emails about what is withdrawn were sent (each address is sent a
+    "withdrawn" email) and how many wait in the outbox (they are cancelled)."""
+    about = [f"announcement:{a.pk}" for a in plan.announcements]
+    about += [f"message:{link.message_id}" for link in plan.messages]
+    rows = OutboxEmail.objects.filter(about__in=about, failed_at=None) if about else \
+        OutboxEmail.objects.none()
+    return {"sent": rows.exclude(sent_at=None).count(), "waiting": rows.filter(
+        sent_at=None).count()}
 
 
 def _phase_title(game: Game, phase) -> str:

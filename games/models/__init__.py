@@ -6,7 +6,9 @@
     awards     Award, Nomination, AwardVote
     outbox     OutboxEmail (every email, sent by games.mail)
     backoff    AdvanceBackoff (a game whose advance raised waits before the next try)
-    rollback   Rollback (the GM's undo), StepMessage (which step sent a private message), StepPost (which step wrote a post)
+    rollback   Rollback (the GM's undo), StepMessage (which step sent a private message), StepPost (which step wrote a post),
+               WithdrawnThread (a thread of a phase a rollback took away)
+    manifestos ManifestoApproval (the manifestos the GM approved)
 """
 
 from .awards import Award, AwardVote, Nomination
@@ -24,11 +26,12 @@ from .game import (
     Seat,
     Vote,
 )
+from .manifestos import ManifestoApproval
 from .outbox import OutboxEmail
-from .rollback import Rollback, StepMessage, StepPost
+from .rollback import Rollback, StepMessage, StepPost, WithdrawnThread
 
 __all__ = [
     "DEFAULT_PHASE_MINUTES", "Action", "AdvanceBackoff", "ActivityWarning", "Announcement", "Award", "AwardVote",
-    "Event", "Game", "LeaveRequest", "MovedThread", "Nomination", "OutboxEmail", "Phase", "ReminderLook", "ReminderSent",
-    "Rollback", "Seat", "StepMessage", "StepPost", "Signup", "Substitution", "Vote",
+    "Event", "Game", "LeaveRequest", "ManifestoApproval", "MovedThread", "Nomination", "OutboxEmail", "Phase", "ReminderLook", "ReminderSent",
+    "Rollback", "Seat", "StepMessage", "StepPost", "Signup", "Substitution", "Vote", "WithdrawnThread",
 ]

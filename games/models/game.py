@@ -50,9 +50,22 @@ class Game(models.Model):
     durations = models.JSONField(_("phase durations (minutes)"), default=dict, blank=True)
     change_cutoff_minutes = models.PositiveIntegerField(
         _("change cut-off (minutes before the deadline)"), default=10)
+    # Seed 002 §5.7: ending a phase early is the GM's choice. Off, a phase whose seats have
+    # all acted runs on until its deadline or the GM's "end this phase now" (the console
+    # says everyone has acted), so the GM can review manifestos and players may still change
+    # their step until the cut-off. The add form starts it off for the forum-standard
+    # preset; games made by the services alone (scripts, tests) keep the old default, on.
     early_end = models.BooleanField(
-        _("end phases early"), default=True,
-        help_text=_("End a phase as soon as every seat that can act has acted."))
+        _("end a phase as soon as everyone has acted"), default=True,
+        help_text=_("Off (the forum standard): when everyone has acted the console says so "
+                    "and offers “end this phase now”; the GM reviews the manifestos first."))
+    # 猫有n条命 §3.5.2: the GM reviews each manifesto in the console (approve, or reject with a
+    # reason). Review closes this many minutes before the night's deadline (0: at the
+    # deadline); a manifesto still unreviewed then is published at dawn as written.
+    manifesto_review_minutes = models.PositiveIntegerField(
+        _("manifesto review closes (minutes before dawn)"), default=0,
+        help_text=_("0: the GM may review until the night ends. A manifesto not reviewed by "
+                    "then is published at dawn as written."))
     hold_announcements = models.BooleanField(
         _("hold announcements for the GM"), default=False,
         help_text=_("Drafts wait for the GM to add story text and publish them."))

@@ -37,6 +37,11 @@ class OutboxEmail(models.Model):
     template = models.CharField(max_length=30, blank=True, default="", db_default="")
     context = models.JSONField(default=dict, blank=True,
                                db_default=models.Value({}, output_field=models.JSONField()))
+    # What the email tells of, when a rollback may withdraw it: "message:<id>" (a private
+    # result from 神的使者) or "announcement:<id>"; empty for everything else. A rollback
+    # cancels such an email not yet sent and follows one already sent with a "withdrawn"
+    # email to the same address (games/services/rollback.py).
+    about = models.CharField(max_length=40, blank=True, default="", db_default="")
     created = models.DateTimeField(default=timezone.now)
     next_attempt_at = models.DateTimeField(default=timezone.now)
     attempts = models.PositiveIntegerField(default=0)
@@ -52,6 +57,8 @@ class OutboxEmail(models.Model):
             # The sender's query: unsent, not given up, by next attempt.
             models.Index(fields=["next_attempt_at"], name="outbox_due",
                          condition=Q(sent_at__isnull=True, failed_at__isnull=True)),
+            # A rollback's query: the emails about the results it withdraws.
+            models.Index(fields=["about"], name="outbox_about", condition=~Q(about="")),
         ]
 
     def __str__(self) -> str:

@@ -1,5 +1,5 @@
-"""The GM's undo (issue 13 item 5): what each rollback took back, and which private
-messages each accepted step sent (so a rollback can mark them withdrawn).
+"""The GM's undo: what each rollback took back, which private messages each accepted step
+sent (so a rollback can mark them withdrawn), and the threads a withdrawn phase had opened.
 
 The replay log itself (`Action`) and the engine's events (`Event`) of an undone step are
 removed so the log stays the source of truth; their copy is kept here, for the GM and the
@@ -82,3 +82,25 @@ class StepPost(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} · step {self.step_seq} · post {self.post_id}"
+
+
+
+class WithdrawnThread(models.Model):
+    """A thread 神的使者 opened for a phase that a rollback took away (the day's vote
+    thread): while it is withdrawn its title carries the withdrawn mark and it is not
+    pinned; `title` and `pinned` are what it had, given back when the phase opens again
+    (the same thread, not a second one)."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    thread = models.OneToOneField("messaging.Thread", on_delete=models.CASCADE,
+                                  related_name="+")
+    title = models.CharField(max_length=200)
+    pinned = models.BooleanField(default=False)
+    withdrawn_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("withdrawn thread")
+        verbose_name_plural = _("withdrawn threads")
+
+    def __str__(self) -> str:
+        return f"{self.game_id} · {self.title}"

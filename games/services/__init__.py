@@ -10,6 +10,7 @@ Modules by domain, over one shared kernel (lock, re-check, write, notify on comm
     ghosts     dead players' threads and replies (§7.2)
     awards     post-game awards (§11.2)
     rollback   the GM's undo of a phase end or of a seat's last step (issue 13 item 5)
+    manifestos the GM's review of manifestos: approve, or reject with a reason
 Callers import from the package: `from games import services; services.submit_action(...)`.
 """
 
@@ -34,6 +35,7 @@ from .ghosts import dead_post_refusal, gm_board, move_ghost_thread, restore_ghos
 from .gm import abort_game, end_phase_now, extend_deadline, gm_step, pause_game, resume_game
 from .kernel import GameError, publish_announcement, ruleset_of
 from .lifecycle import (
+    REVIEW_MINUTES_MAX,
     RUNNING_SETTINGS,
     advance_phase,
     check_settings,
@@ -44,16 +46,17 @@ from .lifecycle import (
     sweep,
     update_settings,
 )
+from .manifestos import approve_manifesto, reject_manifesto, review_open
 from .rollback import rollback
 from .steps import VOTE_KINDS, submit_action
 
 __all__ = [
-    "RUNNING_SETTINGS", "VOTE_KINDS", "check_settings", "update_settings", "GameError", "abort_game", "accept_substitution", "add_candidate",
-    "advance_phase", "cancel_substitution", "cast_vote", "check_activity", "check_in",
+    "REVIEW_MINUTES_MAX", "RUNNING_SETTINGS", "VOTE_KINDS", "check_settings", "update_settings", "GameError", "abort_game", "accept_substitution", "add_candidate",
+    "advance_phase", "approve_manifesto", "cancel_substitution", "cast_vote", "check_activity", "check_in",
     "close_awards", "close_due_awards", "create_game", "draw_players", "end_phase_now",
     "ensure_board", "expire_substitutions", "extend_deadline", "dead_post_refusal",
     "gm_board", "gm_step", "grace", "move_ghost_thread", "nominate", "open_signups",
-    "pause_game", "pick_players", "publish_announcement", "request_leave",
+    "pause_game", "pick_players", "publish_announcement", "reject_manifesto", "request_leave", "review_open",
     "restore_ghost_threads", "resume_game", "rollback", "ruleset_of", "sign_up", "start_from_signups",
     "start_game", "start_substitution", "submit_action", "sweep", "sweep_community",
     "withdraw_signup",

@@ -16,6 +16,7 @@ from ..selectors import seat_names
 from . import kernel
 from .kernel import GameError, announce, deliver_private, log_gm, require_gm
 from .lifecycle import advance_locked, finish_if_over
+from .manifestos import review_open
 from .record import apply_step
 
 if TYPE_CHECKING:
@@ -28,6 +29,10 @@ def gm_step(*, game_id: int, gm: User | None, kind: str, params: dict | None = N
         game = require_gm(game_id, gm)
         if not game.is_live:
             raise GameError(_("This game is not running."))
+        if kind == "reject_manifesto" and not review_open(game, timezone.now()):
+            raise GameError(_("Review closed %(n)d minutes before dawn: the manifesto is "
+                              "published as written.") % {"n": game.manifesto_review_minutes},
+                            code="closed")
         t = apply_step(game, action(GM, kind, **(params or {})), user=gm, seat=None)
         names = seat_names(game)
         deliver_private(game, t.events, names)

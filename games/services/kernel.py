@@ -28,7 +28,7 @@ from messaging.notifications import Kind, notify
 from .. import rulesets
 from ..engine.base import RuleSet
 from ..mail import user_locale
-from ..models import Announcement, Event, Game, Phase, StepMessage, StepPost
+from ..models import Announcement, Event, Game, Phase, StepMessage, StepPost, WithdrawnThread
 from ..notifications import notify_announcement, notify_private_result
 from ..presenters import describe, round_thread_kinds, round_thread_title
 from ..selectors import is_gm, seat_names
@@ -123,6 +123,20 @@ def announce(game: Game, phase: Phase | None, title: str, intro: str, *, events:
     return ann
 
 
+def restore_thread(thread: Thread) -> bool:
+    """Give back a thread a rollback marked withdrawn (its title and pin, as they were),
+    now that its phase is open again; True if it was withdrawn. The same thread, never a
+    second one. Precondition: the caller holds the game lock."""
+    withdrawn = WithdrawnThread.objects.filter(thread=thread).first()
+    if withdrawn is None:
+        return False
+    Thread.objects.filter(pk=thread.pk).update(title=withdrawn.title,
+                                               is_pinned=withdrawn.pinned)
+    thread.title, thread.is_pinned = withdrawn.title, withdrawn.pinned
+    withdrawn.delete()
+    return True
+
+
 def post_in_round_thread(game: Game, events: list[dict], names: dict[int, str]) -> Post | None:
     """The round's record thread (issue 14 item 7): what players say and vote one by one
     (a classic day's last words, speeches, votes) is posted as it happens, one reply per
@@ -133,7 +147,9 @@ def post_in_round_thread(game: Game, events: list[dict], names: dict[int, str]) 
     number = game.phase_number
     key = f"round-{number}"
     thread = Thread.objects.filter(board=game.board, key=key).first()
-    if thread is None:
+    if thread is not None:
+        restore_thread(thread)
+    else:
         thread = forum.start_thread(
             board=game.board, author=messenger_user(), kind=Thread.Kind.ANNOUNCEMENT,
             title=round_thread_title(game.ruleset, number)[:120],
@@ -205,7 +221,7 @@ def deliver_private(game: Game, events: list[dict], names: dict[int, str],
         message = forum.send_as_messenger(conversation=seat.conversation, body=body[:19_000],
                                           notice=Kind.RESULT, notice_text=game.name)
         link_step_message(game, message)
-        notify_private_result(game, seat, body)
+        notify_private_result(game, seat, body, message)
 
 
 def link_step_message(game: Game, message: Message) -> None:

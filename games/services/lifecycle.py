@@ -85,25 +85,39 @@ def check_settings(*, ruleset: str, seat_count: int, config: dict | None,
 def create_game(*, name: str, ruleset: str, gm: User | None, seat_count: int,
                 config: dict | None = None,
                 durations: dict | None = None, early_end: bool = True,
-                hold_announcements: bool = False, change_cutoff_minutes: int = 10) -> Game:
+                hold_announcements: bool = False, change_cutoff_minutes: int = 10,
+                manifesto_review_minutes: int = 0) -> Game:
     """A new game in draft, with its board and announcement thread (GameError on settings
     that do not fit the rule set; nothing is stored then)."""
     if gm is not None and gm.pk == messenger_user().pk:
         raise GameError(_("The messenger account cannot be a game master."), code="gm")
     full = check_settings(ruleset=ruleset, seat_count=seat_count, config=config,
                           durations=durations, change_cutoff_minutes=change_cutoff_minutes)
+    check_review_minutes(manifesto_review_minutes)
     with transaction.atomic():
         game = Game.objects.create(
             name=name, ruleset=ruleset, gm=gm, seat_count=seat_count,
             config=full, durations=durations or {},
             early_end=early_end, hold_announcements=hold_announcements,
-            change_cutoff_minutes=change_cutoff_minutes)
+            change_cutoff_minutes=change_cutoff_minutes,
+            manifesto_review_minutes=manifesto_review_minutes)
         ensure_board(game)
     return game
 
 
+REVIEW_MINUTES_MAX = 7 * 24 * 60
+
+
+def check_review_minutes(minutes: object) -> None:
+    """`Game.manifesto_review_minutes` is a whole number of minutes from 0 to 7 days."""
+    if isinstance(minutes, bool) or not isinstance(minutes, int) \
+            or not 0 <= minutes <= REVIEW_MINUTES_MAX:
+        raise GameError(_("Manifesto review closes 0 to %(n)d minutes before dawn.")
+                        % {"n": REVIEW_MINUTES_MAX}, code="manifesto_review_minutes")
+
+
 # What may still change once a game has started; the rest is its setup (replay depends on it).
-RUNNING_SETTINGS = ("name", "gm", "early_end", "hold_announcements")
+RUNNING_SETTINGS = ("name", "gm", "early_end", "hold_announcements", "manifesto_review_minutes")
 DRAFT_SETTINGS = RUNNING_SETTINGS + ("ruleset", "seat_count", "config", "durations",
                                      "change_cutoff_minutes")
 
@@ -126,11 +140,13 @@ def update_settings(*, game_id: int, changes: dict) -> Game:
         if refused:
             raise GameError(_("A started game's setup cannot change: %(fields)s.")
                             % {"fields": listing(refused)}, code="started")
+        if "manifesto_review_minutes" in changes:
+            check_review_minutes(changes["manifesto_review_minutes"])
         gm = changes.get("gm", game.gm)
         if gm is not None and gm.pk == messenger_user().pk:
             raise GameError(_("The messenger account cannot be a game master."), code="gm")
         if not started:
-            merged = {key: changes.get(key, getattr(game, key)) for key in DRAFT_SETTINGS[4:]}
+            merged = {key: changes.get(key, getattr(game, key)) for key in DRAFT_SETTINGS[len(RUNNING_SETTINGS):]}
             changes = {**changes, "config": check_settings(**merged)}
         for key, value in changes.items():
             setattr(game, key, value)
@@ -218,7 +234,15 @@ def open_phase(game: Game, now: dt.datetime) -> Phase:
 
 def _open_vote_thread(game: Game, phase: Phase) -> None:
     key = f"vote-{phase.seq}"
-    if game.board is None or Thread.objects.filter(board=game.board, key=key).exists():
+    if game.board is None:
+        return
+    existing = Thread.objects.filter(board=game.board, key=key).first()
+    if existing is not None:
+        # The phase opens again after a rollback: its thread comes back as it was (the
+        # living seats are told again: the vote is open again).
+        if kernel.restore_thread(existing):
+            kernel.notify_players(game, kind=Kind.VOTE_THREAD, thread=existing,
+                                  living_only=True)
         return
     title = vote_heading(game.ruleset, phase)
     thread = forum.start_thread(

@@ -14,8 +14,14 @@ computed again under the game lock and carried out:
    deadline the GM sets (in the future), and its reminders may be sent again;
 5. seats are alive or out again as the rebuilt state says;
 6. a public announcement says that the GM rolled back, the GM log records it, and each seat
-   whose messages were withdrawn is told privately.
-Emails already sent are not recalled. See docs/undo.md.
+   whose messages were withdrawn is told privately;
+7. the emails about what was withdrawn: one not sent yet is cancelled; one already sent
+   is followed by a "withdrawn" email to the same address naming the phase (games.mail);
+8. the threads 神的使者 opened for what was undone (the vote thread of a phase the undone
+   end opened, a round thread whose every reply is withdrawn) are marked withdrawn and
+   unpinned (`WithdrawnThread`); the same thread is given back if the phase opens again
+   (kernel.restore_thread).
+See docs/undo.md.
 """
 
 from __future__ import annotations
@@ -28,20 +34,23 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from messaging import services as forum
+from messaging.models import MAX_TITLE_LENGTH, Thread
 
 from .. import awaiting, selectors
-from ..mail import user_locale
+from ..mail import queue_withdrawn_email, user_locale
 from ..models import (
     Action,
     Announcement,
     Event,
     Game,
+    OutboxEmail,
     Phase,
     ReminderSent,
     Rollback,
     StepMessage,
     StepPost,
     Vote,
+    WithdrawnThread,
 )
 from . import backoff, kernel
 from .kernel import GameError, announce, log_gm, require_gm, ruleset_of
@@ -168,8 +177,70 @@ def _carry_out(game: Game, gm: User | None, plan: selectors.RollbackPlan,
                                   "steps": sorted(removed_seqs), "deadline": deadline.isoformat(),
                                   "seat": plan.seat.number if plan.seat else None})
     _tell_seats(game, plan)
+    _withdraw_emails(game, plan, now)
+    _withdraw_threads(game, plan, now)
     game.save()
     return record
+
+
+def _withdraw_emails(game: Game, plan: selectors.RollbackPlan, now: dt.datetime) -> None:
+    """7. The emails about the withdrawn announcements and private results (their outbox
+    rows name them in `about`): a row not sent yet is cancelled (locked with SKIP LOCKED: a
+    row the sender holds is being sent now, and counts as sent); for the rows already sent,
+    one "withdrawn" email per address, naming the phase and the subjects it takes back.
+
+    Precondition: the caller holds the game lock.
+    """
+    about = [f"announcement:{a.pk}" for a in plan.announcements]
+    about += [f"message:{link.message_id}" for link in plan.messages]
+    rows = list(OutboxEmail.objects.filter(about__in=about, failed_at=None)
+                .select_related("user__profile").order_by("id")) if about else []
+    unsent = [r.pk for r in rows if r.sent_at is None]
+    cancelled = set(OutboxEmail.objects.select_for_update(skip_locked=True).filter(
+        pk__in=unsent, sent_at=None, failed_at=None).values_list("pk", flat=True)) \
+        if unsent else set()
+    OutboxEmail.objects.filter(pk__in=cancelled).update(
+        failed_at=now, last_error="withdrawn by a rollback before it was sent")
+    sent: dict[str, list[OutboxEmail]] = {}
+    for row in rows:
+        if row.pk not in cancelled:
+            sent.setdefault(row.to, []).append(row)
+    for to, of_address in sent.items():
+        user = of_address[0].user
+        with translation.override(user_locale(user).language):
+            label = selectors.phase_title(game, plan.phase)
+        queue_withdrawn_email(to=to, user=user, kind=of_address[0].kind, game_name=game.name,
+                              phase=label, subjects=[r.subject for r in of_address])
+
+
+def _withdraw_threads(game: Game, plan: selectors.RollbackPlan, now: dt.datetime) -> None:
+    """8. Mark withdrawn the threads 神的使者 opened for what was undone: the vote threads of
+    the phases the undone end opened, and each round thread whose replies are all withdrawn
+    now. The title gets the withdrawn mark and the thread is unpinned; what it was is kept
+    for `kernel.restore_thread`.
+
+    Precondition: the caller holds the game lock.
+    """
+    if game.board_id is None:
+        return
+    keys = [f"vote-{p.seq}" for p in plan.dropped_phases]
+    threads = list(Thread.objects.filter(board_id=game.board_id, key__in=keys)) if keys else []
+    undone_posts = {link.post_id for link in plan.posts}
+    if undone_posts:
+        for thread in Thread.objects.filter(board_id=game.board_id, key__startswith="round-",
+                                            posts__in=undone_posts).distinct():
+            replies = thread.posts.filter(number__gt=1)
+            if not replies.exclude(pk__in=undone_posts).filter(withdrawn_at=None).exists():
+                threads.append(thread)
+    already = set(WithdrawnThread.objects.filter(thread__in=threads).values_list(
+        "thread_id", flat=True))
+    for thread in threads:
+        if thread.pk in already:
+            continue
+        WithdrawnThread.objects.create(game=game, thread=thread, title=thread.title,
+                                       pinned=thread.is_pinned, withdrawn_at=now)
+        title = (_("[withdrawn]") + " " + thread.title)[:MAX_TITLE_LENGTH]
+        Thread.objects.filter(pk=thread.pk).update(title=title, is_pinned=False)
 
 
 def _tell_seats(game: Game, plan: selectors.RollbackPlan) -> None:

@@ -94,7 +94,9 @@ def test_the_confirm_page_says_in_chinese_exactly_what_will_be_undone(
     assert "回滚" in page and "撤回" in page  # Chinese by default
     assert "#2" in page  # the end_phase step, by number
     assert name in page  # seat back in the game
-    assert "已经发出的邮件不会收回" in page
+    # what happens to the emails about it, and the day's vote thread the end opened
+    assert "已发出0封：每个收件地址会再收到一封注明阶段的“撤回”邮件" in page
+    assert "标为已撤回并取消置顶的主题" in page
     assert 'type="datetime-local"' in page
 
 

@@ -62,3 +62,24 @@
   }
   document.addEventListener("game-setup-changed", poll);
 })();
+
+/* "End a phase as soon as everyone has acted" follows the phase-length preset picked (off
+   for the forum standard, seed 002 §5.7; on for the fast ones) until the GM ticks or unticks
+   it themselves. Without this script the box keeps the form's starting value. */
+(function () {
+  "use strict";
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("id_early_end");
+    var form = document.getElementById("game_form");
+    if (!box || !form || !box.dataset.onPresets || form.querySelector(".errornote")) return;
+    var on = box.dataset.onPresets.split(" ");
+    var touched = false;
+    box.addEventListener("change", function () { touched = true; });
+    form.addEventListener("change", function (event) {
+      var input = event.target;
+      if (touched || !input.name || input.name.indexOf("preset_") !== 0) return;
+      if (input.value === "custom") return;
+      box.checked = on.indexOf(input.value) !== -1;
+    });
+  });
+})();
