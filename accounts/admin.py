@@ -8,6 +8,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.inputs import DateRangeAdmin
+
 from .models import Profile, display_name
 from .records import records_of
 
@@ -48,7 +50,7 @@ admin.site.unregister(User)
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(DateRangeAdmin, DjangoUserAdmin):
     """Django's user admin, except that a user who played, hosted or wrote is never deleted:
     seats (SET_NULL), games' GMs, posts and messages would lose their person, and the
     conversations with 神的使者 (CASCADE) would go. Deactivating keeps every record."""

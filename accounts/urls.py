@@ -5,6 +5,6 @@ from . import unsubscribe, views
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("profile/language/", views.set_language, name="profile-language"),
-    path("u/<int:pk>/", views.public_profile, name="profile-public"),
+    path("u/<id:pk>/", views.public_profile, name="profile-public"),
     path("unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="unsubscribe"),
 ]

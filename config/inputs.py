@@ -14,6 +14,13 @@ that lets it escape) or a form message. The rules, each a finding of the outside
    that add params (`text_actor`).
 4. Dates and times must exist: "2026-13-45T99:99" is refused, not a ValueError; so is a wall
    time that does not exist or is ambiguous in the reader's timezone.
+5. Dates and times lie between FIRST_DATE and LAST_DATE (as the reader writes them). Python's
+   dates run from 0001-01-01 to 9999-12-31: "to 9999-12-31" plus the one day an end date
+   reaches overflowed, and so did 9999-12-31T23:59 read west of UTC or 0001-01-01T00:00
+   read east of it, once turned into a UTC instant (a time stored like that also could not
+   be read back). The bounds are far from both ends in every timezone; the same check
+   guards the Django form fields that take a date (`validate_date_range`;
+   `DateRangeAdmin` for the admin's model forms and date hierarchies).
 Query strings may carry parameters a page does not read (links from elsewhere add their own);
 those are ignored, never refused. Page numbers are lenient: anything unreadable shows page 1.
 """
@@ -28,6 +35,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django import forms
+from django.core.exceptions import ValidationError
+from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -37,6 +46,8 @@ MAX_JSON_BYTES = 16_384
 MAX_JSON_DEPTH = 6
 MAX_KEY_LENGTH = 40
 RESERVED_STEP_KEYS = frozenset({"actor", "kind"})
+FIRST_DATE = dt.date(1900, 1, 1)
+LAST_DATE = dt.date(2999, 12, 31)
 
 _INT = re.compile(r"-?[0-9]+")
 _DATETIME = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})[T ]([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?")
@@ -231,23 +242,78 @@ def _build(pattern: re.Pattern, raw: str, make, field: str, message: str):
         raise InputError(message % {"field": field}, field=field) from None
 
 
+def _date_out_of_range(value: dt.date) -> bool:
+    """Whether `value` (a date, or a datetime's date as written in its own zone) falls
+    outside FIRST_DATE .. LAST_DATE."""
+    day = value.date() if isinstance(value, dt.datetime) else value
+    return not FIRST_DATE <= day <= LAST_DATE
+
+
+def _range_message():
+    return _("Choose a date between %(first)s and %(last)s.") % {
+        "first": FIRST_DATE.isoformat(), "last": LAST_DATE.isoformat()}
+
+
+def check_date_range(value, *, field: str):
+    """`value` (a date or datetime) if it lies between FIRST_DATE and LAST_DATE, else
+    InputError."""
+    if _date_out_of_range(value):
+        raise InputError(_("%(field)s must lie between %(first)s and %(last)s.") % {
+            "field": field, "first": FIRST_DATE.isoformat(), "last": LAST_DATE.isoformat()},
+            field=field)
+    return value
+
+
+def validate_date_range(value) -> None:
+    """The same bound as a Django validator, for form fields that parse dates themselves
+    (the admin's model forms, the rollback form's deadline)."""
+    if value is not None and _date_out_of_range(value):
+        raise ValidationError(_range_message(), code="date_range")
+
+
+# For a ModelAdmin's `formfield_overrides`: every date and datetime field of its form also
+# refuses dates out of range (merged into the admin's defaults, so the widgets stay).
+ADMIN_DATE_FIELDS = {models.DateTimeField: {"validators": [validate_date_range]},
+                     models.DateField: {"validators": [validate_date_range]}}
+
+
+class DateRangeAdmin:
+    """A ModelAdmin mixin (first among the bases) for the admin pages that take dates:
+    1. its model forms' date and datetime fields refuse a date out of range (a form error);
+    2. its list's date hierarchy (`?<field>__year=`) takes a year within the range, else a
+       400 with the sentence: Django builds the next year's first instant from it, which
+       overflows for 9999 and, made aware, is unreadable for year 1.
+    The admin's other date filters (a date `list_filter`) refuse bad values themselves."""
+
+    formfield_overrides = ADMIN_DATE_FIELDS
+
+    def changelist_view(self, request, extra_context=None):
+        field = getattr(self, "date_hierarchy", None)
+        if field:
+            parse_int(request.GET.get(f"{field}__year"), field=_("year"),
+                      minimum=FIRST_DATE.year, maximum=LAST_DATE.year, default=None)
+        return super().changelist_view(request, extra_context)
+
+
 def parse_datetime(raw: str | None, *, field: str, tz: dt.tzinfo | str | None = None,
                    default: Any = _MISSING) -> Any:
     """An aware datetime from "YYYY-MM-DDTHH:MM[:SS]" (what <input type=datetime-local>
-    sends), read in `tz` (default: the active timezone)."""
+    sends), read in `tz` (default: the active timezone), within the date range (rule 5)."""
     if _blank(raw):
         return _default(field, default)
     naive = _build(_DATETIME, raw, dt.datetime, field,
                    _("%(field)s is not a date and time (YYYY-MM-DD HH:MM)."))
+    check_date_range(naive, field=field)  # before any arithmetic across zones
     zone = ZoneInfo(tz) if isinstance(tz, str) else (tz or timezone.get_current_timezone())
     return _aware(naive, zone, field)
 
 
 def parse_date(raw: str | None, *, field: str, default: Any = _MISSING) -> Any:
-    """A date from "YYYY-MM-DD"."""
+    """A date from "YYYY-MM-DD", within the date range (rule 5)."""
     if _blank(raw):
         return _default(field, default)
-    return _build(_DATE, raw, dt.date, field, _("%(field)s is not a date (YYYY-MM-DD)."))
+    day = _build(_DATE, raw, dt.date, field, _("%(field)s is not a date (YYYY-MM-DD)."))
+    return check_date_range(day, field=field)
 
 
 def refuse_unknown_fields(data: Mapping[str, Any], allowed: Iterable[str]) -> None:

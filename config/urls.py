@@ -4,6 +4,7 @@ from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 
+from . import converters  # noqa: F401  registers <id:...> before any pattern uses it
 from .views import favicon, healthz, readyz
 
 # The admin's own login form goes through allauth's login, and so through its rate limits.

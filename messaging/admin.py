@@ -16,6 +16,8 @@ from django.utils.text import Truncator
 from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 
+from config.inputs import DateRangeAdmin
+
 from . import rules, services
 from .forms import BodyField
 from .models import Board, Conversation, Message, Post, Thread
@@ -38,7 +40,7 @@ class BoardAdmin(admin.ModelAdmin):
 
 
 @admin.register(Thread)
-class ThreadAdmin(admin.ModelAdmin):
+class ThreadAdmin(DateRangeAdmin, admin.ModelAdmin):
     list_display = ("title", "board", "kind", "author_name", "post_count", "is_locked",
                     "is_pinned", "last_post_at")
     list_filter = ("kind", "is_locked", "is_pinned", "board__kind", "board")
@@ -71,7 +73,7 @@ class ThreadAdmin(admin.ModelAdmin):
 
 
 @admin.register(Post)
-class PostAdmin(admin.ModelAdmin):
+class PostAdmin(DateRangeAdmin, admin.ModelAdmin):
     list_display = ("__str__", "board", "author_name", "excerpt", "created_at", "edited_at")
     list_filter = ("thread__kind", "thread__board")
     search_fields = ("body", "author__profile__display_name", "author__email", "thread__title")
@@ -259,7 +261,7 @@ class ConversationAdmin(admin.ModelAdmin):
 
 
 @admin.register(Message)
-class MessageAdmin(admin.ModelAdmin):
+class MessageAdmin(DateRangeAdmin, admin.ModelAdmin):
     list_display = ("conversation", "sender_name", "from_messenger", "written_by",
                     "excerpt", "created_at")
     list_filter = ("from_messenger", "conversation__board")

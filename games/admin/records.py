@@ -15,11 +15,13 @@ import json
 from django.contrib import admin
 from django.utils.translation import gettext_lazy
 
+from config.inputs import DateRangeAdmin
+
 from .. import selectors
 from ..models import Action, Announcement, Event, Phase, ReminderSent, Seat, Vote
 
 
-class GameRecords(admin.ModelAdmin):
+class GameRecords(DateRangeAdmin, admin.ModelAdmin):  # a date out of range: a form error
     game_field = "game"
 
     def get_queryset(self, request):

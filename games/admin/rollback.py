@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.inputs import validate_date_range
 from messaging.models import Thread
 
 from .. import selectors, services
@@ -46,6 +47,7 @@ class RollbackForm(forms.Form):
     deadline = forms.DateTimeField(
         label=gettext_lazy("New deadline"), input_formats=[DATETIME_LOCAL, "%Y-%m-%d %H:%M"],
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=DATETIME_LOCAL),
+        validators=[validate_date_range],
         help_text=gettext_lazy("In your time zone; it must be in the future."))
 
     def clean_deadline(self):
@@ -196,5 +198,5 @@ def urls(admin_site) -> list:
     def view(request, pk):
         return rollback_view(request, pk, admin_site=admin_site)
 
-    return [path("<int:pk>/rollback/", admin_site.admin_view(view),
+    return [path("<id:pk>/rollback/", admin_site.admin_view(view),
                  name="games_game_rollback")]

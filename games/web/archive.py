@@ -39,8 +39,10 @@ def _filters(request, results: list[str]) -> dict:
         "player_id": player_id,
         "result": parse_choice(get.get("outcome"), field=_("outcome"),
                                choices=results, default=None),
-        "since": parse_date(get.get("from"), field=_("from"), default=None),
-        "until": parse_date(get.get("to"), field=_("to"), default=None),
+        # Out of range is refused here (config.inputs): the end date's next midnight is
+        # computed from `until`, and both are made aware in the reader's zone.
+        "since": parse_date(get.get("from"), field=_("the earliest end date"), default=None),
+        "until": parse_date(get.get("to"), field=_("the latest end date"), default=None),
     }
 
 

@@ -359,7 +359,7 @@ def known_routes() -> list[tuple[str, bool]]:
 
 
 def fill_route(route: str, ids: list[int], slugs: list[str], seats: int = 1) -> list[str]:
-    """The route filled in every way: its first parameter with every id (int, path) or slug
+    """The route filled in every way: its first parameter with every id (id, int, path) or slug
     (str, slug); a second int parameter (a seat number) with 1..`seats`, others with the
     first value."""
     params = _route_params(route)
@@ -367,7 +367,7 @@ def fill_route(route: str, ids: list[int], slugs: list[str], seats: int = 1) -> 
         return [route]
 
     def values(converter: str, position: int) -> list[str]:
-        if converter in ("int", "path"):
+        if converter in ("id", "int", "path"):
             return [str(i) for i in ids] if position == 0 else [
                 str(n) for n in range(1, seats + 1)]
         return slugs
