@@ -27,9 +27,15 @@ class GamesConfig(AppConfig):
             register_board_authority,
             register_hidden_boards,
             register_posting_check,
+            register_table_mates,
         )
 
-        from .selectors import board_authority, board_game_links, draft_boards_hidden_from
+        from .selectors import (
+            board_authority,
+            board_game_links,
+            draft_boards_hidden_from,
+            table_mates,
+        )
 
         register_thread_panel(vote_panel)
         register_lobby_section(lobby_section)
@@ -37,6 +43,7 @@ class GamesConfig(AppConfig):
         register_board_authority(board_authority)
         register_board_links(board_game_links)
         register_hidden_boards(draft_boards_hidden_from)
+        register_table_mates(table_mates)
 
         from django.db.models.signals import post_save
 

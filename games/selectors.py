@@ -1148,21 +1148,26 @@ def _places(*, users: set[int] | None = None, games: set[int] | None = None
     return pairs
 
 
-def table_mates(user) -> set[int]:
-    """The users who hold or held a seat (`ever_seated_ids`) in a running or paused game in
-    which `user` holds or held one, `user` left out (messaging.rules asks this: registered
-    in GamesConfig.ready). A general conversation of one of them is not `user`'s to answer
-    as 神的使者."""
+def table_mates(user) -> QuerySet:
+    """The users who hold or held a seat (as `ever_seated_ids` counts) in a running or
+    paused game in which `user` holds or held one, `user` left out, as a query of user ids
+    (messaging.rules asks this, as a subquery: registered in GamesConfig.ready). A general
+    conversation of one of them is not `user`'s to answer as 神的使者."""
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects
     if user is None or not user.is_authenticated:
-        return set()
-    live = set(Game.objects.filter(
-        pk__in=games_played_by(user),
-        status__in=(Game.Status.RUNNING, Game.Status.PAUSED)).values_list("pk", flat=True))
-    mates: set[int] = set()
-    for game in Game.objects.filter(pk__in=live):
-        mates |= ever_seated_ids(game)
-    mates.discard(user.pk)
-    return mates
+        return users.none().values("pk")
+    accepted = Substitution.objects.filter(status=Substitution.Status.ACCEPTED)
+    live = Game.objects.filter(
+        Exists(Seat.objects.filter(game=OuterRef("pk"), user=user.pk))
+        | Exists(accepted.filter(Q(outgoing=user.pk) | Q(incoming=user.pk),
+                                 game=OuterRef("pk"))),
+        status__in=(Game.Status.RUNNING, Game.Status.PAUSED)).values("pk")
+    return users.filter(
+        Exists(Seat.objects.filter(user=OuterRef("pk"), game__in=live))
+        | Exists(accepted.filter(Q(outgoing=OuterRef("pk")) | Q(incoming=OuterRef("pk")),
+                                 game__in=live))).exclude(pk=user.pk).values("pk")
 
 
 def recent_outbox(viewer: User, limit: int = 50):

@@ -1,15 +1,20 @@
 """The GM console for the forum and the conversations with 神的使者.
 
-Staff see every conversation here, with the ones waiting for an answer marked, and answer in
-the name of 神的使者 from the conversation's page. Threads and posts are written through the
-site (the services number posts and keep counters), so the admin does not add them.
+Who sees what here is the games' per-game authority (messaging.rules, which asks the
+authority games register): the boards, threads and posts of the games a user runs (GM or
+co-GM, never seated), and for a superuser those of no game (`rules.console_boards_q`); the
+conversations a user may answer as 神的使者 (`rules.gm_conversations`, the same rule as
+`rules.answer_refusal`). Nothing of a game a user plays in, superusers included: such rows
+are not listed, their pages and forged POSTs answer "does not exist" and change nothing.
+The answers name their writer here (never to players). Threads and posts are written
+through the site (the services number posts and keep counters), so the admin does not add
+them.
 """
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import Q
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
@@ -29,21 +34,50 @@ def _name(user) -> str:
     return display_name(user) if user is not None else "—"
 
 
+class BoardAdminForm(forms.ModelForm):
+    class Meta:
+        model = Board
+        fields = ("title", "slug", "kind", "description", "position", "is_locked")
+
+    def clean_slug(self) -> str:
+        slug = self.cleaned_data["slug"]
+        if slug.startswith(rules.GM_BOARD_PREFIX) and slug != self.instance.slug:
+            raise forms.ValidationError(
+                _("Addresses starting with “%(prefix)s” belong to the games' GM boards."),
+                params={"prefix": rules.GM_BOARD_PREFIX})
+        return slug
+
+
 @admin.register(Board)
 class BoardAdmin(admin.ModelAdmin):
+    form = BoardAdminForm
     list_display = ("title", "slug", "kind", "position", "is_locked", "last_post_at")
     list_filter = ("kind", "is_locked")
     list_editable = ("position", "is_locked")
     search_fields = ("title", "slug", "description")
     prepopulated_fields = {"slug": ("title",)}
-    readonly_fields = ("created_at", "last_post_at")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(rules.console_boards_q(request.user))
+
+    def get_readonly_fields(self, request, obj=None):
+        # A game's board and its GM board keep their address and kind: the games find the
+        # GM board by its address, and its kind is what keeps it for the GMs.
+        if obj is not None and obj.pk in rules.game_boards():
+            return ("slug", "kind", "created_at", "last_post_at")
+        return ("created_at", "last_post_at")
+
+    def get_prepopulated_fields(self, request, obj=None):
+        return {} if obj is not None and obj.pk in rules.game_boards() else \
+            self.prepopulated_fields
 
 
 @admin.register(Thread)
 class ThreadAdmin(DateRangeAdmin, admin.ModelAdmin):
     list_display = ("title", "board", "kind", "author_name", "post_count", "is_locked",
                     "is_pinned", "last_post_at")
-    list_filter = ("kind", "is_locked", "is_pinned", "board__kind", "board")
+    list_filter = ("kind", "is_locked", "is_pinned", "board__kind",
+                   ("board", admin.RelatedOnlyFieldListFilter))
     search_fields = ("title", "key", "author__profile__display_name", "author__email")
     list_select_related = ("board", "author__profile")
     readonly_fields = ("author", "created_at", "last_post_at", "last_post", "post_count")
@@ -53,8 +87,14 @@ class ThreadAdmin(DateRangeAdmin, admin.ModelAdmin):
     actions = ("lock", "unlock")
 
     def get_queryset(self, request):
-        # A game's GM-only threads reach its GM only (rules.is_gm), in the admin too.
-        return rules.readable_threads(request.user, super().get_queryset(request))
+        return super().get_queryset(request).filter(
+            rules.console_boards_q(request.user, "board_id"))
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        # A thread moves only between boards the user manages here.
+        if db_field.name == "board":
+            kwargs["queryset"] = Board.objects.filter(rules.console_boards_q(request.user))
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -75,7 +115,7 @@ class ThreadAdmin(DateRangeAdmin, admin.ModelAdmin):
 @admin.register(Post)
 class PostAdmin(DateRangeAdmin, admin.ModelAdmin):
     list_display = ("__str__", "board", "author_name", "excerpt", "created_at", "edited_at")
-    list_filter = ("thread__kind", "thread__board")
+    list_filter = ("thread__kind", ("thread__board", admin.RelatedOnlyFieldListFilter))
     search_fields = ("body", "author__profile__display_name", "author__email", "thread__title")
     list_select_related = ("thread__board", "author__profile")
     raw_id_fields = ("thread", "quote", "author")
@@ -86,7 +126,8 @@ class PostAdmin(DateRangeAdmin, admin.ModelAdmin):
     date_hierarchy = "created_at"
 
     def get_queryset(self, request):
-        return rules.readable_posts(request.user, super().get_queryset(request))
+        return super().get_queryset(request).filter(
+            rules.console_boards_q(request.user, "thread__board_id"))
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -144,7 +185,9 @@ class WaitingFilter(admin.SimpleListFilter):
 
 class ConversationAdminForm(forms.ModelForm):
     answer = BodyField(label=_("Answer as the messenger"),
-                       help_text=_("Sent in the name of 神的使者; players never see who wrote it."))
+                       help_text=_("Sent in the name of 神的使者; players never see who wrote "
+                                   "it, the GMs see it here."))
+    user = None  # the staff member writing (ConversationAdmin.get_form)
     mark_as_read = forms.BooleanField(
         label=_("Mark as read without answering"), required=False,
         help_text=_("Opening a conversation leaves it waiting; answering it or ticking this "
@@ -163,13 +206,30 @@ class ConversationAdminForm(forms.ModelForm):
         except services.PostingRefused as refused:
             raise forms.ValidationError(str(refused.message)) from None
 
+    def clean(self):
+        # Who may answer (rules.answer_refusal), checked before anything is written: a
+        # refused answer saves nothing, not even the "mark as read" box. A new conversation
+        # is one the writer must be able to answer.
+        cleaned = super().clean()
+        conversation = self.instance
+        if conversation.pk is None:
+            conversation = Conversation(owner=cleaned.get("owner"), board=cleaned.get("board"))
+            if conversation.owner_id is None:
+                return cleaned
+        elif not cleaned.get("answer"):
+            return cleaned
+        refusal = rules.answer_refusal(self.user, conversation)
+        if refusal:
+            raise forms.ValidationError(refusal)
+        return cleaned
+
 
 @admin.register(Conversation)
 class ConversationAdmin(admin.ModelAdmin):
     form = ConversationAdminForm
     list_display = ("owner_name", "context", "waiting", "staff_unread", "owner_unread",
                     "last_message_at")
-    list_filter = (WaitingFilter, "board__kind", "board")
+    list_filter = (WaitingFilter, "board__kind", ("board", admin.RelatedOnlyFieldListFilter))
     search_fields = ("owner__profile__display_name", "owner__email", "owner__username",
                      "board__title", "messages__body")
     list_select_related = ("owner__profile", "board")
@@ -177,8 +237,9 @@ class ConversationAdmin(admin.ModelAdmin):
     actions = ("mark_read",)
 
     def get_queryset(self, request):
-        # A seat's conversation reaches the GMs of its game only (rules.is_gm), never a
-        # staff user who plays in it or hosts another game.
+        # A seat's conversation reaches the GMs of its game only, never a staff user who
+        # plays in it or hosts another game; a general one, the superusers who play in no
+        # running game with its owner (rules.gm_conversations).
         return rules.gm_conversations(request.user, super().get_queryset(request))
 
     # Staff status means "may host games" (issue 13): a host without model permissions
@@ -198,6 +259,10 @@ class ConversationAdmin(admin.ModelAdmin):
         if not (user.is_active and user.is_staff):
             return False
         return obj is None or rules.gm_conversations(user).filter(pk=obj.pk).exists()
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        return type(form.__name__, (form,), {"user": request.user})
 
     def get_readonly_fields(self, request, obj=None):
         # The owner changes only through a handover (services.hand_over_conversation).
@@ -246,25 +311,29 @@ class ConversationAdmin(admin.ModelAdmin):
     # post could otherwise make the GM's browser open a conversation unseen); only a POST
     # does: an answer, the "mark as read" box, or the list's "Mark as read" action.
     def save_model(self, request, obj: Conversation, form, change):
-        super().save_model(request, obj, form, change)
-        if form.cleaned_data.get("mark_as_read"):
-            services.mark_read_by_staff(conversation=obj)
+        # A saved conversation has no field to change here (owner and board are read-only);
+        # saving the row would write back the counters as they were read.
+        if not change:
+            super().save_model(request, obj, form, change)
         answer = form.cleaned_data.get("answer")
         if answer:
             try:
                 services.answer_as_messenger(conversation=obj, staff=request.user, body=answer)
             except services.PostingRefused as refused:
                 self.message_user(request, refused.message, messages.ERROR)
-            else:
-                self.message_user(request, format_html(
-                    _("Sent to {} as the messenger."), _name(obj.owner)), messages.SUCCESS)
+                return
+            self.message_user(request, format_html(
+                _("Sent to {} as the messenger."), _name(obj.owner)), messages.SUCCESS)
+        if form.cleaned_data.get("mark_as_read"):
+            services.mark_read_by_staff(conversation=obj)
 
 
 @admin.register(Message)
 class MessageAdmin(DateRangeAdmin, admin.ModelAdmin):
     list_display = ("conversation", "sender_name", "from_messenger", "written_by",
                     "excerpt", "created_at")
-    list_filter = ("from_messenger", "conversation__board")
+    list_filter = ("from_messenger",
+                   ("conversation__board", admin.RelatedOnlyFieldListFilter))
     search_fields = ("body", "sender__profile__display_name", "sender__email",
                      "conversation__owner__profile__display_name")
     list_select_related = ("conversation__owner__profile", "conversation__board",
@@ -272,11 +341,11 @@ class MessageAdmin(DateRangeAdmin, admin.ModelAdmin):
     readonly_fields = ("conversation", "sender", "from_messenger", "written_by", "body",
                        "created_at")
 
+    date_hierarchy = "created_at"
+
     def get_queryset(self, request):
         return super().get_queryset(request).filter(
-            Q(conversation__board=None)
-            | rules.gm_boards_q(request.user, "conversation__board_id"))
-    date_hierarchy = "created_at"
+            conversation__in=rules.gm_conversations(request.user))
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -17,6 +17,13 @@ Choices made where the rule texts are silent (seed 002 numbering):
 - Boards another app hides (games: a draft game's board, until its sign-ups open) do not
   exist for anyone but their GMs: not listed, not searched, their threads 404, nobody else
   posts there (`register_hidden_boards`).
+- Who answers as 神的使者 (`answer_refusal`): a seat's conversation, only its game's GM and
+  co-GMs; a general conversation, only a superuser who holds no seat in a running game of
+  the owner (`register_table_mates`); nobody their own conversation. Each answer records
+  its writer (`Message.written_by`, shown in the admin only).
+- The admin's boards, threads and posts (`console_boards_q`): those of the games the user
+  runs, and for a superuser the boards that belong to no game; never anything of a game
+  the user plays in, superusers included.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
@@ -128,6 +136,28 @@ def hidden_boards_q(user, field: str = "pk") -> Q:
     return hidden
 
 
+TableMates = Callable[[Any], Any]
+_table_mates: list[TableMates] = []
+
+
+def register_table_mates(resolver: TableMates) -> TableMates:
+    """Let another app say whose general conversation `user` may not answer: `resolver(user)`
+    answers a query of the ids of the users who play beside `user` (a `values("pk")`
+    queryset, used as a subquery; games: a running game's other seat holders). Registered
+    in an AppConfig.ready()."""
+    if resolver not in _table_mates:
+        _table_mates.append(resolver)
+    return resolver
+
+
+def _mates_q(user, field: str) -> Q:
+    """The users (`field` names a user id) who play beside `user`, as a query."""
+    mates = Q(pk__in=[])
+    for resolver in list(_table_mates):
+        mates |= Q(**{f"{field}__in": resolver(user)})
+    return mates
+
+
 def _boards_of(user) -> tuple[set[int], set[int]]:
     governed: set[int] = set()
     owned: set[int] = set()
@@ -175,15 +205,76 @@ def gm_boards_q(user, field: str = "pk") -> Q:
     return Q(**{f"{field}__in": governed}) | ~Q(**{f"{field}__in": owned})
 
 
+def console_boards_q(user, field: str = "pk") -> Q:
+    """The boards (`field` names the board's id) whose threads and posts `user` manages in
+    the admin, as a query: the boards of the games `user` runs (the registered authority:
+    GM or co-GM, never a seat holder), and for a superuser the boards that belong to no
+    game. A game `user` plays in stays out, superusers included."""
+    if not _active_staff(user):
+        return Q(pk__in=[])
+    governed, owned = _boards_of(user)
+    q = Q(**{f"{field}__in": governed})
+    if user.is_superuser:
+        q |= ~Q(**{f"{field}__in": owned})
+    return q
+
+
+def game_boards() -> set[int]:
+    """The ids of the boards that belong to a game (its board or its GM board)."""
+    return _boards_of(None)[1]
+
+
+# Games name a game's GM board "gm-<the game's board slug>" and find it by that name
+# (games.selectors.gm_board_slug), so only they may give a board such a slug: a board
+# renamed into it would become that game's GM board.
+GM_BOARD_PREFIX = "gm-"
+
+
 def gm_conversations(user, conversations: QuerySet | None = None) -> QuerySet:
-    """The conversations with 神的使者 that `user` answers as the GM: the general ones (any
-    active staff) and the seats' conversations of the games `user` runs."""
+    """The conversations with 神的使者 that `user` reads and answers as the GM (the same
+    rule as `answer_refusal`): the seats' conversations of the games `user` runs, and for a
+    superuser the general ones, except their own and those of the people who play beside
+    them in a running game."""
     conversations = Conversation.objects.all() if conversations is None else conversations
     if is_messenger(user):
         return conversations
     if not _active_staff(user):
         return conversations.none()
-    return conversations.filter(Q(board=None) | gm_boards_q(user, "board_id"))
+    governed, owned = _boards_of(user)
+    q = Q(board_id__in=governed)
+    if user.is_superuser:
+        q |= ((Q(board=None) | ~Q(board_id__in=owned))
+              & ~Q(owner_id=user.pk) & ~_mates_q(user, "owner_id"))
+    return conversations.filter(q)
+
+
+def answer_refusal(user, conversation: Conversation) -> str | None:
+    """Why `user` may not answer `conversation` in the name of 神的使者, or None if they may.
+
+    1. a staff account that is active, and not the messenger account itself;
+    2. never one's own conversation;
+    3. a seat's conversation (its board belongs to a game): a GM or co-GM of that game who
+       never held a seat in it;
+    4. a general conversation: a superuser who holds no seat in a running game of the
+       owner (a staff member seated beside a player could otherwise tell them anything in
+       the messenger's name).
+    """
+    if is_messenger(user) or not _active_staff(user):
+        return _("Only the GM may answer as the messenger.")
+    if conversation.owner_id == user.pk:
+        return _("Nobody answers their own conversation as the messenger.")
+    governed, owned = _boards_of(user)
+    if conversation.board_id is not None and conversation.board_id in owned:
+        if conversation.board_id in governed:
+            return None
+        return _("Only this game's GM and co-GMs answer the conversations of its players.")
+    if not user.is_superuser:
+        return _("Only a superuser answers a general conversation as the messenger.")
+    if get_user_model().objects.filter(_mates_q(user, "pk"),
+                                       pk=conversation.owner_id).exists():
+        return _("You play in a running game with this player, so you may not answer "
+                 "their general conversation as the messenger.")
+    return None
 
 
 # --- reading ------------------------------------------------------------------------------

@@ -414,10 +414,12 @@ def send_as_messenger(*, conversation: Conversation, body: str, written_by=None,
 
 
 def answer_as_messenger(*, conversation: Conversation, staff, body: str) -> Message:
-    """A GM answers the owner in the name of 神的使者: in a seat's conversation only a GM
-    of that game (`rules.is_gm` on the conversation's board)."""
-    if rules.is_messenger(staff) or not rules.is_gm(staff, conversation.board_id):
-        raise PostingRefused(_("Only the GM may answer as the messenger."), code="forbidden")
+    """A GM answers the owner in the name of 神的使者, recorded as written by `staff`: who
+    may is `rules.answer_refusal` (a seat's conversation, its game's GMs; a general one, a
+    superuser who plays in no running game with the owner)."""
+    refusal = rules.answer_refusal(staff, conversation)
+    if refusal:
+        raise PostingRefused(refusal, code="forbidden")
     return send_as_messenger(conversation=conversation, body=body, written_by=staff)
 
 
