@@ -330,14 +330,14 @@ class ConversationAdmin(admin.ModelAdmin):
 
 @admin.register(Message)
 class MessageAdmin(DateRangeAdmin, admin.ModelAdmin):
-    list_display = ("conversation", "sender_name", "from_messenger", "written_by",
+    list_display = ("conversation", "sender_name", "from_messenger", "writer_name",
                     "excerpt", "created_at")
     list_filter = ("from_messenger",
                    ("conversation__board", admin.RelatedOnlyFieldListFilter))
     search_fields = ("body", "sender__profile__display_name", "sender__email",
                      "conversation__owner__profile__display_name")
     list_select_related = ("conversation__owner__profile", "conversation__board",
-                           "sender__profile", "written_by")
+                           "sender__profile", "written_by__profile")
     readonly_fields = ("conversation", "sender", "from_messenger", "written_by", "body",
                        "created_at")
 
@@ -356,6 +356,12 @@ class MessageAdmin(DateRangeAdmin, admin.ModelAdmin):
     @admin.display(description=_("from"), ordering="sender__profile__display_name")
     def sender_name(self, obj: Message) -> str:
         return _name(obj.sender)
+
+    @admin.display(description=_("written by (staff)"),
+                   ordering="written_by__profile__display_name")
+    def writer_name(self, obj: Message) -> str:
+        """Who wrote an answer sent as 神的使者 (the audit; never shown to players)."""
+        return _name(obj.written_by) if obj.written_by_id else "—"
 
     @admin.display(description=_("text"))
     def excerpt(self, obj: Message) -> str:

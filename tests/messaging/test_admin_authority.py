@@ -135,8 +135,12 @@ def test_a_forged_answer_changes_nothing_and_an_allowed_one_names_its_writer(
     answer = added.get()
     assert answer.from_messenger and answer.written_by == world[role]
     assert conversation.staff_unread == 0
-    # The writer is named to the GMs in the admin.
-    assert world[role].profile.display_name in client.get(url).content.decode()
+    # The writer is named to the GMs in the admin: the conversation and the message list.
+    name = world[role].profile.display_name
+    assert name in client.get(url).content.decode()
+    listing = client.get(reverse("admin:messaging_message_changelist"),
+                         {"conversation__id__exact": conversation.pk})
+    assert name in listing.content.decode()
 
 
 def test_a_seated_superuser_answers_no_general_conversation_of_a_table_mate_but_others(
