@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -35,15 +35,16 @@ from ..engine.base import Choice
 from ..models import Game, Vote
 from ..presenters import (
     choice_label,
+    describe,
     field_label,
     listing,
-    param_label,
     picker_entry,
     seat_name,
     tally_line,
     vote_heading,
 )
 from .pages import game_links, game_or_404
+from .play_forms import ActForm, LossOrderForm, LossOrderSetup, round_cost
 
 # Steps a seat may send in one phase before it must wait (issue 16 item 4): enough to change
 # one's mind many times, not enough to fill the GM's and the seat's logs.
@@ -86,6 +87,8 @@ class Picker:
     key: str
     label: str
     entries: list[tuple[str, str]]  # (the value as the form sends it, its label)
+    chosen: str = ""  # the value entered (a refused form shows it again)
+    errors: list = field(default_factory=list)
 
 
 def pick_value(value) -> str:
@@ -232,110 +235,145 @@ def chosen_texts(typed: dict[str, str], matching: list[Choice]) -> dict[str, str
     return written
 
 
-def split_list(value: str) -> list[str]:
-    """A list typed in a text box: items separated by commas (any width), 、 or spaces."""
-    return [v.strip() for v in re.split(r"[,，、\s]+", value) if v.strip()]
-
-
-def typed_items(ruleset: str, key: str, offered: list, typed: list[str],
-                names: dict[int, str]) -> list:
-    """The typed items as the rules name them: an item typed the way the page shows it (a
-    card's Chinese name, `param_label`) is that item of the offered list; anything else
-    stays as typed (an engine code, or a mistake the rules refuse with a reason)."""
-    shown = {param_label(ruleset, key, [item], names): item for item in offered}
-    return [shown.get(t, t) for t in typed]
-
-
-def fill_list(offered: list, typed: list[str]) -> list:
-    """The list parameter of a chosen option with the order the player typed, if any.
-
-    An empty box keeps the option exactly as its label shows it. A typed order applies, but
-    the option decides the last item (a loss order's core card: the option picked names it),
-    so the typed list loses one copy of it and gets it appended. A typed list that is not the
-    option's items in some order reaches the rules unchanged, which refuse it with a reason.
-    """
-    if not typed or not offered:
-        return typed or offered
-    last = offered[-1]
-    rest = list(typed)
-    if last in rest:
-        rest.remove(last)
-    return rest + [last]
+# Steps that cannot be taken back once sent: a confirmation step shows them before they go.
+FINAL_KINDS = ("vote", "runoff_vote")
 
 
 @login_required
 def act(request, pk):
-    """The seat's conversation with 神的使者 in this game, with the action form."""
+    """The seat's conversation with 神的使者 in this game, with the action form and (while
+    the rules let the seat order a list: a 猫有n条命 loss order) the ordering form.
+
+    A POST is one of: the ordering form (`form=loss_order`), a message to 神的使者
+    (`free_text` without a `choice`), or the action form. A refused form comes back with
+    what was entered and the refusal beside its field; a step that cannot be taken back (a
+    vote) or that costs more than it shows (a day card after a night card) is sent only
+    after a confirmation step (`confirmed`); `back` from there shows the form as it was."""
     game = game_or_404(pk)
     seat = selectors.seat_of(game, request.user)
     if seat is None:
         raise Http404
-    status = 200
     if request.method == "POST":
-        try:
-            return _submit(request, game, seat)
-        except InputError as refused:  # the form again, with the sentence; nothing stored
-            messages.error(request, refused.message)
-            status = 400
-    view, _seat = selectors.view_for(game, request.user)
-    names = selectors.seat_names(game)
-    choices = selectors.legal_actions_for(game, seat.number)
-    # Votes are cast in the box above the phase's vote thread; a phase without a vote thread
-    # (a rule set whose voters each have their own short phase) offers them here instead.
-    thread_votes = game.phase_name in rulesets.engine(game.ruleset).vote_phases
-    options, pickers = grouped_options(game.ruleset, [
-        c for c in choices if c.kind not in services.VOTE_KINDS or c.kind == "proxy_vote"
-        or not thread_votes], names)
-    # A list parameter (a loss order) gets an optional box, empty (the option's own order
-    # stands) with the current order as its placeholder, items named as the page names them
-    # (typed_items reads them back): the player may type another order; the option picked
-    # still decides the last item (fill_list).
-    list_fields = {}
-    for c in choices:
-        for key, value in c.params.items():
-            if isinstance(value, list):
-                list_fields.setdefault(key, (field_label(key), ", ".join(
-                    param_label(game.ruleset, key, [v], names) for v in value)))
-    text_fields = {}
-    for c in choices:
-        for f in c.text_fields:
-            text_fields.setdefault(f.name, (f, field_label(f.name)))
+        if request.POST.get("form") == "loss_order":
+            return _submit_loss_order(request, game, seat)
+        if request.POST.get("free_text", "").strip() and not request.POST.get("choice"):
+            return _free_text(request, game, seat)
+        return _submit(request, game, seat)
+    return _act_page(request, game, seat)
+
+
+@dataclass
+class TextRow:
+    """A free-text box of the action form: the field the rules describe, its label, what
+    was entered and its refusals."""
+
+    field: object
+    label: str
+    value: str
+    errors: list
+
+
+class ActPage:
+    """What the act page offers the seat, from the engine's legal actions (read once)."""
+
+    def __init__(self, game: Game, seat, user):
+        self.game, self.seat = game, seat
+        self.view, _seat = selectors.view_for(game, user)
+        self.names = selectors.seat_names(game)
+        self.choices = selectors.legal_actions_for(game, seat.number)
+        # Votes are cast in the box above the phase's vote thread; a phase without a vote
+        # thread (a rule set whose voters each have their own short phase) offers them here.
+        # An ordered list (a loss order) has a form of its own (LossOrderForm).
+        thread_votes = game.phase_name in rulesets.engine(game.ruleset).vote_phases
+        self.options, self.pickers = grouped_options(game.ruleset, [
+            c for c in self.choices if not self.ordered(c) and (
+                c.kind not in services.VOTE_KINDS or c.kind == "proxy_vote"
+                or not thread_votes)], self.names)
+        self.text_fields = {}
+        for c in self.choices:
+            for f in c.text_fields:
+                self.text_fields.setdefault(f.name, f)
+        me = (self.view or {}).get("me") or {}
+        self.loss_setup = LossOrderSetup.from_choices(self.choices, me.get("loss_order"),
+                                                      me.get("hand"))
+        self.cost = round_cost(game.ruleset, self.view) if any(
+            c.kind == "use_card" for c in self.choices) else ""
+
+    @staticmethod
+    def ordered(choice: Choice) -> bool:
+        """A step whose parameter is an order the person sets (the ordering form's)."""
+        return choice.kind == "loss_order"
+
+    def offers(self, kind: str, params: dict) -> bool:
+        """Whether (kind, params) is one of the steps the rules offer, its texts aside."""
+        return any(c.kind == kind and c.params == {
+            k: v for k, v in params.items() if k not in {f.name for f in c.text_fields}}
+            for c in self.choices)
+
+    def act_form(self, data=None) -> ActForm:
+        return ActForm(data, picks=[p.key for p in self.pickers], texts=list(self.text_fields))
+
+    def loss_form(self, data=None) -> LossOrderForm | None:
+        if self.loss_setup is None:
+            return None
+        return LossOrderForm(data, setup=self.loss_setup, ruleset=self.game.ruleset,
+                             names=self.names)
+
+
+def _act_page(request, game: Game, seat, *, page: ActPage | None = None,
+              form: ActForm | None = None, loss_form: LossOrderForm | None = None,
+              status: int = 200):
+    """The act page; `form` / `loss_form` bound to what was posted when one is refused."""
+    page = page or ActPage(game, seat, request.user)
+    form = form or page.act_form()
+    if loss_form is None:
+        loss_form = page.loss_form()
+    chosen = form.value("choice")
+    for picker in page.pickers:
+        picker.chosen = form.value(f"pick_{picker.key}")
+        picker.errors = form.errors_of(f"pick_{picker.key}")
+    texts = [TextRow(f, field_label(name), form.value(f"text_{name}"),
+                     form.errors_of(f"text_{name}")) for name, f in page.text_fields.items()]
     legend = pgettext("pickers", "Choose %(what)s") % {
-        "what": listing(p.label for p in pickers)} if pickers else ""
+        "what": listing(p.label for p in page.pickers)} if page.pickers else ""
     conversation = seat.conversation
     if conversation is not None and is_page_navigation(request):  # not a planted <img>
         forum.mark_read_by_owner(conversation=conversation)
     chat = Message.objects.filter(conversation=conversation).select_related(
         "sender__profile").order_by("-created_at", "-id") if conversation else Message.objects.none()
-    page = Paginator(chat, 50).get_page(request.GET.get("page"))
+    messages_page = Paginator(chat, 50).get_page(request.GET.get("page"))
     panel = get_template(rulesets.get(game.ruleset).panel)
+    view = page.view
     return render(request, "games/act.html", {
-        "panel_template": panel, "names": names,
+        "panel_template": panel, "names": page.names,
         "phase_title": selectors.current_phase_name(game),
-        "game": game, "seat": seat, "view": view, "options": options, "pickers": pickers,
-        "pickers_legend": legend, "texts_hint": texts_hint(options, pickers),
-        "text_fields": text_fields.values(), "page": page, "list_fields": [(k, lab, v) for k, (lab, v) in list_fields.items()],
+        "game": game, "seat": seat, "view": view, "options": page.options,
+        "pickers": page.pickers, "pickers_legend": legend,
+        "texts_hint": texts_hint(page.options, page.pickers), "text_rows": texts,
+        "form": form, "chosen": chosen, "choice_errors": form.errors_of("choice"),
+        "form_errors": form.non_field_errors() if form.is_bound else [],
+        "loss_form": loss_form, "loss_rows": loss_form.rows() if loss_form else [],
+        "round_cost": page.cost, "page": messages_page,
         "me": json.dumps(view.get("me", {}), ensure_ascii=False, indent=1) if view else "",
         **game_links(game),
     }, status=status)
 
 
-def _submit(request, game: Game, seat):
-    """The action form: the step (`choice`, read by config.inputs.parse_offered_choice), `text_*` and
-    `list_*` fields adding params (never a reserved key), the phase it was shown for."""
+def _read_step(request, game: Game, seat, page: ActPage) -> tuple[str, dict]:
+    """(kind, params) of the action form as posted: the option `choice` (read by
+    config.inputs.parse_offered_choice), its pickers, the free texts it takes (never a
+    reserved key). InputError (with the field it concerns) for anything no form sends."""
     raw = request.POST.get("choice", "")
-    if request.POST.get("free_text", "").strip() and not raw:
-        return _free_text(request, game, seat)
-    # InputError: the caller shows the form again (400)
+    if raw == "":
+        raise InputError(_("Choose an action first."), field="choice")
     kind, params, texts = parse_offered_choice(raw)
-    check_param_keys([key[5:] for key in request.POST if key.startswith(("text_", "list_"))],
+    check_param_keys([key[5:] for key in request.POST if key.startswith("text_")],
                      field="choice")
     picks = offered_picks(raw)
     # A grouped option (issue 14 item 7): the card and its target (the victim and the pact
     # bandit...) come from the pickers, and the texts from what the combination takes.
     matching = complete_picks(request, game, seat.number, kind, params, picks) if picks \
         else None
-    expected = parse_int(request.POST.get("phase"), field="phase", minimum=0, default=None)
     typed = {key[5:]: value for key, value in request.POST.items()
              if key.startswith("text_") and value.strip()}
     if matching is not None:
@@ -345,12 +383,31 @@ def _submit(request, game: Game, seat):
         # must not travel with this one.
         params.update({name: value for name, value in typed.items()
                        if texts is None or name in texts})
-    for key, value in request.POST.items():
-        name = key[5:]
-        if key.startswith("list_") and isinstance(params.get(name), list):
-            listed = typed_items(game.ruleset, name, params[name], split_list(value),
-                                 selectors.seat_names(game))
-            params[name] = fill_list(params[name], listed)
+    return kind, params
+
+
+def _submit(request, game: Game, seat):
+    """The action form. Refused input (InputError: 400) and refusals of the rules (200) show
+    the form again with what was entered; nothing is stored."""
+    page = ActPage(game, seat, request.user)
+    form = page.act_form(request.POST)
+    form.is_valid()  # every field is optional: this only binds the data for the page
+    if request.POST.get("back"):  # from the confirmation step: the form as it was
+        return _act_page(request, game, seat, page=page, form=form)
+    expected = None
+    try:
+        expected = parse_int(request.POST.get("phase"), field="phase", minimum=0, default=None)
+        kind, params = _read_step(request, game, seat, page)
+    except InputError as refused:
+        messages.error(request, refused.message)
+        form.refuse(refused.message, field=refused.field)
+        return _act_page(request, game, seat, page=page, form=form, status=400)
+    cost = page.cost if kind == "use_card" else ""
+    # Only a step the rules offer is confirmed; any other goes on and the rules say why.
+    if (cost or kind in FINAL_KINDS) and not request.POST.get("confirmed") \
+            and page.offers(kind, params):
+        return _confirm_page(request, game, seat, kind, params, cost=cost,
+                             final=kind in FINAL_KINDS, names=page.names)
     try:
         consume(scope=f"games.act:{game.pk}:{seat.number}:{game.current_phase_id}",
                 who=f"seat:{seat.pk}", rate=ACTION_RATE,
@@ -359,8 +416,62 @@ def _submit(request, game: Game, seat):
                                expected_phase=expected, now=received_at(request, expected))
     except services.GameError as exc:
         messages.error(request, exc.message)
-    else:
-        messages.success(request, _("Received. 神的使者 has confirmed it below."))
+        form.refuse(exc.message, code=exc.code)
+        return _act_page(request, game, seat, form=form)
+    messages.success(request, _("Received. 神的使者 has confirmed it below."))
+    return redirect("game-act", pk=game.pk)
+
+
+def _confirm_page(request, game: Game, seat, kind: str, params: dict, *, cost: str,
+                  final: bool, names: dict[int, str]):
+    """The confirmation step of the action form: the step in words, what it costs, and the
+    form again as hidden fields with "confirm" and "back" (works without a script)."""
+    summary = describe(game.ruleset, {"kind": kind, "data": params,
+                                      "visibility": {"public": False, "seats": []}}, names)
+    hidden = [(key, value) for key, values in request.POST.lists()
+              if key not in ("csrfmiddlewaretoken", "confirmed", "back") for value in values]
+    return render(request, "games/act_confirm.html", {
+        "game": game, "seat": seat, "summary": summary, "cost": cost, "final": final,
+        "hidden": hidden, "phase_title": selectors.current_phase_name(game),
+        **game_links(game)})
+
+
+def _submit_loss_order(request, game: Game, seat):
+    """The ordering form: the order exactly as chosen (each position's card, the core card
+    last), or the form again with the refusal beside the position it concerns."""
+    page = ActPage(game, seat, request.user)
+    expected = parse_int(request.POST.get("phase"), field="phase", minimum=0, default=None)
+    if page.loss_setup is None:
+        # The rules offer no order now (the window closed, a camp to choose first...):
+        # they say why, through the service, for the order as posted.
+        cards = [request.POST.get(k) for k in sorted(
+            (k for k in request.POST if re.fullmatch(r"order_[0-9]{1,2}", k)),
+            key=lambda k: int(k[6:]))] + [request.POST.get("core")]
+        try:
+            services.submit_action(game_id=game.pk, user=request.user, kind="loss_order",
+                                   params={"cards": [c for c in cards if c]},
+                                   expected_phase=expected, now=received_at(request, expected))
+        except services.GameError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Received. 神的使者 has confirmed it below."))
+        return redirect("game-act", pk=game.pk)
+    form = page.loss_form(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Your loss order was not sent: see the marked positions."))
+        return _act_page(request, game, seat, page=page, loss_form=form, status=400)
+    try:
+        consume(scope=f"games.act:{game.pk}:{seat.number}:{game.current_phase_id}",
+                who=f"seat:{seat.pk}", rate=ACTION_RATE,
+                message=_("Too many actions in this phase. Please wait a moment."))
+        services.submit_action(game_id=game.pk, user=request.user, kind="loss_order",
+                               params={"cards": form.cards()}, expected_phase=expected,
+                               now=received_at(request, expected))
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+        form.refuse(exc.message, code=exc.code)
+        return _act_page(request, game, seat, page=page, loss_form=form)
+    messages.success(request, _("Received. 神的使者 has confirmed it below."))
     return redirect("game-act", pk=game.pk)
 
 
@@ -379,8 +490,10 @@ def _free_text(request, game: Game, seat):
 @login_required
 def vote(request, pk):
     """A vote from the vote thread's form; back to the thread with a readable result (or a
-    small JSON answer). Reads only what it needs before the service locks the game and reads
-    it whole: not the state (issue 17 item 5)."""
+    small JSON answer). A vote cannot be changed, so a browser's form first gets a
+    confirmation page naming the target; the vote is cast only with `confirmed` (a script
+    asking for JSON sends the confirmed vote itself). The cast reads only what it needs
+    before the service locks the game and reads it whole: not the state (issue 17 item 5)."""
     game = Game.objects.only("pk", "status", "current_phase_id").filter(pk=pk).first()
     if game is None or game.status == Game.Status.DRAFT:  # as game_or_404
         raise Http404
@@ -400,8 +513,13 @@ def vote(request, pk):
         else redirect("game-home", pk=game.pk)
     if target is None:
         return _vote_result(request, back, wants_json, False, _("Choose whom to vote for."))
+    seat = selectors.seat_of(game, request.user)
+    if not wants_json and not request.POST.get("confirmed"):
+        confirm = _vote_confirm_page(request, pk, seat, kind, target, back["Location"])
+        if confirm is not None:
+            return confirm
+        # Not a vote the rules offer this seat now: the service says why (nothing stored).
     try:
-        seat = selectors.seat_of(game, request.user)
         consume(scope=f"games.vote:{game.pk}:{game.current_phase_id}",
                 who=f"seat:{seat.pk}" if seat else f"user:{request.user.pk}", rate=ACTION_RATE,
                 message=_("Too many actions in this phase. Please wait a moment."))
@@ -411,6 +529,26 @@ def vote(request, pk):
     except services.GameError as exc:
         return _vote_result(request, back, wants_json, False, exc.message)
     return _vote_result(request, back, wants_json, True, _("Your vote was counted."))
+
+
+def _vote_confirm_page(request, pk: int, seat, kind: str, target: int, back_url: str):
+    """The vote's confirmation page: whom the vote goes to, that it cannot be changed, and
+    the same fields again with `confirmed`; None when the rules do not offer this vote to
+    this seat now (then nothing is confirmed: the service refuses it with the reason)."""
+    if seat is None:
+        return None
+    game = game_or_404(pk)
+    offered = [c for c in selectors.legal_actions_for(game, seat.number)
+               if c.kind == kind and c.params.get("target") == target]
+    if not offered:
+        return None
+    names = selectors.seat_names(game)
+    hidden = [(key, request.POST.get(key)) for key in ("thread", "phase", "kind", "target")
+              if request.POST.get(key) is not None]
+    return render(request, "games/vote_confirm.html", {
+        "game": game, "label": choice_label(game.ruleset, offered[0], names),
+        "target_name": seat_name_of(names, target), "hidden": hidden, "back_url": back_url,
+        "phase_title": selectors.current_phase_name(game), **game_links(game)})
 
 
 def received_at(request, expected_phase: int | None):

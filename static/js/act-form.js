@@ -3,7 +3,9 @@
 // combination the rules did not offer). With it, choosing an action shows only the pickers
 // and boxes it uses; choosing a card limits the target picker to the targets offered for that
 // card and shows the text it needs (a manifesto or a story). No inline script (the content
-// security policy forbids it): everything is read from the form's own attributes.
+// security policy forbids it): everything is read from the form's own attributes. Nothing is
+// chosen when the page opens, and the button stays disabled until an action (and each
+// picker it uses) is chosen; without the script the server refuses an empty choice.
 (function () {
   "use strict";
 
@@ -17,7 +19,7 @@
     var fieldset = form.querySelector("#pickers");
     var pickers = Array.prototype.slice.call(form.querySelectorAll(".picker[data-pick]"));
     var textRows = Array.prototype.slice.call(form.querySelectorAll("[data-text]"));
-    var listRows = Array.prototype.slice.call(form.querySelectorAll("[data-list]"));
+    var submit = form.querySelector("#act-submit");
     var hint = form.querySelector("#texts-hint");
 
     function update() {
@@ -61,11 +63,13 @@
       }
       textRows.forEach(function (row) { row.hidden = texts[row.getAttribute("data-text")] !== true; });
       if (hint) { hint.hidden = !choiceOfTexts; }
-      // 3. A list box (another loss order) only for an option with that list.
-      listRows.forEach(function (row) {
-        var params = data.params || {};
-        row.hidden = !Array.isArray(params[row.getAttribute("data-list")]);
-      });
+      // 3. The button: disabled until an action is chosen, with every picker it uses.
+      if (submit) {
+        submit.disabled = choice.value === "" || picks.some(function (key) {
+          var select = form.querySelector("#pick_" + key);
+          return !select || select.value === "";
+        });
+      }
     }
 
     choice.addEventListener("change", update);

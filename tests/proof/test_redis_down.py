@@ -264,7 +264,8 @@ def test_a_step_a_vote_and_a_gm_step_are_stored_when_redis_is_down(
     # 2. a vote in the day's vote thread
     voter = next(s for s in game.seats.filter(alive=True) if s.user != wolf)
     response, seconds = timed_post(reverse("game-vote", args=[game.pk]), {
-        "target": wolf_seat(game), "phase": str(game.current_phase.seq)}, voter.user)
+        "target": wolf_seat(game), "phase": str(game.current_phase.seq), "confirmed": "1"},
+        voter.user)
     assert response.status_code == 302 and seconds < 6
     assert Vote.objects.filter(voter=voter).count() == 1
     # 3. the GM ends the day from the console

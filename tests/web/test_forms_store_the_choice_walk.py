@@ -45,7 +45,7 @@ def walk(client, game: Game, steps: int, seed: int) -> set[str]:
         client.force_login(user_of(game, seat))
         form = Form(client.get(reverse("game-act", args=[game.pk])).content.decode(),
                     "action-form")
-        options = form.options["choice"]
+        options = [o for o in form.options["choice"] if o[0]]  # not "choose an action"
         # not the first option; a grouped one (separate pickers) may be first, since its
         # non-first entries are picked in its pickers
         later = options[1:] + [o for o in options[:1] if "picks" in json.loads(o[0])] \
@@ -59,7 +59,8 @@ def walk(client, game: Game, steps: int, seed: int) -> set[str]:
         expected = dict(chosen["params"])
         texts = chosen.get("texts", ())
         if "picks" in chosen:  # separate pickers: a combination offered, not the first one
-            attrs = form.option_attrs["choice"][[v for v, _l in options].index(value)]
+            attrs = form.option_attrs["choice"][
+                [v for v, _l in form.options["choice"]].index(value)]
             combos = json.loads(attrs["data-combos"])
             combo = rng.choice(combos[1:] or combos)
             for key in chosen["picks"]:
@@ -71,6 +72,10 @@ def walk(client, game: Game, steps: int, seed: int) -> set[str]:
             expected[name] = TEXT
         before = Action.objects.filter(game=game).count()
         response = client.post(reverse("game-act", args=[game.pk]), form.fields, follow=True)
+        if b'id="confirm-form"' in response.content:  # a vote: confirmed on the next page
+            assert chosen["kind"] == "vote", chosen
+            fields = dict(Form(response.content.decode(), "confirm-form").fields, confirmed="1")
+            response = client.post(reverse("game-act", args=[game.pk]), fields, follow=True)
         shown = [str(m) for m in response.context["messages"]]
         assert shown == ["已收到。神的使者已在下方确认。"], (chosen, shown)
         row = Action.objects.filter(game=game, seq__gt=before, actor=str(seat)).get()

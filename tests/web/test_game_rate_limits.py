@@ -37,8 +37,9 @@ def test_25_identical_steps_store_only_the_allowed_number(client, game):
     data = {"choice": json.dumps({"kind": step.kind, "params": step.params})}
     codes = [client.post(url, data).status_code for _ in range(25)]
     allowed = int(ACTION_RATE.split("/")[0])
-    # The budget is per seat and phase (the toy game may move on once everyone acted).
-    assert codes[:allowed] == [302] * allowed and codes[-1] == 429
+    # The budget is per seat and phase (the toy game may move on once everyone acted); a
+    # step the rules refuse shows the form again (200), one they take redirects (302).
+    assert set(codes[:allowed]) <= {200, 302} and codes[-1] == 429
     per_phase = {}
     for phase in Action.objects.filter(game=game, seat__number=seat).values_list("phase",
                                                                                flat=True):

@@ -98,10 +98,14 @@ def test_voting_through_the_vote_thread(client, game):
     wolf_seat = game.seats.get(user=wolf).number
     response = client.post(url, {"target": wolf_seat, "thread": thread.pk, "phase": "2"},
                            follow=True)
+    assert response.status_code == 200 and b'id="vote-confirm-form"' in response.content
+    assert not Vote.objects.filter(voter=voter).exists(), "cast only once confirmed"
+    response = client.post(url, {"target": wolf_seat, "thread": thread.pk, "phase": "2",
+                                 "confirmed": "1"}, follow=True)
     assert response.status_code == 200
     assert Vote.objects.filter(voter=voter).count() == 1
-    response = client.post(url, {"target": voter.number, "thread": thread.pk, "phase": "2"},
-                           follow=True)
+    response = client.post(url, {"target": voter.number, "thread": thread.pk, "phase": "2",
+                                 "confirmed": "1"}, follow=True)
     # The refusal is the toy rule set's own reason (it has no translation), as an error.
     assert '<li class="error">You have already voted today.</li>' in response.content.decode()
     assert Vote.objects.filter(voter=voter).count() == 1

@@ -81,9 +81,12 @@ def test_only_the_voter_whose_turn_it_is_gets_the_vote_form(client, game):
     assert 'id="action-form"' not in waiting and 'id="no-actions"' in waiting
     # The voter votes through the form; the next voter's turn begins.
     client.force_login(game.seats.get(number=voter).user)
-    response = client.post(reverse("game-act", args=[game.pk]),
-                           {"choice": choice("vote", target=5),
-                            "phase": str(fresh(game).current_phase.seq)}, follow=True)
+    fields = {"choice": choice("vote", target=5), "phase": str(fresh(game).current_phase.seq)}
+    response = client.post(reverse("game-act", args=[game.pk]), fields, follow=True)
+    assert "投出后不能更改。" in response.content.decode(), "a vote is confirmed first"
+    assert not Action.objects.filter(game=game, kind="vote").exists()
+    response = client.post(reverse("game-act", args=[game.pk]), dict(fields, confirmed="1"),
+                           follow=True)
     assert response.status_code == 200
     assert Action.objects.filter(game=game, kind="vote", params={"target": 5}).exists()
     assert current(game) == 4

@@ -30,7 +30,7 @@ def ghost_game(players, gm):
 def kill_form(client, game, seat=1) -> tuple[Form, str]:
     client.force_login(user_of(game, seat))
     form = Form(client.get(reverse("game-act", args=[game.pk])).content.decode(), "action-form")
-    kills = [v for v, _l in form.options["choice"] if json.loads(v)["kind"] == "kill"]
+    kills = [v for v, _l in form.options["choice"] if v and json.loads(v)["kind"] == "kill"]
     assert len(kills) == 1, "one kill option, not one per (victim, bandit) pair"
     return form, kills[0]
 

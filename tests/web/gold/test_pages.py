@@ -28,8 +28,10 @@ def panel(html: str) -> str:
 
 
 def options(html: str) -> list[str]:
+    """The action list's entries, after the "choose an action" it opens on."""
     select = html[html.index('<select name="choice"'):]
-    return re.findall(r"<option value=.*?>([^<]*)</option>", select[:select.index("</select>")])
+    return re.findall(r'<option value="[^"]+".*?>([^<]*)</option>',
+                      select[:select.index("</select>")])
 
 
 def test_the_panel_and_the_form_read_in_chinese(client, start_gold, chinese):
@@ -124,10 +126,10 @@ def test_the_replacement_is_one_option_with_a_card_and_a_virtual_player_picker(
     client.force_login(user_of(game, 0))
     html = client.get(reverse("game-act", args=[game.pk])).content.decode()
     form = Form(html, "action-form")
-    kinds = [json.loads(v)["kind"] for v, _l in form.options["choice"]]
+    kinds = [json.loads(v)["kind"] for v, _l in form.options["choice"] if v]
     assert kinds.count("replace") == 1
     (value, label), = [(v, lab) for v, lab in form.options["choice"]
-                       if json.loads(v)["kind"] == "replace"]
+                       if v and json.loads(v)["kind"] == "replace"]
     assert json.loads(value) == {"kind": "replace", "params": {}, "picks": ["card", "virtual"]}
     assert label == "把一张手牌面朝下放到一名虚拟玩家的牌上：在下面选择牌和虚拟玩家"
     hand = list(dict.fromkeys(game.state["private"][0]["hand"]))
