@@ -17,6 +17,7 @@ Callers import from the package: `from games import services; services.submit_ac
 from .awards import add_candidate, cast_vote, close_awards, close_due_awards, nominate
 from .community import (
     accept_substitution,
+    add_co_gm,
     cancel_substitution,
     check_activity,
     check_in,
@@ -52,7 +53,7 @@ from .steps import VOTE_KINDS, submit_action
 
 __all__ = [
     "REVIEW_MINUTES_MAX", "RUNNING_SETTINGS", "VOTE_KINDS", "check_settings", "update_settings", "GameError", "abort_game", "accept_substitution", "add_candidate",
-    "advance_phase", "approve_manifesto", "cancel_substitution", "cast_vote", "check_activity", "check_in",
+    "add_co_gm", "advance_phase", "approve_manifesto", "cancel_substitution", "cast_vote", "check_activity", "check_in",
     "close_awards", "close_due_awards", "create_game", "draw_players", "end_phase_now",
     "ensure_board", "expire_substitutions", "extend_deadline", "dead_post_refusal",
     "gm_board", "gm_step", "grace", "move_ghost_thread", "nominate", "open_signups",

@@ -6,6 +6,11 @@ under the game lock, refusals as GameError, emails on commit.
 Interpretations (also in docs/community.md):
 - §5.1: players are picked by the GM, or by a draw the service performs and publishes with
   its seed (anyone can recompute it); player sign-ups not picked become substitutes.
+- The game's GM and co-GMs never play in it (a seat holder loses every GM power, so a GM
+  drawn into their own game would leave it without a GM): they cannot sign up (as player or
+  substitute), be picked, take over a seat or start in one; the draw leaves out a sign-up of
+  theirs made before they were named (and says so); someone signed up or seated cannot be
+  named co-GM (`add_co_gm`).
 - §5.2/§9.1.4: check-in is a button on the game page, open from the start for
   `checkin_hours` (24 h); a seat not checked in by then is warned and a replacement starts.
 - §9.3: a replacement opens a handover window of `handover_hours` (12 h) and extends the
@@ -45,7 +50,13 @@ from ..models import ActivityWarning, Game, LeaveRequest, Phase, Seat, Signup, S
 from ..presenters import listing, ruleset_name
 from ..reminders import EMAIL_KIND as REMINDERS
 from ..reminders import reminder_hours
-from ..selectors import ever_held_seat, last_activity, seat_of, waiting_substitutes
+from ..selectors import (
+    ever_held_seat,
+    ever_seated_ids,
+    last_activity,
+    seat_of,
+    waiting_substitutes,
+)
 from . import kernel
 from .kernel import GameError, announce, lock_game, log_gm, require_gm
 from .lifecycle import start_game
@@ -86,6 +97,28 @@ def open_signups(*, game_id: int, gm: User | None, starts_at: dt.datetime | None
     return game
 
 
+def runs_game(game: Game, user: User | AnonymousUser | None) -> bool:
+    """Whether `user` is named `game`'s GM or one of its co-GMs (staff or not: the name alone
+    keeps them out of the seats)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return game.gm_id == user.pk or game.co_gms.filter(pk=user.pk).exists()
+
+
+def _hosts_of(game: Game) -> set[int]:
+    """The ids of `game`'s GM and co-GMs."""
+    return {game.gm_id, *game.co_gms.values_list("pk", flat=True)} - {None}
+
+
+def _refuse_hosts(game: Game, users) -> None:
+    """GameError naming the first of `users` who runs `game`."""
+    hosts = _hosts_of(game)
+    for user in users:
+        if user.pk in hosts:
+            raise GameError(_("%(name)s runs this game (its GM or a co-GM) and cannot hold a "
+                              "seat in it.") % {"name": display_name(user)})
+
+
 def sign_up(*, game_id: int, user: User | AnonymousUser | None,
             role: str = Signup.Role.PLAYER) -> Signup:
     if role not in Signup.Role.values:
@@ -99,6 +132,9 @@ def sign_up(*, game_id: int, user: User | AnonymousUser | None,
         running = game.status in (Game.Status.RUNNING, Game.Status.PAUSED)
         if game.status != Game.Status.SIGNUP and not (running and role == Signup.Role.SUBSTITUTE):
             raise GameError(_("Sign-ups for this game are closed."))
+        if runs_game(game, user):  # a GM in a seat loses the console: the game has no GM
+            raise GameError(_("You run this game (as its GM or a co-GM): the GM of a game "
+                              "cannot play in it, as a player or a substitute."))
         if game.seats.filter(user=user).exists():
             raise GameError(_("You already hold a seat in this game."))
         if ever_held_seat(user, game):  # a replaced player knows that seat's secrets
@@ -132,13 +168,20 @@ def draw_players(*, game_id: int, gm: User | None, seed: str | None = None) -> l
     The draw: sort the candidates by user id, seed `random.Random` with the SHA-256 of the
     published seed, and take `random.sample(candidates, seat_count)` in that order (the seat
     order). Everyone can recompute it from the announcement.
+
+    The candidates are the standing player sign-ups except the game's GM's and co-GMs'
+    (made before they were named; sign-up refuses them since): those are left out of the
+    draw, and the announcement names them, so the recomputation uses the same list.
     """
     with transaction.atomic():
         game = require_gm(game_id, gm)
         if game.status != Game.Status.SIGNUP:
             raise GameError(_("The draw happens during sign-ups."))
-        candidates = list(Signup.objects.filter(game=game, role=Signup.Role.PLAYER,
-                                                withdrawn_at=None).order_by("user_id"))
+        hosts = _hosts_of(game)
+        standing = list(Signup.objects.filter(game=game, role=Signup.Role.PLAYER,
+                                              withdrawn_at=None).order_by("user_id"))
+        candidates = [s for s in standing if s.user_id not in hosts]
+        left_out = [s for s in standing if s.user_id in hosts]
         if len(candidates) < game.seat_count:
             raise GameError(_("Only %(n)d player sign-ups for %(seats)d seats.")
                             % {"n": len(candidates), "seats": game.seat_count})
@@ -153,6 +196,9 @@ def draw_players(*, game_id: int, gm: User | None, seed: str | None = None) -> l
         body = _("The players of **%(name)s** were drawn by lot (seed `%(seed)s`, among the "
                  "sign-ups sorted by user id): %(names)s. The other sign-ups are "
                  "substitutes.") % {"name": game.name, "seed": seed, "names": names}
+        if left_out:
+            body += " " + _("Left out of the draw, since they run this game: %(names)s.") % {
+                "names": listing(display_name(s.user) for s in left_out)}
         if game.signup_thread is not None:
             forum.reply(thread=game.signup_thread, author=messenger_user(), body=body,
                         enforce_rate_limit=False)
@@ -166,6 +212,7 @@ def pick_players(*, game_id: int, gm: User | None, users: list[User]) -> None:
         game = require_gm(game_id, gm)
         if game.status != Game.Status.SIGNUP:
             raise GameError(_("Players are picked during sign-ups."))
+        _refuse_hosts(game, users)
         Signup.objects.filter(game=game).update(chosen=False, seat_order=None)
         for order, user in enumerate(users):
             Signup.objects.update_or_create(game=game, user=user,
@@ -173,6 +220,24 @@ def pick_players(*, game_id: int, gm: User | None, users: list[User]) -> None:
                                                       "role": Signup.Role.PLAYER,
                                                       "seat_order": order})
         log_gm(game, gm, "pick_players", {"users": [u.pk for u in users]})
+
+
+def add_co_gm(*, game_id: int, gm: User | None, user: User) -> Game:
+    """Name `user` a co-GM of the game (the GM or a co-GM asks). Refused for someone signed
+    up for it (as player or substitute) or who holds or held a seat in it: a co-GM in a seat
+    has no GM power, and would have read the GM's view before sitting down."""
+    with transaction.atomic():
+        game = require_gm(game_id, gm)
+        if user.pk in ever_seated_ids(game):
+            raise GameError(_("%(name)s holds or held a seat in this game and cannot run it.")
+                            % {"name": display_name(user)})
+        if Signup.objects.filter(game=game, user=user, withdrawn_at=None).exists():
+            raise GameError(_("%(name)s is signed up for this game and cannot run it unless "
+                              "they withdraw their sign-up first.")
+                            % {"name": display_name(user)})
+        game.co_gms.add(user)
+        log_gm(game, gm, "add_co_gm", {"user": user.pk})
+    return game
 
 
 def start_from_signups(*, game_id: int, gm: User | None, now: dt.datetime | None = None) -> Game:
@@ -189,6 +254,8 @@ def start_from_signups(*, game_id: int, gm: User | None, now: dt.datetime | None
         raise GameError(_("Only %(n)d of the %(seats)d chosen players are still signed up: "
                           "draw again or pick the missing players.")
                         % {"n": len(chosen), "seats": game.seat_count}, code="draw")
+    if game is not None and game.status == Game.Status.SIGNUP:
+        _refuse_hosts(game, [s.user for s in chosen])  # chosen, then named GM: choose again
     game = start_game(game_id=game_id, users=[s.user for s in chosen], now=now)
     Signup.objects.filter(game=game, chosen=False, withdrawn_at=None).update(
         role=Signup.Role.SUBSTITUTE)
@@ -262,6 +329,10 @@ def accept_substitution(*, game_id: int, user: User | AnonymousUser | None,
         if ever_held_seat(user, game) and not game.seats.filter(user=user).exists():
             raise GameError(_("You held a seat in this game; nobody plays two seats of one "
                               "game."), code="forbidden")
+        if runs_game(game, user):
+            raise GameError(_("You run this game (as its GM or a co-GM): the GM of a game "
+                              "cannot play in it, as a player or a substitute."),
+                            code="forbidden")
         if not waiting_substitutes(game).filter(user=user).exists():
             raise GameError(_("You are not a waiting substitute of this game."),
                             code="forbidden")
