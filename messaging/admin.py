@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.http import Http404
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
@@ -34,6 +35,14 @@ def _name(user) -> str:
     return display_name(user) if user is not None else "—"
 
 
+class OutOfReach:
+    """A row outside the user's list (another game's, one they play in) is a 404 on its
+    pages and to a forged POST, not Django's redirect to the index: the console's answer."""
+
+    def _get_obj_does_not_exist_redirect(self, request, opts, object_id):
+        raise Http404
+
+
 class BoardAdminForm(forms.ModelForm):
     class Meta:
         model = Board
@@ -49,7 +58,7 @@ class BoardAdminForm(forms.ModelForm):
 
 
 @admin.register(Board)
-class BoardAdmin(admin.ModelAdmin):
+class BoardAdmin(OutOfReach, admin.ModelAdmin):
     form = BoardAdminForm
     list_display = ("title", "slug", "kind", "position", "is_locked", "last_post_at")
     list_filter = ("kind", "is_locked")
@@ -73,7 +82,7 @@ class BoardAdmin(admin.ModelAdmin):
 
 
 @admin.register(Thread)
-class ThreadAdmin(DateRangeAdmin, admin.ModelAdmin):
+class ThreadAdmin(OutOfReach, DateRangeAdmin, admin.ModelAdmin):
     list_display = ("title", "board", "kind", "author_name", "post_count", "is_locked",
                     "is_pinned", "last_post_at")
     list_filter = ("kind", "is_locked", "is_pinned", "board__kind",
@@ -113,7 +122,7 @@ class ThreadAdmin(DateRangeAdmin, admin.ModelAdmin):
 
 
 @admin.register(Post)
-class PostAdmin(DateRangeAdmin, admin.ModelAdmin):
+class PostAdmin(OutOfReach, DateRangeAdmin, admin.ModelAdmin):
     list_display = ("__str__", "board", "author_name", "excerpt", "created_at", "edited_at")
     list_filter = ("thread__kind", ("thread__board", admin.RelatedOnlyFieldListFilter))
     search_fields = ("body", "author__profile__display_name", "author__email", "thread__title")
@@ -225,7 +234,7 @@ class ConversationAdminForm(forms.ModelForm):
 
 
 @admin.register(Conversation)
-class ConversationAdmin(admin.ModelAdmin):
+class ConversationAdmin(OutOfReach, admin.ModelAdmin):
     form = ConversationAdminForm
     list_display = ("owner_name", "context", "waiting", "staff_unread", "owner_unread",
                     "last_message_at")
@@ -329,7 +338,7 @@ class ConversationAdmin(admin.ModelAdmin):
 
 
 @admin.register(Message)
-class MessageAdmin(DateRangeAdmin, admin.ModelAdmin):
+class MessageAdmin(OutOfReach, DateRangeAdmin, admin.ModelAdmin):
     list_display = ("conversation", "sender_name", "from_messenger", "writer_name",
                     "excerpt", "created_at")
     list_filter = ("from_messenger",

@@ -122,8 +122,7 @@ def test_a_forged_answer_changes_nothing_and_an_allowed_one_names_its_writer(
     conversation.refresh_from_db()
     added = conversation.messages.exclude(pk__in=before)
     if which not in ANSWERS[role]:
-        assert response.status_code in (302, 403, 404)
-        assert response.status_code != 302 or response["Location"] == reverse("admin:index")
+        assert response.status_code == 404
         assert not added.exists() and conversation.staff_unread == 1
         assert conversation.owner_unread == owner_unread
         with pytest.raises(services.PostingRefused):
@@ -230,8 +229,7 @@ def test_a_seated_user_cannot_rename_or_reopen_their_games_boards(client, world,
         url = reverse("admin:messaging_board_change", args=[board.pk])
         response = client.post(url, _board_form(board, title="随便看看", slug="open-room",
                                                 kind=Board.Kind.LOBBY))
-        assert response.status_code in (302, 403)
-        assert response.status_code == 403 or response["Location"] == reverse("admin:index")
+        assert response.status_code == 404
         fresh = Board.objects.get(pk=board.pk)
         assert (fresh.title, fresh.slug, fresh.kind) == (board.title, board.slug, board.kind)
     # The changelist's editable columns, forged for the GM board: nothing changes either.
@@ -252,14 +250,14 @@ def test_a_seated_user_changes_no_thread_or_post_of_their_game(client, world, ro
         response = client.post(reverse("admin:messaging_thread_change", args=[thread.pk]), {
             "board": world["lobby"].pk, "kind": thread.kind, "title": "搬走了", "key": "",
             "is_locked": "on"})
-        assert response.status_code in (302, 403)
+        assert response.status_code == 404
         fresh = Thread.objects.get(pk=thread.pk)
         assert (fresh.board_id, fresh.title, fresh.is_locked) == (
             thread.board_id, thread.title, thread.is_locked)
         post = thread.posts.get(number=1)
         response = client.post(reverse("admin:messaging_post_change", args=[post.pk]),
                                {"body": "改过了"})
-        assert response.status_code in (302, 403)
+        assert response.status_code == 404
         assert Post.objects.get(pk=post.pk).body == post.body
     # The lock action, forged for the game's thread.
     thread = world["threads"]["game"]
