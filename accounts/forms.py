@@ -61,7 +61,12 @@ class ProfileForm(forms.ModelForm):
             choices=[(z, z) for z in sorted(zoneinfo.available_timezones())])
 
     def clean_display_name(self):
-        return validate_display_name(self.cleaned_data["display_name"], user=self.instance.user)
+        name = self.cleaned_data["display_name"]
+        if self.instance.pk and name == self.instance.display_name:
+            # Unchanged: a name taken before a word was reserved (accounts.names) stays its
+            # owner's, who can still save the rest of the profile.
+            return name
+        return validate_display_name(name, user=self.instance.user)
 
     def clean_timezone(self):
         tz = self.cleaned_data["timezone"]

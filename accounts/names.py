@@ -12,7 +12,16 @@ Issue 16 item 6, names that cannot impersonate:
 2. UTS #39 has no entry for Chinese look-alikes such as 旳/的 or 著/者, so a Chinese reserved
    name of three or more characters is also refused with any one character changed
    (神旳使者, 神的使著, 管理猿), and so is a name containing a four-character one that way.
-3. Invisible and direction-changing characters (format characters such as U+200B and
+3. Reserved words (`reserved_word`): no name may contain a word of the service, its game
+   masters or its staff. Chinese ones (RESERVED_PARTS: 神的使者 and its shortenings 神使 and
+   神的使, 天神, 法官, 执法团, 官方, 系统, 管理, 版主, 主持 …) anywhere in the skeleton, so
+   spacing, traditional characters and look-alikes do not hide them (系 统通知, 執法團成員);
+   Latin ones (RESERVED_WORDS: gm, admin, moderator, staff …) as a word of the name's Latin
+   letters, so GM1, ＧＭ, "G M" and "小GM" are refused but Sigmund and badminton are not (a
+   word of five letters or more also at the start or end of one: superadmin, staffer). Names
+   taken before a word was reserved stay as they are (their owners keep them when saving
+   the profile, accounts.forms).
+4. Invisible and direction-changing characters (format characters such as U+200B and
    U+202E, fillers such as U+3164, variation selectors) are refused in names and thread
    titles; a post body made of nothing else counts as empty (`visible_text`).
 """
@@ -36,11 +45,16 @@ MAX_LENGTH = 24
 SKELETON_MAX_LENGTH = 96  # a skeleton may be longer than its name (m -> rn)
 
 # Names that would let a player pass for the service, a game master or staff: no name may
-# contain the first list, nor equal the second (both compared by skeleton).
-RESERVED_PARTS = ["神的使者", "天神", "管理员", "系统消息", "messenger"]
+# contain the first list, nor equal the second (both compared by skeleton), nor have a word
+# of the third among its Latin letters (see `reserved_word`).
+RESERVED_PARTS = ["神的使者", "神的使", "神使", "天神", "法官", "执法团", "执法", "官方", "系统",
+                  "管理员", "管理", "版主", "主持", "站长", "客服", "裁判", "messenger"]
 RESERVED = ["神的使者", "天神", "法官", "执法团", "管理员", "系统", "系统消息", "官方", "admin",
             "administrator", "staff", "moderator", "messenger", "system", "gm", "root",
             "árbitro", "arbitro"]
+RESERVED_WORDS = ["gm", "admin", "administrator", "moderator", "mod", "staff", "system",
+                  "sysop", "root", "official", "judge", "arbitro", "messenger", "support"]
+LONG_WORD = 5  # a reserved Latin word this long is refused at the start or end of a word too
 
 # Characters with no visible shape of their own besides the format (Cf) category: fillers
 # and variation selectors that render as nothing.
@@ -158,18 +172,69 @@ def _reserved() -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
     return whole, parts
 
 
-def is_reserved(skeleton: str) -> bool:
-    """True if a name with this skeleton could pass for the service or its staff."""
+def _reserved_match(skeleton: str) -> str | None:
+    """The entry of RESERVED or RESERVED_PARTS a name with this skeleton could pass for."""
     whole, parts = _reserved()
-    for reserved, near in whole:
+    for (reserved, near), entry in zip(whole, RESERVED, strict=True):
         if skeleton == reserved or (near and _one_apart(skeleton, reserved)):
-            return True
-    for part, near in parts:
+            return entry
+    for (part, near), entry in zip(parts, RESERVED_PARTS + [settings.MESSENGER_NAME],
+                                   strict=True):
         if part in skeleton or (near and any(
                 _one_apart(skeleton[i:i + len(part)], part)
                 for i in range(len(skeleton) - len(part) + 1))):
-            return True
-    return False
+            return entry
+    return None
+
+
+def is_reserved(skeleton: str) -> bool:
+    """True if a name with this skeleton could pass for the service or its staff (the
+    reserved whole names and parts; `reserved_word` also reads the name's Latin words)."""
+    return _reserved_match(skeleton) is not None
+
+
+def latin_words(name: str) -> list[str]:
+    """The words a reader sees in the Latin letters of `name`, as skeletons: each letter
+    folded the way `name_skeleton` folds it (full-width Ｇ, Cyrillic а and Greek Μ become
+    g, a and m); spaces, punctuation, symbols and invisible characters dropped, so "G M"
+    and "G.M" are one word; a digit or any other letter (Chinese) ends a word."""
+    words, word = [], []
+    for char in unicodedata.normalize("NFKC", name):
+        category = unicodedata.category(char)
+        if category == "Nd" or category[0] not in "LPSZC":
+            folded = ""  # a digit (or a mark, a number of another kind): a boundary
+        elif category[0] != "L":
+            continue  # punctuation, symbols, spaces, invisible characters: joined over
+        else:
+            folded = name_skeleton(char)
+        if folded and folded.isascii() and folded.isalpha():
+            word.append(folded)
+            continue
+        if word:
+            words.append("".join(word))
+        word = []
+    if word:
+        words.append("".join(word))
+    return words
+
+
+@functools.cache
+def _reserved_words() -> list[tuple[str, str]]:
+    return [(name_skeleton(w), w) for w in RESERVED_WORDS]
+
+
+def reserved_word(name: str) -> str | None:
+    """The reserved word (or whole name, or part) that `name` contains, if any: what a
+    reader could take for the service, a game master or staff (rule 3)."""
+    found = _reserved_match(name_skeleton(name))
+    if found is not None:
+        return found
+    for word in latin_words(name):
+        for reserved, entry in _reserved_words():
+            if word == reserved or (len(entry) >= LONG_WORD and (
+                    word.startswith(reserved) or word.endswith(reserved))):
+                return entry
+    return None
 
 
 def check_name(name: str) -> str:
@@ -186,6 +251,9 @@ def check_name(name: str) -> str:
                               % {"min": MIN_LENGTH, "max": MAX_LENGTH})
     if not _ALLOWED.match(name):
         raise ValidationError(_("Use letters, digits, spaces, '-', '.' or '·' only."))
-    if is_reserved(skeleton):
-        raise ValidationError(_("This name is reserved for the service and its game masters."))
+    word = reserved_word(name)
+    if word is not None:
+        raise ValidationError(
+            _("A display name may not contain “%(word)s”: such names are kept for the "
+              "service, its game masters and its staff.") % {"word": word})
     return name
