@@ -57,11 +57,13 @@ def test_a_finished_game_shows_seat_camp_result_and_win(client, game, players, g
     for user in players:
         number = game.seats.get(user=user).number
         row = row_of(profile(client, user), game)
-        assert f"<td>{number + 1}</td>" in row
+        assert f'<td data-label="Seat">{number + 1}</td>' in row
         if user == wolf:
-            assert '<td class="camp">wolf</td>' in row and '<td class="won">lost</td>' in row
+            assert '<td class="camp" data-label="Camp">wolf</td>' in row
+            assert '<td class="won" data-label="Won or lost">lost</td>' in row
         else:
-            assert '<td class="camp">villager</td>' in row and '<td class="won">won</td>' in row
+            assert '<td class="camp" data-label="Camp">villager</td>' in row
+            assert '<td class="won" data-label="Won or lost">won</td>' in row
         assert "The wolf is dead." in row and "Toy" in row
     assert "Hosted 1 finished game as GM" in section(profile(client, gm))
 
@@ -100,9 +102,9 @@ def test_substitutes_fouls_and_awards_are_listed(client, game, players, gm, make
     came_in = row_of(profile(client, sub_user), game)
     went_out = row_of(profile(client, players[1]), game)
     assert "came in as a substitute" in came_in and "Fair Play" in came_in
-    assert "<td>1</td><td>Fair Play</td>" in came_in  # one foul, one award
+    assert '<td data-label="Fouls">1</td><td data-label="Awards">Fair Play</td>' in came_in
     assert "handed the seat over" in went_out and "Fair Play" not in went_out
-    assert f"<td>{seat.number + 1}</td>" in went_out
+    assert f'<td data-label="Seat">{seat.number + 1}</td>' in went_out
 
 
 # --- a running game: nothing but the fact ------------------------------------------------------

@@ -67,7 +67,7 @@ def test_a_missing_pick_or_a_pair_not_offered_is_refused(ghost_game, client):
     form.fields["pick_target"] = "3"
     form.fields["pick_pact"] = "2"  # a civilian: not a death-pact bandit
     status, shown = post(client, game, form)
-    assert status == 400 and shown == ["所选的死亡契约的匪徒不在列出的选项之中，请从列表中选择。"], shown
+    assert status == 400 and shown == ["所选的生死状上的匪徒不在列出的选项之中，请从列表中选择。"], shown
     form.fields["pick_target"] = "²"  # "²".isdigit() is true: still no seat
     status, shown = post(client, game, form)
     assert status == 400 and shown == ["所选的目标不在列出的选项之中，请从列表中选择。"], shown

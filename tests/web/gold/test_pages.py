@@ -50,7 +50,7 @@ def test_the_panel_and_the_form_read_in_chinese(client, start_gold, chinese):
     page = act_page(client, game, 1)
     labels = options(page)
     assert "保持身份不变，不做其他操作" in labels
-    assert "掀开金子背面朝上的身份牌" in labels
+    assert "掀开1号金子背面朝上的身份牌" in labels
     assert any(label.startswith("把你的") for label in labels)
     assert "轮到你了" in panel(page) and "轮到你了" not in panel(act_page(client, game, 2))
 
