@@ -154,3 +154,20 @@ def test_every_rule_set_names_a_winner_as_number_and_name():
             names,
         )
         assert ninelives.endswith("获胜者：1号阿猫、3号小白。"), ninelives
+
+
+@pytest.mark.django_db
+def test_the_gold_panel_names_the_lead_and_the_turns_by_number_and_name(client, start_gold):
+    from html import unescape
+
+    from django.urls import reverse
+
+    from tests.factories import user_of
+
+    game = start_gold(players=3, lead=0)
+    client.force_login(user_of(game, 1))
+    with translation.override("zh-hans"):
+        page = unescape(client.get(reverse("game-act", args=[game.pk])).content.decode())
+    status = page[page.index('id="gold-status"') :]
+    status = status[: status.index("</p>")]
+    assert "1号金子" in status, status
