@@ -192,6 +192,9 @@ def author_badge(user, board=None) -> SafeString:
 
 # --- posts: bare URLs and @mentions ------------------------------------------------------
 
+MENTION_WINDOW = 64  # characters after "@" a mention may read (a name is at most 24)
+
+
 def _mention_rule(state, silent: bool) -> bool:
     """markdown-it inline rule: "@name" -> a link, when `state.env["mention"]` knows the name.
 
@@ -205,7 +208,9 @@ def _mention_rule(state, silent: bool) -> bool:
     before = state.src[state.pos - 1] if state.pos > 0 else " "
     if before.isascii() and before.isalnum():
         return False
-    found = mention(state.src[state.pos + 1:state.posMax])
+    # A bounded window after the "@" (a name and its spaces fit): slicing the rest of the
+    # text for every "@" made a text full of them quadratic.
+    found = mention(state.src[state.pos + 1:min(state.posMax, state.pos + 1 + MENTION_WINDOW)])
     if found is None:
         return False
     length, href, key = found

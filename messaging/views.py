@@ -19,11 +19,13 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.anonymous_pages import anonymous_page, cacheable, marker, row_key
 from config.http import is_page_navigation
 from config.inputs import parse_int, parse_page
+from config.ratelimit import RateLimited, consume
 
 from . import board_rows, hooks, notifications, page_cache, rules, search, services, unread
 from .context_processors import header_counts
@@ -419,16 +421,41 @@ def thread_first_unread(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(post_page_url(post))
 
 
+# Previews go through the posting limiter (config.ratelimit, as services.check_rate_limit
+# counts posts), in their own budget: a writer previews a few times per post, so this many
+# times POSTS_PER_MINUTE (25 a minute with the default 10).
+PREVIEWS_PER_POST = 2.5
+
+
+def preview_limit() -> int:
+    return max(1, int(settings.POSTS_PER_MINUTE * PREVIEWS_PER_POST))
+
+
+def _refusal(message, *, status: int) -> HttpResponse:
+    return HttpResponse(format_html('<p class="refusal" role="alert">{}</p>', message),
+                        status=status, content_type="text/html; charset=utf-8")
+
+
 @login_required
 @require_POST
 def preview(request: HttpRequest) -> HttpResponse:
     """The HTML a post with this text would show (the same renderer as posting), for the
-    preview button; a refusal (empty, too long) is a 400 with its sentence."""
+    preview button; a refusal (empty, too long) is a 400 with its sentence, and beyond the
+    preview budget (`preview_limit` a minute, counted before anything is rendered) a 429."""
+    limit = preview_limit()
+    try:
+        consume(scope="messaging.previews", who=f"user:{request.user.pk}", rate=f"{limit}/m")
+    except RateLimited as refused:
+        response = _refusal(ngettext(
+            "You can preview at most %(limit)d time a minute. Please wait a moment.",
+            "You can preview at most %(limit)d times a minute. Please wait a moment.",
+            limit) % {"limit": limit}, status=429)
+        response["Retry-After"] = str(refused.retry_after)
+        return response
     try:
         body = services.clean_body(request.POST.get("body"))
     except PostingRefused as refused:
-        return HttpResponse(format_html('<p class="refusal" role="alert">{}</p>', refused.message),
-                            status=400, content_type="text/html; charset=utf-8")
+        return _refusal(refused.message, status=400)
     html, _mentioned = render_with_mentions(body)
     return HttpResponse(html, content_type="text/html; charset=utf-8")
 
