@@ -1,12 +1,11 @@
 from __future__ import annotations
 
-import zoneinfo
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from config.inputs import InputError, parse_int
 
+from . import timezones
 from .models import Profile
 from .names import MAX_LENGTH, check_name, name_skeleton
 
@@ -57,8 +56,13 @@ class ProfileForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # Offsets and places in the reader's language ("UTC+08:00 中国（上海）"), the common
+        # zones first, the rest by continent (accounts.timezones).
         self.fields["timezone"].widget = forms.Select(
-            choices=[(z, z) for z in sorted(zoneinfo.available_timezones())])
+            choices=timezones.choices(self.instance.timezone if self.instance.pk else ""))
+        self.fields["timezone"].help_text = _(
+            "Every time on the site is shown in this zone. Your browser's zone is used "
+            "until you choose one here.")
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"]
@@ -70,9 +74,15 @@ class ProfileForm(forms.ModelForm):
 
     def clean_timezone(self):
         tz = self.cleaned_data["timezone"]
-        if tz not in zoneinfo.available_timezones():
+        if not timezones.is_known(tz):
             raise forms.ValidationError(_("Unknown timezone."))
         return tz
+
+    def save(self, commit=True):
+        # A zone picked here is the reader's own choice: no browser overwrites it.
+        if "timezone" in self.changed_data:
+            self.instance.timezone_origin = "chosen"
+        return super().save(commit)
 
     def clean_reminder_hours(self):
         raw = self.cleaned_data["reminder_hours"].strip()

@@ -27,6 +27,12 @@ class Profile(models.Model):
     name_skeleton = models.CharField(max_length=SKELETON_MAX_LENGTH, editable=False)
     timezone = models.CharField(_("timezone"), max_length=64,
                                 default=settings.DEFAULT_USER_TIMEZONE)
+    # Where `timezone` came from: nowhere yet (the site's default; the reader's browser is
+    # asked once, static/js/timezone.js), the browser, or the reader's own choice on the
+    # profile page (never overwritten by a browser).
+    timezone_origin = models.CharField(max_length=8, blank=True, default="",
+                                       choices=[("", "default"), ("browser", "browser"),
+                                                ("chosen", "chosen")])
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES,
                                 default=settings.LANGUAGE_CODE)
     reminder_hours = models.CharField(

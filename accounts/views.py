@@ -1,11 +1,15 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
+from . import timezones
 from .forms import ProfileForm
+from .middleware import TIMEZONE_COOKIE
 from .models import Profile
 
 
@@ -62,4 +66,31 @@ def set_language(request):
     if request.method == "POST" and request.user.is_authenticated \
             and code in dict(settings.LANGUAGES):
         Profile.objects.filter(user=request.user).update(language=code)
+    return response
+
+
+@require_POST
+def set_timezone(request):
+    """The zone the reader's browser reports (static/js/timezone.js, once, on a first
+    visit): kept on the profile of a signed-in user who has not chosen one (their own choice
+    on the profile page is never overwritten), in a cookie for a reader who is not signed
+    in. Answers {"timezone": the zone now in force, "changed": whether it moved}; a name
+    the tz database does not know is a 400 with a sentence, and changes nothing. A POST
+    with the CSRF token, like every form."""
+    name = request.POST.get("timezone", "")[:64]
+    if not timezones.is_known(name):
+        return JsonResponse({"error": _("Unknown timezone.")}, status=400)
+    before = timezone.get_current_timezone_name()
+    if request.user.is_authenticated:
+        # Only a zone nobody set yet: two tabs opened at once write it once.
+        Profile.objects.filter(user=request.user, timezone_origin="").update(
+            timezone=name, timezone_origin="browser")
+        now = Profile.objects.filter(user=request.user).values_list(
+            "timezone", flat=True).first() or before
+        response = JsonResponse({"timezone": now, "changed": now != before})
+    else:
+        response = JsonResponse({"timezone": name, "changed": name != before})
+        response.set_cookie(TIMEZONE_COOKIE, name, max_age=365 * 86_400,
+                            secure=settings.SESSION_COOKIE_SECURE, httponly=False,
+                            samesite="Lax")
     return response

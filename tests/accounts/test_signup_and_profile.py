@@ -120,10 +120,10 @@ def test_times_are_shown_in_the_viewers_timezone_with_the_zone_named(client, mak
     Profile.objects.filter(pk=user.profile.pk).update(created=user.profile.created)
     client.force_login(user)
     html = client.get(reverse("profile")).content.decode()
-    assert "2026-01-01 07:00" in html and "America/New_York" in html
+    assert "2026-01-01 07:00" in html and "<strong>UTC-05:00 美国（纽约）</strong>" in html
     Profile.objects.filter(pk=user.profile.pk).update(timezone="Asia/Shanghai")
     html = client.get(reverse("profile")).content.decode()
-    assert "2026-01-01 20:00" in html and "Asia/Shanghai" in html
+    assert "2026-01-01 20:00" in html and "<strong>UTC+08:00 中国（上海）</strong>" in html
 
 
 def test_english_is_available_and_chinese_is_the_default(client, make_user):

@@ -10,13 +10,15 @@ from django.contrib.sessions.backends.db import SessionStore
 def page_for(browser, live_server):
     """page_for(user) -> a Playwright page in its own context, signed in as `user`."""
 
-    def make(user):
+    def make(user, *, timezone_id: str = "Asia/Shanghai"):
+        # The browser's zone: the site's default unless a test says otherwise (the page
+        # reports it once, static/js/timezone.js, and reloads if it differs).
         store = SessionStore()
         store[SESSION_KEY] = str(user.pk)
         store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
-        context = browser.new_context(locale="zh-CN")
+        context = browser.new_context(locale="zh-CN", timezone_id=timezone_id)
         context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": store.session_key,
                               "url": live_server.url}])
         page = context.new_page()

@@ -67,7 +67,8 @@ def test_the_gm_runs_a_first_game_by_clicking(browser, page_for, live_server, ma
     settings.ACCOUNT_RATE_LIMITS = False
     host = make_user("新天神", staff=True, superuser=False)
     players = [make_user(name) for name in NAMES]
-    context = browser.new_context(locale="zh-CN", viewport=WIDTHS["desktop"])
+    context = browser.new_context(locale="zh-CN", timezone_id="Asia/Shanghai",
+                                  viewport=WIDTHS["desktop"])
     gm = context.new_page()
     gm.set_default_timeout(20_000)
 

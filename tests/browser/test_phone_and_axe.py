@@ -40,6 +40,7 @@ def phone(browser, live_server):
 
     def make(user):
         context = browser.new_context(locale="zh-CN", bypass_csp=True,
+                                      timezone_id="Asia/Shanghai",
                                       viewport={"width": WIDTH, "height": 844})
         if user is not None:
             store = SessionStore()

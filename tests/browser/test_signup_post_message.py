@@ -16,7 +16,7 @@ def test_newcomer_signs_up_posts_and_messages_the_messenger(browser, live_server
     from messaging import services as forum
 
     forum.lobby_board()
-    page = browser.new_page(locale="zh-CN")
+    page = browser.new_page(locale="zh-CN", timezone_id="Asia/Shanghai")
     page.set_default_timeout(20_000)
     page.goto(live_server.url + "/accounts/signup/")
     page.fill("input[name=email]", "newcat@example.com")
