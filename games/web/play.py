@@ -43,6 +43,7 @@ from ..presenters import (
     tally_line,
     vote_heading,
 )
+from ..presenters.base import who
 from .pages import game_links, game_or_404
 from .play_forms import ActForm, LossOrderForm, LossOrderSetup, round_cost
 
@@ -547,7 +548,7 @@ def _vote_confirm_page(request, pk: int, seat, kind: str, target: int, back_url:
               if request.POST.get(key) is not None]
     return render(request, "games/vote_confirm.html", {
         "game": game, "label": choice_label(game.ruleset, offered[0], names),
-        "target_name": seat_name_of(names, target), "hidden": hidden, "back_url": back_url,
+        "target_name": who(names, target), "hidden": hidden, "back_url": back_url,
         "phase_title": selectors.current_phase_name(game), **game_links(game)})
 
 

@@ -7,18 +7,21 @@ from __future__ import annotations
 
 import json
 
+# The action list's options, after the "choose an action" entry it opens on (value "").
+OPTIONS = "#choice option:not([value=''])"
+
 
 def option_values(page) -> list[dict]:
     """The act form's options, decoded."""
     return [json.loads(v) for v in
-            page.eval_on_selector_all("#choice option", "os => os.map(o => o.value)")]
+            page.eval_on_selector_all(OPTIONS, "os => os.map(o => o.value)")]
 
 
 def offered_steps(page) -> list[dict]:
     """Every step the act form offers ({"kind", "params"}, and "texts" where an option names
     them): each option of its own, and each combination of an option with pickers."""
     out = []
-    for option in page.locator("#choice option").all():
+    for option in page.locator(OPTIONS).all():
         data = json.loads(option.get_attribute("value"))
         if data.get("picks"):
             out += [{"kind": data["kind"], "params": c["params"]}

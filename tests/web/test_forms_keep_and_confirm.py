@@ -366,7 +366,7 @@ def test_a_vote_is_cast_only_after_a_confirmation_that_names_the_target(start_ni
     assert response.status_code == 200
     raw = response.content.decode()
     page = unescape(raw)
-    assert re.search(r'id="confirm-target">(.*?)</strong>', page).group(1) == "4 · 老黑"
+    assert re.search(r'id="confirm-target">(.*?)</strong>', page).group(1) == "4号老黑"
     assert "老黑" in re.search(r'id="confirm-summary">(.*?)</strong>', page).group(1)
     assert "投出后不能更改。" in page
     assert stored(game) == before and not Vote.objects.filter(game=game).exists()

@@ -92,8 +92,9 @@ def choose(page, label: str, *, text: str | None = None) -> dict:
     """On the act page, select the option labelled `label`, write `text` in the text box,
     send it to 神的使者; return the option (kind, params) as the form offered it. The only
     function that touches the form's choice."""
-    labels = page.locator("#choice option").all_inner_texts()
-    values = page.eval_on_selector_all("#choice option", "os => os.map(o => o.value)")
+    labels = page.locator("#choice option:not([value=''])").all_inner_texts()
+    values = page.eval_on_selector_all("#choice option:not([value=''])",
+                                       "os => os.map(o => o.value)")
     hits = [v for v, shown in zip(values, labels, strict=True) if shown == label]
     assert len(hits) == 1, f"{label} among:\n" + "\n".join(labels)
     page.select_option("#choice", value=hits[0])
@@ -101,6 +102,10 @@ def choose(page, label: str, *, text: str | None = None) -> dict:
         page.fill("#text_text", text)
     with page.expect_navigation():
         page.click("#act-submit")
+    if page.locator("#confirm-form").count():  # a vote: confirmed on the page naming it
+        assert "投出后不能更改。" in page.inner_text("#confirm-step")
+        with page.expect_navigation():
+            page.click("#confirm-submit")
     assert page.locator(".messages li.success").count() == 1, flash(page)
     return json.loads(hits[0])
 

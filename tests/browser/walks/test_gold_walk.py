@@ -75,8 +75,9 @@ def choose(page, *wishes: tuple[str, ...]) -> dict:
     word of the first wish that some option meets, send it to 神的使者; return the option
     (kind, params) as the form offered it. The only function that touches the form's
     choice."""
-    labels = page.locator("#choice option").all_inner_texts()
-    values = page.eval_on_selector_all("#choice option", "os => os.map(o => o.value)")
+    labels = page.locator("#choice option:not([value=''])").all_inner_texts()
+    values = page.eval_on_selector_all("#choice option:not([value=''])",
+                                       "os => os.map(o => o.value)")
     hits, virtual = [], None
     for words in wishes:
         hits = [v for v, label in zip(values, labels, strict=True)

@@ -2,11 +2,12 @@
 
 The deal is fixed (below). The GM opens the console from the header's link, picks a player
 for each seat by name, types the seed and deals: the deal commitment is published. Night 1:
-each seat sets a loss order with a core card other than the form's first (阿猫 also types an
-order in the box), 花花 attacks 阿猫 with KILLER and a manifesto, 阿猫 looks at 花花 with
-DIVINER, the others use no card; the night ends early, when the last seat has acted. Day 1:
-老黑 uses CURSE on 花花 and sends 神的使者 a proxy vote for 花花; the others vote in the vote
-thread, 3 for 小白 and 1 for 花花, so the CURSE ties it 3:3 and a runoff follows. The runoff:
+each seat sets a loss order with a core card other than the form's first (阿猫 also orders
+the other cards with the 上移 buttons), 花花 attacks 阿猫 with KILLER and a manifesto, 阿猫
+looks at 花花 with DIVINER, the others use no card; the night ends early, when the last seat
+has acted. Day 1: 老黑 uses CURSE on 花花 and sends 神的使者 a proxy vote for 花花; the
+others vote in the vote thread (each vote confirmed on the page that names its target), 3
+for 小白 and 1 for 花花, so the CURSE ties it 3:3 and a runoff follows. The runoff:
 老黑's proxy again, 花花 executed 3:2, her count kept back until night 2 ends (a PARDON may
 spare her). Night 2: nobody acts and its deadline passes: the clock is moved with
 time-machine (the live server runs in this process, so its pages read the same clock) and
@@ -66,6 +67,12 @@ from tests.browser.walks.clicking import (
     visible_text,
     watch,
 )
+from tests.browser.walks.loss_order import (
+    choose_core,
+    codes_on_screen,
+    order_by_clicking,
+    send_order,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
               pytest.mark.slow(seconds=50)]
@@ -90,9 +97,11 @@ SEAT = [f"{n + 1}号{name}" for n, name in enumerate(NAMES)]  # how the pages na
 # The core card each seat picks (never the form's first loss-order option).
 CORE = {0: "巫医", 1: "狼人", 2: "束魂", 3: "狙击手", 4: "杀手"}
 CORE_CODES = {0: "WITCH_DOCTOR", 1: "WEREWOLF", 2: "SOULBINDER", 3: "SNIPER", 4: "KILLER"}
-# 阿猫 types the order of the other four, as the page names them.
-TYPED = "必杀、巫师、反狙击手、占卜"
-TYPED_CODES = ["STRIKE", "SORCERER", "COUNTER_SNIPER", "DIVINER", "WITCH_DOCTOR"]
+# 阿猫 puts the other four in this order with the 上移 buttons.
+CLICKED = ["必杀", "巫师", "反狙击手", "占卜"]
+CLICKED_CODES = ["STRIKE", "SORCERER", "COUNTER_SNIPER", "DIVINER", "WITCH_DOCTOR"]
+# The action list's options, after the "choose an action" entry it opens on.
+OPTIONS = "#choice option:not([value=''])"
 MANIFESTO = ("夜色如墨，屋顶上的猫数着自己剩下的命，风从巷口吹来，谁也没有听见脚步声。" * 4)[:110]
 
 
@@ -149,15 +158,14 @@ def hides_other_hands(game_id: int, seat: int):
     return check
 
 
-def choose(page, *words: str, texts: dict[str, str] | None = None,
-           order: str | None = None) -> dict:
+def choose(page, *words: str, texts: dict[str, str] | None = None) -> dict:
     """On the act page, select the one option of the action form whose label holds every
-    one of `words`, fill the free texts `texts` and the typed loss order `order`, send it to
-    神的使者; return the option (kind, params) as the form offered it, with its place among
-    the options of its kind ("nth", from 0: the form's default is 0). The only function
-    that touches the form's choice: when it changes, adapt this one (and `use_card`)."""
-    labels = page.locator("#choice option").all_inner_texts()
-    values = page.eval_on_selector_all("#choice option", "os => os.map(o => o.value)")
+    one of `words`, fill the free texts `texts`, send it to 神的使者; return the option
+    (kind, params) as the form offered it, with its place among the options of its kind
+    ("nth", from 0). The only function that touches the form's choice: when it changes,
+    adapt this one (and `use_card`). The loss order has a form of its own (loss_order.py)."""
+    labels = page.locator(OPTIONS).all_inner_texts()
+    values = page.eval_on_selector_all(OPTIONS, "os => os.map(o => o.value)")
     hits = [v for v, label in zip(values, labels, strict=True) if all(w in label for w in words)]
     assert len(hits) == 1, f"{words} among:\n" + "\n".join(labels)
     chosen = json.loads(hits[0])
@@ -165,8 +173,6 @@ def choose(page, *words: str, texts: dict[str, str] | None = None,
     page.select_option("#choice", value=hits[0])
     for name, text in (texts or {}).items():
         page.fill(f"#text_{name}", text)
-    if order is not None:
-        page.fill("#list_cards", order)
     follow(page, "#act-submit")
     assert page.locator(".messages li.success").count() == 1, flash(page)
     return {**chosen, "nth": same_kind.index(hits[0])}
@@ -176,13 +182,13 @@ def use_card(page, card: str, target: str, *, manifesto: str | None = None) -> d
     """Use `card` (its Chinese name) on `target` ("5号花花") through the act form: the
     option "use a card on a seat", then the card picker and the target picker by what they
     read, and the manifesto in the box the page shows for the picked card."""
-    labels = page.locator("#choice option").all_inner_texts()
-    values = page.eval_on_selector_all("#choice option", "os => os.map(o => o.value)")
+    labels = page.locator(OPTIONS).all_inner_texts()
+    values = page.eval_on_selector_all(OPTIONS, "os => os.map(o => o.value)")
     grouped = [v for v in values if json.loads(v).get("picks") == ["card", "target"]]
     assert len(grouped) == 1, "\n".join(labels)
     page.select_option("#choice", value=grouped[0])
     page.select_option("#pick_card", label=card)
-    name = target.split(" ", 1)[-1]
+    name = target.split("号", 1)[-1]  # "5号花花": the picker reads "5 · 花花"
     targets = page.locator("#pick_target option").all_inner_texts()
     hits = [t for t in targets if t.strip().endswith(name)]
     assert len(hits) == 1, (target, targets)
@@ -204,9 +210,12 @@ def review_fact(page, seat: int, label: str) -> str:
 def vote(page, name: str) -> None:
     """In the vote thread: tick "投票给 <name>" and cast the vote."""
     option = page.locator("#vote-form label.vote-option").filter(
-        has_text=re.compile(f"^\\s*投票给 {name}\\s*$"))
+        has_text=re.compile(f"^\\s*投票给 ([0-9]+号)?{name}\\s*$"))
     option.locator("input").check()
     follow(page, "#vote-submit")
+    # The confirmation page names the target; the vote is cast only from there.
+    assert name in visible_text(page, "#confirm-summary"), visible_text(page, "main")
+    follow(page, "#vote-confirm-submit")
     assert flash(page) == "你的票已计入。", flash(page)
 
 
@@ -261,11 +270,15 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
             shots(page, "ninelives-01-act-night1-390")
         assert fits_a_phone(page), f"{NAMES[n]}'s act page is wider than 390 px"
         assert not engine_keys(page), engine_keys(page)
-        chosen = choose(page, f"（底牌{CORE[n]}最后丢）", order=TYPED if n == 0 else None)
-        assert (chosen["kind"], chosen["nth"]) == ("loss_order", 1)  # not the form's default
+        assert choose_core(page, CORE[n]) == 1  # not the form's first core card
+        if n == 0:
+            assert order_by_clicking(page, CLICKED) > 0
+            assert codes_on_screen(page) == CLICKED_CODES
+        sent = send_order(page, follow)
+        assert page.locator(".messages li.success").count() == 1, flash(page)
         step = last_step(game, n)
-        expected = TYPED_CODES if n == 0 else chosen["params"]["cards"]
-        assert (step.kind, step.params) == ("loss_order", {"cards": expected})
+        assert (step.kind, step.params) == ("loss_order", {"cards": sent})
+        assert sent[-1] == CORE_CODES[n]
         assert f"底牌{CORE[n]}最后丢" in visible_text(page, "#conversation li:first-child")
 
     # 阿猫 looks at 花花; 花花 attacks 阿猫 with a manifesto; the others use no card.
@@ -378,7 +391,7 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
     gm.reload()
     for n in (1, 4):
         form = gm.locator("form.gm-step[data-kind=foul_out]")
-        form.locator("select[name=p_seat]").select_option(label=f"{n + 1}. {NAMES[n]}")
+        form.locator("select[name=p_seat]").select_option(label=f"{n + 1} · {NAMES[n]}")
         form.locator("input[name=t_reason]").fill("散步测试：天神判其出局")
         with gm.expect_navigation():
             form.locator("input[type=submit]").click()
@@ -407,7 +420,8 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
         assert review_fact(a_mao, n, "核心牌") == CORE[n]  # the core card each one chose
         assert game.state["private"][n]["core_card"] == CORE_CODES[n]
     assert review_fact(a_mao, 0, "丢牌顺序") == "巫师 → 反狙击手 → 占卜 → 巫医"  # 必杀 lost
-    assert review_fact(a_mao, 2, "丢牌顺序") == "恶魔 → 先知 → 圣人 → 防弹衣 → 束魂"
+    # 小白 chose 束魂 as the core card: 先知 (the form's first core card) took its place.
+    assert review_fact(a_mao, 2, "丢牌顺序") == "恶魔 → 圣人 → 先知 → 防弹衣 → 束魂"
     assert review_fact(a_mao, 3, "手牌") == "诅咒、杀手、先知、狙击手、狼人"
     assert review_fact(a_mao, 0, "用过的牌") == "第1夜"  # DIVINER
     assert review_fact(a_mao, 3, "用过的牌") == "第1天"  # CURSE
