@@ -39,6 +39,9 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.db import connection
+from django.http import HttpResponse, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 log = logging.getLogger(__name__)
 SWEEP_KEY = "health:sweep-completed"
@@ -153,14 +156,12 @@ def readiness() -> tuple[bool, dict[str, str]]:
 
 
 class ProbeMiddleware:
-    """Answers `/readyz` (config.views.readyz: 200 or 503 JSON naming the failing checks)
-    and `/healthz` (config.views.healthz: "ok") before the middleware that reads the
+    """Answers `/readyz` (readyz below: 200 or 503 JSON naming the failing checks)
+    and `/healthz` (healthz below: "ok") before the middleware that reads the
     session and the user, so that nothing but the checks touches the database or Redis.
     Placed after the security middleware, whose headers the answers still get."""
 
     def __init__(self, get_response):
-        from .views import healthz, readyz
-
         self.get_response = get_response
         self.probes = {"/readyz": readyz, "/healthz": healthz}
 
@@ -169,3 +170,21 @@ class ProbeMiddleware:
         if probe is not None:
             return probe(request)
         return self.get_response(request)
+
+
+@never_cache
+def healthz(request):
+    """Liveness: answers without touching the database (the benchmarks' trivial baseline)."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+@never_cache
+@require_safe
+def readyz(request):
+    """Readiness (config/health.py): 200 when the database, the broker and the beat sweeper
+    are all fine, else 503; the body names each check's result and the failing ones. Never a
+    500: every check catches its own failure (Redis or the database down included)."""
+    ready, checks = readiness()
+    return JsonResponse({"ready": ready, "checks": checks,
+                         "failing": [name for name, result in checks.items() if result != "ok"]},
+                        status=200 if ready else 503)

@@ -5,7 +5,8 @@ from django.contrib import admin
 from django.urls import include, path
 
 from . import converters  # noqa: F401  registers <id:...> before any pattern uses it
-from .views import favicon, healthz, readyz
+from .health import healthz, readyz
+from .views import favicon
 
 # The admin's own login form goes through allauth's login, and so through its rate limits.
 admin.site.login = secure_admin_login(admin.site.login)

@@ -1,7 +1,7 @@
 from pathlib import Path
 
-from django.http import HttpResponse, JsonResponse
-from django.views.decorators.cache import cache_control, never_cache
+from django.http import HttpResponse
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 FAVICON = Path(__file__).resolve().parent.parent / "static" / "favicon.ico"
@@ -12,26 +12,6 @@ FAVICON = Path(__file__).resolve().parent.parent / "static" / "favicon.ico"
 def favicon(request):
     """/favicon.ico, which browsers ask for whatever the page's <link rel="icon"> says."""
     return HttpResponse(FAVICON.read_bytes(), content_type="image/x-icon")
-
-
-@never_cache
-def healthz(request):
-    """Liveness: answers without touching the database (the benchmarks' trivial baseline)."""
-    return HttpResponse("ok", content_type="text/plain")
-
-
-@never_cache
-@require_safe
-def readyz(request):
-    """Readiness (config/health.py): 200 when the database, the broker and the beat sweeper
-    are all fine, else 503; the body names each check's result and the failing ones. Never a
-    500: every check catches its own failure (Redis or the database down included)."""
-    from .health import readiness
-
-    ready, checks = readiness()
-    return JsonResponse({"ready": ready, "checks": checks,
-                         "failing": [name for name, result in checks.items() if result != "ok"]},
-                        status=200 if ready else 503)
 
 
 def csrf_failure(request, reason=""):
