@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import display_name
 from config.site import site_url
-from messaging.models import Board, Conversation, Message, Post, Thread
+from messaging.models import Board, Conversation, Message, Post, Report, Thread
 from messaging.rules import readable_posts
 
 from . import rulesets
@@ -424,6 +424,24 @@ def gm_inbox(game: Game) -> list[Message]:
                                             display_name(conversation.owner))
             waiting.append(message)
     return sorted(waiting, key=lambda m: (m.created_at, m.pk))
+
+
+def gm_reports(game: Game) -> list[Report]:
+    """The open reports (举报) of posts on `game`'s boards (its board and its GM board),
+    oldest first, each with its post, thread and author, and `.reporter_label` ("3. 阿狗",
+    or the reporter's name without a seat). Read in the console by the game's GMs only."""
+    if not game.board_id:
+        return []
+    boards = Board.objects.filter(Q(pk=game.board_id) | Q(slug=gm_board_slug(game)))
+    labels = {s.user_id: f"{s.number + 1}. {display_name(s.user)}"
+              for s in game.seats.select_related("user__profile") if s.user_id}
+    reports = list(Report.objects.filter(handled_at=None, post__thread__board__in=boards)
+                   .select_related("post__thread", "post__author__profile",
+                                   "reporter__profile").order_by("created_at", "id"))
+    for report in reports:
+        report.reporter_label = (labels.get(report.reporter_id, display_name(report.reporter))
+                                 if report.reporter_id else "—")
+    return reports
 
 
 def gm_choices(game: Game) -> list:

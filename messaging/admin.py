@@ -24,9 +24,9 @@ from django.utils.translation import gettext_lazy as _
 
 from config.inputs import DateRangeAdmin
 
-from . import rules, services
+from . import keeping, rules, services
 from .forms import BodyField
-from .models import Board, Conversation, Message, Post, Thread
+from .models import Board, Conversation, Message, Post, Report, Thread
 
 
 def _name(user) -> str:
@@ -375,3 +375,71 @@ class MessageAdmin(OutOfReach, DateRangeAdmin, admin.ModelAdmin):
     @admin.display(description=_("text"))
     def excerpt(self, obj: Message) -> str:
         return Truncator(obj.body).chars(60)
+
+
+@admin.register(Report)
+class ReportAdmin(OutOfReach, admin.ModelAdmin):
+    """举报: the reports of the boards the user manages (`keeping.open_reports`: a game's
+    GMs and co-GMs for its boards, superusers for the boards of no game), open ones first;
+    read and marked handled, never written here (players report from the post)."""
+
+    list_display = ("post_link", "author_name", "reporter_name", "reason_excerpt",
+                    "created_at", "handled_at")
+    list_filter = (("handled_at", admin.EmptyFieldListFilter),)
+    readonly_fields = ("post_link", "author_name", "shown", "reporter_name", "reason",
+                       "created_at", "handled_at", "handler_name")
+    fields = readonly_fields
+    actions = ("mark_handled",)
+    ordering = ("-created_at", "-id")
+
+    def get_queryset(self, request):
+        return keeping.open_reports(request.user, super().get_queryset(request))
+
+    # A game's GM reads its reports without model permissions, as the conversations.
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff
+
+    def has_view_permission(self, request, obj=None):
+        return self.has_module_permission(request) and (
+            obj is None or keeping.open_reports(request.user).filter(pk=obj.pk).exists())
+
+    def has_change_permission(self, request, obj=None):
+        return self.has_view_permission(request, obj)
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description=_("post"))
+    def post_link(self, obj: Report) -> str:
+        return format_html('<a href="{}">{} #{}</a>', obj.post.get_absolute_url(),
+                           obj.post.thread.title, obj.post.number)
+
+    @admin.display(description=_("author"))
+    def author_name(self, obj: Report) -> str:
+        return _name(obj.post.author)
+
+    @admin.display(description=_("reported by"))
+    def reporter_name(self, obj: Report) -> str:
+        return _name(obj.reporter)
+
+    @admin.display(description=_("handled by"))
+    def handler_name(self, obj: Report) -> str:
+        return _name(obj.handled_by) if obj.handled_by_id else "—"
+
+    @admin.display(description=_("reason"))
+    def reason_excerpt(self, obj: Report) -> str:
+        return Truncator(obj.reason).chars(60)
+
+    @admin.display(description=_("as shown"))
+    def shown(self, obj: Report) -> str:
+        return mark_safe(obj.post.html)  # noqa: S308 - sanitized by render_markdown when stored
+
+    @admin.action(description=_("Mark the selected reports handled"))
+    def mark_handled(self, request, queryset):
+        done = keeping.mark_handled(user=request.user,
+                                    report_ids=queryset.values_list("pk", flat=True))
+        self.message_user(request, _("%(n)d reports marked handled.") % {"n": done},
+                          messages.SUCCESS)

@@ -293,6 +293,8 @@ class Notification(models.Model):
         ANNOUNCEMENT = "announcement", _("Announcement in my game")
         VOTE_THREAD = "vote_thread", _("New vote thread in my game")
         DEADLINE = "deadline", _("Deadline coming soon")
+        WATCH = "watch", _("New posts in a watched thread")
+        REPORT = "report", _("A post reported to the GM")
 
     # Every notice has a user and most have none of the four links below: their indexes
     # hold only the rows that have one (a notice writes three index entries, not eight),
@@ -315,6 +317,12 @@ class Notification(models.Model):
     url = models.CharField(_("link"), max_length=300, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     read_at = models.DateTimeField(_("read"), null=True, blank=True)
+    # A grouped notice (`notifications.GROUPED`) stands for `count` alike events: while it is
+    # unread, the next one with the same `group` key updates it (count, latest post, time)
+    # instead of adding a row. db_default: the deadline sweep inserts notices without the
+    # ORM and names neither column.
+    count = models.PositiveIntegerField(_("events"), default=1, db_default=1)
+    group = models.CharField(_("group"), max_length=40, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -334,9 +342,13 @@ class Notification(models.Model):
         return f"{self.user_id} · {self.kind} · {self.created_at:%Y-%m-%d %H:%M}"
 
     def get_absolute_url(self) -> str:
-        """Where the notice leads: its own link, else its post, thread or conversation."""
+        """Where the notice leads: its own link, else its post, thread or conversation; a
+        group of new posts in one thread (replies, a watched thread) leads to the first
+        post the reader has not read."""
         if self.url:
             return self.url
+        if self.count > 1 and self.thread_id and self.kind in (self.Kind.REPLY, self.Kind.WATCH):
+            return reverse("messaging-thread-unread", args=[self.thread_id])
         if self.post_id:
             return reverse("messaging-post", args=[self.post_id])
         if self.thread_id:
@@ -368,3 +380,79 @@ class PostRevision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.post} @ {self.edited_at:%Y-%m-%d %H:%M}"
+
+
+class Bookmark(models.Model):
+    """A post one user keeps (收藏), listed on their bookmarks page. Only the user sees it;
+    a post they may no longer read (its thread moved to a GM board) is left off the list."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="bookmarks", verbose_name=_("user"), db_index=False)
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("post"))
+    created_at = models.DateTimeField(_("saved"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("bookmark")
+        verbose_name_plural = _("bookmarks")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "post"], name="bookmark_unique_user_post"),
+        ]
+        indexes = [models.Index(fields=["user", "-created_at"], name="bookmark_user_time")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} · {self.post_id}"
+
+
+class ThreadWatch(models.Model):
+    """One user's choice for one thread: watch it (a grouped notice of its new posts) or mute
+    it (no reply notices from it; see `notifications.notify_new_post` for what a mute keeps).
+    No row: the default (a thread's author hears of replies, nobody else)."""
+
+    class Level(models.TextChoices):
+        WATCHING = "watching", _("Watching")
+        MUTED = "muted", _("Muted")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="thread_watches", verbose_name=_("user"),
+                             db_index=False)
+    thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="+",
+                               verbose_name=_("thread"))
+    level = models.CharField(_("level"), max_length=10, choices=Level.choices)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("thread watch")
+        verbose_name_plural = _("thread watches")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "thread"], name="watch_unique_user_thread"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} · {self.thread_id} · {self.level}"
+
+
+class Report(models.Model):
+    """A post reported (举报) to the GM of its board's game, or to the superusers for a board
+    of no game, with the reporter's reason. The GMs read it in the console and mark it
+    handled; the reporter is told only that it was sent."""
+
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("post"))
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                 null=True, related_name="+", verbose_name=_("reported by"))
+    reason = models.TextField(_("reason"))
+    created_at = models.DateTimeField(_("reported"), auto_now_add=True)
+    handled_at = models.DateTimeField(_("handled"), null=True, blank=True)
+    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                   null=True, blank=True, related_name="+",
+                                   verbose_name=_("handled by"))
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+
+    def __str__(self) -> str:
+        return f"{self.post} · {self.reporter_id}"

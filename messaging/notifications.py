@@ -15,6 +15,8 @@ user's email settings (games/notifications.py).
 
 from __future__ import annotations
 
+import zlib
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -23,11 +25,12 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from . import rules
-from .models import Conversation, Notification, Post, Thread
+from .models import Conversation, Notification, Post, Thread, ThreadWatch
 
 Kind = Notification.Kind
 MAX_TEXT = Notification._meta.get_field("text").max_length
 MAX_URL = Notification._meta.get_field("url").max_length
+GROUP_LENGTH = Notification._meta.get_field("group").max_length
 
 
 def notify(*, user, kind: str, actor=None, thread: Thread | None = None,
@@ -39,12 +42,73 @@ def notify(*, user, kind: str, actor=None, thread: Thread | None = None,
     thread, a GM board), nor is one kept for 神的使者 or a disabled account.
     `text` is a short detail in the reader's language (cut at 200 characters); `url` a path
     on this site (e.g. from reverse()), for notices with no post, thread or conversation.
+    A notice of a grouped kind (`GROUPED`) joins the user's unread notice with the same
+    group key instead (`group_key`): one notice "12 new announcements in your game" with the
+    latest post, not twelve.
     """
     notice = _notice(user=user, kind=kind, actor=actor, thread=thread, post=post,
                      conversation=conversation, text=text, url=url)
-    if notice is not None:
-        notice.save(force_insert=True)
+    if notice is None:
+        return None
+    notice.group = group_key(notice)
+    if notice.group:
+        joined = _join_group(notice)
+        if joined is not None:
+            return joined
+    notice.save(force_insert=True)
     return notice
+
+
+# The kinds whose alike notices are grouped while unread, and what makes them alike (the
+# notice's sentence would be the same): a reply or a watched thread's post, by thread; an
+# announcement, a vote thread or a report, by board (each announcement may open its own
+# thread); a message or a result from 神的使者, by conversation. Quotes, mentions and
+# deadlines are each about something of the reader's own and stay one notice each.
+GROUPED = {
+    Kind.REPLY: "thread", Kind.WATCH: "thread",
+    Kind.ANNOUNCEMENT: "board", Kind.VOTE_THREAD: "board", Kind.REPORT: "board",
+    Kind.MESSENGER: "conversation", Kind.RESULT: "conversation",
+}
+
+
+def group_key(notice: Notification) -> str:
+    """The key alike notices of `notice`'s user share ("" for a kind never grouped, or a
+    notice without what its kind is grouped by). The detail text is part of it (a hash),
+    so notices whose sentences differ never join."""
+    by = GROUPED.get(notice.kind)
+    if by == "thread" and notice.thread_id:
+        where = f"t{notice.thread_id}"
+    elif by == "board" and notice.thread_id:
+        where = f"b{notice.thread.board_id}"
+    elif by == "conversation" and notice.conversation_id:
+        where = f"c{notice.conversation_id}"
+    else:
+        return ""
+    detail = f"{zlib.crc32((notice.text + notice.url).encode()):08x}"
+    return f"{notice.kind}:{where}:{detail}"[:GROUP_LENGTH]
+
+
+def _join_group(notice: Notification) -> Notification | None:
+    """Fold `notice` into its user's unread notice of the same group, if there is one: one
+    more event, the newest post, actor and thread, the time of now (so it moves to the top).
+    Returns the updated notice, or None when there is none to join.
+
+    Precondition: inside the writer's transaction. The writers that make grouped notices
+    hold the row that orders them (a reply holds its thread's lock, a game's announcement
+    the game's), so two alike notices are not written at once for the same user.
+    """
+    existing = (Notification.objects.select_for_update()
+                .filter(user_id=notice.user_id, group=notice.group, read_at__isnull=True)
+                .order_by("-created_at", "-id").first())
+    if existing is None:
+        return None
+    existing.count += 1
+    existing.actor = notice.actor
+    existing.post = notice.post
+    existing.thread = notice.thread
+    existing.created_at = timezone.now()
+    existing.save(update_fields=["count", "actor", "post", "thread", "created_at"])
+    return existing
 
 
 def _notice(*, user, kind: str, actor=None, thread: Thread | None = None,
@@ -83,24 +147,44 @@ def site_path(url: str) -> str:
 
 
 def notify_new_post(*, post: Post, mentioned=()) -> list[Notification]:
-    """Notices for a new post: the author of a quoted post, the users it mentions, and the
-    thread's author (a reply in their thread). One notice per user, the most specific kind
-    first (quote, then mention, then reply); never to the writer.
+    """Notices for a new post: the author of a quoted post, the users it mentions, the
+    thread's author (a reply in their thread) and the thread's watchers (its new posts,
+    grouped). One notice per user, the most specific kind first (quote, mention, reply,
+    watch); never to the writer.
+
+    A user who muted the thread (`ThreadWatch.Level.MUTED`) gets no reply or watch notice
+    from it, nor a player's quote or mention; a quote or mention by the GM of the thread's
+    board (or 神的使者) still reaches them: a mute quiets the players' chatter, never the
+    GM's word to them.
 
     Precondition: `post.thread` is loaded; `mentioned` are users (from the renderer).
     """
     thread = post.thread
+    levels = dict(ThreadWatch.objects.filter(thread=thread).values_list("user_id", "level"))
+    muted = {pk for pk, level in levels.items() if level == ThreadWatch.Level.MUTED}
+    gm_writes = None
     candidates = []
     if post.quote_id is not None and post.quote.author_id is not None:
         candidates.append((post.quote.author, Kind.QUOTE))
     candidates.extend((user, Kind.MENTION) for user in mentioned)
     if post.number > 1 and thread.author_id is not None:
         candidates.append((thread.author, Kind.REPLY))
+    watchers = [pk for pk, level in levels.items() if level == ThreadWatch.Level.WATCHING]
+    if post.number > 1 and watchers:
+        users = get_user_model().objects.filter(pk__in=watchers).order_by("pk")
+        candidates.extend((user, Kind.WATCH) for user in users)
     seen = {post.author_id}
     made = []
     for user, kind in candidates:
         if user.pk in seen:
             continue
+        if user.pk in muted:
+            if kind in (Kind.REPLY, Kind.WATCH):
+                continue
+            if gm_writes is None:
+                gm_writes = rules.is_gm(post.author, thread.board_id)
+            if not gm_writes:
+                continue
         seen.add(user.pk)
         notice = notify(user=user, kind=kind, actor=post.author, thread=thread, post=post)
         if notice is not None:

@@ -81,6 +81,7 @@ _recent = Recent(RECENT)
 class Block:
     html: str            # the posts' <li>s, slots filled (unless asked with fill=False)
     last_number: int     # the number of the page's last post (0: no post)
+    first_number: int = 0  # the number of the page's first post (0: no post)
     fill: Callable[[], str] | None = None  # fill=False: the filled markup, asked later
 
 
@@ -111,19 +112,20 @@ def posts_block(*, thread: Thread, posts, page_number: int, can_quote: bool, can
                         can_edit=can_edit, page_query=page_query)
         if key is not None:
             _recent.keep(caches[CACHE], key, entry, SECONDS)
-    html, staff, last_number = entry
+    html, staff, last_number, first_number = entry
     if not fill and staff:  # no staff author: nothing to fill, the block is final
         board_id = thread.board_id
-        return Block(html="", last_number=last_number,
+        return Block(html="", last_number=last_number, first_number=first_number,
                      fill=lambda: _fill(html, staff, board_id))
-    return Block(html=_fill(html, staff, thread.board_id), last_number=last_number)
+    return Block(html=_fill(html, staff, thread.board_id), last_number=last_number,
+                 first_number=first_number)
 
 
 def _render(thread: Thread, posts, *, page_number: int, can_quote: bool, can_edit: bool,
-            page_query: str) -> tuple[str, tuple[tuple, ...], int]:
+            page_query: str) -> tuple[str, tuple[tuple, ...], int, int]:
     """(markup with a badge slot for each staff author, those authors as (id, username,
-    is_staff, is_active), the last post's number), from one query of the posts with their
-    quotes and both authors joined."""
+    is_staff, is_active), the last post's number, the first post's number), from one query
+    of the posts with their quotes and both authors joined."""
     rows = list(posts.values(*POST_COLUMNS))
     staff: dict[int, tuple] = {}
     for row in rows:
@@ -145,7 +147,8 @@ def _render(thread: Thread, posts, *, page_number: int, can_quote: bool, can_edi
     html = get_template(TEMPLATE).render({
         "posts": rows, "thread_url": thread.get_absolute_url(), "page_number": page_number,
         "page_query": page_query, "can_quote": can_quote, "can_edit": can_edit})
-    return html, tuple(staff.values()), rows[-1]["number"] if rows else 0
+    return (html, tuple(staff.values()), rows[-1]["number"] if rows else 0,
+            rows[0]["number"] if rows else 0)
 
 
 def _name(row: dict, prefix: str) -> str:

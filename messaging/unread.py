@@ -16,10 +16,12 @@ from . import notifications, rules
 from .models import Board, Post, Thread, ThreadReadState
 
 
-def mark_read(*, user, thread: Thread, up_to: int, unread_notices: bool = True) -> int:
+def mark_read(*, user, thread: Thread, up_to: int, unread_notices: bool = True,
+              seen_from: int = 1) -> int:
     """Record that `user` has read `thread` up to post number `up_to` (never backwards), and
-    read the notices about the posts read (replies, quotes, mentions). Returns how many
-    notices that read.
+    read the notices about the posts seen, numbered `seen_from` to `up_to` (the page shown:
+    replies, quotes, mentions on other pages stay unread). Returns how many notices that
+    read.
 
     The mark is one statement, `INSERT … SELECT … WHERE no mark as high ON CONFLICT (user,
     thread) DO UPDATE … WHERE the stored number is lower`: a first visit creates it, a later
@@ -32,7 +34,7 @@ def mark_read(*, user, thread: Thread, up_to: int, unread_notices: bool = True) 
         return 0
     read = 0
     if unread_notices:
-        read = notifications.read_up_to(user=user, thread=thread, number=up_to)
+        read = notifications.read_seen(user=user, thread=thread, first=seen_from, last=up_to)
     table = ThreadReadState._meta.db_table
     # A page read again (the mark already there) selects no row to insert, so it locks and
     # writes nothing: ON CONFLICT … DO UPDATE would lock the row even when its WHERE is

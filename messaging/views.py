@@ -27,7 +27,17 @@ from config.http import is_page_navigation
 from config.inputs import parse_int, parse_page
 from config.ratelimit import RateLimited, consume
 
-from . import board_rows, hooks, notifications, page_cache, rules, search, services, unread
+from . import (
+    board_rows,
+    hooks,
+    keeping,
+    notifications,
+    page_cache,
+    rules,
+    search,
+    services,
+    unread,
+)
 from .context_processors import header_counts
 from .forms import EditPostForm, MessageForm, NewThreadForm, ReplyForm
 from .mentions import render_with_mentions
@@ -717,3 +727,107 @@ def _page_number(value: str | None) -> int:
     if not _USER_ID.fullmatch(value) or not 1 <= int(value) <= MAX_RESULT_PAGE:
         raise BadQuery(_("Pages of results go from 1 to %(n)d.") % {"n": MAX_RESULT_PAGE})
     return int(value)
+
+# --- a reader's own tools: bookmarks, watching, reports (messaging.keeping) -----------------
+
+BOOKMARKS_PER_PAGE = 30
+
+
+def _post_for_reader_or_404(user, pk: int) -> Post:
+    """The post `user` may read, with its thread, board and author; a 404 otherwise (a post
+    of a GM-only thread or a GM board is as absent as one that never existed)."""
+    post = get_object_or_404(Post.objects.select_related("thread__board__game",
+                                                         "author__profile"), pk=pk)
+    if not rules.can_read_thread(user, post.thread):
+        raise Http404
+    return post
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def post_bookmark(request: HttpRequest, pk: int) -> HttpResponse:
+    """收藏: keep a post (POST "add") or let it go ("remove"); GET shows the post and the
+    button that fits."""
+    post = _post_for_reader_or_404(request.user, pk)
+    if request.method == "POST":
+        action = request.POST.get("action", "add")
+        try:
+            if action == "remove":
+                keeping.remove_bookmark(user=request.user, post=post)
+                flash.success(request, _("Removed from your bookmarks."))
+            else:
+                keeping.add_bookmark(user=request.user, post=post)
+                flash.success(request, _("Saved to your bookmarks."))
+        except PostingRefused as refused:
+            if refused.code == "not_found":
+                raise Http404 from None
+            raise
+        back = request.POST.get("next", "")
+        return redirect(reverse("messaging-bookmarks") if back == "list"
+                        else post_page_url(post))
+    return render(request, "messaging/post_bookmark.html", {
+        "post": post, "thread": post.thread, "board": post.thread.board,
+        "bookmarked": keeping.is_bookmarked(user=request.user, post=post)})
+
+
+@login_required
+def bookmark_list(request: HttpRequest) -> HttpResponse:
+    """My bookmarks, newest first (only posts I may still read)."""
+    page = _page(Paginator(keeping.bookmarks_of(request.user), BOOKMARKS_PER_PAGE),
+                 request.GET.get("page"))
+    return render(request, "messaging/bookmarks.html", {
+        "page": page, "watches": keeping.watched_threads(request.user)[:50]})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def thread_watch(request: HttpRequest, pk: int) -> HttpResponse:
+    """订阅 / 静音: watch a thread (a grouped notice of its new posts), the default, or mute
+    it (no reply notices from it; the GM's quotes and mentions still come)."""
+    thread = _readable_thread_or_404(request.user, pk)
+    status = 200
+    error = ""
+    if request.method == "POST":
+        try:
+            level = keeping.set_watch(user=request.user, thread=thread,
+                                      level=request.POST.get("level", ""))
+        except PostingRefused as refused:
+            if refused.code == "not_found":
+                raise Http404 from None
+            error, status = refused.message, REFUSAL_STATUS[refused.code]
+        else:
+            flash.success(request, {
+                "watching": _("You are watching this thread."),
+                "muted": _("This thread is muted."),
+            }.get(level, _("This thread is back to normal notices.")))
+            return redirect(thread)
+    return render(request, "messaging/thread_watch.html", {
+        "thread": thread, "board": thread.board, "error": error,
+        "level": keeping.watch_level(user=request.user, thread=thread)}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def post_report(request: HttpRequest, pk: int) -> HttpResponse:
+    """举报: report a post to the GM with a reason. The answer says only that it was sent."""
+    post = _post_for_reader_or_404(request.user, pk)
+    reason = ""
+    error = ""
+    status = 200
+    if request.method == "POST":
+        reason = request.POST.get("reason", "")[:keeping.MAX_REASON_LENGTH * 2]
+        try:
+            keeping.report_post(reporter=request.user, post=post, reason=reason)
+        except PostingRefused as refused:
+            if refused.code == "not_found":
+                raise Http404 from None
+            error, status = refused.message, REFUSAL_STATUS[refused.code]
+        else:
+            flash.success(request, _("Your report was sent to the GM. Thank you."))
+            return redirect(post_page_url(post))
+    response = render(request, "messaging/post_report.html", {
+        "post": post, "thread": post.thread, "board": post.thread.board, "reason": reason,
+        "error": error, "max_length": keeping.MAX_REASON_LENGTH}, status=status)
+    if status == 429:
+        response["Retry-After"] = "3600"
+    return response

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.inputs import InputError, parse_int
+from messaging import keeping
 from messaging import services as forum
 from messaging.models import Conversation
 
@@ -295,6 +296,7 @@ class GameAdmin(admin.ModelAdmin):
             "engine_abort": any(c.kind == "abort" for c in choices),
             "seat_choices": sorted(names.items()),
             "inbox": selectors.gm_inbox(game),
+            "reports": selectors.gm_reports(game),
             # A stopped game clock, in the GM's words (one cache read, no query).
             "clock_notice": clock.notice(game, runs=True),
         }
@@ -562,6 +564,15 @@ def _answer(game, gm, post):
     return None
 
 
+def _report_handled(game, gm, post):
+    """A report (举报) on this game's boards read and dealt with: it leaves the console's
+    list. Another game's report, or one already handled, is a 404 (nothing changes)."""
+    pk = parse_int(post.get("report"), field="report", default=0)
+    if pk not in {report.pk for report in selectors.gm_reports(game)}:
+        raise Http404
+    keeping.mark_handled(user=gm, report_ids=[pk])
+
+
 def _abort(game, gm, post):
     services.abort_game(game_id=game.pk, gm=gm, reason=post.get("reason", ""))
 
@@ -572,7 +583,7 @@ COMMANDS = {
     "open_signups": _open_signups, "draw": _draw, "start_signups": _start_signups,
     "substitute": _substitute, "cancel_substitution": _cancel_substitution,
     "foul_out": _foul_out, "abort": _abort,
-    "mark_handled": _mark_handled, "answer": _answer,
+    "mark_handled": _mark_handled, "answer": _answer, "report_handled": _report_handled,
     "approve_manifesto": _approve_manifesto, "reject_manifesto": _reject_manifesto,
 }
 

@@ -74,7 +74,7 @@ def test_notify_for_games_kinds_and_its_refusals(discussion, alice, bob, messeng
 
 def test_the_bell_shows_the_count(client, discussion, alice, bob):
     _say(discussion, bob)
-    _say(discussion, bob)
+    _say(discussion, bob, "@阿丽 你看")  # replies in one thread are one notice; a mention is not
     client.force_login(alice)
     html = client.get(reverse("lobby")).content.decode()
     assert 'id="notification-count">2<' in html
@@ -144,8 +144,9 @@ def test_the_page_needs_a_signed_in_user(client):
 def test_notifications_page_query_budget_does_not_grow(
         client, discussion, alice, make_user, count, django_assert_num_queries):
     users = [make_user(f"玩家{i}") for i in range(3)]
-    for i in range(count):
-        _say(discussion, users[i % 3], f"第{i}条")
+    mine = discussion.posts.get()
+    for i in range(count):  # quotes: each its own notice (replies would be one group)
+        _say(discussion, users[i % 3], f"第{i}条", quote=mine)
     client.force_login(alice)
     client.get(reverse("messaging-notifications"))
     # session, user with profile, count, one page with actors/threads/posts, the header's

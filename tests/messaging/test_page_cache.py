@@ -92,10 +92,10 @@ def test_the_gms_buttons_are_never_served_to_a_player(client, thread, gm, alice,
     client.force_login(bob)
     html = page(client, thread)
     assert 'class="edit-button"' not in html
-    assert 'class="quote-button"' in html
+    assert 'class="link quote-button"' in html
     client.logout()
     html = page(client, thread)
-    assert 'class="quote-button"' not in html
+    assert 'quote-button' not in html
     assert 'class="edit-button"' not in html
 
 

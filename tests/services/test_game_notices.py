@@ -23,6 +23,12 @@ def notices(user, kind) -> list[Notification]:
     return list(Notification.objects.filter(user=user, kind=kind))
 
 
+def events(user, kind) -> int:
+    """How many notices of `kind` `user` was given: alike unread notices are one grouped
+    notice (messaging.notifications.GROUPED) counting them."""
+    return sum(n.count for n in notices(user, kind))
+
+
 @pytest.fixture
 def long_game(players, gm):
     g = services.create_game(name="长局", ruleset="toy", gm=gm, seat_count=5,
@@ -44,7 +50,7 @@ def test_every_player_is_told_of_the_player_list_announcement(game, players, gm)
 def test_a_dawn_announcement_is_one_more_notice_each(game, players):
     night_kill(game)
     for user in players:
-        assert len(notices(user, Kind.ANNOUNCEMENT)) == 2
+        assert events(user, Kind.ANNOUNCEMENT) == 2
 
 
 def test_a_held_draft_tells_nobody_until_it_is_published(players, gm):
@@ -53,10 +59,10 @@ def test_a_held_draft_tells_nobody_until_it_is_published(players, gm):
     g = services.start_game(game_id=g.pk, users=players, seed="fixed-seed")
     night_kill(g)
     draft = g.announcements.filter(published_at=None).get()
-    assert all(len(notices(u, Kind.ANNOUNCEMENT)) == 1 for u in players)  # the player list
+    assert all(events(u, Kind.ANNOUNCEMENT) == 1 for u in players)  # the player list
     kernel.publish_announcement(announcement_id=draft.pk, gm=gm)
     kernel.publish_announcement(announcement_id=draft.pk, gm=gm)  # twice: still one notice
-    assert all(len(notices(u, Kind.ANNOUNCEMENT)) == 2 for u in players)
+    assert all(events(u, Kind.ANNOUNCEMENT) == 2 for u in players)
 
 
 # --- vote threads ----------------------------------------------------------------------------
@@ -86,10 +92,10 @@ def test_private_results_are_one_result_notice_not_also_a_message_notice(game, p
 
 def test_a_result_for_one_seat_notifies_that_seat_only(game, players):
     wolf = seat_user(game, "wolf")
-    before = {u.pk: len(notices(u, Kind.RESULT)) for u in players}
+    before = {u.pk: events(u, Kind.RESULT) for u in players}
     kernel.deliver_private(game, [make_event("kill_planned", seats(wolf_seat(game)), target=1)],
                            {})
-    after = {u.pk: len(notices(u, Kind.RESULT)) for u in players}
+    after = {u.pk: events(u, Kind.RESULT) for u in players}
     assert {pk for pk in after if after[pk] != before[pk]} == {wolf.pk}
 
 
