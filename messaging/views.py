@@ -10,9 +10,10 @@ from django.conf import settings
 from django.contrib import messages as flash
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.cache import caches
 from django.core.paginator import Page, Paginator
 from django.db import connection
-from django.db.models import Count, Q
+from django.db.models import Count, Min, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -23,6 +24,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.anonymous_pages import anonymous_page, cacheable, marker, row_key
+from config.build import BUILD
 from config.http import is_page_navigation
 from config.inputs import parse_int, parse_page
 from config.ratelimit import RateLimited, consume
@@ -41,7 +43,7 @@ from . import (
 from .context_processors import header_counts
 from .forms import EditPostForm, MessageForm, NewThreadForm, ReplyForm
 from .mentions import render_with_mentions
-from .models import Board, Conversation, Notification, Post, Thread
+from .models import Board, Conversation, Notification, Post, Thread, ThreadReadState
 from .services import PostingRefused
 
 POSTS_PER_PAGE = 50
@@ -321,6 +323,8 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
         thread=thread, posts=page.object_list, page_number=page.number,
         can_quote=request.user.is_authenticated and not refusal, can_edit=can_edit,
         page_query=page_query, cache=whole, fill=not (whole and kept))
+    # How far the reader had read before this page (for the new-replies divider).
+    read_before = _read_mark(request, thread) if whole else 0
     # Only the whole thread read as a page counts: an ISO view skips other posts.
     if block.last_number and whole and request.user.is_authenticated \
             and request.method == "GET" and is_page_navigation(request):
@@ -342,19 +346,100 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
                    .filter(pk=quote_id).first())
         if quoting is None and not form.is_bound:
             form = ReplyForm()  # a ?quote= of another thread's post is ignored
+    navigation = _navigation(thread, "" if block.fill else block.html, read_before=read_before,
+                             authors=authors or [], bad_query=bool(bad_query))
+    posts_html = navigation.pop("posts_html")
     # The posts' badges are written on every answer, also of a page kept for anonymous
     # readers (whether a staff author acts as the GM here is not in any key).
     response = render(request, "messaging/thread.html", {
         "thread": thread, "board": thread.board, "page": page, "form": form,
         "reply_refusal": refusal, "quoting": quoting,
-        "posts_html": SafeString(marker("posts") if block.fill else block.html),
+        "posts_html": SafeString(marker("posts") if block.fill else posts_html),
         "iso": bool(authors) or bool(bad_query), "iso_users": iso_users,
-        "bad_query": bad_query, "page_query": page_query,
+        "bad_query": bad_query, "page_query": page_query, **navigation,
         "panels": panels if panels is not None else hooks.render_thread_panels(request, thread),
     }, status=status)
     if block.fill:
         response.kept_holes = {"posts": block.fill}
     return response
+
+
+# Navigation of a long thread: numbered pages with a jump to a page or a floor (楼), the
+# reader's first unread post marked on its page, the thread's authors to pick for 只看.
+_POST_LI = re.compile(r'<li class="post card[^"]*" id="p([0-9]+)">')
+NEW_DIVIDER = '<li class="new-divider" id="new" role="separator">{}</li>'
+
+
+def _read_mark(request: HttpRequest, thread: Thread) -> int:
+    """How far the signed-in reader had read `thread` before this page (0: never opened,
+    or not signed in). A player's mark comes with the header's counts (the query the header
+    makes anyway); a GM's costs one query."""
+    user = request.user
+    if not user.is_authenticated:
+        return 0
+    mark = header_counts(request, thread).get("mark")
+    if mark is None:
+        mark = (ThreadReadState.objects.filter(user=user, thread=thread)
+                .values_list("last_read_number", flat=True).first()) or 0
+    return mark
+
+
+def _navigation(thread: Thread, posts_html: str, *, read_before: int, authors: list[int],
+                bad_query: bool) -> dict:
+    """The thread page's navigation parts: "posts_html" with the 以下是新回复 divider before
+    the first post the reader had not read, when this page shows where read meets unread
+    (the page holds a read post before it, or begins with the post right after the mark);
+    "first_unread_url", the link to that post (#new on this page, else the jump that finds
+    it), only for a reader who read part of the thread and not all; the thread's authors
+    for the 只看这些作者 picker; the floors a jump may ask for. `posts_html` is "" for a page
+    kept for every anonymous reader (no divider: nobody's marks)."""
+    first_unread_url = ""
+    if read_before and posts_html:
+        numbers = [int(n) for n in _POST_LI.findall(posts_html)]
+        first = next((n for n in numbers if n > read_before), None)
+        if first is not None and (first != numbers[0] or first == read_before + 1):
+            at = posts_html.index(f'id="p{first}"')
+            at = posts_html.rindex("<li ", 0, at)
+            posts_html = (posts_html[:at] + format_html(NEW_DIVIDER, _("New replies below"))
+                          + posts_html[at:])
+            first_unread_url = "#new"
+    if not first_unread_url and 0 < read_before < thread.last_number:
+        first_unread_url = reverse("messaging-thread-unread", args=[thread.pk])
+    return {"posts_html": posts_html, "first_unread_url": first_unread_url,
+            "thread_authors": thread_authors(thread), "iso_ids": authors,
+            "jump_floors": 0 if bad_query else thread.last_number}
+
+
+def thread_authors(thread: Thread) -> list[dict]:
+    """Everyone who wrote in `thread`, in the order they first did ({"pk", "name"}), kept in
+    the "pages" cache under the thread's version: the version moves with every post and
+    with every rename of a person who wrote in it (messaging migrations 0007, 0008), so the
+    list is never stale. A kept list costs no query; a miss, one."""
+    key = ":".join(str(part) for part in (
+        "thread-authors", thread.pk, thread.created_at.timestamp(), thread.version, BUILD))
+    found = caches[page_cache.CACHE].get(key)
+    if found is None:
+        rows = (thread.posts.exclude(author=None).values(
+            "author_id", "author__username", "author__profile__display_name")
+            .annotate(first=Min("number")).order_by("first"))
+        found = [{"pk": row["author_id"],
+                  "name": row["author__profile__display_name"] or row["author__username"]}
+                 for row in rows]
+        caches[page_cache.CACHE].set(key, found, page_cache.SECONDS)
+    return found
+
+
+def _jump_to_floor(thread: Thread, raw: str, authors: list[int]) -> HttpResponse:
+    """?floor=N (第 N 楼): the page of the thread (with ?author=, of those authors' posts)
+    that holds post number N, anchored at it; one count. A floor that is no number, or past
+    the thread's last, is a 400 with a sentence (config.inputs)."""
+    number = parse_int(raw, field=_("floor"), minimum=1, maximum=max(thread.last_number, 1))
+    posts = thread.posts.all()
+    if authors:
+        posts = posts.filter(author_id__in=authors)
+    page = posts.filter(number__lt=number).count() // POSTS_PER_PAGE + 1
+    query = urlencode([*(("author", a) for a in authors), ("page", page)])
+    return redirect(f"{thread.get_absolute_url()}?{query}#p{number}")
 
 
 def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -368,6 +453,9 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     except BadQuery as bad:
         return _render_thread(request, _readable_thread_or_404(request.user, pk), form(),
                               page_number=None, status=400, bad_query=bad.message)
+    if request.GET.get("floor"):
+        return _jump_to_floor(_readable_thread_or_404(request.user, pk), request.GET["floor"],
+                              authors)
     if authors:
         return _render_thread(request, _readable_thread_or_404(request.user, pk), form(),
                               page_number=request.GET.get("page"), authors=authors)

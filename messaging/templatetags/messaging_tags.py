@@ -7,6 +7,7 @@ import functools
 from django import template
 from django.template.loader import get_template
 from django.utils import timezone, translation
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
@@ -29,6 +30,50 @@ def page_url(context, number) -> str:
     the ones the view lists in `page_query` (already URL-encoded, e.g. "author=3&author=7")."""
     keep = context.get("page_query") or ""
     return f"{context['request'].path}?{keep + '&' if keep else ''}page={number}"
+
+
+def page_numbers(number: int, total: int, *, around: int = 2) -> list[int | None]:
+    """The page numbers a pagination shows: the first, the last and `around` on each side
+    of `number`, None for each gap of two pages or more (…); a gap of one page shows that
+    page instead (1 2 3, never 1 … 3). 9 pages, page 8: [1, None, 6, 7, 8, 9]."""
+    shown = {1, total, *range(max(1, number - around), min(total, number + around) + 1)}
+    out: list[int | None] = []
+    previous = 0
+    for n in sorted(shown):
+        if n - previous == 2:
+            out.append(n - 1)
+        elif n - previous > 2:
+            out.append(None)
+        out.append(n)
+        previous = n
+    return out
+
+
+@register.simple_tag(takes_context=True)
+def pagination(context) -> dict:
+    """What one pagination nav of the page shows (messaging/_pagination.html): its numbered
+    pages, and its place on the page (1 above the list, 2 below), which makes its label and
+    its form ids its own: two navs labelled alike are one landmark to a screen reader."""
+    request = context.get("request")
+    place = getattr(request, "_paginations", 0) + 1
+    if request is not None:
+        request._paginations = place
+    page = context["page"]
+    label = {1: _("Pages (top)"), 2: _("Pages (bottom)")}.get(place, _("Pages"))
+    return {"numbers": page_numbers(page.number, page.paginator.num_pages), "place": place,
+            "label": label}
+
+
+@register.simple_tag
+def jump_label(kind: str, place: int, maximum: int) -> SafeString:
+    """"跳转到第 [ ] 页" / "第 [ ] 楼": a <label> holding the sentence with its number box
+    (`kind` "page" or "floor", named so in the query) inside it, in the reader's language
+    (the box's place in the sentence differs between languages)."""
+    text = _("Go to page %(box)s") if kind == "page" else _("Go to floor %(box)s")
+    box = format_html('<input type="number" name="{}" id="jump-{}-{}" min="1" max="{}" '
+                      'inputmode="numeric" required class="jump-number">',
+                      kind, kind, place, maximum)
+    return format_html("<label>{}</label>", SafeString(conditional_escape(text) % {"box": box}))
 
 
 # Rendered rows of thread lists kept per process (about 1 kB each).
