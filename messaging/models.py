@@ -382,6 +382,45 @@ class PostRevision(models.Model):
         return f"{self.post} @ {self.edited_at:%Y-%m-%d %H:%M}"
 
 
+class Draft(models.Model):
+    """The text a user is writing in one reply box (a thread's) or new-thread box (a
+    board's), kept as they type so another device, a reload or a refused submit finds it
+    (`messaging.drafts`). One per user and box; deleted when the post is made. Only its
+    owner ever reads it: it is rendered into the signed-in owner's own page, never into a
+    page or block kept for other readers."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="drafts", verbose_name=_("user"), db_index=False)
+    thread = models.ForeignKey(Thread, on_delete=models.CASCADE, null=True, blank=True,
+                               related_name="+", verbose_name=_("thread"))
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, null=True, blank=True,
+                              related_name="+", verbose_name=_("board"))
+    title = models.CharField(_("title"), max_length=MAX_TITLE_LENGTH + 100, blank=True)
+    kind = models.CharField(_("kind"), max_length=20, blank=True)
+    body = models.TextField(_("text (Markdown)"), blank=True)
+    updated_at = models.DateTimeField(_("saved"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("draft")
+        verbose_name_plural = _("drafts")
+        constraints = [
+            # A reply box (thread) or a new-thread box (board), never both nor neither.
+            models.CheckConstraint(
+                condition=(Q(thread__isnull=False, board__isnull=True)
+                           | Q(thread__isnull=True, board__isnull=False)),
+                name="draft_one_box"),
+            models.UniqueConstraint(fields=["user", "thread"],
+                                    condition=Q(thread__isnull=False),
+                                    name="draft_unique_user_thread"),
+            models.UniqueConstraint(fields=["user", "board"], condition=Q(board__isnull=False),
+                                    name="draft_unique_user_board"),
+        ]
+        indexes = [models.Index(fields=["user", "-updated_at"], name="draft_user_time")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} · {self.thread_id or self.board_id} · {self.updated_at}"
+
+
 class Bookmark(models.Model):
     """A post one user keeps (收藏), listed on their bookmarks page. Only the user sees it;
     a post they may no longer read (its thread moved to a GM board) is left off the list."""

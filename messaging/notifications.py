@@ -5,7 +5,7 @@
 
 Public: `notify`, `mark_read`, `mark_all_read`, `unread_count`, `Kind`; the forum's own
 callers: `notify_new_post` (replies, quotes, mentions), `drop_unreadable` (a thread moved
-where some can no longer read it), `read_up_to` (a thread page read), `read_conversation`
+where some can no longer read it), `read_seen` (a page of a thread seen), `read_conversation`
 (a conversation opened).
 
 Precondition of every writer here: called inside the writer's transaction (or none), so a
@@ -24,7 +24,7 @@ from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from . import rules
+from . import drafts, rules
 from .models import Conversation, Notification, Post, Thread, ThreadWatch
 
 Kind = Notification.Kind
@@ -147,7 +147,8 @@ def site_path(url: str) -> str:
 
 
 def notify_new_post(*, post: Post, mentioned=()) -> list[Notification]:
-    """Notices for a new post: the author of a quoted post, the users it mentions, the
+    """Notices for a new post: the authors of the posts it quotes (its quoted post and the
+    quotes written into its text, messaging.drafts), the users it mentions, the
     thread's author (a reply in their thread) and the thread's watchers (its new posts,
     grouped). One notice per user, the most specific kind first (quote, mention, reply,
     watch); never to the writer.
@@ -166,6 +167,14 @@ def notify_new_post(*, post: Post, mentioned=()) -> list[Notification]:
     candidates = []
     if post.quote_id is not None and post.quote.author_id is not None:
         candidates.append((post.quote.author, Kind.QUOTE))
+    # Quotes written into the text (messaging.drafts: a header linking to the quoted post),
+    # first to last; only posts of this thread count.
+    quoted = drafts.quoted_post_ids(post.body)
+    if quoted:
+        found = {p.pk: p for p in Post.objects.filter(pk__in=quoted, thread_id=thread.pk,
+                                                      author__isnull=False)
+                 .select_related("author")}
+        candidates.extend((found[pk].author, Kind.QUOTE) for pk in quoted if pk in found)
     candidates.extend((user, Kind.MENTION) for user in mentioned)
     if post.number > 1 and thread.author_id is not None:
         candidates.append((thread.author, Kind.REPLY))
@@ -246,24 +255,32 @@ def _player_counts(user_id: int, thread_id: int | None = None) -> dict[str, int]
     """`header_counts` of a user who is not active staff (no players' messages wait for
     them): the same two sums as one short statement, without the ORM (the header of every
     signed-in page asks; compiling the annotated query cost more than running it), and
-    with `thread_id` their read mark of that thread."""
-    from .models import ThreadReadState
+    with `thread_id` their read mark of that thread and their draft of its reply box
+    ("draft": an unsaved Draft with its text and time, or None), so the thread page reads
+    the draft it renders into the box without a statement of its own."""
+    from .models import Draft, ThreadReadState
 
     conversations = connection.ops.quote_name(Conversation._meta.db_table)
     notices = connection.ops.quote_name(Notification._meta.db_table)
     marks = connection.ops.quote_name(ThreadReadState._meta.db_table)
+    drafts_table = connection.ops.quote_name(Draft._meta.db_table)
     mark = (f", (SELECT last_read_number FROM {marks} WHERE user_id = %s AND thread_id = %s)"
+            f", (SELECT body FROM {drafts_table} WHERE user_id = %s AND thread_id = %s)"
+            f", (SELECT updated_at FROM {drafts_table} WHERE user_id = %s AND thread_id = %s)"
             if thread_id is not None else "")
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT (SELECT COALESCE(SUM(owner_unread), 0) FROM {conversations} "  # noqa: S608
             f"WHERE owner_id = %s AND owner_unread > 0), "
             f"(SELECT COUNT(*) FROM {notices} WHERE user_id = %s AND read_at IS NULL){mark}",
-            [user_id, user_id, *((user_id, thread_id) if thread_id is not None else ())])
+            [user_id, user_id, *((user_id, thread_id) * 3 if thread_id is not None else ())])
         row = cursor.fetchone()
     counts = {"messages": int(row[0]), "notices": int(row[1])}
     if thread_id is not None:
         counts["mark"] = int(row[2] or 0)
+        counts["draft"] = (None if row[4] is None else
+                           Draft(user_id=user_id, thread_id=thread_id, body=row[3],
+                                 updated_at=row[4]))
     return counts
 
 
@@ -279,11 +296,14 @@ def mark_all_read(*, user) -> int:
         read_at=timezone.now())
 
 
-def read_up_to(*, user, thread: Thread, number: int) -> int:
-    """`user` has read `thread` up to post `number`: its notices about those posts are read.
-    Returns how many."""
-    return Notification.objects.filter(user=user, thread=thread, read_at__isnull=True,
-                                       post__number__lte=number).update(read_at=timezone.now())
+def read_seen(*, user, thread: Thread, first: int, last: int) -> int:
+    """`user` has seen the posts of `thread` numbered `first` to `last` (one page of it):
+    the notices about those posts are read, and only those (a notice about a post on
+    another page stays unread until that page is seen, whatever the thread's read mark
+    says). Returns how many."""
+    return Notification.objects.filter(
+        user=user, thread=thread, read_at__isnull=True, post__number__gte=first,
+        post__number__lte=last).update(read_at=timezone.now())
 
 
 def read_conversation(*, user, conversation: Conversation) -> None:

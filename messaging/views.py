@@ -14,9 +14,10 @@ from django.core.cache import caches
 from django.core.paginator import Page, Paginator
 from django.db import connection
 from django.db.models import Count, Min, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -31,6 +32,7 @@ from config.ratelimit import RateLimited, consume
 
 from . import (
     board_rows,
+    drafts,
     hooks,
     keeping,
     notifications,
@@ -274,15 +276,27 @@ def thread_new(request: HttpRequest, slug: str) -> HttpResponse:
                     board=board, author=request.user, kind=form.cleaned_data["kind"],
                     title=form.cleaned_data["title"], body=form.cleaned_data["body"])
             except PostingRefused as refused:
+                _keep_draft(request, board=board)
                 return _refused(request, refused, form, lambda status: render(
                     request, "messaging/thread_new.html",
                     {"board": board, "form": form, "refusal": refusal}, status=status))
             else:
+                _posted(request, board=board, message=_("Your thread is posted."))
                 return redirect(thread)
         else:
+            _keep_draft(request, board=board)
             status = 400
+    draft = None
+    if not refusal:
+        # The writer's own draft of this board's new thread (another device, a reload).
+        draft = drafts.draft_for(user=request.user, board=board)
+        if draft is not None and not form.is_bound:
+            form = NewThreadForm(initial={"kind": draft.kind, "title": draft.title,
+                                          "body": draft.body}, kinds=all_kinds)
+            form.fields["kind"].widget.choices = kinds
     return render(request, "messaging/thread_new.html",
-                  {"board": board, "form": form, "refusal": refusal}, status=status)
+                  {"board": board, "form": form, "refusal": refusal, **_draft_times(draft)},
+                  status=status)
 
 
 # --- thread ----------------------------------------------------------------------------------
@@ -290,7 +304,8 @@ def thread_new(request: HttpRequest, slug: str) -> HttpResponse:
 def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
                    page_number: str | None, status: int = 200,
                    authors: list[int] | None = None, bad_query: str = "",
-                   panels: list[SafeString] | None = None, kept: bool = False) -> HttpResponse:
+                   panels: list[SafeString] | None = None, kept: bool = False,
+                   quote: int | None = None) -> HttpResponse:
     """The thread page, or with `authors` only those users' posts (只看该作者), keeping their
     floor numbers. Its query count does not depend on the number of posts: the page of
     posts comes from the cache (`page_cache.posts_block`: one read, or on a miss one query
@@ -298,7 +313,8 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
     count and one query for the authors' names, and is not kept in the cache. `panels`: the
     boxes above the posts as already rendered (a hole's marker, config.anonymous_pages);
     `kept`: the page is for `anonymous_page`, which writes the posts' badges on every answer
-    (the response's kept hole "posts")."""
+    (the response's kept hole "posts"). `quote`: a post whose quote is added to the reply
+    box (the quote button without script, `?quote=`)."""
     posts = thread.posts.all()
     iso_users = []
     if authors:
@@ -336,16 +352,32 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
         if counts["notices"] > 0 or counts.get("mark", 0) < block.last_number:
             counts["notices"] -= unread.mark_read(user=request.user, thread=thread,
                                                   up_to=block.last_number,
+                                                  seen_from=block.first_number,
                                                   unread_notices=counts["notices"] > 0)
     quoting = None
-    # The quote as read by the form (config.inputs), or as the page was asked for.
+    # A quote posted by a page of the previous release (the hidden field), as the form read
+    # it (config.inputs): shown above the box until it is posted.
     quote_id = (form.cleaned_data.get("quote") if form.is_bound and hasattr(form, "cleaned_data")
-                else form.initial.get("quote"))
+                else None)
     if quote_id:
         quoting = (thread.posts.select_related("author__profile")
                    .filter(pk=quote_id).first())
-        if quoting is None and not form.is_bound:
-            form = ReplyForm()  # a ?quote= of another thread's post is ignored
+    draft = None
+    if request.user.is_authenticated and not refusal:
+        # The reader's own draft, rendered into their own page only (a signed-in page is
+        # never kept for others: config.anonymous_pages). ?quote= (a quote button followed
+        # without script) adds the quote after the draft, so nothing written is lost.
+        counts = header_counts(request, thread)  # a player's carry their draft of it
+        draft = (counts["draft"] if "draft" in counts
+                 else drafts.draft_for(user=request.user, thread=thread))
+        if not form.is_bound:
+            body = draft.body if draft else ""
+            quoted = (thread.posts.select_related("author__profile").filter(pk=quote).first()
+                      if quote else None)  # a post of another thread is not quoted
+            if quoted is not None:
+                body = drafts.with_quote(body, drafts.quote_markdown(quoted,
+                                                                     _name(quoted.author)))
+            form = ReplyForm(initial={"body": body})
     navigation = _navigation(thread, "" if block.fill else block.html, read_before=read_before,
                              authors=authors or [], bad_query=bool(bad_query))
     posts_html = navigation.pop("posts_html")
@@ -353,7 +385,7 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
     # readers (whether a staff author acts as the GM here is not in any key).
     response = render(request, "messaging/thread.html", {
         "thread": thread, "board": thread.board, "page": page, "form": form,
-        "reply_refusal": refusal, "quoting": quoting,
+        "reply_refusal": refusal, "quoting": quoting, **_draft_times(draft),
         "posts_html": SafeString(marker("posts") if block.fill else posts_html),
         "iso": bool(authors) or bool(bad_query), "iso_users": iso_users,
         "bad_query": bad_query, "page_query": page_query, **navigation,
@@ -446,19 +478,21 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     quote = parse_int(request.GET.get("quote"), field="quote", minimum=1, default=None)
 
     def form() -> ReplyForm:  # built only for a page that is rendered
-        return ReplyForm(initial={"quote": quote} if quote else None)
+        return ReplyForm()
 
     try:
         authors = author_ids(request.GET.getlist("author"))
     except BadQuery as bad:
         return _render_thread(request, _readable_thread_or_404(request.user, pk), form(),
-                              page_number=None, status=400, bad_query=bad.message)
+                              page_number=None, status=400, bad_query=bad.message,
+                              quote=quote)
     if request.GET.get("floor"):
         return _jump_to_floor(_readable_thread_or_404(request.user, pk), request.GET["floor"],
                               authors)
     if authors:
         return _render_thread(request, _readable_thread_or_404(request.user, pk), form(),
-                              page_number=request.GET.get("page"), authors=authors)
+                              page_number=request.GET.get("page"), authors=authors,
+                              quote=quote)
     loaded: list[Thread] = []
     # One short statement says whether the thread's rows changed (the key of a page kept
     # for anonymous readers, and of the rows kept in this process's memory).
@@ -481,7 +515,7 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
         request, key=key,
         render=lambda holes: _render_thread(
             request, thread(), form(), page_number=request.GET.get("page"),
-            panels=[SafeString(holes["panels"])], kept=cacheable(request)),
+            panels=[SafeString(holes["panels"])], kept=cacheable(request), quote=quote),
         holes={"panels": lambda: "".join(hooks.render_thread_panels(request, thread()))})
 
 
@@ -501,11 +535,53 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
             post = services.reply(thread=thread, author=request.user,
                                   body=form.cleaned_data["body"], quote=quote)
         except PostingRefused as refused:
+            _keep_draft(request, thread=thread)
             return _refused(request, refused, form, lambda status: _render_thread(
                 request, thread, form, page_number="last", status=status))
         else:
+            _posted(request, thread=thread, message=_("Your reply is posted."))
             return redirect(post_page_url(post))
+    _keep_draft(request, thread=thread)
     return _render_thread(request, thread, form, page_number="last", status=status)
+
+
+def _draft_times(draft) -> dict[str, int | str]:
+    """When the box's server copy was saved and the server's time now, in milliseconds, for
+    the page's script to tell which of its copies is newer (docs/community.md, Drafts)."""
+    return {"draft_at": int(draft.updated_at.timestamp() * 1000) if draft else "",
+            "server_now": int(timezone.now().timestamp() * 1000)}
+
+
+def _name(user) -> str:
+    """The name a quote header gives `user` (their display name; a deleted account's)."""
+    from accounts.models import display_name
+
+    return _("(deleted account)") if user is None else display_name(user)
+
+
+def _keep_draft(request: HttpRequest, *, thread: Thread | None = None,
+                board: Board | None = None) -> None:
+    """A refused post's text kept as the writer's draft of the box (the page shown again
+    holds it too; this copy is for another device or a later visit). Not counted against
+    the drafts' rate limit; a text too long for a draft is left to the page and the
+    browser."""
+    post = request.POST
+    try:
+        drafts.save(user=request.user, thread=thread, board=board, body=post.get("body", ""),
+                    title=post.get("title", "") if board is not None else "",
+                    kind=post.get("kind", "") if board is not None else "", count=False)
+    except drafts.DraftRefused:
+        pass
+
+
+def _posted(request: HttpRequest, *, message, thread: Thread | None = None,
+            board: Board | None = None) -> None:
+    """The box's draft is done with: deleted here, and the next page's message carries the
+    box's name (`draft-u<user>-t<thread>` or `-b<board>`), which tells the page's script to
+    forget the browser's copy of it (static/js/drafts.js)."""
+    drafts.discard(user=request.user, thread=thread, board=board)
+    box = f"t{thread.pk}" if thread is not None else f"b{board.pk}"
+    flash.success(request, message, extra_tags=f"draft-posted draft-u{request.user.pk}-{box}")
 
 
 def thread_first_unread(request: HttpRequest, pk: int) -> HttpResponse:
@@ -556,6 +632,93 @@ def preview(request: HttpRequest) -> HttpResponse:
         return _refusal(refused.message, status=400)
     html, _mentioned = render_with_mentions(body)
     return HttpResponse(html, content_type="text/html; charset=utf-8")
+
+
+# --- drafts and quotes (messaging.drafts; the page's script: static/js/drafts.js) -----------
+
+def _draft_answer(request: HttpRequest, save, back: str, refused_page) -> HttpResponse:
+    """Keep a draft with `save()` and answer the page's script (JSON: when it was kept, in
+    milliseconds, or why not, with a fitting status), or, for a form posted without script
+    (`js` absent), go `back` to the page; a refusal then shows the page again with the text
+    in its box and the reason (`refused_page(refusal)`), so nothing written is lost."""
+    script = request.POST.get("js") == "1"
+    try:
+        draft = save()
+    except drafts.DraftRefused as refused:
+        if not script:
+            return refused_page(refused)
+        response = JsonResponse({"error": str(refused.message)}, status=refused.status)
+        if refused.retry_after:
+            response["Retry-After"] = str(refused.retry_after)
+        return response
+    if not script:
+        return redirect(back)
+    return JsonResponse({"saved": int(draft.updated_at.timestamp() * 1000) if draft else 0})
+
+
+@login_required
+@require_POST
+def draft_thread(request: HttpRequest, pk: int) -> HttpResponse:
+    """Keep the reply box's text as the user's draft of this thread (`body`; empty deletes
+    it). With `?quote=<post>` (the quote button of a page without script, which posts the
+    reply form here) the quote is added after the text and the page is shown again at the
+    reply box, the draft in it."""
+    thread = _readable_thread_or_404(request.user, pk)
+    body = request.POST.get("body", "")
+    quote = parse_int(request.GET.get("quote"), field="quote", minimum=1, default=None)
+    query = [("page", p) for p in [parse_page(request.GET.get("page"))] if p]
+    try:
+        query += [("author", a) for a in author_ids(request.GET.getlist("author"))]
+    except BadQuery:
+        pass
+    back = f"{thread.get_absolute_url()}?{urlencode(query)}#reply" if query \
+        else f"{thread.get_absolute_url()}#reply"
+    if quote:
+        quoted = thread.posts.select_related("author__profile").filter(pk=quote).first()
+        if quoted is not None:
+            body = drafts.with_quote(body, drafts.quote_markdown(quoted, _name(quoted.author)))
+    def refused_page(refused: drafts.DraftRefused) -> HttpResponse:
+        form = ReplyForm({"body": body})
+        form.is_valid()
+        form.add_error(None, refused.message)
+        return _render_thread(request, thread, form, page_number=request.GET.get("page"),
+                              status=refused.status)
+
+    return _draft_answer(request, lambda: drafts.save(user=request.user, thread=thread,
+                                                      body=body), back, refused_page)
+
+
+@login_required
+@require_POST
+def draft_board(request: HttpRequest, slug: str) -> HttpResponse:
+    """Keep the new-thread box's kind, title and text as the user's draft of this board."""
+    board = _board_or_404(slug)
+    if not rules.can_read_board(request.user, board):
+        raise Http404
+    post = request.POST
+    back = reverse("messaging-thread-new", args=[board.slug])
+
+    def refused_page(refused: drafts.DraftRefused) -> HttpResponse:
+        flash.error(request, refused.message)  # the page posts here only with its script
+        return redirect(back)
+
+    return _draft_answer(request, lambda: drafts.save(
+        user=request.user, board=board, body=post.get("body", ""), title=post.get("title", ""),
+        kind=post.get("kind", "")), back, refused_page)
+
+
+@login_required
+def post_quote(request: HttpRequest, pk: int) -> HttpResponse:
+    """The quote of a post for the reply box (JSON: `markdown`, the whole quote; `header`,
+    its first line, for a quote of a selection), for a reader of its thread; 404 for
+    anyone else."""
+    post = get_object_or_404(Post.objects.select_related("thread__board__game",
+                                                         "author__profile"), pk=pk)
+    if not rules.can_read_thread(request.user, post.thread):
+        raise Http404
+    name = _name(post.author)
+    return JsonResponse({"markdown": drafts.quote_markdown(post, name),
+                         "header": drafts.quote_header(post, name), "number": post.number})
 
 
 def _editable_post_or_404(request: HttpRequest, pk: int) -> Post:
@@ -815,6 +978,7 @@ def _page_number(value: str | None) -> int:
     if not _USER_ID.fullmatch(value) or not 1 <= int(value) <= MAX_RESULT_PAGE:
         raise BadQuery(_("Pages of results go from 1 to %(n)d.") % {"n": MAX_RESULT_PAGE})
     return int(value)
+
 
 # --- a reader's own tools: bookmarks, watching, reports (messaging.keeping) -----------------
 
