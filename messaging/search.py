@@ -14,17 +14,28 @@ A query is folded the same way and cut into the same terms: a run of one charact
 character, a longer run its pairs. A GIN index over `string_to_array(search_terms, ' ')`
 finds the posts holding every term (`@>`), and a `LIKE` on `search_text` (with `%`, `_`
 and `\\` escaped by Django) keeps only those holding the query itself in one piece.
+A query of several words separated by spaces finds the posts holding every word (AND; a
+phrase in double quotes is one word, spaces included): the index is asked for the terms of
+all the words at once, then one `LIKE` per word. A search may also name its authors
+(`authors_named`: by display name, as the reader types it) and may then leave the words out.
+
+Each result shows an excerpt of the post's text around its first hit, every hit marked
+(`excerpt`, `highlight`): the text is cut at the hits, each piece escaped, and only then are
+the pieces wrapped in `<mark>`, so nothing of the query or the post becomes markup.
 Figures and the choice are in docs/architecture.md ("Search").
 """
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 import unicodedata
 from dataclasses import dataclass
 
 from django.db.models import BooleanField, QuerySet
 from django.db.models.expressions import RawSQL
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from . import rules
@@ -61,19 +72,55 @@ def document_terms(folded: str) -> set[str]:
     return terms
 
 
-def query_terms(folded: str) -> list[str]:
-    """The terms a post must hold to match the (folded) query: a one-character run as
-    itself, a longer run as its pairs; at most MAX_INDEX_TERMS of them, spread evenly."""
+def _spread(items: list[str], count: int) -> list[str]:
+    """`count` of `items`, spread evenly over them (all of them if there are no more)."""
+    if len(items) <= count:
+        return items
+    step = len(items) / count
+    return [items[int(i * step)] for i in range(count)]
+
+
+def _word_terms(word: str) -> list[str]:
+    """A word's index terms: a one-character run as itself, a longer run as its pairs."""
     terms: list[str] = []
-    for run in _RUN.findall(folded):
+    for run in _RUN.findall(word):
         pieces = [run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)]
         for piece in pieces:
             if piece not in terms:
                 terms.append(piece)
-    if len(terms) > MAX_INDEX_TERMS:
-        step = len(terms) / MAX_INDEX_TERMS
-        terms = [terms[int(i * step)] for i in range(MAX_INDEX_TERMS)]
     return terms
+
+
+def query_terms(folded: str) -> list[str]:
+    """The terms a post must hold to match the (folded) query: the terms of each of its
+    words (`query_words`); at most MAX_INDEX_TERMS of them, each word keeping its share,
+    spread evenly over the word, so a rare word further on is still asked of the index."""
+    per_word = [_word_terms(word) for word in query_words(folded)]
+    share = max(1, MAX_INDEX_TERMS // max(1, len(per_word)))
+    terms: list[str] = []
+    for word_terms in per_word:
+        for term in _spread(word_terms, share):
+            if term not in terms:
+                terms.append(term)
+    return terms[:MAX_INDEX_TERMS]
+
+
+# A phrase in straight or curly double quotes, else a run of non-spaces.
+_WORD = re.compile(r'"([^"]*)"?|“([^”]*)”?|(\S+)')
+
+
+def query_words(folded: str) -> list[str]:
+    """The words of a (folded) query, each of which a post must hold: split at spaces, a
+    phrase in double quotes kept whole, punctuation alone left out; each once, in the
+    order typed."""
+    words: list[str] = []
+    for match in _WORD.finditer(folded):
+        word = next((g for g in match.groups() if g is not None), "").strip()
+        if word and word not in words:
+            words.append(word)
+    # Punctuation standing alone between words ("狼毒 / 金水") separates them; it is
+    # searched only when it is all there is (clean_query refuses that).
+    return [w for w in words if _RUN.search(w)] or words
 
 
 def fields_for(*, body: str, title: str = "") -> dict[str, str]:
@@ -101,24 +148,152 @@ def clean_query(raw: str | None) -> str:
 
 
 def search_posts(*, viewer, query: str, board_ids: list[int] | None = None,
-                 author_id: int | None = None) -> QuerySet:
-    """Posts matching the cleaned `query` that `viewer` may read (the thread pages' rules:
-    never a GM board or a GM-only thread for a player), newest first.
+                 author_id: int | None = None,
+                 author_ids: list[int] | None = None) -> QuerySet:
+    """Posts matching the cleaned `query` (every one of its words) that `viewer` may read
+    (the thread pages' rules: never a GM board or a GM-only thread for a player), newest
+    first; by `author_ids` (or one `author_id`) when given. An empty `query` with authors
+    lists those authors' posts.
 
-    Precondition: `query` comes from `clean_query`.
+    Precondition: `query` comes from `clean_query`, or is "" with authors given.
     """
     posts = rules.readable_posts(viewer, Post.objects.all())
     if board_ids is not None:
         posts = posts.filter(thread__board_id__in=board_ids)
     if author_id is not None:
-        posts = posts.filter(author_id=author_id)
-    posts = posts.alias(has_terms=RawSQL(
-        "string_to_array(messaging_post.search_terms, ' ') @> %s::text[]",
-        (query_terms(query),), output_field=BooleanField())).filter(has_terms=True)
+        author_ids = [author_id, *(author_ids or [])]
+    if author_ids is not None:
+        posts = posts.filter(author_id__in=author_ids)
+    if query:
+        posts = posts.alias(has_terms=RawSQL(
+            "string_to_array(messaging_post.search_terms, ' ') @> %s::text[]",
+            (query_terms(query),), output_field=BooleanField())).filter(has_terms=True)
+        for word in query_words(query):
+            posts = posts.filter(search_text__contains=word)
     # Newest first by id (ids grow with time): the primary key serves the order, so for a
     # common word PostgreSQL walks it backwards and stops after one page instead of sorting
     # every hit.
-    return posts.filter(search_text__contains=query).order_by("-id")
+    return posts.order_by("-id")
+
+
+# --- authors by name -------------------------------------------------------------------------
+
+MAX_AUTHOR_MATCHES = 10
+
+
+def authors_named(raw: str) -> list[tuple[int, str]]:
+    """The users a reader means by `raw` in the search's author field, as (id, display
+    name), or SearchRefused with a reason: the one whose name is `raw` (compared as names
+    are kept unique: width, case, spaces, then look-alikes and traditional characters);
+    else everyone whose name holds it, when at most MAX_AUTHOR_MATCHES do."""
+    from accounts.models import Profile
+    from accounts.names import canonical_name, name_skeleton
+
+    typed = " ".join("".join(ch for ch in raw if unicodedata.category(ch) != "Cc").split())
+    key = canonical_name(typed)
+    if not key:
+        raise SearchRefused(_("Write a player's name in the author field."))
+    profiles = Profile.objects.order_by("display_key").values_list("user_id", "display_name")
+    exact = list(profiles.filter(display_key=key)[:1]) or \
+        list(profiles.filter(name_skeleton=name_skeleton(typed))[:1])
+    if exact:
+        return exact
+    holding = list(profiles.filter(display_key__contains=key)[:MAX_AUTHOR_MATCHES + 1])
+    if not holding:
+        raise SearchRefused(_("No player's name holds “%(name)s”.") % {"name": typed[:30]})
+    if len(holding) > MAX_AUTHOR_MATCHES:
+        raise SearchRefused(
+            _("More than %(n)d players' names hold “%(name)s”: write more of the name.")
+            % {"n": MAX_AUTHOR_MATCHES, "name": typed[:30]})
+    return holding
+
+
+# --- excerpts and highlighting -----------------------------------------------------------------
+
+EXCERPT_LENGTH = 100
+# Characters shown before the first hit, so it is read in its sentence.
+EXCERPT_LEAD = 20
+_BLOCK_TAG = re.compile(
+    r"</?(?:p|div|br|hr|li|ul|ol|blockquote|pre|h[1-6]|table|thead|tbody|tr|td|th)\b[^>]*>",
+    re.IGNORECASE)
+_TAG = re.compile(r"<[^>]*>")
+
+
+def plain_text(html: str) -> str:
+    """The text a reader sees of a post's rendered HTML (written by the services' safe
+    Markdown renderer), blocks apart, whitespace collapsed. Its result is text, never
+    markup: whatever it leaves is escaped before it is shown."""
+    text = _TAG.sub("", _BLOCK_TAG.sub(" ", html or ""))
+    return " ".join(html_lib.unescape(text).split())
+
+
+def _folded_map(text: str) -> tuple[str, list[int]]:
+    """`text` folded (`fold`) and, for each folded character, the index of the character of
+    `text` it comes from (folding may turn one character into two: "ß", "㎏")."""
+    folded = fold(text)
+    if len(folded) == len(text):
+        return folded, list(range(len(text)))
+    pieces, where = [], []
+    for i, ch in enumerate(text):
+        piece = fold(ch)
+        pieces.append(piece)
+        where.extend([i] * len(piece))
+    return "".join(pieces), where
+
+
+def _hits(text: str, words: list[str]) -> list[tuple[int, int]]:
+    """Where the (folded) `words` occur in `text`, as sorted, merged [start, end) spans of
+    `text`."""
+    folded, where = _folded_map(text)
+    spans = []
+    for word in words:
+        at = folded.find(word)
+        while at != -1 and word:
+            spans.append((where[at], where[at + len(word) - 1] + 1))
+            at = folded.find(word, at + len(word))
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _marked(text: str, spans: list[tuple[int, int]], offset: int = 0) -> str:
+    """`text` escaped, with the `spans` (of the text `offset` characters before it) in
+    <mark>: cut first, escaped piece by piece, then wrapped."""
+    out, at = [], 0
+    for start, end in spans:
+        start, end = max(start - offset, at), min(end - offset, len(text))
+        if start >= end:
+            continue
+        out.append(escape(text[at:start]))
+        out.append(f"<mark>{escape(text[start:end])}</mark>")
+        at = end
+    out.append(escape(text[at:]))
+    return "".join(out)
+
+
+def highlight(text: str, query: str) -> SafeString:
+    """All of `text` (a title), escaped, every hit of the query's words in <mark>."""
+    words = query_words(query) if query else []
+    return mark_safe(_marked(text, _hits(text, words) if words else []))  # noqa: S308 - every piece escaped
+
+
+def excerpt(html: str, query: str, length: int = EXCERPT_LENGTH) -> SafeString:
+    """About `length` characters of a post's text (its rendered `html`) from a little before
+    its first hit of the query's words, escaped, every hit in it in <mark>, with "…" where
+    text was cut. Without a hit (one only in the title, or no query) the post's start."""
+    text = plain_text(html)
+    words = query_words(query) if query else []
+    spans = _hits(text, words) if words else []
+    start = max(0, spans[0][0] - EXCERPT_LEAD) if spans else 0
+    start = max(0, min(start, len(text) - length))
+    end = min(len(text), start + length)
+    body = _marked(text[start:end], [s for s in spans if s[0] < end and s[1] > start], start)
+    return mark_safe(("…" if start else "") + body  # noqa: S308 - every piece escaped
+                     + ("…" if end < len(text) else ""))
 
 
 @dataclass

@@ -931,26 +931,54 @@ def _one_id(request: HttpRequest, name: str) -> int | None:
     return int(value)
 
 
+def _without(request: HttpRequest, *names: str) -> str:
+    """The search's address with the parameters `names` (and the page) left out: the link
+    that removes a filter's chip."""
+    kept = [(k, v) for k, values in request.GET.lists() if k not in (*names, "page")
+            for v in values if v]
+    return f"{reverse('messaging-search')}?{urlencode(kept)}" if kept \
+        else reverse("messaging-search")
+
+
 def search_page(request: HttpRequest) -> HttpResponse:
-    """Search thread titles and post text (`messaging.search`), filtered by board (slug),
-    game (id) and author (user id); only what the viewer may read; paginated without a
-    count. Bad input is a 400 with a message, never a 500."""
+    """Search thread titles and post text (`messaging.search`): every word typed (AND),
+    filtered by board (slug), game (id) and author (`by`: a name as typed, resolved to the
+    user(s) it names; `author`: user ids, as the profile's link gives them); only what the
+    viewer may read; paginated without a count. With an author and no words, that author's
+    posts. Each active filter is shown as a chip with a link that removes it; the author
+    field shows the author's name, so nothing is carried along unseen. Bad input is a 400
+    with a message, never a 500."""
     user = request.user
+    get = request.GET
     boards = list(rules.readable_boards(user).order_by("position", "-id")
                   .values_list("pk", "slug", "title"))
-    context = {"boards": boards, "raw_query": request.GET.get("q", "")[:search.MAX_QUERY_LENGTH
-                                                                       * 2],
-               "board_slug": request.GET.get("board", ""), "results": None, "error": ""}
-    if "q" not in request.GET:
+    context = {"boards": boards, "raw_query": get.get("q", "")[:search.MAX_QUERY_LENGTH * 2],
+               "raw_by": get.get("by", "")[:100], "board_slug": get.get("board", ""),
+               "results": None, "error": "", "chips": []}
+    if not any(get.get(k) for k in ("author", "by")) and "q" not in get:
         return render(request, "messaging/search.html", context)
     status = 200
     try:
-        query = search.clean_query(request.GET.get("q"))
-        author = _one_id(request, "author")
+        raw_query = get.get("q", "")
+        by_author = bool(get.get("by", "").strip() or get.getlist("author"))
+        query = search.clean_query(raw_query) if raw_query.strip() or not by_author else ""
         game = _one_id(request, "game")
+        authors = _search_authors(request)
+        if authors is not None:
+            context["chips"].append({
+                "id": "chip-author", "label": _("Author"),
+                "value": "、".join(name for _pk, name in authors) or "—",
+                "remove": _without(request, "author", "by")})
+            if not context["raw_by"] and len(authors) == 1:
+                context["raw_by"] = authors[0][1]  # the field names whom the filter keeps
         board_ids = None
         if context["board_slug"]:
             board_ids = [pk for pk, slug, _title in boards if slug == context["board_slug"]]
+            context["chips"].append({
+                "id": "chip-board", "label": _("Board"),
+                "value": next((t for _pk, slug, t in boards if slug == context["board_slug"]),
+                              context["board_slug"][:40]),
+                "remove": _without(request, "board")})
         if game is not None:
             # A game's board, through the reverse relation games.Game.board (related_name
             # "game"); messaging does not import games.
@@ -958,18 +986,44 @@ def search_page(request: HttpRequest) -> HttpResponse:
             readable = {pk for pk, _slug, _title in boards}
             board_ids = [pk for pk in (board_ids if board_ids is not None else readable)
                          if pk in in_game]
-        number = _page_number(request.GET.get("page"))
-        posts = search.search_posts(viewer=user, query=query, board_ids=board_ids,
-                                    author_id=author)
-        context.update(results=search.result_page(posts, number, RESULTS_PER_PAGE,
-                                                  related=("thread__board", "author__profile")),
-                       query=query, page_query=urlencode(
-                           [(k, request.GET[k]) for k in ("q", "board", "game", "author")
-                            if request.GET.get(k)]))
+            context["chips"].append({
+                "id": "chip-game", "label": _("Game"),
+                "value": "、".join(t for pk, _slug, t in boards if pk in in_game and pk in readable)
+                or f"#{game}",
+                "remove": _without(request, "game")})
+        number = _page_number(get.get("page"))
+        posts = search.search_posts(
+            viewer=user, query=query, board_ids=board_ids,
+            author_ids=None if authors is None else [pk for pk, _name in authors])
+        results = search.result_page(posts, number, RESULTS_PER_PAGE,
+                                     related=("thread__board", "author__profile"))
+        for post in results.results:
+            post.marked_title = search.highlight(post.thread.title, query)
+            post.excerpt = search.excerpt(post.html, query)
+        context.update(results=results, query=query, page_query=urlencode(
+            [(k, v) for k in ("q", "by", "board", "game", "author") for v in get.getlist(k) if v]))
     except (BadQuery, search.SearchRefused) as bad:
         context["error"] = bad.message
         status = 400
     return render(request, "messaging/search.html", context, status=status)
+
+
+def _search_authors(request: HttpRequest) -> list[tuple[int, str]] | None:
+    """The search's authors as (id, display name): those `?author=` names by id (ids of no
+    user keep no name), narrowed to those the `?by=` field names when both are given; None
+    without an author filter. BadQuery or SearchRefused for what cannot be read."""
+    ids = author_ids(request.GET.getlist("author"))
+    typed = request.GET.get("by", "").strip()
+    named = search.authors_named(typed) if typed else None
+    if ids:
+        names = dict(get_user_model().objects.filter(pk__in=ids)
+                     .values_list("pk", "profile__display_name"))
+        by_id = [(pk, names.get(pk) or f"#{pk}") for pk in ids]
+        if named is None:
+            return by_id
+        wanted = {pk for pk, _name in named}
+        return [(pk, name) for pk, name in by_id if pk in wanted]
+    return named
 
 
 def _page_number(value: str | None) -> int:

@@ -94,7 +94,8 @@ def test_a_draft_game_is_listed_nowhere(draft, make_user):
                 f'value="{WORD}"', ""), (who, name)
     for who in RUNNERS:
         assert NAME in clients[who].get("/").content.decode(), who
-        assert f"{WORD}筹备" in clients[who].get(f"/search/?q={WORD}").content.decode(), who
+        found = clients[who].get(f"/search/?q={WORD}").content.decode()
+        assert f"<mark>{WORD}</mark>筹备" in found, who  # the hit in the title is marked
 
 
 def test_the_game_pages_of_a_draft_are_404(draft, make_user):
