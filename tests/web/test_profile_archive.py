@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
-from games.models import Action, Award, Game, Substitution
+from games.models import Action, Award, Event, Game, Substitution
 from tests.factories.toy import finish, seat_user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "english")]
@@ -93,8 +93,11 @@ def test_substitutes_fouls_and_awards_are_listed(client, game, players, gm, make
                                 status=Substitution.Status.ACCEPTED, ends_at=now, closed_at=now)
     seat.user = sub_user
     seat.save()
+    # The GM's foul-out step and the engine's event for it (what the profile counts).
     Action.objects.create(game=game, seq=9_999, actor="gm", kind="foul_out",
                           params={"seat": seat.number, "reason": "两天没发言"})
+    Event.objects.create(game=game, kind="foul_out", public=True,
+                         data={"seat": seat.number, "reason": "两天没发言"})
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=now,
                                            outcome={"result": "village", "winners": [],
                                                     "summary": "The wolf is dead."})
