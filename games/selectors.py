@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 
 import icalendar
 from django.db import connection
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Concat, Lower
+from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce, Concat, Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -553,6 +553,56 @@ def ever_held_seat(user: User | AnonymousUser | None, game: Game) -> bool:
         return False
     return game.seats.filter(user=user).exists() or Substitution.objects.filter(
         game=game).filter(Q(outgoing=user) | Q(incoming=user)).exists()
+
+
+# §9.1.6: a seat that posts fewer than `Game.min_posts_48h` times in 48 hours may be ruled
+# out. What counts is every post of the seat's player on the game's board (any thread):
+# the same count for the warning (services.community.check_activity) and the game home.
+POSTS_WINDOW = dt.timedelta(hours=48)
+
+
+def posts_in_window(board_id: int, user_ids, *, now: dt.datetime | None = None
+                    ) -> dict[int, int]:
+    """{user id: their posts on board `board_id` in the `POSTS_WINDOW` before `now`} for
+    `user_ids` (a user with none is left out), in one query."""
+    now = now or timezone.now()
+    rows = (Post.objects.filter(thread__board_id=board_id, author_id__in=list(user_ids),
+                                created_at__gte=now - POSTS_WINDOW)
+            .order_by().values("author_id").annotate(n=Count("pk")))
+    return {row["author_id"]: row["n"] for row in rows}
+
+
+@dataclass(frozen=True)
+class SeatPosts:
+    label: int      # the seat's number as shown (from 1)
+    name: str       # the seat as a sentence names it: "3号阿猫"
+    posts: int      # their posts on the game's board in the last 48 hours
+    short: bool     # fewer than the game's minimum (§9.1.6)
+
+
+def seat_post_counts(game_id: int, *, now: dt.datetime | None = None
+                     ) -> tuple[list[SeatPosts], int, bool]:
+    """([each living seat with a player and their posts in the last 48 hours (as
+    `posts_in_window` counts them)], the game's minimum, whether the game has run 48 hours
+    (before that no seat can fall short)), in one query."""
+    now = now or timezone.now()
+    posts = (Post.objects.filter(thread__board_id=OuterRef("game__board_id"),
+                                 author_id=OuterRef("user_id"),
+                                 created_at__gte=now - POSTS_WINDOW)
+             .order_by().values("author_id").annotate(n=Count("pk")).values("n"))
+    seats = list(Seat.objects.filter(game_id=game_id, alive=True).exclude(user=None)
+                 .select_related("user__profile")
+                 .annotate(posts=Coalesce(Subquery(posts), 0),
+                           minimum=F("game__min_posts_48h"), started=F("game__started_at"))
+                 .order_by("number"))
+    if not seats:
+        return [], 0, False
+    minimum, started = seats[0].minimum, seats[0].started
+    full = started is not None and now - started >= POSTS_WINDOW
+    return [SeatPosts(label=s.number + 1, posts=s.posts, short=full and s.posts < minimum,
+                      name=_("%(name)s (seat %(n)d)") % {"name": display_name(s.user),
+                                                         "n": s.number + 1})
+            for s in seats], minimum, full
 
 
 def last_activity(game: Game, user: User | AnonymousUser | None) -> dt.datetime | None:

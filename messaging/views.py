@@ -58,6 +58,7 @@ GAME_READ = ("id", "name", "status", "gm", "board")
 # Deep pages of a search cost an OFFSET scan; nobody reads result 1,000.
 MAX_RESULT_PAGE = 50
 LATEST_THREADS = 15
+LOBBY_GAME_BOARDS = 8
 
 # The HTTP status that fits each kind of refusal (see PostingRefused).
 REFUSAL_STATUS = {"invalid": 400, "forbidden": 403, "not_found": 404, "rate_limited": 429}
@@ -199,8 +200,17 @@ def lobby(request: HttpRequest) -> HttpResponse:
     links = hooks.board_links([b.pk for b in boards])
     for board in boards:
         board.extra_links = links.get(board.pk, [])
+    # The games' boards come after the latest threads, one line each, the most recently
+    # active first and at most LOBBY_GAME_BOARDS of them (the games list has the rest): the
+    # page must not grow with every game, and 最新主题 stays on a phone's first screen.
+    game_boards = sorted((b for b in boards if b.kind == Board.Kind.GAME),
+                         key=lambda b: (b.last_post_at is not None, b.last_post_at, b.pk),
+                         reverse=True)
     return render(request, "messaging/lobby.html", {
-        "boards": boards, "latest": latest, "sections": hooks.render_lobby_sections(request)})
+        "boards": [b for b in boards if b.kind != Board.Kind.GAME],
+        "game_boards": game_boards[:LOBBY_GAME_BOARDS],
+        "more_game_boards": max(0, len(game_boards) - LOBBY_GAME_BOARDS),
+        "latest": latest, "sections": hooks.render_lobby_sections(request)})
 
 
 def board_detail(request: HttpRequest, slug: str) -> HttpResponse:

@@ -43,7 +43,7 @@ from django.utils.translation import gettext as _
 from accounts.models import display_name, messenger_user
 from config.site import site_url
 from messaging import services as forum
-from messaging.models import Post, Thread
+from messaging.models import Thread
 
 from ..mail import ACCOUNT, queue_email, user_locale
 from ..models import ActivityWarning, Game, LeaveRequest, Phase, Seat, Signup, Substitution
@@ -51,9 +51,11 @@ from ..presenters import listing, ruleset_name
 from ..reminders import EMAIL_KIND as REMINDERS
 from ..reminders import reminder_hours
 from ..selectors import (
+    POSTS_WINDOW,
     ever_held_seat,
     ever_seated_ids,
     last_activity,
+    posts_in_window,
     seat_of,
     waiting_substitutes,
 )
@@ -408,15 +410,17 @@ def check_activity(*, game: Game, now: dt.datetime | None = None) -> list[Activi
     if game.status != Game.Status.RUNNING or game.started_at is None:
         return []
     made = []
-    window = dt.timedelta(hours=48)
+    window = POSTS_WINDOW
     checkin_closed = now > game.started_at + dt.timedelta(hours=game.checkin_hours)
-    for seat in game.seats.filter(alive=True).exclude(user=None).select_related("user"):
+    seats = list(game.seats.filter(alive=True).exclude(user=None).select_related("user"))
+    # The count the game home shows each seat (selectors.seat_post_counts), in one query.
+    counts = posts_in_window(game.board_id, [s.user_id for s in seats], now=now)
+    for seat in seats:
         reasons = []
         if checkin_closed and seat.checked_in_at is None:
             reasons.append((ActivityWarning.Reason.NO_CHECK_IN, None))
         if now - game.started_at >= window:
-            n = Post.objects.filter(thread__board=game.board, author=seat.user,
-                                    created_at__gte=now - window).count()
+            n = counts.get(seat.user_id, 0)
             if n < game.min_posts_48h:
                 reasons.append((ActivityWarning.Reason.FEW_POSTS, n))
         phase = game.current_phase

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
@@ -101,10 +102,29 @@ def _home(request, game: Game, seat: int | None, role: str | None):
         "checkin_open": seated and game.viewer_checked_in_at is None and game.is_live,
         "clock_notice": SafeString(marker("clock") if kept else clock.notice_html(
             game, runs=game.viewer_runs)),
+        # Each seat's posts in the last 48 hours follow the clock and the board, not the
+        # game's version: written on every answer, like the clock's notice.
+        "seat_posts": SafeString(marker("seat_posts") if kept else seat_posts_html(
+            game, runs=game.viewer_runs)),
     })
     if kept:
-        response.kept_holes = {"clock": lambda: clock.notice_html(game, runs=False)}
+        response.kept_holes = {"clock": lambda: clock.notice_html(game, runs=False),
+                               "seat_posts": lambda: seat_posts_html(game, runs=False)}
     return response
+
+
+def seat_posts_html(game: Game, *, runs: bool) -> str:
+    """The card of each living seat's posts on the game's board in the last 48 hours
+    (selectors.seat_post_counts, one query), for a game in play; "" otherwise. Everyone
+    sees the counts; the game's GM and co-GMs (`runs`) also see the §9.1.6 minimum and
+    which seats are below it."""
+    if not game.is_live:
+        return ""
+    seats, minimum, full = selectors.seat_post_counts(game.pk)
+    if not seats:
+        return ""
+    return render_to_string("games/_seat_posts_48h.html", {
+        "seats": seats, "minimum": minimum, "full": full, "runs": runs, "game": game})
 
 
 def _shared(pk, user) -> tuple[Game, int | None, dict]:
