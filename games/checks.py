@@ -6,7 +6,10 @@ For every rule set in games/rulesets.py:
 2. its presenter has a sentence for each of them (games.E002);
 3. its seat panel template exists (games.E003);
 4. its rules page exists (games.E004);
-5. the engine registry and the table name the same rule sets (games.E005).
+5. the engine registry and the table name the same rule sets (games.E005);
+6. its presenter implements the presenter interface, games/presenters/interface.py: every
+   method callable with the interface's arguments, every table of its kind, nothing the
+   interface does not declare (games.E006).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from django.template.loader import get_template
 
 from . import rulesets
 from .engine import registry
+from .presenters.interface import problems
 
 
 def check_rulesets(app_configs=None, **kwargs) -> list[Error]:
@@ -36,10 +40,14 @@ def check_entry(entry: rulesets.RuleSetEntry) -> list[Error]:
     if not entry.event_kinds:
         errors.append(Error(f"{where} declares no event kinds", id="games.E001",
                             hint="List them in games/engine/<name>/kinds.py."))
+    presenter = type(entry.presenter).__name__
+    for problem in problems(entry.presenter):
+        errors.append(Error(f"{where}: its presenter {presenter} {problem}", id="games.E006",
+                            hint="Presenters subclass games.presenters.interface.Presenter."))
     covered = set(getattr(entry.presenter, "EVENTS", {}))
     missing = [kind for kind in entry.event_kinds if kind not in covered]
     if missing:
-        errors.append(Error(f"{where}: its presenter {entry.presenter.__name__} has no "
+        errors.append(Error(f"{where}: its presenter {presenter} has no "
                             f"sentence for {', '.join(missing)}", id="games.E002",
                             hint="Add them to the presenter's EVENTS table."))
     try:

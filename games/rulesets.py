@@ -1,13 +1,16 @@
 """The rule-set table: everything the service knows about each rule set, in one place.
 
-    name -> engine (games/engine/<name>/), presenter (games/presenters/<name>.py), the seat's
+    name -> engine (games/engine/<name>/), presenter (the `PRESENTER` of
+            games/presenters/<name>.py, a games.presenters.interface.Presenter), the seat's
             panel template (templates/games/panels/<name>.html), a title, the rules page
             (docs/rules/<name>.md), the event kinds the engine declares it can emit and
             what its dead may write on the game's board (`DeadTalk`)
 
 Imported by GamesConfig.ready(), so a broken import is a crash at start-up. The system check
-in games/checks.py verifies every entry (the presenter covers every declared event kind, the
-panel template and the rules page exist). Tests and benchmarks add a rule set of their own
+in games/checks.py verifies every entry (the presenter implements the presenter interface
+and has a sentence for every declared event kind, the panel template and the rules page
+exist). `register` hands each presenter down to games.presenters, which never imports this
+table. Tests and benchmarks add a rule set of their own
 with `register(...)` and take it out again with `unregister(name)`; a process started by
 them (a Celery worker, gunicorn) is given one by the EXTRA_RULESETS environment variable
 ("module:function" callables that call `register`, run by GamesConfig.ready()).
@@ -18,10 +21,10 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 from django.utils.translation import gettext_lazy as _
 
+from . import presenters
 from .engine import registry
 from .engine.base import RuleSet
 from .engine.classic.kinds import EVENT_KINDS as CLASSIC_KINDS
@@ -30,9 +33,10 @@ from .engine.gold.kinds import EVENT_KINDS as GOLD_KINDS
 from .engine.gold.rules import Gold
 from .engine.ninelives.kinds import EVENT_KINDS as NINELIVES_KINDS
 from .engine.ninelives.rules import NineLives
-from .presenters import classic as classic_presenter
-from .presenters import gold as gold_presenter
-from .presenters import ninelives as ninelives_presenter
+from .presenters.classic import PRESENTER as classic_presenter
+from .presenters.gold import PRESENTER as gold_presenter
+from .presenters.interface import Presenter
+from .presenters.ninelives import PRESENTER as ninelives_presenter
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules"
 
@@ -69,7 +73,7 @@ SILENT = DeadTalk(replies=False, threads=DeadTalk.REFUSE)
 class RuleSetEntry:
     name: str
     engine: RuleSet
-    presenter: ModuleType
+    presenter: Presenter  # games/presenters/interface.py
     panel: str           # template path of the seat's "my hand" panel
     title: str           # lazily translated
     rules_doc: Path
@@ -137,12 +141,13 @@ class Option:
 TABLE: dict[str, RuleSetEntry] = {}
 
 
-def register(*, name: str, engine: type[RuleSet], presenter: ModuleType, panel: str,
+def register(*, name: str, engine: type[RuleSet], presenter: Presenter, panel: str,
              title: str, rules_doc: Path, event_kinds: tuple[str, ...], dead_talk: DeadTalk,
              summary: str = "", phases: tuple[str, ...] = (), presets: tuple[Preset, ...] = (),
              options: tuple[Option, ...] = ()) -> RuleSetEntry:
-    """Add a rule set to the table (and its engine to games.engine.registry). `dead_talk`
-    has no default: each rule set says what its dead may write."""
+    """Add a rule set to the table (its engine to games.engine.registry, its presenter and
+    title to games.presenters). `dead_talk` has no default: each rule set says what its dead
+    may write."""
     if name in TABLE:
         raise ValueError(f"rule set {name!r} is already in the table")
     registry.register(name, engine)
@@ -150,6 +155,7 @@ def register(*, name: str, engine: type[RuleSet], presenter: ModuleType, panel: 
                          panel=panel, title=title, rules_doc=rules_doc,
                          event_kinds=tuple(event_kinds), dead_talk=dead_talk, summary=summary,
                          phases=tuple(phases), presets=tuple(presets), options=tuple(options))
+    presenters.register(name, presenter, title)
     TABLE[name] = entry
     return entry
 
@@ -158,6 +164,7 @@ def unregister(name: str) -> None:
     """Take a rule set added by `register` out of the table again."""
     del TABLE[name]
     registry.unregister(name)
+    presenters.unregister(name)
 
 
 def register_extra(spec: str) -> None:

@@ -4,7 +4,11 @@ Used by scripts/code_metrics.py (the figures) and tests/test_layers.py (the rule
 are config, accounts, messaging and games (migrations excluded). A function's length is its
 source lines from `def` to its last line, decorators excluded. The import graph has an edge
 for every import statement (function-level imports included: they are cycles too, only
-hidden); importing a package's submodule does not count as importing the package.
+hidden). Importing a package's submodule (`from games.presenters import classic`,
+`import games.presenters.classic`) is also an import of the package: Python runs the
+package's __init__.py first, so whatever that imports is imported too. Only a package the
+importing module itself belongs to is left out (it is already being imported when the
+module runs).
 """
 
 from __future__ import annotations
@@ -46,7 +50,8 @@ def functions(path: pathlib.Path) -> list[tuple[str, int, int]]:
 
 
 def imports_of(path: pathlib.Path, modules: set[str], root: pathlib.Path = ROOT) -> set[str]:
-    """Project modules a file imports (anywhere in it), resolved to the deepest module named."""
+    """Project modules a file imports (anywhere in it): the deepest module named, and every
+    package above it that the file is not itself inside."""
     name = module_name(path, root)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
@@ -54,8 +59,10 @@ def imports_of(path: pathlib.Path, modules: set[str], root: pathlib.Path = ROOT)
     def add(target: str) -> None:
         while target and target not in modules:
             target = target.rpartition(".")[0]
-        if target and target != name:
-            found.add(target)
+        while target:
+            if target in modules and target != name and not name.startswith(target + "."):
+                found.add(target)
+            target = target.rpartition(".")[0]
 
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):

@@ -6,8 +6,9 @@ The apps are config, accounts, messaging and games (migrations excluded). A func
 is its source lines from `def` to its last line, decorators excluded. An import cycle is a
 strongly connected set of two or more project modules in the graph of every import statement
 (function-level imports included: they are cycles too, only hidden); importing a package's
-submodule does not count as importing the package. `tests/test_layers.py` enforces the rules
-built on the same graph (both use scripts/code_graph.py).
+submodule counts as importing the package too (its __init__.py runs first), unless the
+importer is inside that package. `tests/test_layers.py` enforces the rules built on the
+same graph (both use scripts/code_graph.py).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ engine's purity test (docs/architecture.md, "Rules of the house"):
 1. nothing imports games.tasks (Celery finds it; everyone else names a task);
 2. games.mail imports no service, directly or through another module;
 3. no module uses another module's `_private` name;
-4. no import cycle among the project's modules.
+4. no import cycle among the project's modules (importing a package's submodule imports the
+   package too: its __init__.py runs first).
 
 Each rule has a canary: the same check run on a small tree that breaks it must complain.
 The graph comes from scripts/code_graph.py (scripts/code_metrics.py prints its figures).
@@ -84,7 +85,8 @@ def test_the_mail_check_would_see_a_service_two_steps_away(tmp_path):
     root = tree(tmp_path, {"games/mail.py": "from . import helpers\n",
                            "games/helpers.py": "from games.services import kernel\n",
                            "games/services/__init__.py": "", "games/services/kernel.py": ""})
-    assert services_reached_by_mail(graph(root)) == ["games.services.kernel"]
+    # importing the kernel runs games/services/__init__.py first: both are reached
+    assert services_reached_by_mail(graph(root)) == ["games.services", "games.services.kernel"]
 
 
 # --- 3. no module borrows another's _private names ---------------------------------------------
@@ -115,3 +117,32 @@ def test_the_cycle_check_would_see_a_hidden_cycle(tmp_path):
                            "games/b.py": "def f():\n    from games import c\n",
                            "games/c.py": "import games.a\n", "games/d.py": "from . import a\n"})
     assert cycles(graph(root)) == [["games.a", "games.b", "games.c"]]
+
+
+def test_importing_a_submodule_imports_its_package_so_that_cycle_shows(tmp_path):
+    # The shape the rule-set table and the presenters once had: the table imports a
+    # presenter module, whose package's __init__ imports the table back.
+    root = tree(tmp_path, {"games/rulesets.py": "from .presenters import classic\n",
+                           "games/presenters/__init__.py": "from .. import rulesets\n",
+                           "games/presenters/classic.py": "from .base import who\n",
+                           "games/presenters/base.py": ""})
+    assert cycles(graph(root)) == [["games.presenters", "games.rulesets"]]
+
+
+def test_a_dotted_import_inside_a_function_imports_every_package_on_the_way(tmp_path):
+    root = tree(tmp_path, {"games/table.py": "def f():\n    import games.pkg.deep.leaf\n",
+                           "games/pkg/__init__.py": "",
+                           "games/pkg/deep/__init__.py": "from games.table import f\n",
+                           "games/pkg/deep/leaf.py": ""})
+    g = graph(root)
+    assert g["games.table"] == {"games.pkg", "games.pkg.deep", "games.pkg.deep.leaf"}
+    assert cycles(g) == [["games.pkg.deep", "games.table"]]
+
+
+def test_a_module_importing_a_sibling_does_not_import_its_own_package(tmp_path):
+    # games.pkg is already being imported when its submodules run: no cycle through it.
+    root = tree(tmp_path, {"games/pkg/__init__.py": "from .sub import x\n",
+                           "games/pkg/sub.py": "from . import other\nfrom games.pkg import other\n",
+                           "games/pkg/other.py": ""})
+    assert graph(root)["games.pkg.sub"] == {"games.pkg.other"}
+    assert cycles(graph(root)) == []

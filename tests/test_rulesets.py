@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import types
 from pathlib import Path
 
 import pytest
@@ -11,8 +10,8 @@ from django.core.management import call_command
 from games import presenters, rulesets
 from games.checks import check_entry, check_rulesets
 from games.engine import registry
-from games.presenters import base
 from games.presenters import ninelives as ninelives_presenter
+from games.presenters.interface import MEMBERS, METHODS, TABLES, Presenter, problems
 from tests import toy
 
 
@@ -23,7 +22,7 @@ def test_every_rule_set_of_the_table_passes_the_check():
 
 
 def entry(**changes):
-    fields = dict(name="x", engine=registry.get("gold"), presenter=base,
+    fields = dict(name="x", engine=registry.get("gold"), presenter=Presenter(),
                   panel="games/panels/default.html", title="X",
                   rules_doc=Path(rulesets.DOCS / "gold.md"), event_kinds=("picked",),
                   dead_talk=rulesets.SILENT)
@@ -31,8 +30,10 @@ def entry(**changes):
 
 
 def test_the_check_names_each_gap_of_an_entry():
-    presenter = types.ModuleType("games.presenters.x")
-    presenter.EVENTS = {"picked": None}
+    class Picks(Presenter):
+        EVENTS = {"picked": None}
+
+    presenter = Picks()
     assert check_entry(entry(presenter=presenter)) == []
     assert [e.id for e in check_entry(entry(event_kinds=()))] == ["games.E001"]
     problems = check_entry(entry(presenter=presenter, event_kinds=("picked", "flipped")))
@@ -78,3 +79,74 @@ def test_extra_rule_sets_named_in_the_environment_must_exist():
 def test_a_malformed_nine_lives_event_is_an_error_not_a_silent_fallback():
     with pytest.raises(KeyError):
         ninelives_presenter.present({"kind": "card_lost", "data": {}}, {})
+
+
+# --- the presenter interface (games/presenters/interface.py, games.E006) ---------------------
+
+class Picks(Presenter):
+    EVENTS = {"picked": None}
+
+
+def test_every_registered_presenter_implements_the_whole_interface():
+    for name in rulesets.names():
+        assert problems(rulesets.get(name).presenter) == [], name
+    assert len(METHODS) + len(TABLES) == 24
+
+
+def test_a_presenter_missing_a_method_fails_the_start_up_check():
+    class NoPhaseNames(Picks):
+        phase_name = None
+
+    errors = check_entry(entry(presenter=NoPhaseNames()))
+    assert [e.id for e in errors] == ["games.E006"]
+    assert "phase_name" in errors[0].msg
+
+
+def test_a_presenter_that_is_not_one_fails_the_check_for_each_missing_member():
+    # A bare module, as presenters were before they were classes: a sentence table alone.
+    import types
+
+    module = types.ModuleType("games.presenters.x")
+    module.EVENTS = {"picked": None}
+    module.present = lambda event, names: None
+    errors = check_entry(entry(presenter=module))
+    assert {e.id for e in errors} == {"games.E006"}
+    assert len(errors) == len(MEMBERS) - 2
+    assert any("has no method label" in e.msg for e in errors)
+
+
+def test_a_method_with_other_arguments_or_a_misspelt_one_fails_the_check():
+    class Wrong(Picks):
+        def phase_name(self, name, number):  # the interface passes the round too
+            return None
+
+        def vote_heading(self, name, number):
+            return None
+
+        def phase_nmae(self, name, number, round):  # a typo would be a silent default
+            return None
+
+    assert problems(Wrong()) == [
+        "phase_name does not take the interface's 3 arguments",
+        "Wrong.phase_nmae is not part of the presenter interface"]
+
+
+def test_the_check_runs_over_the_whole_table():
+    class Broken(Picks):
+        label = "not a method"
+
+    toy.register()
+    try:
+        rulesets.TABLE["toy"] = entry(name="toy", presenter=Broken())
+        assert [e.id for e in check_rulesets()] == ["games.E006"]
+    finally:
+        rulesets.TABLE["toy"] = entry(name="toy")
+        toy.unregister()
+
+
+def test_the_presenters_do_not_import_the_rule_set_table():
+    from scripts.code_graph import app_files, import_graph
+
+    graph = import_graph(app_files())
+    assert "games.rulesets" not in graph["games.presenters"]
+    assert "games.presenters" in graph["games.rulesets"]

@@ -146,7 +146,7 @@ def register():
     from pathlib import Path
 
     from games import rulesets
-    from tests import toy_presenter
+    from tests.toy_presenter import PRESENTER as toy_presenter
 
     rulesets.register(name="toy", engine=Toy, presenter=toy_presenter, panel="games/panels/default.html",
                       title="Toy", rules_doc=Path(__file__), event_kinds=EVENT_KINDS,

@@ -1,8 +1,12 @@
-"""The toy rule set's presenter: the generic sentences, and its camps (wolf / villager) for
-the archive on the profile page."""
+"""The toy rule set's presenter: the generic sentences (every default of the presenter
+interface), and its camps (wolf / villager) for the archive on the profile page."""
 
-from games.presenters.base import *  # noqa: F403  (the generic presenter, unchanged)
+from games.presenters.interface import Presenter
 
 
-def final_camp(view: dict, number: int) -> str:
-    return view["private"][number]["role"]
+class ToyPresenter(Presenter):
+    def final_camp(self, view: dict, number: int) -> str:
+        return view["private"][number]["role"]
+
+
+PRESENTER = ToyPresenter()

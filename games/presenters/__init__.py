@@ -1,41 +1,14 @@
 """Engine events and choices as sentences and form labels for people, in the reader's language
 (announcements, 神的使者's messages, timelines, the action form).
 
-The engine speaks in event kinds and data. Each rule set names its presenter module in the
-rule-set table (games/rulesets.py); a presenter may define
-    present(event, names) -> str | None   an event, or the confirmation of a step
-    label(choice, names) -> str | None    how the action form offers a `Choice`
-    refusal(refusal) -> str | None        a `Refusal` as a sentence for the player
-    seat_facts(view, number) -> str       public facts of a seat for the game's home page
-    phase_label(name) -> str | None       the rule set's name for a KIND of phase
-    phase_name(name, number, round) -> str | None
-                                          THE name of one phase ("第1夜", "第2轮 · 选牌"):
-                                          every page, email, message and title uses it
-    round_of(public) -> int | None        the current phase's round, for a rule set whose
-    ROUND_OPENS                           phase numbers count every phase (gold), and the
-                                          phase that opens each of its rounds
-    vote_tallies(events, names) -> list   its votes' tallies (base.VoteTally) from public
-                                          events; absent for a rule set without votes
-    outcome(outcome, names, view) -> str | None   a finished game's result (Game.outcome:
-                                          result, winners, the engine's English summary)
-    ANNOUNCE_AT_ONCE                      public kinds a player's step announces at once
-    phase_summary(name, number, events, names) -> str | None
-                                          the line heading a phase-end announcement
-    ROUND_THREAD_KINDS                    public kinds posted in the round's record thread
-                                          instead of an announcement (classic speeches...)
-    round_thread_title(number) -> str     that thread's title
-    end_title(name, number, public, names) -> str | None
-    step_title(name, number, public, names) -> str | None
-                                          announcement titles with the round (and the seat
-                                          concerned), from the public state
-    EVENTS                                kind -> sentence writer (the system check in
-                                          games/checks.py requires one per declared kind)
-    because_text(sentence, names) -> str | None
-                                          one sentence of the engine's `because` chain in
-                                          the reader's language (base.Explanations)
-Where a presenter returns None for one event (a GM's log entry, a kind it leaves alone) the
-generic text of games/presenters/base.py is used. A rule set missing from the table is an
-error (KeyError), never silently generic text.
+The engine speaks in event kinds and data. Each rule set's presenter is an instance of
+`Presenter` (games/presenters/interface.py: every method and table a presenter provides,
+with the defaults a rule set may leave alone), named in the rule-set table
+(games/rulesets.py), which hands it here with `register` (this package never imports the
+table). The functions below take a rule set's name and call its presenter: where the
+presenter answers None for one event (a GM's log entry, a kind it leaves alone) the generic
+text of games/presenters/base.py is used. A rule set that was never registered is an error
+(KeyError), never silently generic text.
 """
 
 from __future__ import annotations
@@ -48,7 +21,6 @@ from django.utils.translation import gettext as _
 
 from messaging.words import words_as_text
 
-from .. import rulesets
 from .base import (
     GM_EXPLANATIONS,
     SEAT_KEYS,
@@ -60,6 +32,7 @@ from .base import (
     seat_name,
     who,
 )
+from .interface import Presenter
 
 __all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "because_chain", "because_text", "choice_label", "describe", "explanation", "field_label", "listing",
            "outcome_text", "param_label", "phase_end_title", "picker_entry", "phase_label", "phase_name", "phase_names", "phase_summary", "phase_step_title", "phase_title", "round_of", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
@@ -72,35 +45,43 @@ log = logging.getLogger(__name__)
 _UNTRANSLATED: set[tuple[str, str]] = set()
 
 
-def _presenter(ruleset: str):
-    return rulesets.get(ruleset).presenter
+# Each registered rule set's presenter and title (lazily translated), by name.
+_REGISTERED: dict[str, tuple[Presenter, str]] = {}
+
+
+def register(name: str, presenter: Presenter, title: str) -> None:
+    """Called by games.rulesets.register for each entry of the rule-set table."""
+    if name in _REGISTERED:
+        raise ValueError(f"rule set {name!r} already has a presenter")
+    _REGISTERED[name] = (presenter, title)
+
+
+def unregister(name: str) -> None:
+    del _REGISTERED[name]
+
+
+def _presenter(ruleset: str) -> Presenter:
+    return _REGISTERED[ruleset][0]
 
 
 def ruleset_name(name: str) -> str:
     """The rule set's title in the reader's language."""
-    return str(rulesets.get(name).title)
+    return str(_REGISTERED[name][1])
 
 
 def choice_label(ruleset: str, choice, names: dict[int, str]) -> str:
     """How the action form offers `choice` (a games.engine.base.Choice)."""
-    label = getattr(_presenter(ruleset), "label", None)
-    if label is not None:
-        text = label(choice, names)
-        if text:
-            return text
-    return generic_label(choice, names)
+    return _presenter(ruleset).label(choice, names) or generic_label(choice, names)
 
 
 def param_label(ruleset: str, key: str, value, names: dict[int, str]) -> str:
     """One value of a step's parameter as a picker shows it: a seat as "3 · 阿狗" (1-based),
-    a card or camp by the rule set's `param_label(key, value) -> str | None`, else the value."""
+    a card or camp by the rule set's `param_label(key, value)`, else the value."""
     if key in SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool):
         return f"{value + 1} · {names[value]}" if names.get(value) else str(value + 1)
-    own = getattr(_presenter(ruleset), "param_label", None)
-    if own is not None:
-        text = own(key, value)
-        if text:
-            return text
+    text = _presenter(ruleset).param_label(key, value)
+    if text:
+        return text
     if isinstance(value, list):
         return " → ".join(str(v) for v in value)
     return str(value)
@@ -108,10 +89,9 @@ def param_label(ruleset: str, key: str, value, names: dict[int, str]) -> str:
 
 def picker_entry(ruleset: str, key: str, value, names: dict[int, str], choices=()) -> str:
     """One entry of the act form's picker for `key` (a card, a virtual player): the rule
-    set's `pick_label(key, value, choices) -> str | None` (it may add what the offered
+    set's `pick_label(key, value, choices)` (it may add what the offered
     `choices` say of that value, e.g. the card a virtual player shows), else `param_label`."""
-    own = getattr(_presenter(ruleset), "pick_label", None)
-    text = own(key, value, choices) if own is not None else None
+    text = _presenter(ruleset).pick_label(key, value, choices)
     return text or param_label(ruleset, key, value, names)
 
 
@@ -134,33 +114,21 @@ def field_label(name: str) -> str:
 
 def describe(ruleset: str, event: dict, names: dict[int, str]) -> str:
     """One readable sentence (Markdown allowed) for `event`."""
-    present = getattr(_presenter(ruleset), "present", None)
-    if present is not None:
-        text = present(event, names)
-        if text:
-            return text
-    return generic_text(event, names)
+    return _presenter(ruleset).present(event, names) or generic_text(event, names)
 
 
 def refusal_text(ruleset: str, refusal) -> str:
     """A refusal (games.engine.base.Refusal) in the reader's language: the rule set's
-    `refusal(refusal) -> str | None` if it has one, else the engine's English sentence run
-    through the catalogue."""
-    translate = getattr(_presenter(ruleset), "refusal", None)
-    if translate is not None:
-        text = translate(refusal)
-        if text:
-            return text
-    return _(refusal.reason)
+    `refusal(refusal)`, else the engine's English sentence run through the catalogue."""
+    return _presenter(ruleset).refusal(refusal) or _(refusal.reason)
 
 
 def seat_facts(ruleset: str, view: dict, number: int) -> str:
     """Public facts about one seat for the game's home page (e.g. camps of lost cards), read
     from the viewer's view only; empty when the rule set has nothing to add."""
-    facts = getattr(_presenter(ruleset), "seat_facts", None)
-    if facts is None or not view:
+    if not view:
         return ""
-    return facts(view, number) or ""
+    return _presenter(ruleset).seat_facts(view, number) or ""
 
 
 def outcome_text(ruleset: str, outcome: dict | None, names: dict[int, str],
@@ -180,9 +148,8 @@ def outcome_text(ruleset: str, outcome: dict | None, names: dict[int, str],
         if not reason or reason == "aborted" or not (english or _CJK.search(reason)):
             return _("The game ended without a result.")
         return _("The game ended without a result: %(reason)s") % {"reason": reason}
-    own = getattr(_presenter(ruleset), "outcome", None) if ruleset in rulesets.names() else None
-    if own is not None:
-        text = own(outcome, names, view)
+    if ruleset in _REGISTERED:
+        text = _presenter(ruleset).outcome(outcome, names, view)
         if text:
             return text
     return _(str(outcome.get("summary") or ""))
@@ -191,41 +158,37 @@ def outcome_text(ruleset: str, outcome: dict | None, names: dict[int, str],
 def review_facts(ruleset: str, private, number: int, names: dict[int, str]) -> list | None:
     """(label, text) rows of a seat's private part at the end, in the reader's language;
     None when the rule set has no `review_facts` (the review then lists the data itself)."""
-    own = getattr(_presenter(ruleset), "review_facts", None)
-    if own is None or not isinstance(private, dict):
+    if not isinstance(private, dict):
         return None
-    return own(private, number, names)
+    return _presenter(ruleset).review_facts(private, number, names)
 
 
 def review_secret(ruleset: str, secret, names: dict[int, str]) -> list | None:
     """(label, text) rows of the GM's secrets at the end, or None (see review_facts)."""
-    own = getattr(_presenter(ruleset), "review_secret", None)
-    if own is None or not isinstance(secret, dict):
+    if not isinstance(secret, dict):
         return None
-    return own(secret, names)
+    return _presenter(ruleset).review_secret(secret, names)
 
 
 def seat_camp(ruleset: str, view: dict, number: int) -> str:
     """The camp a seat played, in the reader's language, read from the GM's view of a
     FINISHED game (the caller checks that); empty when the rule set has no camps (a
     presenter without `final_camp`)."""
-    camp = getattr(_presenter(ruleset), "final_camp", None)
-    if camp is None or not view:
+    if not view:
         return ""
-    return camp(view, number) or ""
+    return _presenter(ruleset).final_camp(view, number) or ""
 
 
 def announce_at_once(ruleset: str) -> frozenset[str]:
     """Kinds of public events a player's step produces that go to the announcement thread at
     once (e.g. a flip in 谁偷了我的金币). Others wait for the end of the phase or stay on the
     game's timeline (a vote is shown in the vote thread instead)."""
-    return frozenset(getattr(_presenter(ruleset), "ANNOUNCE_AT_ONCE", ()))
+    return frozenset(_presenter(ruleset).ANNOUNCE_AT_ONCE)
 
 
 def phase_title(ruleset: str, name: str) -> str | None:
     """The rule set's own name for a phase, if its presenter gives one."""
-    label = getattr(_presenter(ruleset), "phase_label", None)
-    return label(name) if label is not None else None
+    return _presenter(ruleset).phase_label(name)
 
 
 def phase_name(ruleset: str, name: str, number: int, round: int | None = None) -> str:
@@ -239,8 +202,7 @@ def phase_name(ruleset: str, name: str, number: int, round: int | None = None) -
     phase (gold); `round_of` reads it for the current phase, `phase_names` counts it for a
     game's phases. Callers never add the number themselves.
     """
-    own = getattr(_presenter(ruleset), "phase_name", None)
-    text = own(name, number, round) if own is not None else None
+    text = _presenter(ruleset).phase_name(name, number, round)
     return text or _("%(phase)s %(n)d") % {"phase": phase_label(name, ruleset), "n": number}
 
 
@@ -248,22 +210,21 @@ def round_of(ruleset: str, public: dict | None) -> int | None:
     """The round of the current phase, from the engine state's public part, for a rule set
     whose presenter has `round_of(public)` (gold); None for the others (their phase number
     is the round)."""
-    own = getattr(_presenter(ruleset), "round_of", None)
-    return own(public or {}) if own is not None else None
+    return _presenter(ruleset).round_of(public or {})
 
 
 def counts_rounds(ruleset: str) -> bool:
     """Whether the rule set's phase numbers count every phase, so that a stored phase's
     round is counted from the phases before it (`ROUND_OPENS`, gold); for the others a
     phase's name needs nothing but the phase."""
-    return getattr(_presenter(ruleset), "ROUND_OPENS", None) is not None
+    return _presenter(ruleset).ROUND_OPENS is not None
 
 
 def phase_names(ruleset: str, phases) -> list[str]:
     """The names (`phase_name`) of ALL of a game's phases, given in order from the first
     (objects with .name and .number: Phase rows). A rule set whose presenter names the phase
     that opens each round (`ROUND_OPENS`, gold's "pick") has its rounds counted from them."""
-    opens = getattr(_presenter(ruleset), "ROUND_OPENS", None)
+    opens = _presenter(ruleset).ROUND_OPENS
     out, rounds = [], 0
     for phase in phases:
         if opens is not None and phase.name == opens:
@@ -286,8 +247,7 @@ def vote_tallies(ruleset: str, events: list[dict], names: dict[int, str]) -> lis
     """The tallies of the votes in `events` (public engine events in order, each with its
     `phase_number`), as the rule set's presenter builds them; [] for a rule set without
     votes (its presenter has no `vote_tallies`)."""
-    build = getattr(_presenter(ruleset), "vote_tallies", None)
-    return build(events, names) if build is not None else []
+    return _presenter(ruleset).vote_tallies(events, names)
 
 
 def tally_line(row) -> str:
@@ -304,8 +264,7 @@ def tally_markdown(tally: VoteTally) -> str:
 def vote_heading(ruleset: str, phase) -> str:
     """A vote thread's heading: the rule set's `vote_heading(name, number)` ("第1天投票",
     "第1天 · 第1次生死投票"), else the phase's name and number."""
-    own = getattr(_presenter(ruleset), "vote_heading", None)
-    text = own(phase.name, phase.number) if own is not None else None
+    text = _presenter(ruleset).vote_heading(phase.name, phase.number)
     return text or phase_name(ruleset, phase.name, phase.number)
 
 
@@ -317,12 +276,12 @@ def plain_text(text: str) -> str:
 
 def round_thread_kinds(ruleset: str) -> frozenset[str]:
     """Public kinds that go to the round's record thread (see `round_thread_title`)."""
-    return frozenset(getattr(_presenter(ruleset), "ROUND_THREAD_KINDS", ()))
+    return frozenset(_presenter(ruleset).ROUND_THREAD_KINDS)
 
 
 def round_thread_title(ruleset: str, number: int) -> str:
-    own = getattr(_presenter(ruleset), "round_thread_title", None)
-    return own(number) if own is not None else _("Round %(n)d") % {"n": number}
+    return (_presenter(ruleset).round_thread_title(number)
+            or _("Round %(n)d") % {"n": number})
 
 
 def phase_end_title(ruleset: str, name: str, number: int, public: dict | None,
@@ -330,8 +289,7 @@ def phase_end_title(ruleset: str, name: str, number: int, public: dict | None,
     """The title of the announcement that ends a phase: the rule set's `end_title` (with the
     round, not the phase's counter, and the seat concerned), else "<phase> <n> ends".
     `public` is the engine state's public part before the phase ended."""
-    own = getattr(_presenter(ruleset), "end_title", None)
-    text = own(name, number, public or {}, names) if own is not None else None
+    text = _presenter(ruleset).end_title(name, number, public or {}, names)
     return text or pgettext("title", "%(phase)s is over") % {
         "phase": phase_name(ruleset, name, number, round_of(ruleset, public))}
 
@@ -339,8 +297,7 @@ def phase_end_title(ruleset: str, name: str, number: int, public: dict | None,
 def phase_step_title(ruleset: str, name: str, number: int, public: dict | None,
                      names: dict[int, str]) -> str:
     """The title of an announcement a player's step makes at once."""
-    own = getattr(_presenter(ruleset), "step_title", None)
-    text = own(name, number, public or {}, names) if own is not None else None
+    text = _presenter(ruleset).step_title(name, number, public or {}, names)
     return text or phase_name(ruleset, name, number, round_of(ruleset, public))
 
 
@@ -348,8 +305,7 @@ def phase_summary(ruleset: str, name: str, number: int, events: list[dict],
                   names: dict[int, str]) -> str:
     """The line at the head of the announcement that ends a phase: what happened, in a few
     words, from the rule set's `phase_summary` ("" when it has none for this phase)."""
-    own = getattr(_presenter(ruleset), "phase_summary", None)
-    return (own(name, number, events, names) or "") if own is not None else ""
+    return _presenter(ruleset).phase_summary(name, number, events, names) or ""
 
 
 # --- the engine's explanations ------------------------------------------------------------
@@ -369,8 +325,7 @@ def because_text(ruleset: str, sentence: str, names: dict[int, str]) -> str:
     """
     if _english():
         return sentence
-    own = getattr(_presenter(ruleset), "because_text", None)
-    text = own(sentence, names) if own is not None else None
+    text = _presenter(ruleset).because_text(sentence, names)
     text = text or GM_EXPLANATIONS.read(sentence, names)
     if text is None:
         shape = (ruleset, re.sub(r"\d+", "#", sentence))

@@ -41,6 +41,7 @@ from .base import (
     seat_numbers,
     sentences,
 )
+from .interface import Presenter
 
 # The 'my hand' panel translates role and phase codes as they come in the view
 # ({% translate code context "classic role" %}). Most codes are also the English words used
@@ -1036,3 +1037,30 @@ def review_secret(secret: dict, names: dict[int, str]) -> list[tuple[str, str]]:
     if secret.get("lapsed"):
         rows.append((pgettext("classic", "Lapsed"), seat_list(secret["lapsed"], names)))
     return rows
+
+
+class ClassicPresenter(Presenter):
+    """Classic 杀人游戏 for people: the functions above are its presenter's methods
+    (games/presenters/interface.py declares them; the others keep their defaults)."""
+
+    EVENTS = EVENTS
+    ANNOUNCE_AT_ONCE = ANNOUNCE_AT_ONCE
+    ROUND_THREAD_KINDS = ROUND_THREAD_KINDS
+    present = staticmethod(present)
+    label = staticmethod(label)
+    refusal = staticmethod(refusal)
+    because_text = staticmethod(because_text)
+    seat_facts = staticmethod(seat_facts)
+    final_camp = staticmethod(final_camp)
+    outcome = staticmethod(outcome)
+    review_facts = staticmethod(review_facts)
+    review_secret = staticmethod(review_secret)
+    phase_label = staticmethod(phase_label)
+    phase_name = staticmethod(phase_name)
+    vote_tallies = staticmethod(vote_tallies)
+    round_thread_title = staticmethod(round_thread_title)
+    end_title = staticmethod(end_title)
+    step_title = staticmethod(step_title)
+
+
+PRESENTER = ClassicPresenter()

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, pgettext
 
 from .base import Explanations, Part, plain_ref, seat_number, seat_numbers, who
+from .interface import Presenter
 
 SHOWING = re.compile(r"\(showing (KILLER|ASSASSIN|THIEF)\)")
 
@@ -596,3 +597,30 @@ def because_text(sentence: str, names: dict[int, str]) -> str | None:
     """One sentence of the engine's `because` chain in the reader's language; None when the
     table does not know it (the machinery then shows the engine's sentence and logs it)."""
     return EXPLANATIONS.read(sentence, names)
+
+
+class GoldPresenter(Presenter):
+    """谁偷了我的金币 for people: the functions above are its presenter's methods
+    (games/presenters/interface.py declares them; the others keep their defaults)."""
+
+    EVENTS = EVENTS
+    ANNOUNCE_AT_ONCE = ANNOUNCE_AT_ONCE
+    ROUND_OPENS = ROUND_OPENS
+    present = staticmethod(present)
+    label = staticmethod(label)
+    param_label = staticmethod(param_label)
+    pick_label = staticmethod(pick_label)
+    refusal = staticmethod(refusal)
+    because_text = staticmethod(because_text)
+    seat_facts = staticmethod(seat_facts)
+    outcome = staticmethod(outcome)
+    review_facts = staticmethod(review_facts)
+    review_secret = staticmethod(review_secret)
+    phase_label = staticmethod(phase_label)
+    phase_name = staticmethod(phase_name)
+    round_of = staticmethod(round_of)
+    end_title = staticmethod(end_title)
+    step_title = staticmethod(step_title)
+
+
+PRESENTER = GoldPresenter()

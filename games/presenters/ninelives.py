@@ -54,6 +54,7 @@ from .base import (
     seat_numbers,
     sentences,
 )
+from .interface import Presenter
 
 CARD_IN_TEXT = re.compile(r"\b(" + "|".join(sorted(CARDS, key=len, reverse=True)) + r")\b")
 GM_FOUL_NO_VOTE = "no vote and no proxy vote"  # the engine's reason for §9.1.5
@@ -1492,3 +1493,30 @@ def because_text(sentence: str, names: dict[int, str]) -> str | None:
     """One sentence of the engine's `because` chain in the reader's language; None when the
     table does not know it (the machinery then shows the engine's sentence and logs it)."""
     return EXPLANATIONS.read(sentence, names)
+
+
+class NineLivesPresenter(Presenter):
+    """猫有n条命 for people: the functions above are its presenter's methods
+    (games/presenters/interface.py declares them; the others keep their defaults)."""
+
+    EVENTS = EVENTS
+    ANNOUNCE_AT_ONCE = ANNOUNCE_AT_ONCE
+    present = staticmethod(present)
+    label = staticmethod(label)
+    param_label = staticmethod(param_label)
+    refusal = staticmethod(refusal)
+    because_text = staticmethod(because_text)
+    seat_facts = staticmethod(seat_facts)
+    final_camp = staticmethod(final_camp)
+    outcome = staticmethod(outcome)
+    review_facts = staticmethod(review_facts)
+    review_secret = staticmethod(review_secret)
+    phase_label = staticmethod(phase_label)
+    phase_name = staticmethod(phase_name)
+    vote_tallies = staticmethod(vote_tallies)
+    vote_heading = staticmethod(vote_heading)
+    phase_summary = staticmethod(phase_summary)
+    end_title = staticmethod(end_title)
+
+
+PRESENTER = NineLivesPresenter()
