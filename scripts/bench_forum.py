@@ -7,6 +7,9 @@ machine):
   - an ISO page (只看该作者) of a 5,000-post thread,
   - a board list with unread marks (100 threads, some read),
   - search (one, two and four Chinese characters, a rare and a common word, an ASCII word),
+    then the search players type (AND of two words, two one-character words, the author
+    field by a whole and by part of a name, the profile's "search this player's posts"),
+    each also as a ratio against the one-word search of the same run,
   - a player's public profile, and the notifications page;
   - the games side: a profile whose games section lists 50 finished games (of 400, 8 seats
     each, the toy rule set of tests/toy.py), the archive of finished games, and the archive
@@ -50,12 +53,12 @@ def seed(*, posts: int, users: int) -> dict:
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.utils import timezone
+    from django.utils.html import escape
 
     from accounts.models import Profile
     from accounts.names import canonical_name, name_skeleton
     from messaging import search
     from messaging.models import Board, Notification, Post, Thread, ThreadReadState
-    from messaging.rendering import render_markdown
 
     rng = random.Random(15)
     User = get_user_model()
@@ -76,13 +79,15 @@ def seed(*, posts: int, users: int) -> dict:
                   author=rng.choice(people), kind="discussion")
            for b in boards for i in range(100)], batch_size=2000)
     big, rest = threads[0], threads[1:]
-    html = render_markdown("x")
     numbers: dict[int, int] = {}
     batch = []
     now = timezone.now()
 
     def text() -> str:
-        words = [rng.choice(COMMON) for _ in range(rng.randint(8, 40))]
+        # One post in a hundred is a long analysis (~2,000 characters), where the excerpt
+        # has to find its hit far from the start.
+        length = rng.randint(500, 700) if rng.random() < 0.01 else rng.randint(8, 40)
+        words = [rng.choice(COMMON) for _ in range(length)]
         if rng.random() < 0.02:
             words.insert(rng.randrange(len(words)), rng.choice(RARE))
         if rng.random() < 0.2:
@@ -93,8 +98,9 @@ def seed(*, posts: int, users: int) -> dict:
         thread = big if i < posts // 20 else rng.choice(rest)
         n = numbers[thread.pk] = numbers.get(thread.pk, 0) + 1
         body = text()
+        # The renderer's output for plain text (a paragraph), without rendering 100,000 times.
         batch.append(Post(thread=thread, number=n, author=rng.choice(people), body=body,
-                          html=html, created_at=now,
+                          html=f"<p>{escape(body)}</p>", created_at=now,
                           **search.fields_for(body=body, title=thread.title if n == 1 else "")))
         if len(batch) == 5000:
             Post.objects.bulk_create(batch)
@@ -154,6 +160,57 @@ def seed_games(people: list) -> None:
         seats += [Seat(game=game, number=n, user=u) for n, u in enumerate(chosen)]
     Seat.objects.bulk_create(seats, batch_size=2000)
     print(f"seeded {GAMES} finished games of {SEATS} seats")
+
+
+def bench_search(client, repeat: int) -> None:
+    """The search as players type it, against two baselines measured in the same rounds:
+    the trivial view and the one-word search (杀手, the page before words were combined).
+    Each result page also builds its excerpts and marks, so their cost is in the figures."""
+    from django.contrib.auth import get_user_model
+    from django.db.models import Count
+
+    from messaging.models import Post
+
+    # The most prolific of 玩家100..玩家999, whose name less its first character (家NNN) is
+    # held by that name alone.
+    prolific = (Post.objects.filter(author__username__startswith=BENCH,
+                                    author__profile__display_name__regex=r"^玩家[0-9]{3}$")
+                .values("author_id").annotate(n=Count("id")).order_by("-n").first())
+    author = get_user_model().objects.select_related("profile").get(pk=prolific["author_id"])
+    name = author.profile.display_name
+    part = name[1:]
+    pages = [
+        ("trivial view (/healthz)", "/healthz", {}),
+        ("baseline: one word (杀手)", "/search/", {"q": "杀手"}),
+        ("AND, two words (狼毒 金水)", "/search/", {"q": "狼毒 金水"}),
+        ("AND, two common words (杀手 金水)", "/search/", {"q": "杀手 金水"}),
+        ("AND, no post holds both (狼毒 龙卷风)", "/search/", {"q": "狼毒 龙卷风"}),
+        ("two 1-char words, common (号 他)", "/search/", {"q": "号 他"}),
+        ("1-char words, one rare (毒 号)", "/search/", {"q": "毒 号"}),
+        ("1-char word (号)", "/search/", {"q": "号"}),
+        ("author by name + word", "/search/", {"q": "金水", "by": name}),
+        ("author by part of a name + word", "/search/", {"q": "金水", "by": part}),
+        ("author + rare word (狼毒)", "/search/", {"q": "狼毒", "by": name}),
+        ("author only (profile link)", "/search/", {"author": author.pk}),
+        ("author only, page 5", "/search/", {"author": author.pk, "page": 5}),
+    ]
+    samples: dict[str, list[float]] = {label: [] for label, _url, _q in pages}
+    for round_ in range(repeat + 1):
+        for label, url, params in pages:
+            t = time.perf_counter()
+            response = client.get(url, params)
+            elapsed = time.perf_counter() - t
+            assert response.status_code == 200, (label, response.status_code)
+            if round_:
+                samples[label].append(elapsed)
+    trivial = statistics.median(samples[pages[0][0]])
+    one_word = statistics.median(samples[pages[1][0]])
+    print(f"\nsearch as typed ({name}: {prolific['n']} posts; part of the name: {part})")
+    print(f"{'search':36} {'median ms':>10} {'x trivial':>10} {'x 1 word':>9}")
+    for label, _url, _q in pages:
+        median = statistics.median(samples[label])
+        print(f"{label:36} {median * 1000:10.2f} {median / trivial:10.1f} "
+              f"{median / one_word:9.2f}")
 
 
 def main() -> None:
@@ -235,7 +292,9 @@ def main() -> None:
         median = statistics.median(samples[name])
         print(f"{name:36} {median * 1000:10.2f} {median / base:10.1f}")
 
-    print("\nsearch strategies, raw SQL on messaging_post (median ms):")
+    bench_search(client, args.repeat)
+
+    print("\nsearch strategies, raw SQL on messaging_post (median ms; AND: every word's LIKE):")
     with connection.cursor() as c:
         c.execute("SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_trgm'")
         trgm = c.fetchone()[0] > 0
@@ -256,18 +315,20 @@ def main() -> None:
 
         page = " ORDER BY id DESC LIMIT 21"  # one page of results, as the search asks
         print(f"{'query':12} {'bigram GIN':>11} {'LIKE scan':>10} {'pg_trgm':>9} {'rows':>6}")
-        for q in ["号", "杀手", "狼毒", "反狙击手", "我觉得杀手", "claim", "龙卷风"]:
-            like = "%" + q + "%"
+        for q in ["号", "杀手", "狼毒", "反狙击手", "我觉得杀手", "claim", "龙卷风",
+                  "狼毒 金水", "号 他", "毒 号"]:
+            words = search.query_words(q)
+            likes = ["%" + w + "%" for w in words]
+            where = " AND ".join(["search_text LIKE %s"] * len(words))
             gin, rows = sql_time(
                 "SELECT id FROM messaging_post WHERE string_to_array(search_terms, ' ') @> "
-                "%s::text[] AND search_text LIKE %s" + page, [search.query_terms(q), like])
+                f"%s::text[] AND {where}" + page, [search.query_terms(q), *likes])
             c.execute("SET enable_bitmapscan = off")
-            scan, _ = sql_time("SELECT id FROM messaging_post WHERE search_text LIKE %s" + page,
-                               [like])
+            scan, _ = sql_time(f"SELECT id FROM messaging_post WHERE {where}" + page, likes)
             c.execute("SET enable_bitmapscan = on")
-            tri = sql_time("SELECT id FROM messaging_post WHERE search_text LIKE %s" + page,
-                           [like])[0] if trgm else float("nan")
-            c.execute("SELECT count(*) FROM messaging_post WHERE search_text LIKE %s", [like])
+            tri = sql_time(f"SELECT id FROM messaging_post WHERE {where}" + page,
+                           likes)[0] if trgm else float("nan")
+            c.execute(f"SELECT count(*) FROM messaging_post WHERE {where}", likes)
             hits = c.fetchone()[0]
             print(f"{q:12} {gin:11.2f} {scan:10.2f} {tri:9.2f} {hits:6}")
         c.execute("SELECT pg_size_pretty(pg_relation_size('post_search_terms_gin')), "
