@@ -135,3 +135,33 @@ def test_a_profiles_record_and_stacked_games_at_390(page_for, live_server, start
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.locator("#profile-games").screenshot(path=str(artifacts_dir / "profile-record-390.png"))
     page.screenshot(path=str(artifacts_dir / "profile-record-page-390.png"), full_page=True)
+
+
+def test_search_with_chips_and_marks_passes_axe(browser, live_server, analyses):
+    """The search page with results, marks and a chip, and the profile with its record:
+    no serious or critical finding of axe-core (vendored), at 390 px."""
+    from pathlib import Path
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    alice, bob, carol, thread = analyses
+    store = SessionStore()
+    store[SESSION_KEY] = str(carol.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = carol.get_session_auth_hash()
+    store.create()
+    context = browser.new_context(locale="zh-CN", bypass_csp=True, viewport=PHONE)
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": store.session_key,
+                          "url": live_server.url}])
+    page = context.new_page()
+    axe = (Path(__file__).resolve().parent / "vendor" / "axe.min.js").read_text("utf-8")
+    for path in (f"/search/?q=狼毒+金水&by=阿博&board={thread.board.slug}",
+                 f"/search/?author={bob.pk}", f"/u/{bob.pk}/"):
+        assert page.goto(live_server.url + path).status == 200
+        page.add_script_tag(content=axe)
+        found = page.evaluate("""async () => (await axe.run(document,
+            {resultTypes: ["violations"]})).violations.map(v => [v.id, v.impact])""")
+        assert not [v for v in found if v[1] in ("serious", "critical")], (path, found)
+    context.close()
