@@ -66,8 +66,16 @@ def draft_for(*, user, thread: Thread | None = None, board: Board | None = None)
     return Draft.objects.filter(user=user, **_box(thread=thread, board=board)).first()
 
 
-def save(*, user, thread: Thread | None = None, board: Board | None = None, body: str,
-         title: str = "", kind: str = "", count: bool = True) -> Draft | None:
+def save(
+    *,
+    user,
+    thread: Thread | None = None,
+    board: Board | None = None,
+    body: str,
+    title: str = "",
+    kind: str = "",
+    count: bool = True,
+) -> Draft | None:
     """Keep `user`'s draft of the box (a thread's reply box or a board's new-thread box);
     an empty one (no text, no title) deletes it and returns None.
 
@@ -83,34 +91,45 @@ def save(*, user, thread: Thread | None = None, board: Board | None = None, body
     title = title or ""
     if len(body) > MAX_DRAFT_LENGTH or len(title) > MAX_TITLE:
         raise DraftRefused(
-            _("A draft is kept up to %(limit)d characters; this one has %(length)d. It stays "
-              "in this browser only.") % {"limit": MAX_DRAFT_LENGTH, "length": len(body)},
-            status=413)
+            _(
+                "A draft is kept up to %(limit)d characters; this one has %(length)d. It stays "
+                "in this browser only."
+            )
+            % {"limit": MAX_DRAFT_LENGTH, "length": len(body)},
+            status=413,
+        )
     box = _box(thread=thread, board=board)
     if not body.strip() and not title.strip():
         Draft.objects.filter(user=user, **box).delete()
         return None
     if count:
         try:
-            consume(scope="messaging.drafts", who=f"user:{user.pk}",
-                    rate=f"{SAVES_PER_MINUTE}/m")
+            consume(scope="messaging.drafts", who=f"user:{user.pk}", rate=f"{SAVES_PER_MINUTE}/m")
         except RateLimited as refused:
-            raise DraftRefused(_("Drafts are saved at most %(n)d times a minute; this one "
-                                 "stays in this browser for now.") % {"n": SAVES_PER_MINUTE},
-                               status=429, retry_after=refused.retry_after) from None
+            raise DraftRefused(
+                _(
+                    "Drafts are saved at most %(n)d times a minute; this one "
+                    "stays in this browser for now."
+                )
+                % {"n": SAVES_PER_MINUTE},
+                status=429,
+                retry_after=refused.retry_after,
+            ) from None
     values = {"body": body, "title": title[:MAX_TITLE], "kind": (kind or "")[:20]}
     for attempt in range(2):
         try:
             with transaction.atomic():
-                draft, created = Draft.objects.update_or_create(user=user, **box,
-                                                                 defaults=values)
+                draft, created = Draft.objects.update_or_create(user=user, **box, defaults=values)
             break
         except IntegrityError:  # another save inserted the row first: update it now
             if attempt:
                 raise
     if created:
-        old = list(Draft.objects.filter(user=user).order_by("-updated_at", "-pk")
-                   .values_list("pk", flat=True)[MAX_DRAFTS_PER_USER:])
+        old = list(
+            Draft.objects.filter(user=user)
+            .order_by("-updated_at", "-pk")
+            .values_list("pk", flat=True)[MAX_DRAFTS_PER_USER:]
+        )
         if old:
             Draft.objects.filter(pk__in=old).delete()
     return draft
@@ -122,6 +141,7 @@ def discard(*, user, thread: Thread | None = None, board: Board | None = None) -
 
 
 # --- quotes ----------------------------------------------------------------------------------
+
 
 def _escape(text: str) -> str:
     """`text` safe inside a Markdown link's text (brackets and emphasis marks escaped)."""

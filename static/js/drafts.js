@@ -74,11 +74,11 @@
       return ("0" + d.getHours()).slice(-2) + ":" + ("0" + d.getMinutes()).slice(-2);
     }
 
-    function keepLocal() {
+    function keepLocal(synced) {
       var d = snapshot(form);
       d.at = Date.now();
       d.serverAt = serverAt;
-      d.synced = false;
+      d.synced = !!synced;  // the same text as the server's copy
       writeLocal(key, blank(d) ? null : d);
     }
 
@@ -153,7 +153,7 @@
       }
       changed();
     } else if (!local && !blank(shown)) {
-      keepLocal();
+      keepLocal(serverAt > 0 && !form.hasAttribute("data-draft-bound"));
     }
 
     function put(d) {
@@ -168,11 +168,15 @@
       if (!box) { return; }
       box.textContent = "";
       var p = document.createElement("p");
-      p.textContent = (t.conflict || "") + " (" + where + ")";
+      p.textContent = t.conflict || "";
+      var from = document.createElement("p");
+      from.className = "muted";
+      from.textContent = where;
       var pre = document.createElement("pre");
       pre.className = "draft-other";
       pre.textContent = (other.title ? other.title + "\n\n" : "") + (other.body || "");
       box.appendChild(p);
+      box.appendChild(from);
       box.appendChild(pre);
       function button(label, act) {
         var b = document.createElement("button");

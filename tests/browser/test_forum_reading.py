@@ -7,12 +7,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from messaging import services
 from messaging.models import Post, ThreadReadState
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
+BOX = "#reply-form textarea[name=body]"
 
 
 def _write(page, text):
@@ -39,8 +41,11 @@ def test_two_players_argue_and_one_catches_up(page_for, live_server, make_user, 
     b = page_for(bob)
     b.set_viewport_size(PHONE)
     b.goto(f"{url}/t/{thread.pk}/")
+    # 引用 writes the quote into the open box (the page is not left; tests/browser/
+    # test_drafts_and_notices.py walks it), and 阿博 writes under it.
     b.click("#p1 .quote-button")
-    b.wait_for_load_state()
+    expect(b.locator(BOX)).to_have_value(re.compile(r"/p/[0-9]+/"))
+    quoted = b.input_value(BOX)
     # The preview shows the post as it will be (the mention already a link), without posting.
     b.fill("#reply-form textarea[name=body]", "@阿丽 你不是**金水**")
     b.click("#reply-form button[data-preview-url]")
@@ -48,7 +53,7 @@ def test_two_players_argue_and_one_catches_up(page_for, live_server, make_user, 
     assert b.inner_text("#preview strong") == "金水"
     assert b.locator("#preview a").first.inner_text() == "@阿丽"
     assert Post.objects.filter(thread=thread).count() == 1
-    _write(b, "@阿丽 你不是金水，别骗人。")
+    _write(b, quoted + "@阿丽 你不是金水，别骗人。")
     _write(a, "@阿博 我有验人记录，请看 https://example.com/log 。")
     assert ThreadReadState.objects.get(user=alice, thread=thread).last_read_number == 3
 
@@ -56,8 +61,8 @@ def test_two_players_argue_and_one_catches_up(page_for, live_server, make_user, 
     for text in ["我再说一次：三号是好人。", "@阿丽 解释一下你的金水。", "大家投阿丽。"]:
         _write(b, text)
     b.click("#p3 .quote-button")
-    b.wait_for_load_state()
-    _write(b, "这个链接是假的。")
+    expect(b.locator(BOX)).to_have_value(re.compile(r"/p/[0-9]+/"))
+    _write(b, b.input_value(BOX) + "这个链接是假的。")
 
     # 阿丽 sees the bell, reads her notifications.
     a.goto(f"{url}/")

@@ -25,14 +25,18 @@ PAGE = {n: (n - 1) // POSTS_PER_PAGE + 1 for n in MENTIONED}
 def thread(lobby, alice, bob, make_thread_with_posts):
     thread = make_thread_with_posts(lobby, bob, 300)
     for post in thread.posts.filter(number__in=MENTIONED):
-        notifications.notify(user=alice, kind=Notification.Kind.MENTION, actor=bob,
-                             thread=thread, post=post)
+        notifications.notify(
+            user=alice, kind=Notification.Kind.MENTION, actor=bob, thread=thread, post=post
+        )
     return thread
 
 
 def _unread_numbers(user) -> set[int]:
-    return set(Notification.objects.filter(user=user, read_at__isnull=True)
-               .values_list("post__number", flat=True))
+    return set(
+        Notification.objects.filter(user=user, read_at__isnull=True).values_list(
+            "post__number", flat=True
+        )
+    )
 
 
 def _bell(page: str) -> int:
@@ -47,8 +51,11 @@ def _listed_unread(client) -> int:
 
 def test_opening_the_last_page_reads_only_that_pages_notices(client, thread, alice):
     client.force_login(alice)
-    page = client.get(f"{thread.get_absolute_url()}?page=last",
-                      HTTP_SEC_FETCH_DEST="document", HTTP_SEC_FETCH_MODE="navigate")
+    page = client.get(
+        f"{thread.get_absolute_url()}?page=last",
+        HTTP_SEC_FETCH_DEST="document",
+        HTTP_SEC_FETCH_MODE="navigate",
+    )
     assert page.status_code == 200
     on_last = {n for n in MENTIONED if PAGE[n] == 6}
     assert on_last == {260, 275, 290, 300}
@@ -63,8 +70,11 @@ def test_each_page_read_reads_its_own_notices(client, thread, alice):
     client.force_login(alice)
     left = set(MENTIONED)
     for number in (3, 1, 5):
-        page = client.get(f"{thread.get_absolute_url()}?page={number}",
-                          HTTP_SEC_FETCH_DEST="document", HTTP_SEC_FETCH_MODE="navigate")
+        page = client.get(
+            f"{thread.get_absolute_url()}?page={number}",
+            HTTP_SEC_FETCH_DEST="document",
+            HTTP_SEC_FETCH_MODE="navigate",
+        )
         left -= {n for n in MENTIONED if PAGE[n] == number}
         assert _unread_numbers(alice) == left
         assert _bell(page.content.decode()) == len(left) == _listed_unread(client)
@@ -74,8 +84,12 @@ def test_a_notice_followed_to_its_post_is_read(client, thread, alice):
     """The notice's link (the post's permalink) leads to the page holding the post."""
     client.force_login(alice)
     notice = Notification.objects.get(user=alice, post__number=120)
-    response = client.get(notice.get_absolute_url(), follow=True,
-                          HTTP_SEC_FETCH_DEST="document", HTTP_SEC_FETCH_MODE="navigate")
+    response = client.get(
+        notice.get_absolute_url(),
+        follow=True,
+        HTTP_SEC_FETCH_DEST="document",
+        HTTP_SEC_FETCH_MODE="navigate",
+    )
     assert response.status_code == 200
     assert 120 not in _unread_numbers(alice) and 149 not in _unread_numbers(alice)
     assert 99 in _unread_numbers(alice) and 151 in _unread_numbers(alice)
