@@ -1,6 +1,7 @@
 """The player's pages on a 390 px phone in Chromium (issue 14, items 5 and 9): nothing wider
 than the screen (document.scrollingElement.scrollWidth <= 390), and axe-core finds no serious
-or critical violation. Screenshots under var/artifacts/pages/.
+or critical violation, in the light and the dark theme (prefers-color-scheme). Screenshots
+under var/artifacts/pages/.
 
 Pages: the home page, the games list, a running 猫有n条命 game's home, the seat's action page,
 today's vote thread, the game's board, the rules page; a finished game's review and a seat's
@@ -69,12 +70,18 @@ def check(page, base: str, path: str, name: str, out: Path) -> dict:
             "x": 0, "y": top, "width": WIDTH, "height": min(SLICE, height - top)})
     width = page.evaluate("document.scrollingElement.scrollWidth")
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-    result = page.evaluate("""async () => {
-        const r = await axe.run(document, {resultTypes: ["violations"]});
-        return r.violations.map(v => ({id: v.id, impact: v.impact,
-            nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + " " + n.failureSummary)}));
-    }""")
-    blocking = [v for v in result if v["impact"] in BLOCKING]
+    result, blocking = [], []
+    # Both themes: the site follows the reader's prefers-color-scheme (static/css/site.css).
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        found = page.evaluate("""async () => {
+            const r = await axe.run(document, {resultTypes: ["violations"]});
+            return r.violations.map(v => ({id: v.id, impact: v.impact,
+                nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + " " + n.failureSummary)}));
+        }""")
+        result += [dict(v, scheme=scheme) for v in found]
+        blocking += [dict(v, scheme=scheme) for v in found if v["impact"] in BLOCKING]
+    page.emulate_media(color_scheme="light")
     return {"path": path, "width": width, "blocking": blocking, "all": result}
 
 
