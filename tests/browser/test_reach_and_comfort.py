@@ -268,6 +268,10 @@ def test_forum_pages_pass_axe_in_both_themes(phone, live_server, start_ninelives
             assert response.status == 200, (path, response.status)
             if name == "thread":
                 page.screenshot(path=str(out / f"thread-{scheme}.png"), full_page=True)
+                # The theme follows the system: a dark page in the dark scheme.
+                background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+                dark = background == "rgb(22, 21, 24)"
+                assert dark == (scheme == "dark"), (scheme, background)
             blocking = _axe(page, scheme)
             if blocking:
                 failing[f"{name} ({scheme})"] = blocking
