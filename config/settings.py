@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import environ
+from django.utils.translation import gettext_lazy
 
 from . import devstack
 from .env import SettingError, env_admins, env_bool, env_choice, env_int, env_list, env_str
@@ -62,6 +63,11 @@ if SITE_URL_FROM_ENV and (not SITE_URL_FROM_ENV.startswith(("http://", "https://
                        "https://games.example.org")
 _site_host = next((h.lstrip(".") for h in ALLOWED_HOSTS if h not in ("*", "")), "localhost")
 SITE_URL = SITE_URL_FROM_ENV or "http://" + _site_host
+# The site's name as emails sign and title it (accounts/adapter.py: the account emails'
+# greeting, signature and subject prefix): SITE_NAME from the environment, as written, in
+# every language; without it the words of the page header, in each reader's language
+# (杀人游戏 / Killing Games).
+SITE_NAME = env_str("SITE_NAME", "").strip() or gettext_lazy("Killing Games")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -251,7 +257,6 @@ ACCOUNT_EMAIL_VERIFICATION = env_choice("ACCOUNT_EMAIL_VERIFICATION", "mandatory
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[杀人游戏] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
 ACCOUNT_RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS", True)
 if not ACCOUNT_RATE_LIMITS_ENABLED:

@@ -18,6 +18,10 @@
 - Every email carries the configured From (DEFAULT_FROM_EMAIL), `Auto-Submitted:
   auto-generated`, a link to the notification settings, and (notifications only) a signed
   one-click `List-Unsubscribe` for its kind (accounts/unsubscribe.py).
+- A body is written as Markdown, like a post, and leaves as two parts (`bodies`): the HTML
+  of the posts' own safe renderer (messaging.rendering.render_post: raw HTML escaped, links
+  checked, nh3's allowlist) and plain text read back from that HTML (`html_as_text`), so
+  the text part carries no Markdown marker (`**`, `~~`, `#`, `[text](url)`).
 - `user_locale(user)` is the language and timezone to write to a user in.
 
 This module imports no service: services and notifications call it, never the reverse.
@@ -27,18 +31,22 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import re
 import smtplib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
 
 from celery import current_app
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.utils import timezone, translation
+from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from accounts.unsubscribe import KINDS, settings_url, unsubscribe_url
 from config import broker
+from messaging.rendering import render_post
 
 from .models import OutboxEmail
 
@@ -62,27 +70,55 @@ def user_locale(user) -> Locale:
                   timezone=getattr(profile, "timezone", "") or settings.DEFAULT_USER_TIMEZONE)
 
 
-def footer(user, kind: str) -> str:
+def footer_lines(user, kind: str) -> list[str]:
     """The settings link (and the unsubscribe line for a notification), in the reader's
     language (the caller's active language)."""
-    lines = ["", "--", _("Notification settings: %(link)s") % {"link": settings_url()}]
+    lines = [_("Notification settings: %(link)s") % {"link": settings_url()}]
     if user is not None and kind in KINDS:
         lines.append(_("Stop this kind of email: %(link)s") % {
             "link": unsubscribe_url(user, kind)})
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def footer(user, kind: str) -> str:
+    """`footer_lines` under a signature separator, for the plain-text part."""
+    return "\n".join(["", "--", *footer_lines(user, kind)]) + "\n"
+
+
+def bodies(markdown: str, *, user=None, kind: str = ACCOUNT,
+           official: bool = False) -> tuple[str, str]:
+    """(plain text, HTML) of an email whose body is the Markdown `markdown`, each with the
+    footer, in the caller's active language.
+
+    1. The HTML is the posts' renderer's (`render_post`): raw HTML typed in the text comes
+       out escaped, links are checked and bare URLs linked, nh3 keeps only its allowlist.
+       `official` (神的使者's results and announcements) renders players' words blocks as
+       the site shows them; anything else writes such a fence as code, as in a player's post.
+    2. The text is read back from that HTML (`html_as_text`): no Markdown marker is left.
+    """
+    html, _mentions = render_post(markdown or "", official=official)
+    lines = footer_lines(user, kind)
+    text = html_as_text(html).rstrip("\n") + "\n" + footer(user, kind)
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    links = render_post("\n".join(lines))[0]
+    document = (f'<!DOCTYPE html>\n<html lang="{escape(language)}"><head><meta charset="utf-8">'
+                f"</head>\n<body>\n{html}\n<hr>\n{links}\n</body></html>\n")
+    return text, document
 
 
 def queue_email(*, to: str, subject: str, body: str, kind: str = ACCOUNT, user=None,
-                html: str = "", about: str = "") -> OutboxEmail:
+                about: str = "", official: bool = False) -> OutboxEmail:
     """Write one email into the outbox, in the caller's transaction; nudge the worker once
     it commits.
 
     Precondition: called inside the writer's transaction (or in autocommit, when the row is
-    written at once). `kind` is a kind of accounts.unsubscribe.KINDS (then `user` is the
-    reader, and the email carries that kind's one-click unsubscribe) or "account". `about`
-    names what a rollback may withdraw ("message:<id>", "announcement:<id>").
+    written at once). `body` is Markdown (`bodies`: it leaves as plain text and HTML;
+    `official` for 神的使者's texts). `kind` is a kind of accounts.unsubscribe.KINDS (then
+    `user` is the reader, and the email carries that kind's one-click unsubscribe) or
+    "account". `about` names what a rollback may withdraw ("message:<id>",
+    "announcement:<id>").
     """
-    row = _row(to=to, subject=subject, body=body, kind=kind, user=user, html=html)
+    row = _row(to=to, subject=subject, body=body, kind=kind, user=user, official=official)
     row.about = about[:40]
     row.save(force_insert=True)
     transaction.on_commit(lambda pk=row.pk: nudge(pk))
@@ -128,7 +164,7 @@ def write_deferred(row: OutboxEmail, now: dt.datetime | None = None) -> bool:
             return False
         subject, body = text
         row.subject = subject[:255]
-        row.body = body.rstrip("\n") + "\n" + footer(reader, row.kind)
+        row.body, row.html = bodies(body, user=reader, kind=row.kind)
         row.headers = {"Auto-Submitted": "auto-generated"}
         if reader is not None and row.kind in KINDS:
             row.headers["List-Unsubscribe"] = f"<{unsubscribe_url(reader, row.kind)}>"
@@ -138,11 +174,11 @@ def write_deferred(row: OutboxEmail, now: dt.datetime | None = None) -> bool:
 
 
 def _row(*, to: str, subject: str, body: str, kind: str = ACCOUNT, user=None,
-         html: str = "") -> OutboxEmail:
+         official: bool = False) -> OutboxEmail:
     headers = {"Auto-Submitted": "auto-generated"}
     language = user_locale(user).language if user is not None else translation.get_language()
     with translation.override(language):
-        body = body.rstrip("\n") + "\n" + footer(user, kind)
+        body, html = bodies(body, user=user, kind=kind, official=official)
         if user is not None and kind in KINDS:
             headers["List-Unsubscribe"] = f"<{unsubscribe_url(user, kind)}>"
             headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
@@ -209,6 +245,132 @@ def message_of(row: OutboxEmail) -> EmailMultiAlternatives:
     return msg
 
 
+# --- the plain-text part: the HTML read back as text --------------------------------------
+
+_VOID = {"br", "hr", "img"}
+_BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "hr", "blockquote", "ul", "ol",
+           "table", "thead", "tbody", "tr", "li", "div"}
+_SPACE = re.compile(r"[ \t\r\n\f]+")
+RULE = "────────"
+
+
+@dataclass
+class _Node:
+    tag: str
+    attrs: dict = field(default_factory=dict)
+    children: list = field(default_factory=list)
+
+
+class _Tree(HTMLParser):
+    """The sanitized HTML of `render_post` as a tree (it is well formed: nh3 wrote it)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = _Node("root")
+        self.open = [self.root]
+
+    def handle_starttag(self, tag, attrs):
+        node = _Node(tag, dict(attrs))
+        self.open[-1].children.append(node)
+        if tag not in _VOID:
+            self.open.append(node)
+
+    def handle_endtag(self, tag):
+        for depth in range(len(self.open) - 1, 0, -1):
+            if self.open[depth].tag == tag:
+                del self.open[depth:]
+                return
+
+    def handle_data(self, data):
+        self.open[-1].children.append(data)
+
+
+def _raw(node) -> str:
+    return node if isinstance(node, str) else "".join(_raw(c) for c in node.children)
+
+
+def _inline(nodes) -> str:
+    """Inline content as text: spaces folded as a browser would, <br> a line break, a link
+    its words followed by its address when the words are not the address."""
+    out = []
+    for node in nodes:
+        if isinstance(node, str):
+            out.append(_SPACE.sub(" ", node))
+        elif node.tag == "br":
+            out.append("\n")
+        elif node.tag == "img":
+            out.append(node.attrs.get("alt") or "")
+        elif node.tag == "a":
+            words, href = _inline(node.children).strip(), node.attrs.get("href") or ""
+            same = href in (words, f"mailto:{words}") or not href
+            out.append(words if same else f"{words} ({href})")
+        else:
+            out.append(_inline(node.children))
+    return "\n".join(line.strip() for line in "".join(out).split("\n"))
+
+
+def _indent(text: str, prefix: str, first: str | None = None) -> str:
+    lines = text.split("\n")
+    head = (first if first is not None else prefix) + lines[0]
+    return "\n".join([head] + [prefix + line if line else "" for line in lines[1:]])
+
+
+def _blocks(nodes) -> list[str]:
+    """Block content as a list of paragraphs of text."""
+    found, run = [], []
+
+    def flush():
+        text = _inline(run).strip("\n")
+        if text.strip():
+            found.append(text)
+        run.clear()
+
+    for node in nodes:
+        if isinstance(node, str) or node.tag not in _BLOCKS:
+            run.append(node)
+            continue
+        flush()
+        tag = node.tag
+        if tag == "pre":
+            found.append(_raw(node).rstrip("\n"))
+        elif tag == "hr":
+            found.append(RULE)
+        elif tag == "blockquote" and "player-words" in node.attrs.get("class", ""):
+            parts = _blocks(node.children)
+            head = f"【{parts[0]}】" if parts else ""
+            found.append("\n".join([head] + [_indent(p, "    ") for p in parts[1:]]))
+        elif tag == "blockquote":
+            found.append(_indent("\n\n".join(_blocks(node.children)), "    "))
+        elif tag in ("ul", "ol"):
+            start = int(node.attrs.get("start") or 1) if tag == "ol" else 0
+            items = [c for c in node.children if isinstance(c, _Node) and c.tag == "li"]
+            lines = []
+            for n, item in enumerate(items, start):
+                marker = f"{n}. " if tag == "ol" else "- "
+                text = "\n".join(_blocks(item.children))
+                lines.append(_indent(text, " " * len(marker), marker))
+            found.append("\n".join(lines))
+        elif tag == "tr":
+            cells = [c for c in node.children if isinstance(c, _Node) and c.tag in ("th", "td")]
+            found.append(" | ".join(_inline(c.children).strip() for c in cells))
+        elif tag in ("table", "thead", "tbody"):
+            found.append("\n".join(_blocks(node.children)))
+        else:  # a paragraph, a heading, a div
+            found.extend(_blocks(node.children))
+    flush()
+    return [block for block in found if block.strip()]
+
+
+def html_as_text(html: str) -> str:
+    """The plain text of an email's HTML part (`bodies`): paragraphs apart, line breaks
+    kept, headings and emphasis as their words, list items "- " or numbered, quotes
+    indented, a player's words block as "【玩家的话 · author】" and its words indented."""
+    tree = _Tree()
+    tree.feed(html)
+    tree.close()
+    return "\n\n".join(_blocks(tree.root.children)) + "\n"
+
+
 # A refusal that no retry will change: the address or the message itself is refused.
 PERMANENT = (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused,
              smtplib.SMTPDataError)
@@ -231,7 +393,7 @@ def attempt(row: OutboxEmail, now: dt.datetime) -> bool:
             row.failed_at, row.last_error = now, DROPPED
             row.save(update_fields=["failed_at", "last_error"])
             return False
-        written = ["subject", "body", "headers", "template"]
+        written = ["subject", "body", "html", "headers", "template"]
     try:
         message_of(row).send()
     except Exception as exc:  # SMTP outage, refusal, timeout: recorded on the row

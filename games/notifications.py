@@ -9,7 +9,10 @@ Three kinds, each switched on or off by its reader on the profile page:
 
 Precondition of every function here: called inside the writer's transaction. Emails are
 outbox rows written in that transaction (games/mail.py), so a rolled-back step sends nothing, and each is written
-in its reader's language (`Profile.language`). Users without an email address, inactive
+in its reader's language (`Profile.language`). Bodies are Markdown, like the posts they
+tell of; the outbox sends them as plain text and HTML (games.mail.bodies): 神的使者's results
+and announcements are official texts (players' words blocks shown as such), a reply is a
+player's post. Users without an email address, inactive
 accounts and the 神的使者 account itself are never written to.
 """
 
@@ -22,7 +25,6 @@ from django.utils.translation import gettext as _
 
 from accounts.models import display_name
 from config.site import site_url
-from messaging.words import words_as_text
 
 from .mail import queue_email, user_locale
 
@@ -41,9 +43,9 @@ def wants(user, setting: str) -> bool:
 
 
 def excerpt(text: str) -> str:
-    """The start of `text` for an email: players' words as plain text (no Markdown markers,
-    messaging/words.py), at most MAX_EXCERPT characters. In the caller's active language."""
-    text = words_as_text((text or "").strip(), _("Player's words"))
+    """The start of the Markdown `text` for an email, at most MAX_EXCERPT characters (the
+    outbox writes it as plain text and HTML, games.mail.bodies)."""
+    text = (text or "").strip()
     return text if len(text) <= MAX_EXCERPT else text[:MAX_EXCERPT].rstrip() + " …"
 
 
@@ -60,7 +62,7 @@ def notify_private_result(game, seat, body: str, message=None) -> None:
         text = _("%(body)s\n\nYour conversation with 神的使者: %(link)s\n") % {
             "body": excerpt(body), "link": link}
     queue_email(to=user.email, subject=subject[:200], body=text, kind="results", user=user,
-                about=f"message:{message.pk}" if message is not None else "")
+                about=f"message:{message.pk}" if message is not None else "", official=True)
 
 
 def notify_announcement(game, announcement) -> None:
@@ -82,7 +84,7 @@ def notify_announcement(game, announcement) -> None:
             body = _("%(body)s\n\nRead it on the game's board: %(link)s\n") % {
                 "body": excerpt(text), "link": link}
         queue_email(to=user.email, subject=subject[:200], body=body, kind="announcements",
-                    user=user, about=f"announcement:{announcement.pk}")
+                    user=user, about=f"announcement:{announcement.pk}", official=True)
 
 
 def notify_reply(post) -> None:
