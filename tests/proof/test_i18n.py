@@ -173,8 +173,10 @@ def visible_text(html: str, *, skip_ids: tuple[str, ...] = ()) -> str:
 
 
 def english_words(text: str, allowed: set[str] = frozenset()) -> set[str]:
-    """Latin words of 3+ letters, except time-zone names and the `allowed` ones."""
+    """Latin words of 3+ letters, except time-zone names and offsets and the `allowed`
+    ones."""
     text = re.sub(r"\b[A-Z][a-z]+/[A-Za-z_]+\b", " ", text)  # Asia/Shanghai
+    text = re.sub(r"\bUTC[+-]\d\d:\d\d\b", " ", text)  # the footer's UTC+08:00
     return {w for w in re.findall(r"[A-Za-z]{3,}", text) if w not in allowed}
 
 
