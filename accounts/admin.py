@@ -1,8 +1,12 @@
+from django import forms
+from django.apps import apps
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import GroupAdmin as DjangoGroupAdmin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.models import Group
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -14,13 +18,82 @@ from .models import Profile, display_name
 from .records import records_of
 
 
+class ProfileForm(forms.ModelForm):
+    """The profile's fields in the reader's language (the model leaves a few unnamed)."""
+
+    class Meta:
+        model = Profile
+        fields = ["user", "display_name", "timezone", "timezone_origin", "language",
+                  "reminder_hours", "email_results", "email_announcements", "email_replies",
+                  "calendar_token"]
+        labels = {"user": gettext_lazy("user"),
+                  "timezone_origin": gettext_lazy("where the timezone came from"),
+                  "calendar_token": gettext_lazy("calendar feed secret")}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["timezone_origin"].choices = [
+            ("", _("the site's default")), ("browser", _("the reader's browser")),
+            ("chosen", _("chosen by the reader"))]
+
+
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
-    list_display = ["display_name", "user", "timezone", "language", "reminder_hours", "created"]
+    form = ProfileForm
+    list_display = ["display_name", "account", "timezone", "language", "reminder_hours",
+                    "created_at"]
     list_filter = ["language", "timezone"]
     search_fields = ["display_name", "user__email", "user__username"]
-    readonly_fields = ["display_key", "name_skeleton", "created"]
+    readonly_fields = ["canonical_name", "skeleton", "created_at"]
     raw_id_fields = ["user"]
+
+    @admin.display(description=gettext_lazy("user"), ordering="user__username")
+    def account(self, profile: Profile) -> str:
+        return profile.user.get_username()
+
+    @admin.display(description=gettext_lazy("canonical name (unique)"))
+    def canonical_name(self, profile: Profile) -> str:
+        return profile.display_key or "—"
+
+    @admin.display(description=gettext_lazy("look-alike skeleton (unique)"))
+    def skeleton(self, profile: Profile) -> str:
+        return profile.name_skeleton or "—"
+
+    @admin.display(description=gettext_lazy("created"), ordering="created")
+    def created_at(self, profile: Profile):
+        return profile.created or "—"
+
+
+class PermissionChoiceField(forms.ModelMultipleChoiceField):
+    """A permission by its app, its model and what it allows, in the reader's language
+    (Django stores its name in English: "Can add game")."""
+
+    def label_from_instance(self, permission) -> str:
+        content_type = permission.content_type
+        model = content_type.model_class()
+        what = model._meta.verbose_name if model is not None else content_type.model
+        try:
+            section = apps.get_app_config(content_type.app_label).verbose_name
+        except LookupError:
+            section = content_type.app_label
+        verb = {"add": _("may add"), "change": _("may change"), "delete": _("may delete"),
+                "view": _("may view")}.get(permission.codename.split("_", 1)[0])
+        return f"{section} | {what} | {verb or permission.name}"
+
+
+class PermissionLabels:
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name in ("user_permissions", "permissions"):
+            kwargs["form_class"] = PermissionChoiceField
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+
+admin.site.unregister(Group)
+
+
+@admin.register(Group)
+class GroupAdmin(PermissionLabels, DjangoGroupAdmin):
+    """Django's group admin, its permissions named in the reader's language."""
 
 
 User = get_user_model()
@@ -50,7 +123,7 @@ admin.site.unregister(User)
 
 
 @admin.register(User)
-class UserAdmin(DateRangeAdmin, DjangoUserAdmin):
+class UserAdmin(PermissionLabels, DateRangeAdmin, DjangoUserAdmin):
     """Django's user admin, except that a user who played, hosted or wrote is never deleted:
     seats (SET_NULL), games' GMs, posts and messages would lose their person, and the
     conversations with 神的使者 (CASCADE) would go. Deactivating keeps every record."""

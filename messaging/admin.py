@@ -27,6 +27,13 @@ from config.inputs import DateRangeAdmin
 from . import keeping, rules, services
 from .forms import BodyField
 from .models import Board, Conversation, Message, Post, Report, Thread
+from .words import words_as_text
+
+
+def as_text(body: str) -> str:
+    """A body as a list cell reads it: a player's words quoted in an official post as
+    "【玩家的话 · 作者】 …", never the Markdown fence's markers."""
+    return words_as_text(body, _("Player's words"))
 
 
 def _name(user) -> str:
@@ -151,7 +158,7 @@ class PostAdmin(OutOfReach, DateRangeAdmin, admin.ModelAdmin):
 
     @admin.display(description=_("text"))
     def excerpt(self, obj: Post) -> str:
-        return Truncator(obj.body).chars(60)
+        return Truncator(as_text(obj.body)).chars(60)
 
     @admin.display(description=_("as shown"))
     def shown(self, obj: Post) -> str:
@@ -275,12 +282,14 @@ class ConversationAdmin(OutOfReach, admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         # The owner changes only through a handover (services.hand_over_conversation).
-        return ("owner", "board", "created_at", "last_message_at", "history") if obj else ()
+        # Shown by name and board title: a GM has no page of the user's or the board's row.
+        return ("owner_name", "context", "created_at", "last_message_at", "history") \
+            if obj else ()
 
     def get_fields(self, request, obj=None):
         if obj:
-            return ("owner", "board", "created_at", "last_message_at", "history", "answer",
-                    "mark_as_read")
+            return ("owner_name", "context", "created_at", "last_message_at", "history",
+                    "answer", "mark_as_read")
         return ("owner", "board", "answer")
 
     @admin.display(description=_("messages"))
@@ -374,7 +383,7 @@ class MessageAdmin(OutOfReach, DateRangeAdmin, admin.ModelAdmin):
 
     @admin.display(description=_("text"))
     def excerpt(self, obj: Message) -> str:
-        return Truncator(obj.body).chars(60)
+        return Truncator(as_text(obj.body)).chars(60)
 
 
 @admin.register(Report)

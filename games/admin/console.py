@@ -20,6 +20,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -31,11 +32,12 @@ from messaging.models import Conversation
 from .. import rulesets, selectors, services
 from ..engine.base import GM
 from ..models import Action, Announcement, Event, Game
-from ..presenters import describe, explanation, param_label
+from ..presenters import describe, explanation, labels, outcome_text, param_label, who
 from ..services import winrates
 from ..web import clock
 from . import gm_steps, guide, rollback
 from .forms import GameSettingsForm, RunningGameForm
+from .text import plain, rendered
 
 
 def _camp_name(ruleset: str, camp: str) -> str:
@@ -73,24 +75,85 @@ class StartForm(forms.Form):
         return [self.cleaned_data[f"seat_{i}"] for i in range(len(self.fields) - 1)]
 
 
+class RuleSetFilter(admin.SimpleListFilter):
+    """The games list's filter by rule set, by the rule sets' titles."""
+
+    title = gettext_lazy("rule set")
+    parameter_name = "ruleset"
+
+    def lookups(self, request, model_admin):
+        return [(name, labels.ruleset_title(name)) for name in rulesets.names()]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(ruleset=self.value()) if self.value() else queryset
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ["name", "ruleset", "status", "phase_display", "deadline", "seat_count",
-                    "gm", "created"]
-    list_filter = ["status", "ruleset"]
+    list_display = ["name", "ruleset_title", "status", "phase_display", "deadline",
+                    "seat_count", "gm_name", "created"]
+    list_filter = ["status", RuleSetFilter]
     search_fields = ["name"]
     raw_id_fields = ["board", "gm"]
-    readonly_fields = ["status", "phase_name", "phase_number", "deadline", "commitment",
-                       "started_at", "finished_at", "console_link"]
-    fields = ["name", "ruleset", "seat_count", "gm", "config", "durations",
-              "change_cutoff_minutes", "early_end", "hold_announcements",
-              "manifesto_review_minutes", "board",
-              "console_link", "status", "phase_name", "phase_number", "deadline",
-              "commitment", "started_at", "finished_at"]
+    readonly_fields = ["status", "console_link"]
+    # A started game's settings page: what may still change (services.RUNNING_SETTINGS),
+    # then the rest as labelled facts in the reader's words (never the engine's keys or
+    # JSON; a superuser also gets the stored data itself, `raw_settings`).
+    STARTED_FACTS = ["ruleset_title", "seat_count", "options_text", "durations_text",
+                     "cutoff_text", "seat_list", "board_link", "console_link", "status",
+                     "phase_display", "deadline", "result_text", "commitment", "started_at",
+                     "finished_at"]
 
     @admin.display(description=gettext_lazy("phase"))
     def phase_display(self, game):
         return phase_heading(game) or "—"
+
+    @admin.display(description=gettext_lazy("rule set"), ordering="ruleset")
+    def ruleset_title(self, game):
+        return labels.ruleset_title(game.ruleset)
+
+    @admin.display(description=gettext_lazy("game master"), ordering="gm__profile__display_name")
+    def gm_name(self, game):
+        from accounts.models import display_name
+
+        return display_name(game.gm) if game.gm_id else "—"
+
+    @admin.display(description=gettext_lazy("rule options"))
+    def options_text(self, game):
+        lines = labels.option_lines(game.ruleset, game.config, selectors.seat_names(game))
+        return format_html_join(mark_safe("<br>"), "{}", ((line,) for line in lines)) or "—"
+
+    @admin.display(description=gettext_lazy("phase lengths"))
+    def durations_text(self, game):
+        lines = labels.duration_lines(game.ruleset, game.durations)
+        return format_html_join(mark_safe("<br>"), "{}", ((line,) for line in lines)) or "—"
+
+    @admin.display(description=gettext_lazy("change cut-off"))
+    def cutoff_text(self, game):
+        return labels.cutoff_text(game.change_cutoff_minutes)
+
+    @admin.display(description=gettext_lazy("board"))
+    def board_link(self, game):
+        """The game's board on the site (the board's admin row is the forum's business)."""
+        if not game.board_id:
+            return "—"
+        return format_html('<a href="{}">{}</a>', game.board.get_absolute_url(),
+                           game.board.title)
+
+    @admin.display(description=gettext_lazy("result"))
+    def result_text(self, game):
+        return result_line(game) or "—"
+
+    @admin.display(description=gettext_lazy("stored settings (for debugging)"))
+    def raw_settings(self, game):
+        """The stored config and phase lengths as the engine reads them: superusers only,
+        a verbatim block (lang="zxx": data, not text in any language)."""
+        import json
+
+        data = {"ruleset": game.ruleset, "config": game.config, "durations": game.durations,
+                "outcome": game.outcome}
+        return format_html('<pre lang="zxx" style="white-space:pre-wrap">{}</pre>',
+                           json.dumps(data, ensure_ascii=False, indent=1))
 
     @admin.display(description=gettext_lazy("console"))
     def console_link(self, game):
@@ -148,22 +211,21 @@ class GameAdmin(admin.ModelAdmin):
     SETUP_FIELDS = ["name", "ruleset", "seat_count", "gm", "early_end", "hold_announcements",
                     "manifesto_review_minutes", "change_cutoff_minutes"]
 
+    def _facts(self, request) -> list[str]:
+        return self.STARTED_FACTS + (["raw_settings"] if request.user.is_superuser else [])
+
     def get_fields(self, request, obj=None):
         if obj is None:
             return None  # the settings form's own fields, in its order
         if _started(obj):
-            return list(services.RUNNING_SETTINGS) + [
-                "ruleset", "seat_count", "config", "durations", "change_cutoff_minutes",
-                "seat_list", "board", "console_link", "status", "phase_name", "phase_number", "deadline",
-                "commitment", "started_at", "finished_at"]
+            return list(services.RUNNING_SETTINGS) + self._facts(request)
         return None
 
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
             return []
         if _started(obj):
-            return ["ruleset", "seat_count", "config", "durations", "change_cutoff_minutes",
-                    "seat_list", "board", *self.readonly_fields]
+            return self._facts(request)
         return list(self.readonly_fields)
 
     def get_fieldsets(self, request, obj=None):
@@ -195,12 +257,12 @@ class GameAdmin(admin.ModelAdmin):
         Form.__name__ = base.__name__
         return Form
 
-    @admin.display(description=gettext_lazy("seats"))
+    @admin.display(description=gettext_lazy("players in their seats"))
     def seat_list(self, game):
         """A started game's seats, read-only (a seat changes hands by a substitution)."""
         names = selectors.seat_names(game)
-        return format_html_join(", ", "{}. {}", ((n + 1, name) for n, name in
-                                                 sorted(names.items()))) or "—"
+        return format_html_join(mark_safe("<br>"), "{}", ((who(names, n),) for n in
+                                                          sorted(names))) or "—"
 
     def save_model(self, request, obj, form, change):
         """Through the services: create_game for a new game, update_settings (under the game
@@ -271,6 +333,7 @@ class GameAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request), "title": _("Console: %(name)s") % {
                 "name": game.name}, "game": game, "opts": self.model._meta,
             "phase_title": phase_heading(game),
+            "result": result_line(game, names),
             "seats": seat_rows(game, names),
             "pending": step_rows(game, names),
             "preview": event_rows(game, selectors.preview_end_phase(game), names),
@@ -288,10 +351,10 @@ class GameAdmin(admin.ModelAdmin):
                 e.as_engine_event() for e in Event.objects.filter(game=game).order_by("-id")[:200]],
                 names),
             "signups": game.signups.filter(withdrawn_at=None).select_related("user__profile"),
-            "substitutions": game.substitutions.select_related("seat", "outgoing__profile",
-                                                               "incoming__profile")[:50],
-            "warnings": selectors.open_warnings(game),
-            "leaves": game.leaves.select_related("seat", "user__profile")[:50],
+            "substitutions": named(game.substitutions.select_related(
+                "seat", "outgoing__profile", "incoming__profile")[:50], names),
+            "warnings": named(selectors.open_warnings(game), names),
+            "leaves": named(game.leaves.select_related("seat", "user__profile")[:50], names),
             "can_foul_out": any(c.kind == "foul_out" for c in choices),
             "engine_abort": any(c.kind == "abort" for c in choices),
             "seat_choices": sorted(names.items()),
@@ -312,10 +375,9 @@ class GameAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request), "opts": self.model._meta, "game": game,
             "title": _("End %(phase)s now?") % {"phase": phase_heading(game)},
             "running": game.status == Game.Status.RUNNING,
-            "missing": [(n + 1, names.get(n, ""), gm_steps.owed_texts(kinds))
+            "missing": [(who(names, n), gm_steps.owed_texts(kinds))
                         for n, kinds in found["missing"].items()],
-            "fouled_out": [(n + 1, names.get(n, "")) for n in found["fouled_out"]
-                           if isinstance(n, int)],
+            "fouled_out": [who(names, n) for n in found["fouled_out"] if isinstance(n, int)],
             "defaults": event_rows(game, found["defaults"], names),
             "events": event_rows(game, found["events"], names),
             "next_phase": found["next_phase_name"],
@@ -378,13 +440,32 @@ def phase_heading(game: Game) -> str:
     return selectors.current_phase_name(game)
 
 
+def result_line(game: Game, names: dict[int, str] | None = None) -> str:
+    """A finished (or aborted) game's result as the players' pages give it, through the
+    presenters ("游戏结束：平民阵营获胜。获胜者：……"); "" while it runs."""
+    if not game.outcome or game.ruleset not in rulesets.names():
+        return ""
+    if names is None:
+        names = selectors.seat_names(game)
+    return plain(outcome_text(game.ruleset, game.outcome, names))
+
+
+def named(rows, names: dict[int, str]) -> list:
+    """Rows of a seat (warnings, leave, replacements), each given `who`: its seat as a
+    sentence names it ("3号阿狗")."""
+    rows = list(rows)
+    for row in rows:
+        row.who = who(names, row.seat.number)
+    return rows
+
+
 def seat_rows(game: Game, names: dict[int, str]) -> list[dict]:
     """Per seat (1-based number, display name): alive, and what it still owes this phase."""
     duties = selectors.seat_duties(game)
     alive = selectors.living_seats(game)
     if alive is None:
         alive = set(names)
-    return [{"number": n + 1, "name": name, "alive": n in alive,
+    return [{"number": n + 1, "name": name, "seat": who(names, n), "alive": n in alive,
              "owes": gm_steps.owed_texts(duties[n]) if n in duties else []}
             for n, name in sorted(names.items())]
 
@@ -403,9 +484,9 @@ def manifesto_rows(game: Game, names: dict[int, str]) -> list[dict]:
     for m in selectors.manifestos_for_review(game):
         target = m["target"]
         rows.append({**m, "number": m["seat"] + 1, "author": names.get(m["seat"], ""),
+                     "who": who(names, m["seat"]),
                      "card_name": param_label(game.ruleset, "card", m["card"], names),
-                     "target_name": "" if target is None else
-                     f"{target + 1}. {names.get(target, '')}"})
+                     "target_name": "" if target is None else who(names, target)})
     return rows
 
 
@@ -416,30 +497,34 @@ def step_rows(game: Game, names: dict[int, str]) -> list[dict]:
     rows = []
     for a in Action.objects.filter(game=game, phase=game.current_phase).exclude(
             actor="clock").order_by("seq"):
-        actor = (f"{int(a.actor) + 1}. {names.get(int(a.actor), '')}" if a.actor.isdigit()
+        actor = (who(names, int(a.actor)) if a.actor.isdigit()
                  else _("GM") if a.actor == GM else a.actor)
         rows.append({"seq": a.seq, "actor": actor, "created": a.created,
-                     "text": describe(game.ruleset, {"kind": a.kind, "data": a.params},
-                                      names)})
+                     "text": rendered(describe(game.ruleset, {"kind": a.kind, "data": a.params},
+                                               names))})
     return rows
 
 
 def event_rows(game: Game, events: list[dict], names: dict[int, str]) -> list[dict]:
     """Events as sentences in the viewer's language, each with the engine's `because` chain
-    in that language too, unless the sentence already holds it (no explanation twice)."""
+    in that language too, unless the sentence already holds it (no explanation twice). A
+    GM's own log entry is its sentence alone (its chain only names the act again)."""
     known = game.ruleset in rulesets.names()
     rows = []
     for e in events:
         visibility = e.get("visibility") or {}
         text = gm_steps.gm_log_text(e, names)
+        gm_entry = text is not None
         if text is None:
             text = describe(game.ruleset, e, names) if known else e["kind"]
         rows.append({
-            "text": text.replace("**", ""),  # the presenters' Markdown bold, read as text
+            "text": rendered(text),
             "public": visibility.get("public", False),
-            "to": ", ".join(f"{n + 1}. {names.get(n, '')}" for n in visibility.get("seats") or []),
-            "because": (explanation(game.ruleset, e, text, names) if known
-                        else [str(b) for b in e.get("because") or []]),
+            "to": labels.audience_text(False, visibility.get("seats") or [], names)
+            if visibility.get("seats") else "",
+            "because": [] if gm_entry else (
+                explanation(game.ruleset, e, text, names) if known
+                else [str(b) for b in e.get("because") or []]),
             "seq": e.get("seq")})
     return rows
 

@@ -25,7 +25,7 @@ def kind_title(kind: str) -> str:
         "choose_camp_for": _("Set a seat's default camp"),
         "abort": _("End the game without a result"),
     }
-    return str(titles.get(kind, kind.replace("_", " ")))
+    return str(titles.get(kind, _("Another GM step")))
 
 
 def owed_text(kind: str) -> str:
@@ -34,8 +34,9 @@ def owed_text(kind: str) -> str:
         "use_card": _("a card use (or “no card tonight”)"),
         "pass": _("a card use (or “no card tonight”)"),
         "withdraw": _("a card use (or “no card tonight”)"),
-        "vote": _("a vote (or a proxy vote)"),
-        "proxy_vote": _("a vote (or a proxy vote)"),
+        "vote": _("a vote"),
+        "proxy_vote": _("a proxy vote"),
+        "abstain": _("a vote (or abstaining)"),
         "loss_order": _("the order of losing cards"),
         "choose_camp": _("the choice of a camp"),
         "kill": _("the night's kill"),
@@ -45,9 +46,10 @@ def owed_text(kind: str) -> str:
         "skip_protection": _("a protection (or skipping it)"),
         "possess": _("a possession (or none)"),
         "cancel_possession": _("a possession (or none)"),
-        "defer": _("a kill (or deferring it)"),
+        "defer": _("going with the team's choice"),
         "last_words": _("last words"),
         "speech": _("a speech"),
+        "speak": _("a speech"),
         "pick": _("the choice of a card"),
         "take_bonus": _("the priority token's choice"),
         "take_double": _("the priority token's choice"),
@@ -57,12 +59,39 @@ def owed_text(kind: str) -> str:
         "flip": _("a move (keep, swap, replace or flip)"),
         "wait": _("a step of their team"),
     }
-    return str(texts.get(kind, kind.replace("_", " ")))
+    return str(texts.get(kind, _("a step")))
+
+
+# Kinds a seat may take instead of the one it owes, read together with it: (owed kind, the
+# other kind) -> one sentence. Only the pairs the rule set offers that seat are joined, so a
+# Classic vote (no proxy vote in Classic) reads "a vote", never "(or a proxy vote)", and a
+# Classic police officer who may go with the team owes "the check (or going with the team)".
+def _joined() -> dict[tuple[str, str], str]:
+    return {
+        ("vote", "proxy_vote"): _("a vote (or a proxy vote)"),
+        ("vote", "abstain"): _("a vote (or abstaining)"),
+        ("kill", "defer"): _("the night's kill (or going with the team's choice)"),
+        ("check", "defer"): _("the night's check (or going with the team's choice)"),
+        ("extra_check", "defer"): _("the extra check (or going with the team's choice)"),
+    }
 
 
 def owed_texts(kinds: list[str]) -> list[str]:
-    """The engine's `duties` as sentences (kinds that read the same are shown once)."""
-    return list(dict.fromkeys(owed_text(k) for k in kinds if k != "team_message"))
+    """The engine's `duties` as sentences (kinds that read the same are shown once; a kind
+    offered instead of another joins that one's sentence)."""
+    kinds = [k for k in kinds if k != "team_message"]
+    joined = _joined()
+    texts, used = [], set()
+    for kind in kinds:
+        if kind in used:
+            continue
+        pair = next(((kind, other) for other in kinds if (kind, other) in joined), None)
+        if pair is not None:
+            used.add(pair[1])
+            texts.append(joined[pair])
+        elif not any((other, kind) in joined for other in kinds):
+            texts.append(owed_text(kind))
+    return list(dict.fromkeys(texts))
 
 
 def encode(value) -> str:
@@ -147,7 +176,8 @@ def gm_log_text(event: dict, names: dict[int, str]) -> str | None:
         return None
     data = event.get("data") or {}
     what = kind[3:]
-    by = data.get("gm") or _("the GM")
+    # services.kernel.log_gm writes "system" for an act nobody signed (a task's)
+    by = data.get("gm") if data.get("gm") not in (None, "", "system") else _("the GM")
     seat = data.get("seat")
     seat_text = who(names, seat) if isinstance(seat, int) and not isinstance(seat, bool) \
         else ""
@@ -167,6 +197,9 @@ def gm_log_text(event: dict, names: dict[int, str]) -> str | None:
         "reject_manifesto": _("%(by)s rejected the manifesto of seat %(seat)s."),
         "approve_manifesto": _("%(by)s approved the manifesto of seat %(seat)s."),
         "choose_camp_for": _("%(by)s set a default camp for seat %(seat)s."),
+        "add_co_gm": _("%(by)s named a co-GM."),
+        "rollback": (_("%(by)s took back the last step of %(seat)s.") if seat_text else
+                     _("%(by)s rolled back the end of a phase.")),
     }
     text = texts.get(what, _("%(by)s: %(what)s."))
     return str(text) % {"by": by, "minutes": data.get("minutes", "?"), "seat": seat_text,

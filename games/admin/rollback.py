@@ -21,6 +21,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -29,7 +30,8 @@ from messaging.models import Thread
 
 from .. import selectors, services
 from ..models import Game, OutboxEmail
-from ..presenters import describe
+from ..presenters import describe, who
+from .text import rendered
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
 
@@ -86,26 +88,33 @@ def _describe_plan(game: Game, plan) -> dict:
     def step_text(a) -> str:
         if a.actor == "clock":
             return _("the end of %(phase)s") % {"phase": _phase_title(game, a.phase)}
-        who = _("the GM") if a.actor == "gm" else \
-            f"{int(a.actor) + 1}. {names.get(int(a.actor), '')}"
+        by = _("the GM") if a.actor == "gm" else who(names, int(a.actor))
         what = describe(game.ruleset, {"kind": a.kind, "data": a.params,
                                        "visibility": {"public": False, "seats": []}}, names)
-        return f"{who}: {what}"
+        return format_html("{}: {}", by, rendered(what))
 
+    summary = plan.summary(names)
     return {
         "steps": [(a.seq, step_text(a)) for a in plan.removed],
-        "events": [describe(game.ruleset, e.as_engine_event(), names) + (
-            "" if e.public else " (" + _("private") + ")") for e in plan.events_removed],
+        "events": [format_html("{}{}", rendered(describe(game.ruleset, e.as_engine_event(),
+                                                         names)),
+                               "" if e.public else " (" + _("private") + ")")
+                   for e in plan.events_removed],
         "announcements": plan.announcements,
-        "votes": [(v.voter.number + 1, names.get(v.voter.number, ""),
-                   (v.target.number + 1) if v.target else None) for v in plan.votes],
+        "votes": [(who(names, v.voter.number),
+                   who(names, v.target.number) if v.target else _("abstained"))
+                  for v in plan.votes],
         "dropped": [_phase_title(game, p) for p in plan.dropped_phases],
         "phase": _phase_title(game, plan.phase),
         "threads": list(Thread.objects.filter(
             board_id=game.board_id, key__in=[f"vote-{p.seq}" for p in plan.dropped_phases])
             .values_list("title", flat=True)) if game.board_id else [],
         "emails": _emails_of(plan),
-        **plan.summary(names),
+        **summary,
+        # the seats as a sentence names them ("3号阿狗"), not the summary's (number, name)
+        "messages": [(who(names, n - 1), count) for n, _name, count in summary["messages"]],
+        "revived": [who(names, n - 1) for n, _name in summary["revived"]],
+        "fallen": [who(names, n - 1) for n, _name in summary["fallen"]],
     }
 
 
@@ -183,7 +192,7 @@ def _choices(request, game: Game, context: dict):
         "choices": True,
         "phase_end": None if isinstance(end, str) else _phase_title(game, end.removed[0].phase),
         "phase_end_refusal": end if isinstance(end, str) else "",
-        "seat_steps": [(n + 1, names.get(n, ""), plan if isinstance(plan, str) else "")
+        "seat_steps": [(n + 1, who(names, n), plan if isinstance(plan, str) else "")
                        for n, plan in options["steps"]],
         "history": [(r, _phase_title(game, r.phase), len(r.steps)) for r in game.rollbacks
                     .select_related("gm__profile", "phase").order_by("-id")[:20]],

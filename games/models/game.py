@@ -37,7 +37,8 @@ class Game(models.Model):
     status = models.CharField(_("status"), max_length=16, choices=Status.choices,
                               default=Status.DRAFT)
     board = models.OneToOneField("messaging.Board", null=True, blank=True,
-                                 on_delete=models.SET_NULL, related_name="game")
+                                 on_delete=models.SET_NULL, related_name="game",
+                                 verbose_name=_("board"))
     gm = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                            on_delete=models.SET_NULL, related_name="games_run",
                            verbose_name=_("game master"))
@@ -109,9 +110,9 @@ class Game(models.Model):
     paused_remaining = models.DurationField(null=True, blank=True, editable=False)
     outcome = models.JSONField(null=True, blank=True, editable=False)
 
-    created = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("game")
@@ -166,14 +167,15 @@ class Game(models.Model):
 class Seat(models.Model):
     """A place at the table. `number` is the engine's seat index (0-based; shown from 1)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats",
+                             verbose_name=_("game"))
     number = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                              on_delete=models.SET_NULL, related_name="seats")
     conversation = models.OneToOneField("messaging.Conversation", null=True, blank=True,
                                         on_delete=models.SET_NULL, related_name="seat")
     alive = models.BooleanField(_("alive"), default=True)
-    joined_at = models.DateTimeField(auto_now_add=True)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
     checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
 
     class Meta:
@@ -195,14 +197,16 @@ class Seat(models.Model):
 
 
 class Phase(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases")
-    seq = models.PositiveIntegerField()
-    name = models.CharField(max_length=32)
-    number = models.PositiveIntegerField()
-    started_at = models.DateTimeField()
-    deadline = models.DateTimeField(null=True, blank=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
-    end_reason = models.CharField(max_length=16, blank=True)  # deadline / early / gm
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases",
+                             verbose_name=_("game"))
+    seq = models.PositiveIntegerField(_("order"))
+    name = models.CharField(_("kind of phase"), max_length=32)
+    number = models.PositiveIntegerField(_("phase number"))
+    started_at = models.DateTimeField(_("started at"))
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    # deadline / early / gm / over (games.presenters.labels.end_reason_label)
+    end_reason = models.CharField(_("how it ended"), max_length=16, blank=True)
 
     class Meta:
         verbose_name = _("phase")
@@ -219,20 +223,23 @@ class Phase(models.Model):
 class Action(models.Model):
     """One accepted step, in order: the replay log. `actor` is a seat index, "gm" or "clock"."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
-    seq = models.PositiveIntegerField()
-    phase = models.ForeignKey(Phase, null=True, on_delete=models.SET_NULL, related_name="actions")
-    actor = models.CharField(max_length=16)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions",
+                             verbose_name=_("game"))
+    seq = models.PositiveIntegerField(_("order"))
+    phase = models.ForeignKey(Phase, null=True, on_delete=models.SET_NULL, related_name="actions",
+                              verbose_name=_("phase"))
+    actor = models.CharField(_("taken by"), max_length=16)
     seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="actions")
-    kind = models.CharField(max_length=32)
-    params = models.JSONField(default=dict)
+                             related_name="actions", verbose_name=_("seat"))
+    kind = models.CharField(_("kind of step"), max_length=32)
+    params = models.JSONField(_("parameters"), default=dict)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                             on_delete=models.SET_NULL, related_name="+")
+                             on_delete=models.SET_NULL, related_name="+",
+                             verbose_name=_("user"))
     # When the request arrived (what the deadline is judged by); `created` is when the row
     # was written, possibly later, after waiting for the game lock.
-    received_at = models.DateTimeField(null=True, blank=True)
-    created = models.DateTimeField(auto_now_add=True)
+    received_at = models.DateTimeField(_("received"), null=True, blank=True)
+    created = models.DateTimeField(_("stored"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("step")
@@ -253,13 +260,16 @@ class Action(models.Model):
 class Vote(models.Model):
     """A vote as cast (the engine keeps the count); the constraints are the backstop."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="votes")
-    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="votes")
-    voter = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="votes_cast")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="votes",
+                             verbose_name=_("game"))
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="votes",
+                              verbose_name=_("phase"))
+    voter = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="votes_cast",
+                              verbose_name=_("voter"))
     target = models.ForeignKey(Seat, null=True, on_delete=models.CASCADE,
-                               related_name="votes_received")
-    proxy = models.BooleanField(default=False)
-    created = models.DateTimeField(auto_now_add=True)
+                               related_name="votes_received", verbose_name=_("voted for"))
+    proxy = models.BooleanField(_("proxy vote"), default=False)
+    created = models.DateTimeField(_("cast"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("vote")
@@ -281,16 +291,18 @@ class Event(models.Model):
     none. Insertion order (`id`) is the log's order.
     """
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
-    seq = models.PositiveIntegerField(null=True, blank=True)
-    phase = models.ForeignKey(Phase, null=True, on_delete=models.SET_NULL, related_name="events")
-    kind = models.CharField(max_length=40)
-    public = models.BooleanField(default=False)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events",
+                             verbose_name=_("game"))
+    seq = models.PositiveIntegerField(_("order"), null=True, blank=True)
+    phase = models.ForeignKey(Phase, null=True, on_delete=models.SET_NULL, related_name="events",
+                              verbose_name=_("phase"))
+    kind = models.CharField(_("kind of event"), max_length=40)
+    public = models.BooleanField(_("public"), default=False)
     # Seat indexes that may see a non-public event, as ",0,3," so one LIKE finds a seat's.
-    audience = models.CharField(max_length=200, blank=True)
-    data = models.JSONField(default=dict)
-    because = models.JSONField(default=list)
-    created = models.DateTimeField(auto_now_add=True)
+    audience = models.CharField(_("readers"), max_length=200, blank=True)
+    data = models.JSONField(_("data"), default=dict)
+    because = models.JSONField(_("because"), default=list)
+    created = models.DateTimeField(_("stored"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("event")
@@ -316,20 +328,22 @@ class Event(models.Model):
 class Announcement(models.Model):
     """A drafted public announcement (dawn, vote result...). Posted at once or held for the GM."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="announcements")
-    phase = models.ForeignKey(Phase, null=True, on_delete=models.SET_NULL, related_name="+")
-    title = models.CharField(max_length=120)
-    body = models.TextField()
-    story = models.TextField(blank=True)
-    published_at = models.DateTimeField(null=True, blank=True)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="announcements",
+                             verbose_name=_("game"))
+    phase = models.ForeignKey(Phase, null=True, on_delete=models.SET_NULL, related_name="+",
+                              verbose_name=_("phase"))
+    title = models.CharField(_("title"), max_length=120)
+    body = models.TextField(_("text"))
+    story = models.TextField(_("story"), blank=True)
+    published_at = models.DateTimeField(_("published"), null=True, blank=True)
     post = models.ForeignKey("messaging.Post", null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="+")
+                             related_name="+", verbose_name=_("post"))
     # The accepted step (Action.seq) whose results this announces; None for announcements
     # no step made (player list, substitutes, game over) and after a rollback withdrew it.
     step_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
     withdrawn_at = models.DateTimeField(_("withdrawn by the GM"), null=True, blank=True,
                                         editable=False)
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("announcement")

@@ -575,7 +575,7 @@ def test_the_gm_reads_each_seat_s_first_and_nearest_mark_in_the_admin(long_game,
     url = reverse("admin:games_remindersent_changelist")
     page = client.get(url).content.decode()
     heads = re.findall(r"<th scope=\"col\" class=\"[^\"]*column-(\w+)", page)
-    assert heads[heads.index("game"):] == ["game", "phase_title", "user", "first_hours",
+    assert heads[heads.index("game"):] == ["game", "phase_title", "user_name", "first_hours",
                                            "hours", "created"]
     assert "首次提醒" in page
     phase = re.search(r'<td class="field-phase_title">(.*?)</td>', page).group(1)

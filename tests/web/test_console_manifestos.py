@@ -51,7 +51,7 @@ def test_everyone_has_acted_is_said_only_once_everyone_has(client, night, nl_gm)
     end_page = reverse("admin:games_game_end_phase", args=[night.pk])
     assert f'href="{end_page}"' in notice
     page = client.get(end_page).content.decode()
-    assert "未审核的杀人宣言" in page and "1. 阿猫" in page.split('id="unreviewed"')[1]
+    assert "未审核的杀人宣言" in page and "1号阿猫" in page.split('id="unreviewed"')[1]
 
 
 def test_the_console_lists_the_manifesto_with_approve_and_reject(client, night, nl_gm):
@@ -59,7 +59,7 @@ def test_the_console_lists_the_manifesto_with_approve_and_reject(client, night, 
     html = console(client, night)
     block = html.split('id="manifestos"')[1].split("</fieldset>")[0]
     assert "杀人宣言审核" in block and MANIFESTO[:20] in block
-    assert "1. 阿猫" in block and "杀手" in block and "3. 小白" in block and "待审核" in block
+    assert "1号阿猫" in block and "杀手" in block and "3号小白" in block and "待审核" in block
     assert 'value="通过"' in block and 'value="驳回"' in block
     gm_steps = html.split('id="gm-steps"')[1].split("</fieldset>")[0]
     assert 'data-kind="reject_manifesto"' not in gm_steps  # reviewed in one place only

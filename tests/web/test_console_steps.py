@@ -38,7 +38,7 @@ def night(start_ninelives, nl_gm, client):
 def test_each_seat_shows_its_number_name_and_what_it_still_owes(client, night):
     act(night, 3, "use_card", card="CURSE", target=0)
     html = section(console(client, night), 'id="seats"')
-    rows = re.findall(r"<tr[^>]*><td[^>]*>(\d+)\. ([^<]+)</td>\s*<td>([^<]+)</td></tr>", html)
+    rows = re.findall(r"<tr[^>]*><td[^>]*>(\d+)号([^<]+)</td>\s*<td>([^<]+)</td></tr>", html)
     assert [(int(n), name) for n, name, _owes in rows] == list(enumerate(NAMES[:5], 1))
     owes = {int(n): text for n, _name, text in rows}
     assert "一张牌" in owes[1] and "一张牌" in owes[5]  # night 1: a card use or none
@@ -51,7 +51,7 @@ def test_the_header_and_steps_name_the_phase_in_chinese_only(client, night):
     assert "进行中 · 第1夜 · " in html.split('id="phase-head"', 1)[1][:200]
     assert "night 1" not in html.lower()
     steps = section(html, 'id="steps"')
-    assert "4. 老黑" in steps and "诅咒" in steps and "CURSE" not in steps
+    assert "4号老黑" in steps and "诅咒" in steps and "CURSE" not in steps
     assert "{" not in steps and "'card'" not in steps
 
 
@@ -122,8 +122,8 @@ def test_end_phase_now_shows_the_consequences_then_confirms(client, start_nineli
     page = client.get(reverse("admin:games_game_end_phase", args=[game.pk])).content.decode()
     fouled = section(page, 'id="fouled-out"')
     for n, name in enumerate(NAMES[1:5], 2):  # seats 2-5 did not vote: out (§9.1.5)
-        assert f"{n}. {name}" in fouled
-    assert "1. 阿猫" not in fouled
+        assert f"{n}号{name}" in fouled
+    assert "1号阿猫" not in fouled
     assert "投票" in section(page, 'id="missing"')
     game.refresh_from_db()
     assert game.phase_name == "day" and all(game.state["public"]["alive"])  # nothing done

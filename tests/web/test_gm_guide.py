@@ -19,7 +19,9 @@ def test_the_admin_index_links_the_guide_and_the_guide_shows_its_pictures(client
     url = reverse("admin:games_game_guide")
     assert f'href="{url}"' in index
     page = client.get(url).content.decode()
-    assert "主持第一局" in page and "English summary" in page
+    assert "主持第一局" in page and "English summary" not in page  # the Chinese part only
+    # bold Markdown beside Chinese punctuation is bold, not two stars shown as text
+    assert "**" not in page and "<strong>工作人员</strong>" in page
     images = re.findall(r'<img src="([^"]+)"', page)
     assert len(images) >= 5
     for src in images:
@@ -33,6 +35,17 @@ def test_only_the_guides_own_pictures_are_served(client, gm, name):
     response = client.get(reverse("admin:games_game_guide_image", args=["x.png"]).replace(
         "x.png", name))
     assert response.status_code == 404
+
+
+def test_a_reader_of_english_gets_the_english_summary(client, make_user):
+    from accounts.models import Profile
+
+    host = make_user("主持人丙", staff=True, superuser=False)
+    Profile.objects.filter(user=host).update(language="en")
+    client.force_login(host)
+    page = client.get(reverse("admin:games_game_guide")).content.decode()
+    assert "Your first game as the GM" in page and "Staff status means" in page
+    assert "主持第一局" not in page
 
 
 def test_players_do_not_get_the_admin_guide(client, players):
