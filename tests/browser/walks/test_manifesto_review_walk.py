@@ -55,7 +55,7 @@ def test_the_gm_reviews_a_manifesto_then_ends_the_night(
     notice = read_in_chinese(gm, "#everyone-acted")
     assert "所有人都已行动" in notice and "还有1份杀人宣言等待你审核" in notice
     review = read_in_chinese(gm, "#manifestos")
-    assert "1. 阿猫" in review and "3. 小白" in review and "待审核" in review
+    assert "1号阿猫" in review and "3号小白" in review and "待审核" in review
     assert MANIFESTO[:15] in review
     assert fits_a_phone(gm)
     shots(gm, "console-manifestos", "#manifestos")
@@ -74,7 +74,7 @@ def test_the_gm_reviews_a_manifesto_then_ends_the_night(
     act(game, 0, "use_card", card="KILLER", target=2, manifesto=SECOND)
 
     follow(gm, "#end-phase-link")  # the GM looks at what ending now would do
-    assert "1. 阿猫" in read_in_chinese(gm, "#unreviewed")
+    assert "1号阿猫" in read_in_chinese(gm, "#unreviewed")
     follow(gm, "先去审核", within="#end-phase")
     assert SECOND[:15] in read_in_chinese(gm, "#manifestos")
     follow(gm, "#manifestos form.approve-manifesto input[type=submit]")
