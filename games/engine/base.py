@@ -252,6 +252,10 @@ class RuleSet:
 
     # 5. optional facts the service uses (defaults suit most rule sets)
     vote_phases: frozenset[str] = frozenset({"day", "runoff"})  # phases with a vote thread
+    # Phases that go on inside the phase before them, which the public sees going on
+    # (Classic's extra check inside the night): the service keeps that phase's record and
+    # its deadline, as long as the deadline leaves them their own duration.
+    within_previous: frozenset[str] = frozenset()
 
     def duties(self, state: State, seat: int) -> list[str]:
         """The kinds of step `seat` still owes this phase (the console shows them). Default:

@@ -23,9 +23,10 @@ from messaging.models import Board, Thread
 from messaging.notifications import Kind
 
 from .. import awaiting, rulesets
-from ..engine.base import SPECTATOR, end_phase, new_seed
+from ..engine.base import GM, SPECTATOR, end_phase, new_seed
 from ..models import Game, Phase, Seat
 from ..presenters import listing, outcome_text, phase_end_title, phase_summary, vote_heading
+from ..presenters.deal import deal_markdown, deal_rows
 from ..selectors import commitment_of, seat_names
 from . import backoff, kernel, votes
 from .ghosts import restore_ghost_threads
@@ -232,6 +233,23 @@ def open_phase(game: Game, now: dt.datetime) -> Phase:
     return phase
 
 
+def continue_phase(game: Game, phase: Phase, now: dt.datetime) -> Phase:
+    """The engine's current phase goes on inside `phase`, the one it follows (a rule set's
+    `within_previous`: Classic's extra check inside the night), as the public sees it: the
+    same Phase row (the same phase on every page, form and record) and the same deadline as
+    long as that leaves the new phase its own duration, else its own duration from now.
+
+    Precondition: the caller holds the game lock and `game.state` is the new state.
+    """
+    info = ruleset_of(game).phase(game.state)
+    own = now + dt.timedelta(minutes=game.minutes_for(info.name))
+    if phase.deadline is None or phase.deadline < own:
+        phase.deadline = own
+        Phase.objects.filter(pk=phase.pk).update(deadline=own)
+    game.phase_name, game.phase_number, game.deadline = info.name, info.number, phase.deadline
+    return phase
+
+
 def _open_vote_thread(game: Game, phase: Phase) -> None:
     key = f"vote-{phase.seq}"
     if game.board is None:
@@ -284,14 +302,22 @@ def advance_locked(game: Game, *, reason: str, now: dt.datetime, by: User | None
     before = (game.state or {}).get("public") or {}  # the closing phase's round and turn
     t = engine.end_phase(game.state)
     record_step(game, end_phase(), t, user=by, seat=None)
-    if closing is not None:
+    outcome = engine.outcome(game.state)
+    # A phase the rule set runs inside the closing one goes on in its row (continue_phase).
+    goes_on = closing is not None and outcome is None and \
+        engine.phase(game.state).name in engine.within_previous
+    if closing is not None and not goes_on:
         Phase.objects.filter(pk=closing.pk).update(ended_at=now, end_reason=reason)
     if reason == "gm":
         log_gm(game, by, "end_phase_now", {})
-    outcome = engine.outcome(game.state)
     names = seat_names(game)
     sync_alive(game, engine)
-    phase = open_phase(game, now) if outcome is None else closing
+    if outcome is not None:
+        phase = closing
+    elif goes_on:
+        phase = continue_phase(game, closing, now)
+    else:
+        phase = open_phase(game, now)
     store_events(game, t.events, phase)
     votes.post_vote_results(game, t.events)  # the vote thread's result post
     title = phase_end_title(game.ruleset, closing.name, closing.number, before, names) \
@@ -349,11 +375,16 @@ def _announce_end(game: Game, phase: Phase | None, outcome: Outcome, names: dict
         winners = listing(names.get(w, str(w + 1)) for w in outcome.winners) or _("nobody")
         lines = [_("The game is over: %(summary)s") % {"summary": worded or outcome.summary},
                  _("Winners: %(names)s") % {"names": winners}]
+    # The deal as a table in words (seat, camp, cards, secret attributes); its canonical text,
+    # which the commitment hashes, is on the commitment page, not in a post people read.
+    deal = deal_markdown(deal_rows(game.ruleset, ruleset_of(game).view(game.state, GM), names))
+    if deal:
+        lines.append(_("The deal:"))
+        lines.append(deal)
     text = ruleset_of(game).commitment_text(game.state)
     if game.commitment and text is not None:
         lines.append(_("The deal and the salt are revealed; anyone can check the commitment "
-                       "(see the review page):"))
-        lines.append(f"```\n{text}\n```")
+                       "on the game's deal commitment page:"))
         lines.append(_("Salt: `%(salt)s` → SHA-256 `%(hash)s`")
                      % {"salt": game.salt, "hash": game.commitment})
     announce(game, phase, _("Game over"), "\n\n".join(lines), events=[], force_publish=True)

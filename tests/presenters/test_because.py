@@ -189,6 +189,9 @@ EXAMPLES = {
     "classic": [
         ("The police learn that seat 3 is: bandit (seed 001 §3.10).",
          "警察得知3号丙君的身份：匪（§3.10）。"),
+        # Random play rarely cancels a possession (the ghost's choices stay open during the
+        # police's extra check too, so the random games take other paths).
+        ("The ghost in seat 2 withdrew tonight's possession.", "鬼匪2号乙君撤回了今晚的附体。"),
         ("Seat 1 and seat 5 tied a third time, so nobody is eliminated today (seed 001 §4.5, "
          "read as a day without elimination).",
          "1号甲君、5号戊君第三次平票，因此今天无人出局（§4.5，本站按当天无人出局处理）。"),

@@ -57,12 +57,20 @@ def by_night(ph: str) -> Refusal:
 
 
 def first_night_part(ph: str) -> Refusal:
-    """A kind of the night proper, outside it: during the extra check, or by day. The
-    refusal during the extra check does not name it: only the police and the poison may
-    know the poison was checked (seed 003 poison rules 3-4)."""
+    """A kind of the night proper, outside it: during the extra check of a night settled
+    before it (a game saved in the earlier order, see `night_open`), or by day. The refusal
+    during the extra check does not name it: only the police and the poison may know the
+    poison was checked (seed 003 poison rules 3-4)."""
     if ph == "extra_check":
         return refuse("wrong_phase", "Tonight's choices are closed.")
     return by_night(ph)
+
+
+def night_goes_on(state: dict) -> bool:
+    """During the extra check, the night is still open for every seat's own choices: it is
+    settled when the extra check ends (`night.open_extra_check`). A game saved in the
+    extra check of the earlier order had its night settled before it (no `held` mark)."""
+    return state["secret"]["night"].get("held", False)
 
 
 def not_speaker(ph: str) -> Refusal:
@@ -106,23 +114,39 @@ def owes_last_words(state: dict, actor: int, ph: str) -> Refusal | None:
     return None
 
 
+def night_open(state: dict, actor: int, ph: str) -> Refusal | None:
+    """The night's own choices (kill, possession, protection) during the extra check: open
+    while the night goes on (`night_goes_on`), closed in a night settled before it."""
+    if ph == "extra_check" and not night_goes_on(state):
+        return first_night_part(ph)
+    return None
+
+
 def has_team(state: dict, actor: int, ph: str) -> Refusal | None:
-    if team_role(state, actor) is None or (ph == "extra_check"
+    if team_role(state, actor) is None or (ph == "extra_check" and not night_goes_on(state)
                                            and role_of(state, actor) != R.POLICE):
         return refuse("no_team", "You have no team to talk to now.")
     return None
 
 
+def night_key(state: dict, actor: int) -> str:
+    """Where a team member's night choice is kept: the bandits' kill, the police's check, or
+    during the extra check the police's extra check (their night check is settled)."""
+    if role_of(state, actor) == R.BANDIT:
+        return "kill"
+    return "extra" if state["public"]["phase"] == "extra_check" else "check"
+
+
 def may_defer(state: dict, actor: int, ph: str) -> Refusal | None:
     nt = state["secret"]["night"]
-    if ph == "extra_check":
-        if role_of(state, actor) != R.POLICE:
-            return refuse("not_police", "Only the police check.")
+    if ph == "extra_check" and role_of(state, actor) != R.POLICE and not night_goes_on(state):
+        return refuse("not_police", "Only the police check.")
+    if ph == "extra_check" and role_of(state, actor) == R.POLICE:
         current = nt["extra"][actor]
     elif team_role(state, actor) is None:
         return refuse("no_team", "Only a team member can go with the team's choice.")
     else:
-        current = nt["kill" if role_of(state, actor) == R.BANDIT else "check"][actor]
+        current = nt[night_key(state, actor)][actor]
     if current == "defer":
         return refuse("already_done", "You already said you go with your team.")
     return None
@@ -218,9 +242,7 @@ def do_kill(state: dict, actor: int, params: dict, events: list) -> None:
 
 
 def do_defer(state: dict, actor: int, params: dict, events: list) -> None:
-    key = "extra" if state["public"]["phase"] == "extra_check" else (
-        "kill" if role_of(state, actor) == R.BANDIT else "check")
-    state["secret"]["night"][key][actor] = "defer"
+    state["secret"]["night"][night_key(state, actor)][actor] = "defer"
     state["private"][actor]["choice"] = {"defer": True}
     note(state, events, "deferred", team_visibility(state, role_of(state, actor)),
          [f"{me(actor)} goes with the team's choice; silence counts as agreeing "
@@ -342,26 +364,26 @@ class Action:
 # In the order the choices are offered (kill ... team_message at night, then the day's).
 ACTIONS: dict[str, Action] = {
     "kill": Action(
-        frozenset({"night"}), first_night_part, do_kill, "kill {t}", who=(is_bandit,),
+        NIGHT_PHASES, by_night, do_kill, "kill {t}", who=(night_open, is_bandit),
         keys=kill_keys, extra=valid_pact, targets=lambda s, a, ph: night.kill_targets(s),
         verb="kill", options=kill_options),
     "possess": Action(
-        frozenset({"night"}), first_night_part, do_possess, "possess {t}", who=(is_ghost,),
+        NIGHT_PHASES, by_night, do_possess, "possess {t}", who=(night_open, is_ghost),
         keys=target_keys, targets=lambda s, a, ph: night.possess_targets(s, a), verb="possess"),
     "cancel_possession": Action(
-        frozenset({"night"}), first_night_part, do_cancel_possession,
-        "cancel the possession", who=(has_possession,)),
+        NIGHT_PHASES, by_night, do_cancel_possession,
+        "cancel the possession", who=(night_open, has_possession)),
     "check": Action(
         NIGHT_PHASES, by_night, do_check, "check {t}", who=(is_police,), keys=target_keys,
         targets=lambda s, a, ph: night.check_targets(s, a, extra=ph == "extra_check"),
         verb="check"),
     "protect": Action(
-        frozenset({"night"}), first_night_part, do_protect, "protect {t}",
-        who=(is_guardian,), keys=target_keys,
+        NIGHT_PHASES, by_night, do_protect, "protect {t}",
+        who=(night_open, is_guardian), keys=target_keys,
         targets=lambda s, a, ph: night.protect_targets(s, a), verb="protect"),
     "skip_protection": Action(
-        frozenset({"night"}), first_night_part, do_skip_protection, "protect nobody",
-        who=(is_guardian, may_skip)),
+        NIGHT_PHASES, by_night, do_skip_protection, "protect nobody",
+        who=(night_open, is_guardian, may_skip)),
     "defer": Action(NIGHT_PHASES, by_night, do_defer, "go with my team", who=(may_defer,)),
     "team_message": Action(NIGHT_PHASES, by_night, do_team_message, "message my team",
                            who=(has_team,), text=TEAM_MESSAGE),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..base import draw_random, public, seats
+from ..base import clone, draw_random, public, seats
 from . import roles as R
 from .common import (
     CAUSE_TEXT,
@@ -143,6 +143,51 @@ def report_check(state: dict, events: list, target: int, why: list[str], *,
 def resolve_night(state: dict, events: list) -> None:
     """End the night. Precondition: phase is "night" and the state is the caller's copy.
 
+    0. If the police's check is the poison (ghost variant), the night goes on as the extra
+       check (`open_extra_check`): nothing is resolved yet, and the dawn comes when the
+       extra check ends (`resolve_extra_check`).
+    Else `settle_night`, then the day.
+    """
+    if open_extra_check(state, events):                                       # 0
+        return
+    if settle_night(state, events):
+        return
+    begin_day(state, events)
+
+
+def open_extra_check(state: dict, events: list) -> bool:
+    """Step 0 of `resolve_night`: if the police's check tonight is the poison (seed 003
+    poison rules 3-4), tell the police the result and the poison that it was checked, and
+    let the night go on as the police's extra check. Returns whether it did.
+
+    Only the police and the poison may learn that the poison was checked, so the extra check
+    runs inside the night as everyone else sees it: no death, no reveal, no dawn yet; every
+    other seat's night choices stay open (the kill, the possession, the protection, a
+    change of mind) and the night is resolved with them when the extra check ends. The
+    police's own check is settled now (`settled_check`, which the dawn does not choose
+    again): first read on a copy of the secret part, so that a night whose check is not the
+    poison draws no lot here, then taken with the same draw.
+    """
+    night = state["secret"]["night"]
+    if not state["config"]["variant_ghost_poison"] or not living_with_role(state, R.POLICE):
+        return False
+    probe = {**state, "secret": clone(state["secret"]), "log": []}
+    check, _ = team_choice(probe, [], night["check"], "check_tie", "a seat to check")
+    if check is None or role_of(state, check) != R.POISON:
+        return False
+    check, check_why = team_choice(state, events, night["check"], "check_tie", "a seat to check")
+    night.update(extra_due=True, held=True, settled_check=check)
+    report_check(state, events, check, check_why, extra=False)
+    state["public"].update(phase="extra_check")  # the night, on every page but the police's
+    note(state, events, "extra_check", team_visibility(state, R.POLICE),
+         ["The police checked the poison and may check one more seat before the day "
+          "(seed 003 poison rule 4)."])
+    return True
+
+
+def settle_night(state: dict, events: list, *, check_told: bool = False) -> bool:
+    """Resolve the night's choices and announce the dawn; returns whether the game is over.
+
     1. The bandits' victim and death pact, the police check: each a team choice.
     2. Guardians: a submitted protection holds until the end of the next day's vote; no
        submission is a skip (the second one kills), no legal target a stranded round (the
@@ -154,38 +199,37 @@ def resolve_night(state: dict, events: list) -> None:
     4. The possession, after the kill (seed 003 ghost paragraph 2), if the ghost and its
        target are still alive: a civilian turns bandit; police, guardians: no effect (the
        police are told one of theirs was possessed); the poison: the ghost and the poison die.
-    5. The check, reported as the target's identity after step 4 (seed 003 ghost rule 8).
+    5. The check, reported as the target's identity after step 4 (seed 003 ghost rule 8),
+       unless the police were told it already (`check_told`: it was the poison, and the
+       extra check followed).
     6. Dereliction deaths.
     7. Dawn: the deaths are announced with what each reveals; victory is checked.
-    8. Next: the extra check if the police checked the poison, else the day.
     Each step is a function of its own, called in this order: 1 `team_choices`,
-    2 `set_guardians`, 3 `kill`, 4 `possess`, 5 `report_check`, 6 `derelictions`, 7 `dawn`,
-    8 `after_night`.
+    2 `set_guardians`, 3 `kill`, 4 `possess`, 5 `report_check`, 6 `derelictions`, 7 `dawn`.
     """
     secret = state["secret"]
     night = secret["night"]
     gm_why: list[str] = []
     deaths_before = len(secret["deaths"])
-    victim, pact, check, check_why = team_choices(state, events, gm_why)      # 1
+    victim, pact, check, check_why = team_choices(state, events, gm_why,      # 1
+                                                  check_settled=check_told)
     derelict = set_guardians(state, events, gm_why)                           # 2
     pair = kill(state, events, victim, pact, gm_why)                          # 3
     hide_all = possess(state, events, gm_why)                                 # 4
-    if check is not None and report_check(state, events, check, check_why,   # 5
-                                          extra=False):
-        night["extra_due"] = True
+    if check is not None and not check_told:                                  # 5
+        report_check(state, events, check, check_why, extra=False)
     derelictions(state, derelict, gm_why)                                     # 6
     gm_note(state, events, "night_resolved", gm_why or ["Nothing happened tonight."],
             victim=victim, pact=pact, check=check, possess=night["possess"],
             protecting=[[g, t] for g, t in enumerate(secret["protecting"]) if t is not None])
-    if dawn(state, events, deaths_before, pair=pair, hide_all=hide_all):     # 7
-        return
-    after_night(state, events)                                                # 8
+    return dawn(state, events, deaths_before, pair=pair, hide_all=hide_all)  # 7
 
 
-def team_choices(state: dict, events: list,
-                 gm_why: list[str]) -> tuple[int | None, int | None, int | None, list[str]]:
+def team_choices(state: dict, events: list, gm_why: list[str], *, check_settled: bool = False
+                 ) -> tuple[int | None, int | None, int | None, list[str]]:
     """Step 1: the bandits' victim and (ghost variant) death pact, the police's check, and
-    the reasons for the check (told to the police with its result)."""
+    the reasons for the check (told to the police with its result). A check settled when
+    the extra check began (`check_settled`) is not chosen again."""
     night = state["secret"]["night"]
     kill_props = [p[0] if isinstance(p, list) else p for p in night["kill"]]
     victim, why = team_choice(state, events, kill_props, "kill_tie", "a victim")
@@ -196,6 +240,8 @@ def team_choices(state: dict, events: list,
                  for p in night["kill"]]
         pact, why = team_choice(state, events, pacts, "pact_tie", "a bandit for the death pact")
         gm_why += why
+    if check_settled:
+        return victim, pact, night["settled_check"], []
     check, check_why = team_choice(state, events, night["check"], "check_tie", "a seat to check")
     return victim, pact, check, check_why
 
@@ -288,26 +334,21 @@ def dawn(state: dict, events: list, deaths_before: int, *, pair: list | None,
     return finish_if_over(state, events)
 
 
-def after_night(state: dict, events: list) -> None:
-    """Step 8: the extra check if the police checked the poison (and one still lives),
-    else the day."""
-    pub = state["public"]
-    if state["secret"]["night"]["extra_due"] and living_with_role(state, R.POLICE):
-        pub.update(phase="extra_check", queue=[], turn=0, done=False)
-        pub["slot"] += 1
-        note(state, events, "extra_check", team_visibility(state, R.POLICE),
-             ["The police checked the poison and may check one more seat before the day "
-              "(seed 003 poison rule 4)."])
-        return
-    begin_day(state, events)
-
-
 def resolve_extra_check(state: dict, events: list) -> None:
-    """End the extra check: the police's choice is reported (no further extra check, even
-    on the poison again), then the day begins."""
+    """End the extra check, which is the end of the night: the night is settled and its
+    dawn announced (`settle_night`, the police's own check told already), then the police's
+    extra choice is reported (no further extra check, even on the poison again; a seat that
+    died tonight is reported too: the police checked it before the dawn), then the day.
+
+    A game whose state was saved in the extra check of the earlier order (the night settled
+    and its dawn announced before the extra check: no `held` mark) only reports the extra
+    check and begins the day."""
     night = state["secret"]["night"]
+    held = night.get("held", False)
+    if held and settle_night(state, events, check_told=True):
+        return
     target, why = team_choice(state, events, night["extra"], "extra_check_tie", "a seat to check")
-    if target is not None and is_alive(state, target):
+    if target is not None and (held or is_alive(state, target)):
         report_check(state, events, target, why, extra=True)
     for mine in state["private"]:
         mine["choice"] = None

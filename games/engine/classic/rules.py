@@ -183,6 +183,9 @@ class Classic(RuleSet):
     # Each voter has its own slot (its own phase), so a thread per vote phase would open
     # one thread per voter; the votes are public events instead.
     vote_phases: frozenset[str] = frozenset()
+    # The police's extra check after checking the poison is the night going on (seed 003
+    # poison rules 3-4: nobody else may learn of it): it keeps the night's deadline.
+    within_previous: frozenset[str] = frozenset({"extra_check"})
 
     # --- 1. setup ------------------------------------------------------------------------
 
@@ -375,6 +378,17 @@ class Classic(RuleSet):
         elif ph in ("vote", "tie_vote"):
             day.end_vote_slot(state, events)
         # "over": nothing left to end
+
+    def view(self, state: State, viewer) -> dict:
+        """The common view, with the police's extra check named as the night going on
+        ("night") for every viewer but the police it concerns and the GM (seed 003 poison
+        rules 3-4: nobody else may learn that the poison was checked)."""
+        out = super().view(state, viewer)
+        mine = out.get("me") or {}  # the viewer's own card: a view reads nothing secret
+        if out["public"]["phase"] == "extra_check" and viewer != GM and \
+                mine.get("role") != R.POLICE:
+            out["public"]["phase"] = "night"
+        return out
 
     def outcome(self, state: State) -> Outcome | None:
         found = state["public"]["outcome"]

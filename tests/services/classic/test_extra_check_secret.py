@@ -1,16 +1,34 @@
 """The police's extra check after checking the poison (seed 003 poison rules 3-4: only the
-poison and the police learn the poison was checked). While it runs, every page names the
-phase as the night going on ("第1夜"), for every seat, the games list and the anonymous
-visitor; a bandit who tries to act is refused without a word about it; the police find the
-extra check in their own panel."""
+poison and the police learn the poison was checked). While it runs, the night goes on for
+everyone else: every page names the phase as the night ("第1夜"), nothing public changes (no
+death, no reveal, no dawn announcement, the night's deadline), every seat but the police keeps
+its night form and may still change its choice, and nobody but the police and the poison is
+told anything. When it ends, the dawn carries the whole night at once; the police's extra
+result follows it."""
 
 from __future__ import annotations
+
+import datetime as dt
+import re
 
 import pytest
 from django.urls import reverse
 
-from games import services
-from tests.factories.classic import act, fresh, page, pub, seat_text, user_at
+from games import rulesets, services
+from games.engine.base import GM, SPECTATOR
+from games.models import Announcement, Event
+from messaging.models import Message
+from tests.factories.classic import (
+    act,
+    announcements,
+    conversation,
+    fresh,
+    page,
+    pub,
+    seat_text,
+    time_out,
+    user_at,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -53,22 +71,77 @@ def poison_game(players, gm):
     return services.start_game(game_id=game.pk, users=players, seed="poison-web")
 
 
-def check_the_poison(game):
-    """The bandits kill seat 4; the police check the poison: the extra check opens."""
+def all_but_the_last_police(game):
+    """The night in progress: the bandits kill seat 4, the ghost possesses nobody, the police
+    propose the poison (the last of them has not answered yet)."""
     for b in BANDITS:
         act(game, b, "kill", target=3, pact=BANDITS[0])
-    for p in POLICE:
+    for p in POLICE[:-1]:
         act(game, p, "check", target=POISON)
-    for s in range(11):
-        if pub(game)["phase"] != "night":
-            break
-        try:
-            act(game, s, "defer")
-        except services.GameError:
-            pass
+    return fresh(game)
+
+
+def check_the_poison(game):
+    """The bandits kill seat 4; the police check the poison: the extra check opens."""
+    all_but_the_last_police(game)
+    act(game, POLICE[-1], "check", target=POISON)
     game = fresh(game)
     assert pub(game)["phase"] == "extra_check"
     return game
+
+
+# Seats watched from their own point of view: a bandit, the ghost, the victim (a civilian),
+# another civilian, the poison; the police and the GM are told of the check.
+WATCHERS = [BANDITS[0], BANDITS[2], 3, 6, POISON]
+# What a page shows that changes by itself between two readings (the clock, form tokens).
+NOISE = re.compile(
+    r'csrfmiddlewaretoken" value="[^"]*"|\d+\s*(?:分钟|小时|秒|天)|'
+    r'datetime="[^"]*"|data-deadline="[^"]*"|title="[^"]*\d{4}[^"]*"'
+)
+
+
+def seen_by(game, client) -> dict:
+    """Everything a seat not told of the check could compare, per watcher: its engine view
+    (public part, own part, the events it may read), its choices, its messages, and its
+    pages; and what everyone sees: the seats alive, the deadline, the announcements and
+    the public events."""
+    game = fresh(game)
+    engine = rulesets.engine(game.ruleset)
+    out = {
+        "alive": list(game.seats.order_by("number").values_list("alive", flat=True)),
+        "deadline": game.deadline,
+        "announcements": list(Announcement.objects.filter(game=game).values_list("title", "body")),
+        "public events": Event.objects.filter(game=game, public=True).count(),
+        "spectator": engine.view(game.state, SPECTATOR),
+        "anonymous page": NOISE.sub("", page(client, game, None, "game-home")),
+        "games list": NOISE.sub("", client.get(reverse("game-list")).content.decode()),
+    }
+    for seat in WATCHERS:
+        out[seat] = {
+            "view": engine.view(game.state, seat),
+            "choices": sorted(
+                (c.kind, repr(c.params)) for c in engine.legal_actions(game.state, seat)
+            ),
+            "messages": Message.objects.filter(
+                conversation=game.seats.get(number=seat).conversation
+            ).count(),
+            "pages": [
+                NOISE.sub("", page(client, game, seat, name)) for name in ("game-home", "game-act")
+            ],
+        }
+    client.logout()
+    return out
+
+
+def without_message(html: str, text: str) -> str:
+    """The page less the message of 神的使者 holding `text` and the unread count it made."""
+    html = re.sub(r'\s*<span class="badge" id="unread-count">\d+</span>', "", html)
+    at = html.find(text)
+    if at < 0:
+        return html
+    start = html.rfind('<li class="message', 0, at)
+    end = html.index("</li>", at) + len("</li>")
+    return html[:start] + html[end:].lstrip()
 
 
 def test_the_extra_check_is_named_as_the_night_on_every_page_but_the_police_panel(
@@ -83,15 +156,98 @@ def test_the_extra_check_is_named_as_the_night_on_every_page_but_the_police_pane
     client.logout()
     listing = client.get(reverse("game-list")).content.decode()
     assert "第1夜" in listing and "追加验人" not in listing
-    # A bandit who tries to change the night's choice learns nothing of the check.
-    with pytest.raises(services.GameError) as refused:
-        act(game, BANDITS[1], "kill", target=6, pact=BANDITS[0])
-    assert "追加验人" not in str(refused.value) and "警察" not in str(refused.value)
+    # A bandit who changes the night's choice meanwhile learns nothing of the check: the
+    # night goes on for the bandits, so the change is taken as by night.
+    act(game, BANDITS[1], "kill", target=6, pact=BANDITS[0])
     # The police see the extra check in their panel and may make it.
     police_page = page(client, game, POLICE[0], "game-act")
     assert "你们验到了毒药：天亮前警察可以再验一人" in police_page
     assert f"验{seat_text(BANDITS[0])}" in police_page
     act(game, POLICE[0], "check", target=BANDITS[0])
+
+
+def test_during_the_extra_check_every_other_seat_and_the_public_see_the_night_going_on(
+    poison_game, client
+):
+    game = all_but_the_last_police(poison_game)
+    seen_by(game, client)  # each seat has read its messages once
+    night = seen_by(game, client)
+    act(game, POLICE[-1], "check", target=POISON)  # the night would end here: everyone acted
+    game = fresh(game)
+    assert pub(game)["phase"] == "extra_check"
+    during = seen_by(game, client)
+    # The poison alone is told, in one message, that the police checked it (seed 003
+    # poison rule 3); that aside, it sees what the others see.
+    told = during[POISON]["view"]["log"][len(night[POISON]["view"]["log"]) :]
+    assert [e["kind"] for e in told] == ["poison_checked"]
+    during[POISON]["view"]["log"] = night[POISON]["view"]["log"]
+    during[POISON]["messages"] -= 1
+    during[POISON]["pages"] = [
+        without_message(html, "警察已经验过你") for html in during[POISON]["pages"]
+    ]
+    for what in night:
+        assert during[what] == night[what], what
+    # The police read the check and the extra check, the GM sees it in the console.
+    assert "你们验到了毒药：天亮前警察可以再验一人" in conversation(game, POLICE[0])
+    assert rulesets.engine("classic").phase(game.state).awaiting == frozenset(POLICE)
+    assert rulesets.engine("classic").view(game.state, GM)["public"]["phase"] == "extra_check"
+    client.force_login(game.gm)
+    console = client.get(reverse("admin:games_game_console", args=[game.pk]))
+    owes = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", console.content.decode()))
+    for seat in POLICE:
+        assert f"{seat_text(seat)} 无（已完成）" not in owes
+    for seat in WATCHERS:
+        assert f"{seat_text(seat)} 无（已完成）" in owes
+
+
+def test_the_dawn_after_the_extra_check_carries_the_whole_night(poison_game):
+    game = check_the_poison(poison_game)
+    assert list(Announcement.objects.filter(game=game).values_list("title", flat=True)) == [
+        "玩家名单"
+    ]
+    for p in POLICE:
+        act(game, p, "check", target=BANDITS[0])
+    game = fresh(game)
+    assert pub(game)["phase"] in ("last_words", "speech")
+    titles = list(Announcement.objects.filter(game=game).values_list("title", flat=True))
+    assert titles == ["玩家名单", "第1夜结束"]
+    dawn = Announcement.objects.filter(game=game).order_by("id").last()
+    assert seat_text(3) in dawn.body and seat_text(3) in announcements(game)
+    assert not game.seats.get(number=3).alive
+    assert [s.alive for s in game.seats.order_by("number")].count(False) == 1
+    assert pub(game)["night_deaths"] == [3]
+    # The police's extra result comes with the dawn; the poison was told at once.
+    police = conversation(game, POLICE[0])
+    assert police.index("你们验到了毒药") < police.index(seat_text(BANDITS[0]) + "是")
+    assert "警察已经验过你" in conversation(game, POISON)
+
+
+def test_a_change_of_the_night_during_the_extra_check_counts_at_dawn(poison_game):
+    game = check_the_poison(poison_game)
+    for b in BANDITS:
+        act(game, b, "kill", target=6, pact=BANDITS[0])
+    for p in POLICE:
+        act(game, p, "defer")
+    game = fresh(game)
+    assert [s.number for s in game.seats.filter(alive=False)] == [6]
+
+
+def test_the_extra_check_keeps_the_nights_deadline_while_it_leaves_the_check_its_time(
+    poison_game,
+):
+    game = all_but_the_last_police(poison_game)
+    deadline = game.deadline
+    act(game, POLICE[-1], "check", target=POISON)
+    assert fresh(game).deadline == deadline
+
+
+def test_a_night_run_to_its_deadline_gives_the_extra_check_its_own_time(poison_game):
+    game = all_but_the_last_police(poison_game)
+    deadline = game.deadline
+    time_out(game)  # the last police stays silent: the team's check stands at the deadline
+    game = fresh(game)
+    assert pub(game)["phase"] == "extra_check"
+    assert game.deadline >= deadline + dt.timedelta(minutes=60)
 
 
 def test_the_leak_crawler_holds_the_extra_checks_name_secret_from_all_but_the_police(poison_game):
@@ -108,3 +264,41 @@ def test_the_leak_crawler_holds_the_extra_checks_name_secret_from_all_but_the_po
     for seat in [*BANDITS, POISON, 3]:
         assert phase_secrets(seat) == hidden, seat
     assert phase_secrets(POLICE[0]) == set()
+
+
+def test_a_check_settled_by_lot_stays_the_poison_when_the_night_changes_meanwhile():
+    """The police's two proposals tie and the lot picks the poison: the extra check opens.
+    The bandits then split their kill (a tie of their own, another lot at dawn): the dawn
+    keeps the check the police were told, and draws no second lot for it."""
+    from games.engine.base import action
+    from games.engine.classic.rules import Classic
+
+    rules = Classic()
+    state = rules.initial_state(
+        seats=11, config={"fixed_roles": ROLES, "variant_ghost_poison": True}, seed="b"
+    ).state
+
+    def do(seat, kind, **params):
+        nonlocal state
+        state = rules.apply(state, action(seat, kind, **params)).state
+
+    for b in BANDITS:
+        do(b, "kill", target=3, pact=BANDITS[0])
+    do(POLICE[0], "check", target=POISON)
+    do(POLICE[1], "check", target=3)
+    state = rules.end_phase(state).state
+    assert state["public"]["phase"] == "extra_check"
+    lots = [e for e in state["log"] if e["kind"] == "chance"]
+    assert [e["data"]["purpose"] for e in lots] == ["check_tie"]
+    do(BANDITS[1], "kill", target=6, pact=BANDITS[0])
+    do(BANDITS[2], "defer")  # one proposal for seat 4, one for seat 7: a tie
+    do(POLICE[0], "check", target=BANDITS[0])
+    state = rules.end_phase(state).state
+    lots = [e["data"]["purpose"] for e in state["log"] if e["kind"] == "chance"]
+    assert lots == ["check_tie", "kill_tie"]
+    resolved = next(e for e in state["log"] if e["kind"] == "night_resolved")
+    assert resolved["data"]["check"] == POISON
+    assert [(c["seat"], c["extra"]) for c in state["private"][POLICE[0]]["checks"]] == [
+        (POISON, False),
+        (BANDITS[0], True),
+    ]
