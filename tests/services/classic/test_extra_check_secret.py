@@ -9,6 +9,7 @@ result follows it."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 
 import pytest
@@ -302,3 +303,25 @@ def test_a_check_settled_by_lot_stays_the_poison_when_the_night_changes_meanwhil
         (POISON, False),
         (BANDITS[0], True),
     ]
+
+
+def test_a_night_form_still_counts_and_the_record_shows_one_night(poison_game, client):
+    """The extra check goes on in the night's own record: a bandit's form loaded by night
+    (it names the night's phase) is taken, not refused as out of date, and the event log a
+    player downloads lists the night alone, with no end yet."""
+    game = all_but_the_last_police(poison_game)
+    night_seq = game.current_phase.seq
+    act(game, POLICE[-1], "check", target=POISON)
+    game = fresh(game)
+    assert game.current_phase.seq == night_seq
+    services.submit_action(
+        game_id=game.pk,
+        user=user_at(game, BANDITS[1]),
+        kind="kill",
+        params={"target": 6, "pact": BANDITS[0]},
+        expected_phase=night_seq,
+    )
+    client.force_login(user_at(game, BANDITS[1]))
+    export = client.get(reverse("game-events-json", args=[game.pk])).json()
+    assert [(p["name"], p["ended_at"]) for p in export["phases"]] == [("night", None)]
+    assert "extra_check" not in json.dumps(export, ensure_ascii=False)
