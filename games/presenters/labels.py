@@ -93,3 +93,21 @@ def audience_text(public: bool, seats: list[int], names: dict[int, str]) -> str:
     if not seats:
         return _("the GM only")
     return listing(who(names, s) for s in seats)
+
+
+def result_label(result: str) -> str:
+    """A game's result code (Game.outcome["result"], the archive's outcome filter) in words:
+    "平民阵营获胜" for 猫有n条命's "civilian", "匪方获胜" for classic's "bandit", "平局" for any
+    rule set's "draw"; a code no rule set writes is shown as it is."""
+    labels = {
+        "civilian": pgettext("result", "the civilian camp won"),
+        "killer": pgettext("result", "the killer camp won"),
+        "wolf": pgettext("result", "the wolf camp won"),
+        "police": pgettext("result", "the police side won"),
+        "bandit": pgettext("result", "the bandits won"),
+        "draw": pgettext("result", "a draw"),
+        "win": pgettext("result", "one player won"),
+        "tie": pgettext("result", "a shared win"),
+        "aborted": pgettext("result", "aborted"),
+    }
+    return str(labels.get(result, result))

@@ -18,6 +18,7 @@ from config.inputs import parse_choice, parse_date, parse_int, parse_page
 
 from .. import rulesets, selectors
 from ..presenters import ruleset_name
+from ..presenters.labels import result_label
 from .pages import game_or_404
 
 PER_PAGE = 30
@@ -61,7 +62,7 @@ def archive(request):
     return render(request, "games/archive.html", {
         "page": page, "rows": rows, "filters": filters, "player": player,
         "rulesets": [(name, ruleset_name(name)) for name in rulesets.names()],
-        "results": results, "has_filters": any(
+        "results": [(r, result_label(r)) for r in results], "has_filters": any(
             v is not None for v in filters.values())})
 
 

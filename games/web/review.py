@@ -10,10 +10,12 @@ Pages:
 - `/games/<id>/review/seat/<n>/`: what one seat knew: its "my hand" panel (the rule set's
   panel template over `view(state, seat)`), the private entries of its view's log, phase by
   phase, and the steps it took. Same access rule.
-- `/games/<id>/events.json`: the event log. After the end: every event, plus the setup and
-  the steps, so anyone can replay the game with `games.engine.base.replay`. Before the end:
-  only the events the requesting viewer may see (`selectors.events_visible_to`), no setup and
-  no steps.
+- `/games/<id>/events.json`: the event log (games/web/events_export.py; its fields:
+  docs/events-json.md), seats numbered from 1 as on the pages, each event with its sentence
+  in the reader's language. After the end: every event, plus the setup and the steps, so
+  anyone can replay the game with `games.engine.base.replay`. Before the end: only the
+  events the requesting viewer may see (`selectors.events_visible_to`), no setup and no
+  steps.
 
 Long timelines are paginated by phases (PHASES_PER_PAGE phases a page); each phase is a
 collapsible section.
@@ -48,7 +50,10 @@ from ..presenters import (
     seat_facts,
     seat_name,
 )
+from ..presenters.deal import deal_rows, headings
+from ..presenters.gm_log import gm_log_text
 from ..selectors import commitment_check, phase_titles, seat_holders
+from .events_export import event_json, one_based
 
 PHASES_PER_PAGE = 10
 # A step's free text (a manifesto...) is shown whole in the review, but a runaway parameter
@@ -129,7 +134,8 @@ def event_row(game: Game, event: dict, names: dict[int, str]) -> dict:
     """An engine event (or a GM act) for the timeline: its sentence, who saw it and why it
     happened, each in the reader's language. The chain is listed apart unless the rule set's
     sentence already holds it (a GM note that is its chain)."""
-    text = describe(game.ruleset, event, names)
+    # A GM's own log entry is a sentence naming the GM and the act, never its key.
+    text = gm_log_text(event, names) or describe(game.ruleset, event, names)
     vis = event.get("visibility") or {"public": False, "seats": []}
     return {"seq": event.get("seq"), "kind": event.get("kind", ""), "html": markdown(text),
             "public": bool(vis.get("public")), "gm_only": not vis.get("public") and not vis.get(
@@ -201,6 +207,7 @@ def review(request, pk):
         "secret": secret_facts(game, (gm_view or {}).get("secret", {}), names),
         "outcome": selectors.outcome_line(game, names, gm_view) if game.is_over else "",
         "commitment": commitment_check(game), "sections": sections, "page": page,
+        "deal": deal_rows(game.ruleset, gm_view, names), "deal_headings": headings(),
         "event_count": Event.objects.filter(game=game).count(),
     })
 
@@ -237,13 +244,6 @@ def review_seat(request, pk, number: int):
     })
 
 
-def event_json(event: Event, phase_seq: dict[int, int]) -> dict:
-    seats = [int(s) for s in event.audience.strip(",").split(",") if s]
-    return {"id": event.pk, "seq": event.seq, "phase": phase_seq.get(event.phase_id),
-            "kind": event.kind, "public": event.public, "seats": seats, "data": event.data,
-            "because": event.because, "created": event.created.isoformat()}
-
-
 def events_json(request, pk):
     """The event log as JSON: everything after the end; before it, what the viewer may see.
 
@@ -258,22 +258,23 @@ def events_json(request, pk):
     phases = list(game.phases.order_by("seq"))
     phase_seq = {p.pk: p.seq for p in phases}
     events = selectors.events_visible_to(game, request.user).order_by("id")
+    names = selectors.seat_names(game)
     out = {
         "game": {"id": game.pk, "name": game.name, "ruleset": game.ruleset,
                  "status": game.status, "seats": game.seat_count,
                  "commitment": game.commitment or None,
                  "started_at": game.started_at.isoformat() if game.started_at else None,
                  "finished_at": game.finished_at.isoformat() if game.finished_at else None,
-                 "outcome": game.outcome if game.is_over else None},
+                 "outcome": dict(one_based(game.outcome), text=selectors.outcome_line(
+                     game, names)) if game.is_over and game.outcome else None},
         "complete": full,
-        "players": [{"seat": n, "name": name}
-                    for n, name in sorted(selectors.seat_names(game).items())],
+        "players": [{"seat": n + 1, "name": name} for n, name in sorted(names.items())],
         "phases": [{"seq": p.seq, "name": p.name, "number": p.number,
                     "started_at": p.started_at.isoformat(),
                     "deadline": p.deadline.isoformat() if p.deadline else None,
                     "ended_at": p.ended_at.isoformat() if p.ended_at else None,
                     "end_reason": p.end_reason} for p in phases],
-        "events": [event_json(e, phase_seq) for e in events],
+        "events": [event_json(game.ruleset, e, phase_seq, names) for e in events],
     }
     if full:
         out["setup"] = {"ruleset": game.ruleset, "seats": game.seat_count,
