@@ -1,0 +1,223 @@
+"""After the end players read the game in words, never the engine's data: the deal as a table
+(seat, camp, cards, secret attributes) on the review and in the game-over announcement, the
+GM's steps in the review's timeline as sentences, the archive's outcome filter in Chinese, and
+events.json with the seats numbered as the pages number them (docs/events-json.md)."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+from django.urls import reverse
+
+from games.engine.base import GM
+from games.models import Announcement, Game
+from games.services.kernel import log_gm, ruleset_of
+from tests.factories import fresh
+from tests.web.test_review_rulesets import random_game
+
+pytestmark = [pytest.mark.django_db]
+
+RULESETS = ["ninelives", "classic", "gold"]
+NAMES = [f"{'甲乙丙丁戊己庚辛壬癸子丑'[i]}君" for i in range(12)]
+# What the engine's data looks like: a JSON object, a card or role code, a camp key.
+ENGINE_DATA = re.compile(
+    r'\{"|"seats"|\b[A-Z]{3,}(?:_[A-Z]+)*\b|\b[a-z]+_[a-z_]+\b|\b(?:killer|wolf|civilian|'
+    r"bandit|police|free_agent|guardian|ghost|camp|cards|taints)\b"
+)
+
+
+def finished(ruleset: str, make_user, seed: int = 11, tag: str = "") -> Game:
+    users = [make_user(n + tag) for n in NAMES]
+    gm = make_user("天神戊" + tag, staff=True)
+    for s in range(seed, seed + 10):  # a seeded random game that the rules ended
+        game, _accepted, _refused = random_game(ruleset, users, gm, seed=s)
+        if fresh(game).status == Game.Status.FINISHED:
+            return fresh(game)
+        users = [make_user(f"{n}{tag}{s}") for n in NAMES]
+    raise AssertionError("no finished game")
+
+
+def text_of(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+# --- the deal as a table ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_review_shows_the_deal_as_a_table_in_chinese(ruleset, chinese, make_user, client):
+    game = finished(ruleset, make_user)
+    html = client.get(reverse("game-review", args=[game.pk])).content.decode()
+    table = re.search(r'<table id="deal".*?</table>', html, re.S)
+    assert table, "the deal is a table"
+    rows = re.findall(r'<tr data-deal-seat="(\d+)">(.*?)</tr>', table.group(0), re.S)
+    assert [int(n) for n, _row in rows] == list(range(1, game.seat_count + 1))
+    names = dict(game.seats.values_list("number", "user__profile__display_name"))
+    for number, row in rows:
+        assert f"{number}号{names[int(number) - 1]}" in text_of(row)
+    heads = text_of(re.search(r"<thead>.*?</thead>", table.group(0), re.S).group(0))
+    assert heads == "座位 阵营 牌 秘密属性"
+    words = text_of(table.group(0))
+    assert not ENGINE_DATA.search(words), ENGINE_DATA.search(words)
+    assert '<pre id="deal"' not in html and "seat 1:" not in html
+    assert '{"players"' not in html and "&quot;players&quot;" not in html
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_game_over_announcement_shows_the_deal_as_a_table(ruleset, chinese, make_user):
+    game = finished(ruleset, make_user)
+    ann = Announcement.objects.filter(game=game, title="游戏结束").get()
+    assert "| 座位 | 阵营 | 牌 | 秘密属性 |" in ann.body
+    table = [line for line in ann.body.splitlines() if line.startswith("| ")]
+    assert len(table) == 1 + game.seat_count  # the heads and one row per seat
+    assert "```" not in ann.body and '{"' not in ann.body and "seat 1:" not in ann.body
+    rows = " ".join(table[1:])
+    assert not ENGINE_DATA.search(rows), ENGINE_DATA.search(rows)
+    assert "<table>" in ann.post.html if ann.post_id else True
+
+
+def test_the_ninelives_deal_table_names_camps_cards_and_taints(
+    chinese, start_ninelives, nl_gm, client
+):
+    from games import services
+    from games.presenters.deal import deal_rows
+    from tests.engine.ninelives.deals import FIVE
+
+    game = start_ninelives()
+    services.abort_game(game_id=game.pk, gm=nl_gm, reason="测试")
+    html = client.get(reverse("game-review", args=[game.pk])).content.decode()
+    rows = dict(re.findall(r'<tr data-deal-seat="(\d+)">(.*?)</tr>', html, re.S))
+    from django.utils import translation
+
+    from games.presenters.ninelives import camp_name, cards_text
+
+    with translation.override("zh-hans"):
+        for n, entry in enumerate(FIVE["seats"]):
+            row = text_of(rows[str(n + 1)])
+            assert camp_name(entry["camp"]) in row and cards_text(entry["cards"]) in row
+        tainted = {c for cards in FIVE["taints"].values() for c in cards}
+        marks = " ".join(
+            r.attributes
+            for r in deal_rows("ninelives", ruleset_of(game).view(fresh(game).state, GM), {})
+        )
+    assert "带杀手秘密属性" in marks and "带狼人秘密属性" in marks
+    assert len(re.findall("秘密属性", marks)) == len(tainted)
+
+
+def test_the_classic_deal_table_names_the_cards_in_words(chinese, make_user, client):
+    game = finished("classic", make_user)
+    words = text_of(
+        re.search(
+            r'<table id="deal".*?</table>',
+            client.get(reverse("game-review", args=[game.pk])).content.decode(),
+            re.S,
+        ).group(0)
+    )
+    assert "警方" in words and "匪方" in words
+    assert not re.search(r"[a-z]", words)
+
+
+# --- the timeline names the GM's steps --------------------------------------------------------
+
+
+def test_the_review_timeline_names_the_gm_s_steps_in_words(chinese, make_user, client, monkeypatch):
+    from games.web import review
+
+    monkeypatch.setattr(review, "PHASES_PER_PAGE", 1000)  # every phase on one page
+    game = finished("gold", make_user)
+    log_gm(game, game.gm, "open_signups", {})
+    log_gm(game, game.gm, "draw_players", {"seed": "抽签种子"})
+    log_gm(game, game.gm, "extend_deadline", {"minutes": 30})
+    html = client.get(reverse("game-review", args=[game.pk])).content.decode()
+    words = text_of(html)
+    assert "天神戊 开放了报名。" in words
+    assert "天神戊 抽签决定了玩家（种子 抽签种子）。" in words
+    assert "天神戊 将截止时间延长了 30 分钟。" in words or "30" in words
+    for raw in ("gm open signups", "gm draw players", "open_signups", "seed:", "gm:"):
+        assert raw not in words
+
+
+# --- the archive's filter ---------------------------------------------------------------------
+
+
+def test_the_archive_s_outcome_filter_is_in_chinese(chinese, make_user, client):
+    for ruleset in RULESETS:
+        finished(ruleset, make_user, tag=ruleset)
+    Game.objects.filter(ruleset="gold").update(
+        outcome={"result": "tie", "winners": [0, 1], "summary": ""}
+    )
+    html = client.get(reverse("game-archive")).content.decode()
+    select = re.search(r'<select name="outcome">(.*?)</select>', html, re.S).group(1)
+    options = dict(re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', select))
+    assert options.pop("") == "全部"
+    assert "tie" in options and options["tie"] == "多人并列获胜"
+    for value, label in options.items():
+        assert re.fullmatch(r"[a-z_]+", value), value  # the values stay the keys
+        assert re.search(r"[\u4e00-\u9fff]", label) and not re.search(r"[A-Za-z]", label), label
+    # a value chosen still filters
+    assert client.get(reverse("game-archive") + "?outcome=tie").status_code == 200
+
+
+# --- events.json ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_events_json_numbers_seats_as_the_pages_do(ruleset, chinese, make_user, client):
+    from games.models import Event
+    from games.web.events_export import SEAT_FIELDS, SEAT_LISTS
+
+    game = finished(ruleset, make_user)
+    data = client.get(reverse("game-events-json", args=[game.pk])).json()
+    n = game.seat_count
+    assert [p["seat"] for p in data["players"]] == list(range(1, n + 1))
+    assert data["players"][0]["name"] == "甲君"
+    stored = {e.pk: e for e in Event.objects.filter(game=game)}
+    shifted = 0
+
+    def seats_in(value, key=""):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                yield from seats_in(v, str(k))
+        elif isinstance(value, list):
+            for v in value:
+                yield from seats_in(v, key if key in SEAT_LISTS else "")
+        elif (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and (key in SEAT_FIELDS - {"virtual"} or key in SEAT_LISTS)
+        ):
+            yield value
+
+    for out in data["events"]:
+        engine = stored[out["id"]]
+        assert out["seats"] == [int(s) + 1 for s in engine.audience.strip(",").split(",") if s]
+        for seat in seats_in(out["data"]):
+            assert 1 <= seat <= n, (out["kind"], out["data"])
+        assert list(seats_in(out["data"])) == [s + 1 for s in seats_in(engine.data)]
+        target = engine.data.get("target")
+        if isinstance(target, int) and not isinstance(target, bool):
+            # the seat shown as "5号" is 5 (engine index 4), in the data and in the text
+            assert out["data"]["target"] == target + 1, out
+            if out["public"] or out["seats"]:
+                assert f"{target + 1}号" in out["text"], out["text"]
+            shifted += 1
+        assert out["text"] and re.search(r"[\u4e00-\u9fff]", out["text"]), out
+    if ruleset != "gold":
+        assert shifted, "an event aimed at a seat"
+    winners = data["game"]["outcome"]["winners"]
+    assert winners == [w + 1 for w in game.outcome["winners"]]
+    assert data["game"]["outcome"]["text"]
+
+
+def test_events_json_renders_in_the_reader_s_language(chinese, make_user, client):
+    from accounts.models import Profile
+
+    game = finished("ninelives", make_user)
+    reader = make_user("reader")
+    Profile.objects.filter(user=reader).update(language="en")
+    client.force_login(reader)
+    data = client.get(reverse("game-events-json", args=[game.pk])).json()
+    texts = " ".join(e["text"] for e in data["events"])
+    assert "seat" in texts.lower() and not re.search(r"[\u4e00-\u9fff]号", texts)
