@@ -1,0 +1,30 @@
+"""The review's deal table on a phone (Chromium, 390 px, Chinese): one stacked block per seat
+(座位, 阵营, 牌, 秘密属性 as labels), no cell squeezed to a character a line and no sideways
+scroll of the page, for a finished 猫有n条命 and Classic game. Screenshots in the artifacts
+folder (deal-table-*.png)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.test_phone_tables import MEASURE, PHONE, squeezed
+from tests.web.test_players_see_no_engine_data import finished
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.mark.parametrize("ruleset", ["ninelives", "classic"])
+def test_the_deal_table_fits_a_phone(
+    ruleset, page_for, live_server, make_user, chinese, artifacts_dir
+):
+    game = finished(ruleset, make_user)
+    page = page_for(game.seats.get(number=0).user)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/games/{game.pk}/review/")
+    page.wait_for_load_state()
+    cells = page.evaluate(MEASURE, "#deal")
+    page.locator("#deal").screenshot(path=str(artifacts_dir / f"deal-table-{ruleset}.png"))
+    assert cells and not squeezed(cells), squeezed(cells)
+    assert "秘密属性" in page.locator("#deal").inner_text()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page scrolls sideways: {width}px"
