@@ -203,11 +203,13 @@ def test_the_opening_commitment_verifies_against_the_deal_revealed_at_the_end(
     game = fresh(game)
     assert game.status == Game.Status.FINISHED and game.outcome["result"] == "civilian"
     end = announcements(game)[-1]
-    text = re.search(r"```\n(.*?)\n```", end, re.S).group(1)
+    assert "| 座位 | 阵营 | 牌 | 秘密属性 |" in end or "| Seat | Camp |" in end  # the deal, in words
     salt = re.search(r"`([0-9a-f]{32})`", end).group(1)
+    # the deal's exact text, as hashed, is on the commitment page
+    page = client.get(reverse("game-commitment", args=[game.pk])).content.decode()
+    text = unescape(re.search(r'<pre id="deal"[^>]*>(.*?)</pre>', page, re.S).group(1))
     assert hashlib.sha256((text + salt).encode()).hexdigest() == published
     assert text == dealing.canonical(dealing.Deal.from_json(FIVE))
     assert dealing.verify(text, salt, published)
     assert not dealing.verify(text.replace("SNIPER", "DEMON", 1), salt, published)
-    page = client.get(reverse("game-commitment", args=[game.pk])).content.decode()
     assert 'id="verdict" class="ok"' in page
