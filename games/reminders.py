@@ -26,6 +26,9 @@ per (phase, user): the sweep that makes the row rings it (`first_hours`, the mar
 was made with, equals `hours` only then). Only living seats the engine still awaits are
 reminded: a dead or fouled-out seat owes nothing (the engine's living seats decide, not
 only the Seat row's `alive` copy; the services record them with each state written).
+A night that closes its choices before its deadline (`Game.choices_close_at`, Classic's
+extra check) is reminded of that close instead, and nothing is sent after it: from then
+the same holds for every seat, whoever the engine awaits.
 
 The cost is O(reminders due), not O(running games): a game's ReminderLook says when the
 sweep should next look at it (a narrow row of its own: moving it leaves the game's row and
@@ -384,7 +387,8 @@ def _read_sql() -> str:
       LEFT JOIN {profile} p ON p.user_id = s.user_id
       WHERE s.game_id = g.id))), '[]')::text
 FROM (SELECT g.id, g.status, g.name, g.ruleset, g.awaiting,
-             CASE WHEN g.awaiting IS NULL THEN g.state END AS state, g.deadline,
+             CASE WHEN g.awaiting IS NULL THEN g.state END AS state,
+             coalesce(g.choices_close_at, g.deadline) AS deadline,
              g.phase_name, g.phase_number, g.current_phase_id,
              (SELECT ph.started_at FROM {phase} ph WHERE ph.id = g.current_phase_id)
                AS phase_started
@@ -453,7 +457,10 @@ def still_due(context: dict, now: dt.datetime) -> dt.datetime | None:
     and the send (a busy worker, an SMTP outage's retries), and the email would tell a
     player to act in a phase that is over. One indexed read by primary key."""
     row = (Game.objects.filter(pk=context["game"], status=Game.Status.RUNNING)
-           .values("current_phase_id", "deadline", "phase_name", "phase_number").first())
+           .values("current_phase_id", "deadline", "choices_close_at", "phase_name",
+                   "phase_number").first())
+    if row is not None and row["choices_close_at"] is not None:
+        row["deadline"] = row["choices_close_at"]  # a night's choices close before its end
     if row is None or row["deadline"] is None or row["deadline"] <= now:
         return None
     if context.get("phase") is not None:

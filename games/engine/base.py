@@ -257,6 +257,12 @@ class RuleSet:
     # its deadline, as long as the deadline leaves them their own duration.
     within_previous: frozenset[str] = frozenset()
 
+    def reserved_for(self, state: State) -> str | None:
+        """The phase of `within_previous` whose time the current phase keeps at its end (its
+        choices close that phase's duration before its deadline, so that the phase, when it
+        runs, ends at the same deadline for everyone), or None. Default: none."""
+        return None
+
     def duties(self, state: State, seat: int) -> list[str]:
         """The kinds of step `seat` still owes this phase (the console shows them). Default:
         the kinds of its legal actions if `phase(state).awaiting` holds it, else none. A

@@ -92,6 +92,13 @@ class Game(models.Model):
     signup_thread = models.ForeignKey("messaging.Thread", null=True, blank=True,
                                       on_delete=models.SET_NULL, related_name="+")
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    # A night that keeps time for a phase run inside it (RuleSet.reserved_for: Classic's
+    # extra check) closes its choices, for every seat alike, this long before its deadline;
+    # `choices_closed` once the service has closed them (lifecycle.close_choices). NULL for
+    # every other phase.
+    choices_close_at = models.DateTimeField(_("choices close at"), null=True, blank=True,
+                                            editable=False)
+    choices_closed = models.BooleanField(default=False, editable=False)
     # games/awaiting.py: the living seats, the seats the engine awaits among them and the
     # round, written by the services with the state; NULL when the state was written some
     # other way (a trigger of games 0017), and the reminder sweep then reads the state.

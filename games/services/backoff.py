@@ -18,7 +18,7 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -34,10 +34,11 @@ log = logging.getLogger("games.services.lifecycle")
 
 
 def due_games(now: dt.datetime, before: dt.datetime):
-    """Running games whose deadline is at or before `before`, less those backing off."""
+    """Running games whose deadline, or whose choices' close not yet acted on
+    (lifecycle.close_choices), is at or before `before`, less those backing off."""
     waiting = AdvanceBackoff.objects.filter(game=OuterRef("pk"), retry_at__gt=now)
-    return (Game.objects.filter(status=Game.Status.RUNNING, deadline__lte=before)
-            .exclude(Exists(waiting)))
+    due = Q(deadline__lte=before) | Q(choices_close_at__lte=before, choices_closed=False)
+    return Game.objects.filter(due, status=Game.Status.RUNNING).exclude(Exists(waiting))
 
 
 def wait_after(failures: int) -> dt.timedelta:

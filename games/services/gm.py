@@ -15,7 +15,7 @@ from ..models import Game, Phase
 from ..selectors import seat_names
 from . import kernel
 from .kernel import GameError, announce, deliver_private, log_gm, require_gm
-from .lifecycle import advance_locked, finish_if_over
+from .lifecycle import advance_locked, close_choices, finish_if_over
 from .manifestos import review_open
 from .record import apply_step
 
@@ -50,6 +50,11 @@ def end_phase_now(*, game_id: int, gm: User | None, now: dt.datetime | None = No
         game = require_gm(game_id, gm)
         if game.status != Game.Status.RUNNING:
             raise GameError(_("This game is not running."))
+        if game.choices_close_at is not None and not game.choices_closed:
+            # A night that keeps time for the extra check: "end now" closes its choices
+            # now; pressed again, it ends the night (docs/rules/classic.md).
+            close_choices(game, reason="gm", now=now, by=gm)
+            return
         advance_locked(game, reason="gm", now=now, by=gm)
 
 
@@ -61,8 +66,10 @@ def extend_deadline(*, game_id: int, gm: User | None, minutes: int) -> Game:
         if game.status != Game.Status.RUNNING or game.deadline is None:
             raise GameError(_("This game is not running."))
         game.deadline += dt.timedelta(minutes=minutes)
+        if game.choices_close_at is not None:  # the choices' close moves with it
+            game.choices_close_at += dt.timedelta(minutes=minutes)
         Phase.objects.filter(pk=game.current_phase_id).update(deadline=game.deadline)
-        game.save(update_fields=["deadline"])
+        game.save(update_fields=["deadline", "choices_close_at"])
         log_gm(game, gm, "extend_deadline", {"minutes": minutes})
     return game
 
@@ -89,10 +96,13 @@ def resume_game(*, game_id: int, gm: User | None, now: dt.datetime | None = None
             raise GameError(_("Only a paused game can be resumed."))
         game.status = Game.Status.RUNNING
         if game.paused_remaining is not None:
-            game.deadline = now + game.paused_remaining
+            moved = now + game.paused_remaining - game.deadline
+            game.deadline += moved
+            if game.choices_close_at is not None:  # the choices' close moves with it
+                game.choices_close_at += moved
             Phase.objects.filter(pk=game.current_phase_id).update(deadline=game.deadline)
         game.paused_remaining = None
-        game.save(update_fields=["status", "deadline", "paused_remaining"])
+        game.save(update_fields=["status", "deadline", "choices_close_at", "paused_remaining"])
         log_gm(game, gm, "resume", {})
     return game
 

@@ -228,9 +228,54 @@ def open_phase(game: Game, now: dt.datetime) -> Phase:
                                  started_at=now, deadline=deadline)
     game.current_phase = phase
     game.phase_name, game.phase_number, game.deadline = info.name, info.number, deadline
+    game.choices_close_at, game.choices_closed = reserved_close(game, deadline, now), False
     if info.name in ruleset_of(game).vote_phases:
         _open_vote_thread(game, phase)
     return phase
+
+
+def reserved_close(game: Game, deadline: dt.datetime, now: dt.datetime) -> dt.datetime | None:
+    """When the phase opening now closes its choices: its deadline less the duration of the
+    phase it keeps time for (`RuleSet.reserved_for`: Classic's extra check); None when it
+    keeps none, or its own time is no longer than that."""
+    kept = ruleset_of(game).reserved_for(game.state)
+    if kept is None:
+        return None
+    at = deadline - dt.timedelta(minutes=game.minutes_for(kept))
+    return at if at > now else None
+
+
+def choices_closed(game: Game, now: dt.datetime) -> bool:
+    """Are the current phase's choices closed ahead of its deadline (`reserved_close`):
+    its close has come or the service closed them (`close_choices`)? The same for every
+    seat; only a seat whose own view names a phase run inside this one (Classic's police in
+    their extra check) still acts then."""
+    return game.choices_close_at is not None and (
+        game.choices_closed or now >= game.choices_close_at)
+
+
+def close_choices(game: Game, *, reason: str, now: dt.datetime, by: User | None = None) -> None:
+    """Close the current phase's choices (its reserved close has come, or the GM ended it
+    from the console before then). If the phase's end would go on into a phase run inside
+    it (Classic: the police checked the poison), that phase begins now and runs to the
+    deadline, which stays; otherwise nothing shows and the phase ends at its deadline.
+    Either way every other seat sees the same: its choices closed, the same deadline.
+
+    Precondition: the caller holds the game lock and the game is running.
+    """
+    engine = ruleset_of(game)
+    game.choices_closed = True
+    if engine.phase(game.state).name not in engine.within_previous:
+        probe = engine.end_phase(game.state).state
+        if engine.outcome(probe) is None and engine.phase(probe).name in engine.within_previous:
+            advance_locked(game, reason=reason, now=now, by=by)
+            return
+    if reason == "gm":
+        log_gm(game, by, "end_phase_now", {})
+    game.version += 1
+    game.save()
+    backoff.clear(game.pk)
+    log.info("choices closed (%s): %s", reason, game.phase_name, extra={"game_id": game.pk})
 
 
 def continue_phase(game: Game, phase: Phase, now: dt.datetime) -> Phase:
@@ -243,7 +288,8 @@ def continue_phase(game: Game, phase: Phase, now: dt.datetime) -> Phase:
     """
     info = ruleset_of(game).phase(game.state)
     own = now + dt.timedelta(minutes=game.minutes_for(info.name))
-    if phase.deadline is None or phase.deadline < own:
+    # A phase that kept its time (`reserved_close`) keeps its deadline whatever is left.
+    if game.choices_close_at is None and (phase.deadline is None or phase.deadline < own):
         phase.deadline = own
         Phase.objects.filter(pk=phase.pk).update(deadline=own)
     game.phase_name, game.phase_number, game.deadline = info.name, info.number, phase.deadline
@@ -287,9 +333,16 @@ def advance_phase(*, game_id: int, reason: str = "deadline", expected_version: i
             return False
         if expected_version is not None and game.version != expected_version:
             return False
+        if reason == "deadline" and game.choices_close_at is not None and \
+                not game.choices_closed and game.choices_close_at <= now - grace():
+            close_choices(game, reason=reason, now=now, by=by)
+            if game.deadline is not None and game.deadline <= now - grace():
+                advance_locked(game, reason=reason, now=now, by=by)  # a late sweep: both due
+            return True
         if reason == "deadline" and (game.deadline is None or game.deadline > now - grace()):
             return False
-        if reason == "early" and ruleset_of(game).phase(game.state).awaiting:
+        if reason == "early" and (ruleset_of(game).phase(game.state).awaiting
+                                  or choices_closed(game, now)):
             return False
         advance_locked(game, reason=reason, now=now, by=by)
         return True

@@ -54,6 +54,7 @@ from ..models import (
 )
 from . import backoff, kernel
 from .kernel import GameError, announce, log_gm, require_gm, ruleset_of
+from .lifecycle import reserved_close
 from .record import sync_alive
 
 if TYPE_CHECKING:
@@ -153,6 +154,7 @@ def _carry_out(game: Game, gm: User | None, plan: selectors.RollbackPlan,
     game.current_phase = Phase.objects.get(pk=plan.phase.pk)
     game.phase_name, game.phase_number = plan.phase.name, plan.phase.number
     game.deadline = deadline
+    game.choices_close_at, game.choices_closed = reserved_close(game, deadline, now), False
     if game.status == Game.Status.PAUSED:
         game.paused_remaining = deadline - now
     game.version += 1

@@ -18,7 +18,7 @@ from ..presenters import announce_at_once, describe, phase_step_title
 from ..selectors import seat_names, seat_of
 from . import kernel
 from .kernel import GameError, announce, deliver_private, lock_game, ruleset_of
-from .lifecycle import advance_locked, finish_if_over
+from .lifecycle import advance_locked, choices_closed, finish_if_over
 from .record import apply_step
 
 if TYPE_CHECKING:
@@ -60,6 +60,11 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
             raise GameError(_("That phase is over; the page you used was out of date."))
         if game.deadline is not None and now >= game.deadline:
             raise GameError(_("The deadline has passed; nothing was recorded."))
+        if choices_closed(game, now) and ruleset_of(game).view(game.state, seat.number)[
+                "public"]["phase"] not in ruleset_of(game).within_previous:
+            # Tonight's choices closed for every seat alike; only the seat the phase run
+            # inside the night concerns (Classic's police in their extra check) acts on.
+            raise GameError(_("Tonight's choices are closed; nothing was recorded."))
         if _is_change(game, seat, kind) and game.deadline is not None and \
                 now >= game.deadline - dt.timedelta(minutes=game.change_cutoff_minutes):
             raise GameError(_("Changes are closed %(n)d minutes before the deadline.")
@@ -79,7 +84,8 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
                 game.ruleset, game.phase_name, game.phase_number, before, names), "",
                 events=shown, step=game.steps)
         if not finish_if_over(game, now):
-            early = game.early_end and not ruleset_of(game).phase(game.state).awaiting
+            early = game.early_end and not ruleset_of(game).phase(game.state).awaiting \
+                and not choices_closed(game, now)
             if early:
                 advance_locked(game, reason="early", now=now, by=None)
         game.save()

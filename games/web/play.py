@@ -13,6 +13,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import get_template
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
@@ -44,6 +45,7 @@ from ..presenters import (
     vote_heading,
 )
 from ..presenters.base import who
+from ..services.lifecycle import choices_closed
 from .pages import game_links, game_or_404
 from .play_forms import ActForm, LossOrderForm, LossOrderSetup, round_cost
 
@@ -348,6 +350,7 @@ def _act_page(request, game: Game, seat, *, page: ActPage | None = None,
     return render(request, "games/act.html", {
         "panel_template": panel, "names": page.names,
         "phase_title": selectors.current_phase_name(game),
+        "choices_closed": choices_closed(game, timezone.now()),
         "game": game, "seat": seat, "view": view, "options": page.options,
         "pickers": page.pickers, "pickers_legend": legend,
         "texts_hint": texts_hint(page.options, page.pickers), "text_rows": texts,

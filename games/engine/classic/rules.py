@@ -379,6 +379,15 @@ class Classic(RuleSet):
             day.end_vote_slot(state, events)
         # "over": nothing left to end
 
+    def reserved_for(self, state: State) -> str | None:
+        """With the poison (seed 003), the night keeps the extra check's time at its end:
+        its choices close then for everyone, and the extra check, when the police checked
+        the poison, runs until the night's deadline (docs/rules/classic.md)."""
+        if state["config"]["variant_ghost_poison"] and \
+                state["public"]["phase"] in ("night", "extra_check"):
+            return "extra_check"
+        return None
+
     def view(self, state: State, viewer) -> dict:
         """The common view, with the police's extra check named as the night going on
         ("night") for every viewer but the police it concerns and the GM (seed 003 poison

@@ -9,6 +9,7 @@ result follows it."""
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import json
 import re
 
@@ -27,7 +28,6 @@ from tests.factories.classic import (
     page,
     pub,
     seat_text,
-    time_out,
     user_at,
 )
 
@@ -242,13 +242,216 @@ def test_the_extra_check_keeps_the_nights_deadline_while_it_leaves_the_check_its
     assert fresh(game).deadline == deadline
 
 
-def test_a_night_run_to_its_deadline_gives_the_extra_check_its_own_time(poison_game):
-    game = all_but_the_last_police(poison_game)
-    deadline = game.deadline
-    time_out(game)  # the last police stays silent: the team's check stands at the deadline
-    game = fresh(game)
-    assert pub(game)["phase"] == "extra_check"
-    assert game.deadline >= deadline + dt.timedelta(minutes=60)
+# Two games alike but for the police's check, run to their deadlines (early end off, as in
+# the forum preset): the police check the poison in one, a civilian in the other.
+T0 = dt.datetime.now(dt.UTC).replace(microsecond=0)  # both games start at once
+GRACE = dt.timedelta(seconds=1) + services.grace()
+
+
+def twin(players, gm):
+    game = services.create_game(
+        name="毒药局",
+        ruleset="classic",
+        gm=gm,
+        seat_count=11,
+        config={"fixed_roles": ROLES, "variant_ghost_poison": True},
+        durations={
+            "night": 600,
+            "extra_check": 60,
+            "last_words": 60,
+            "speech": 30,
+            "tie_speech": 30,
+            "vote": 15,
+            "tie_vote": 15,
+        },
+        early_end=False,
+    )
+    return services.start_game(game_id=game.pk, users=players, seed="poison-web", now=T0)
+
+
+def night_choices(game, checked):
+    """The bandits kill seat 4; two police propose `checked`, the last stays silent; the
+    ghost does not possess anyone (it has not acted when the choices close)."""
+    for b in BANDITS[:2]:
+        act(game, b, "kill", target=3, pact=BANDITS[0])
+    for p in POLICE[:-1]:
+        act(game, p, "check", target=checked)
+    return fresh(game)
+
+
+def alike(seen: dict) -> dict:
+    """`seen_by` less what names the game's own rows (the ids in its addresses) and its
+    deal's commitment (a salt of its own)."""
+    ids = re.compile(r'((?:href|action|src|hx-get|hx-post|data-url)="[^"]*?)\d+')
+
+    def norm(value):
+        if isinstance(value, str):
+            for _ in range(3):
+                value = ids.sub(r"\1", value)
+            value = re.sub(r"/\d+(?=[/\"?#])", "/", value)
+            value = re.sub(r"/b/game-[0-9a-z]*/", "/b/game/", value)  # the game's board
+            return re.sub(r"\b[0-9a-f]{64}\b", "", value)
+        if isinstance(value, dict):
+            return {k: norm(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [norm(v) for v in value]
+        return value
+
+    out = norm(seen)
+    out.pop("games list")  # lists both games
+    return out
+
+
+def same(a, b, what) -> None:
+    """a == b, the lines that differ shown when they do not."""
+
+    def text(x) -> list[str]:
+        if isinstance(x, str):
+            return x.splitlines()
+        if isinstance(x, dict) and "pages" in x:
+            x = {**x, "pages": [line for page in x["pages"] for line in page.splitlines()]}
+        return json.dumps(x, ensure_ascii=False, indent=1, default=str).splitlines()
+
+    if a != b:
+        lines = difflib.unified_diff(text(a), text(b), n=1)
+        raise AssertionError(f"{what}:\n" + "\n".join(list(lines)[:40]))
+
+
+def test_a_night_run_to_its_deadline_looks_the_same_whether_the_police_checked_the_poison(
+    players, gm, client
+):
+    """Before the choices close, between the close and the dawn, and at the dawn, every seat
+    but the police (the poison but for its one message) and the public see the same in both
+    games: views, choices, messages, pages, deadlines, phases and announcements; and the
+    dawn comes at the same moment, the night's deadline."""
+    poisoned = night_choices(twin(players, gm), POISON)
+    plain = night_choices(twin(players, gm), 6)
+    deadline, close = poisoned.deadline, poisoned.choices_close_at
+    assert deadline == plain.deadline == T0 + dt.timedelta(minutes=600)
+    assert close == plain.choices_close_at == deadline - dt.timedelta(minutes=60)
+    for game in (poisoned, plain):
+        seen_by(game, client)  # each seat has read its messages once
+
+    def both():
+        return alike(seen_by(poisoned, client)), alike(seen_by(plain, client))
+
+    def told_apart(a: dict, b: dict) -> None:
+        """The poison's one message (and its event) aside, `a` and `b` are the same. (An
+        event's place in the whole log, `seq`, counts the police's secret events too; it is
+        left out here.)"""
+        for seen in (a, b):
+            for view in [seen["spectator"], *(seen[seat]["view"] for seat in WATCHERS)]:
+                view["log"] = [{k: v for k, v in e.items() if k != "seq"} for e in view["log"]]
+        log = a[POISON]["view"]["log"]
+        assert [e["kind"] for e in log if e not in b[POISON]["view"]["log"]] == ["poison_checked"]
+        a[POISON]["view"]["log"] = [e for e in log if e["kind"] != "poison_checked"]
+        a[POISON]["messages"] -= 1
+        a[POISON]["pages"] = [without_message(h, "警察已经验过你") for h in a[POISON]["pages"]]
+        for what in b:
+            same(a[what], b[what], what)
+
+    night_a, night_b = both()
+    for what in night_b:
+        same(night_a[what], night_b[what], what)
+    assert "今晚的选择截止于" in night_a[BANDITS[0]]["pages"][1]
+
+    # The choices close: the police find the poison in one game, nothing shows in either.
+    assert services.sweep(now=close + GRACE) == 2
+    assert pub(poisoned)["phase"] == "extra_check" and pub(plain)["phase"] == "night"
+    assert "你们验到了毒药：天亮前警察可以再验一人" in conversation(poisoned, POLICE[0])
+    closed_a, closed_b = both()
+    html = closed_b[BANDITS[0]]["pages"][1]
+    assert "今晚的选择已截止" in html, html[html.find("phase-name") :][:600]
+    told_apart(closed_a, closed_b)
+    assert fresh(poisoned).deadline == fresh(plain).deadline == deadline
+    assert services.sweep(now=close + 2 * GRACE) == 0  # the close is acted on once
+
+    # The police make the extra check; the dawn still waits for the deadline in both.
+    services.submit_action(
+        game_id=poisoned.pk,
+        user=user_at(poisoned, POLICE[0]),
+        kind="check",
+        params={"target": BANDITS[0]},
+        now=close + GRACE,
+    )
+    assert services.sweep(now=deadline - dt.timedelta(seconds=1)) == 0
+    assert pub(poisoned)["phase"] == "extra_check" and pub(plain)["phase"] == "night"
+
+    # The dawn, at the deadline in both.
+    assert services.sweep(now=deadline + GRACE) == 2
+    dawn_a, dawn_b = both()
+    told_apart(dawn_a, dawn_b)
+    ends = [
+        list(g.phases.order_by("seq").values_list("name", "ended_at", "end_reason"))
+        for g in (poisoned, plain)
+    ]
+    assert ends[0] == ends[1]
+    assert ends[0][0] == ("night", deadline + GRACE, "deadline")
+    assert pub(poisoned)["night_deaths"] == pub(plain)["night_deaths"] == [3]
+    titles = [
+        list(Announcement.objects.filter(game=g).values_list("title", flat=True))
+        for g in (poisoned, plain)
+    ]
+    assert titles[0] == titles[1] == ["玩家名单", "第1夜结束"]
+    police = conversation(poisoned, POLICE[0])
+    assert police.index("你们验到了毒药") < police.index(seat_text(BANDITS[0]) + "是")
+
+
+def test_once_the_choices_close_only_the_police_in_their_extra_check_act(players, gm):
+    """From the close every seat's choice is refused alike, in both games; only the police
+    who found the poison make their extra check. The night does not end early then."""
+    poisoned = night_choices(twin(players, gm), POISON)
+    plain = night_choices(twin(players, gm), 6)
+    after = poisoned.choices_close_at + dt.timedelta(seconds=1)
+    for game in (poisoned, plain):
+        for seat, kind, params in [
+            (BANDITS[2], "kill", {"target": 3, "pact": BANDITS[0]}),
+            (BANDITS[0], "kill", {"target": 6, "pact": BANDITS[0]}),
+        ]:
+            with pytest.raises(services.GameError, match="今晚的选择已截止"):
+                services.submit_action(
+                    game_id=game.pk, user=user_at(game, seat), kind=kind, params=params, now=after
+                )
+    with pytest.raises(services.GameError, match="今晚的选择已截止"):
+        services.submit_action(
+            game_id=plain.pk,
+            user=user_at(plain, POLICE[2]),
+            kind="check",
+            params={"target": 6},
+            now=after,
+        )
+    services.sweep(now=after + GRACE)
+    for p in POLICE:
+        services.submit_action(
+            game_id=poisoned.pk,
+            user=user_at(poisoned, p),
+            kind="check",
+            params={"target": BANDITS[0]},
+            now=after + GRACE,
+        )
+    assert pub(poisoned)["phase"] == "extra_check"  # every police checked: still no dawn
+
+
+def test_the_gm_ending_the_night_closes_its_choices_then_ends_it(players, gm):
+    """ "End this phase now" on a night that keeps the extra check's time closes its
+    choices (the extra check begins if the police found the poison); pressed again, it
+    ends the night. Nothing of the first press shows."""
+    poisoned = night_choices(twin(players, gm), POISON)
+    plain = night_choices(twin(players, gm), 6)
+    for game in (poisoned, plain):
+        services.end_phase_now(game_id=game.pk, gm=gm)
+    assert pub(poisoned)["phase"] == "extra_check" and pub(plain)["phase"] == "night"
+    assert fresh(poisoned).deadline == fresh(plain).deadline
+    assert (
+        Announcement.objects.filter(game=poisoned).count()
+        == Announcement.objects.filter(game=plain).count()
+        == 1
+    )
+    for game in (poisoned, plain):
+        with pytest.raises(services.GameError, match="今晚的选择已截止"):
+            act(game, BANDITS[2], "kill", target=3, pact=BANDITS[0])
+        services.end_phase_now(game_id=game.pk, gm=gm)
+        assert pub(game)["phase"] in ("last_words", "speech")
 
 
 def test_the_leak_crawler_holds_the_extra_checks_name_secret_from_all_but_the_police(poison_game):
