@@ -4,7 +4,12 @@ everyone else: every page names the phase as the night ("第1夜"), nothing publ
 death, no reveal, no dawn announcement, the night's deadline), every seat but the police keeps
 its night form and may still change its choice, and nobody but the police and the poison is
 told anything. When it ends, the dawn carries the whole night at once; the police's extra
-result follows it."""
+result follows it.
+
+Every such night keeps the extra check's time: its choices close for every seat alike that
+long before the deadline, the police's check is read then, and the dawn comes at the
+deadline whether the police found the poison or not (until the close, as by night, a seat
+may change its choice, also in an extra check begun by an early end)."""
 
 from __future__ import annotations
 
