@@ -533,3 +533,28 @@ def test_a_night_form_still_counts_and_the_record_shows_one_night(poison_game, c
     export = client.get(reverse("game-events-json", args=[game.pk])).json()
     assert [(p["name"], p["ended_at"]) for p in export["phases"]] == [("night", None)]
     assert "extra_check" not in json.dumps(export, ensure_ascii=False)
+
+
+def test_reminders_aim_at_the_close_and_none_comes_after_it(
+    players, gm, django_capture_on_commit_callbacks
+):
+    """Whoever the engine awaits once the choices close (the police alone in an extra
+    check), nobody is reminded after the close; before it, the seats that owe a choice are
+    reminded of the close, alike in both games."""
+    from django.core import mail
+
+    from games import reminders
+
+    poisoned = night_choices(twin(players, gm), POISON)
+    night_choices(twin(players, gm), 6)  # the other game, the police checking a civilian
+    close, deadline = poisoned.choices_close_at, poisoned.deadline
+    with django_capture_on_commit_callbacks(execute=True):
+        services.sweep(now=close + GRACE)
+        assert reminders.send_due_reminders(now=deadline - dt.timedelta(minutes=50)) == 0
+    assert not mail.outbox
+
+    early = night_choices(twin(players, gm), POISON)
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = reminders.send_due_reminders(now=early.choices_close_at - dt.timedelta(minutes=50))
+    # the bandit and the police that have not chosen, reminded of the close (50 minutes)
+    assert sent == 2 and all("50" in m.subject for m in mail.outbox), mail.outbox
