@@ -77,16 +77,17 @@ def one_based(data, key: str = ""):
 
 
 def event_json(
-    ruleset: str, event: Event, phase_seq: dict[int, int], names: dict[int, str]
+    ruleset: str, event: Event, phase_seq: dict[int, int], names: dict[int, str], seq: int
 ) -> dict:
     """One event for the export: its data with 1-based seats, and its sentence (`text`,
-    Markdown) and explanation (`explanation`, one sentence each) in the reader's language."""
+    Markdown) and explanation (`explanation`, one sentence each) in the reader's language.
+    `seq` is the event's place in this reader's export (1, 2, 3…), never the stored id or the
+    engine log's position: gaps in either would count the events the reader may not see."""
     engine_event = event.as_engine_event()
     text = gm_log_text(engine_event, names) or describe(ruleset, engine_event, names)
     seats = [int(s) + 1 for s in event.audience.strip(",").split(",") if s]
     return {
-        "id": event.pk,
-        "seq": event.seq,
+        "seq": seq,
         "phase": phase_seq.get(event.phase_id),
         "kind": event.kind,
         "public": event.public,

@@ -274,7 +274,8 @@ def events_json(request, pk):
                     "deadline": p.deadline.isoformat() if p.deadline else None,
                     "ended_at": p.ended_at.isoformat() if p.ended_at else None,
                     "end_reason": p.end_reason} for p in phases],
-        "events": [event_json(game.ruleset, e, phase_seq, names) for e in events],
+        "events": [event_json(game.ruleset, e, phase_seq, names, place)
+                   for place, e in enumerate(events, start=1)],
     }
     if full:
         out["setup"] = {"ruleset": game.ruleset, "seats": game.seat_count,

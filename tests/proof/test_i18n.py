@@ -253,3 +253,26 @@ def test_a_games_home_page_is_chinese(client, compiled, toy_game):
     # The seats' public facts come from the toy rule set, which has no presenter.
     text = visible_text(html, skip_ids=("seats",))
     assert not english_words(text), english_words(text)
+
+
+def test_no_message_is_defined_twice():
+    """A second definition of a msgid (appended by a later change) is kept silently by Babel,
+    which uses one of the two; gettext's msgfmt refuses the file. Each (msgctxt, msgid) once."""
+    import collections
+
+    text = DJANGO_PO.read_text(encoding="utf-8")
+    keys = collections.Counter()
+    for block in re.split(r"\n\s*\n", text):
+        lines = [line for line in block.splitlines() if not line.startswith("#")]
+        key, part = {"msgctxt": "", "msgid": ""}, None
+        for line in lines:
+            head = re.match(r"(msgctxt|msgid|msgid_plural|msgstr\S*) (\".*\")$", line)
+            if head:
+                part = head.group(1) if head.group(1) in key else None
+                if part:
+                    key[part] = head.group(2)[1:-1]
+            elif part and line.startswith('"'):
+                key[part] += line[1:-1]
+        if key["msgid"]:
+            keys[(key["msgctxt"], key["msgid"])] += 1
+    assert [k for k, n in keys.items() if n > 1] == []

@@ -173,7 +173,8 @@ def test_events_json_numbers_seats_as_the_pages_do(ruleset, chinese, make_user, 
     n = game.seat_count
     assert [p["seat"] for p in data["players"]] == list(range(1, n + 1))
     assert data["players"][0]["name"] == "甲君"
-    stored = {e.pk: e for e in Event.objects.filter(game=game)}
+    stored = list(Event.objects.filter(game=game).order_by("id"))
+    assert len(stored) == len(data["events"])
     shifted = 0
 
     def seats_in(value, key=""):
@@ -190,8 +191,8 @@ def test_events_json_numbers_seats_as_the_pages_do(ruleset, chinese, make_user, 
         ):
             yield value
 
-    for out in data["events"]:
-        engine = stored[out["id"]]
+    for place, (out, engine) in enumerate(zip(data["events"], stored, strict=True), start=1):
+        assert out["seq"] == place and "id" not in out
         assert out["seats"] == [int(s) + 1 for s in engine.audience.strip(",").split(",") if s]
         for seat in seats_in(out["data"]):
             assert 1 <= seat <= n, (out["kind"], out["data"])
