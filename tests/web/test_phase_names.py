@@ -202,7 +202,8 @@ def test_gold_names_its_phases_by_the_round(make_user, gm, client):
     ("ninelives", "day", 2, None, "第2天", "Day 2"),
     ("ninelives", "runoff", 2, None, "第2天的生死投票", "The runoff of day 2"),
     ("classic", "night", 1, None, "第1夜", "Night 1"),
-    ("classic", "extra_check", 1, None, "第1夜 · 追加验人", "Night 1 · extra check"),
+    # the police's extra check is named as the night going on: the others may not learn of it
+    ("classic", "extra_check", 1, None, "第1夜", "Night 1"),
     ("classic", "last_words", 2, None, "第2天 · 遗言", "Day 2 · last words"),
     ("classic", "tie_vote", 1, None, "第1天 · 平票投票", "Day 1 · tie vote"),
     ("gold", "pick", 9, 3, "第3轮 · 选牌", "Round 3 · pick"),
