@@ -15,10 +15,11 @@ PHONE = {"width": 390, "height": 844}
 # Engine words a Chinese page must never show (card and role codes, camp keys, raw phase
 # names): whole words in capitals or snake_case as the engines write them.
 ENGINE_KEY = re.compile(r"\b(?:[A-Z]{3,}(?:_[A-Z]+)*|[a-z]+_[a-z_]+)\b")
-# Capitals a Chinese page may show: the event log's format, the commitment's hash.
-CAPITALS_ALLOWED = ("JSON", "SHA", "HTML")
-# English a Chinese page may carry: the time zone's name, the Markdown help's words.
-ENGLISH_ALLOWED = {"Asia", "Shanghai", "Markdown", "HTML", "https", "JSON", "SHA"}
+# Capitals a Chinese page may show: the event log's format, the commitment's hash, the
+# footer's zone offset ("显示时区：UTC+08:00 中国（上海）").
+CAPITALS_ALLOWED = ("JSON", "SHA", "HTML", "UTC")
+# English a Chinese page may carry: the time zone's name and offset, the Markdown help's words.
+ENGLISH_ALLOWED = {"Asia", "Shanghai", "UTC", "Markdown", "HTML", "https", "JSON", "SHA"}
 
 
 def arrive(page, live_server, path: str = "/") -> None:
@@ -35,8 +36,9 @@ def follow(page, target, *, within=None) -> None:
         locator = scope.locator(target)
     else:
         locator = scope.get_by_role("link", name=target, exact=True)
-    assert locator.count() == 1, (f"{target!r}: {locator.count()} matches on {page.url}:\n"
-                                  + page.inner_text("main"))
+    assert locator.count() == 1, (
+        f"{target!r}: {locator.count()} matches on {page.url}:\n" + page.inner_text("main")
+    )
     with page.expect_navigation():
         locator.click()
     for check in getattr(page, "walk_checks", ()):
@@ -51,9 +53,12 @@ def watch(page, check) -> None:
 def visible_text(page, selector: str = "body") -> str:
     """What a reader sees in the first element `selector` matches: the rendered text, and
     the hints shown in empty boxes (one round trip to the browser)."""
-    return page.eval_on_selector(selector, """el => [el.innerText,
+    return page.eval_on_selector(
+        selector,
+        """el => [el.innerText,
         ...[...el.querySelectorAll("[placeholder]")].map(e => e.getAttribute("placeholder"))
-    ].join("\\n")""")
+    ].join("\\n")""",
+    )
 
 
 def engine_keys(page, selector: str = "main", text: str | None = None) -> list[str]:
