@@ -60,8 +60,11 @@ from tests.browser.walks.clicking import (
 from tests.factories import fresh
 from tests.factories.gold import DURATIONS, NAMES, assert_hides_others, seed_where
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
-              pytest.mark.slow(seconds=50)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow(seconds=50),
+]
 
 GAME = "金币散步局"
 CARD = {"KILLER": "杀手", "ASSASSIN": "刺客", "THIEF": "盗贼"}
@@ -70,22 +73,27 @@ ROUNDS = 3
 
 # --- the act form: every interaction with its choice is in `choose` -------------------------
 
+
 def choose(page, *wishes: tuple[str, ...]) -> dict:
     """On the act page, select the first option of the action form whose label holds every
     word of the first wish that some option meets, send it to 神的使者; return the option
     (kind, params) as the form offered it. The only function that touches the form's
     choice."""
     labels = page.locator("#choice option:not([value=''])").all_inner_texts()
-    values = page.eval_on_selector_all("#choice option:not([value=''])",
-                                       "os => os.map(o => o.value)")
+    values = page.eval_on_selector_all(
+        "#choice option:not([value=''])", "os => os.map(o => o.value)"
+    )
     hits, virtual = [], None
     for words in wishes:
-        hits = [v for v, label in zip(values, labels, strict=True)
-                if all(w in label for w in words)]
+        hits = [
+            v for v, label in zip(values, labels, strict=True) if all(w in label for w in words)
+        ]
         if words == REPLACE:  # one option with pickers: a card of the hand, a virtual player
             hits = [v for v in values if "virtual" in json.loads(v).get("picks", [])]
             entries = page.locator("#pick_virtual option").all_inner_texts() if hits else []
-            virtual = next((e for e in entries if e.startswith("虚拟玩家 2（")), None)  # "（现为杀手）"
+            virtual = next(
+                (e for e in entries if e.startswith("虚拟玩家 2（")), None
+            )  # "（现为杀手）"
             hits = hits if virtual else []
         if hits:
             break
@@ -95,16 +103,26 @@ def choose(page, *wishes: tuple[str, ...]) -> dict:
     if virtual:
         page.select_option("#pick_card", index=1)  # the first card of the hand
         page.select_option("#pick_virtual", label=virtual)
-        chosen = {"kind": chosen["kind"], "params": {
-            **chosen["params"], "card": page.input_value("#pick_card"),
-            "virtual": int(page.input_value("#pick_virtual"))}}
+        chosen = {
+            "kind": chosen["kind"],
+            "params": {
+                **chosen["params"],
+                "card": page.input_value("#pick_card"),
+                "virtual": int(page.input_value("#pick_virtual")),
+            },
+        }
     with page.expect_navigation():
         page.click("#act-submit")
     assert page.locator(".messages li.success").count() == 1, flash(page)
     return chosen
 
 
-COVER, REPLACE, FLIP, KEEP = ("盖在原来的身份上",), ("替换虚拟玩家 2",), ("掀开",), ("保持身份不变",)
+COVER, REPLACE, FLIP, KEEP = (
+    ("盖在原来的身份上",),
+    ("替换虚拟玩家 2",),
+    ("掀开",),
+    ("保持身份不变",),
+)
 FLIP_REPLACED = ("掀开虚拟玩家 2",)  # the card the replacement put face down
 
 
@@ -112,16 +130,22 @@ def operation(round_: int, seat: int, lead: int) -> tuple[tuple[str, ...], ...]:
     """What seat `seat` wishes to do in its operation turn of round `round_`, in order of
     preference (a flip needs a face-down card; one replacement and one flip per round)."""
     nth = (seat - lead) % 3  # 0: the lead, who moves first
-    plans = {1: (COVER, REPLACE, FLIP_REPLACED), 2: (REPLACE, KEEP, FLIP),
-             3: (KEEP, COVER, FLIP)}
+    plans = {1: (COVER, REPLACE, FLIP_REPLACED), 2: (REPLACE, KEEP, FLIP), 3: (KEEP, COVER, FLIP)}
     return (plans[round_][nth], KEEP)
 
 
-def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server, gold_players,
-                                                        gold_gm, shots, artifacts_dir):
+def test_three_players_walk_a_whole_gold_game_by_clicking(
+    page_for, live_server, gold_players, gold_gm, shots, artifacts_dir
+):
     seed, first_picks = seed_where(3, lambda s: s[0] > 0 and s[1] == 0 and s[2] == 0)
-    game = services.create_game(name=GAME, ruleset="gold", gm=gold_gm, seat_count=3,
-                                config={"lead": 0}, durations=dict(DURATIONS))
+    game = services.create_game(
+        name=GAME,
+        ruleset="gold",
+        gm=gold_gm,
+        seat_count=3,
+        config={"lead": 0},
+        durations=dict(DURATIONS),
+    )
     game = services.start_game(game_id=game.pk, users=gold_players, seed=seed)
     names = selectors.seat_names(game)
     hidden = []  # how many hidden cards each page checked
@@ -129,11 +153,13 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server,
     def hides_others(seat: int):
         """The check run on every page the seat opens: no hidden card of another seat (but
         the review, which shows every secret once the game is over)."""
+
         def check(page) -> None:
             if "/review/" in page.url:
                 return
             html = unescape(page.content())
             hidden.append(assert_hides_others(html, fresh(game), seat, names))
+
         return check
 
     pages = [page_for(user) for user in gold_players]
@@ -159,8 +185,9 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server,
                 assert other == seat or not any(name in facts for name in CARD.values()), facts
         follow(page, "#act-link")
         text = read_in_chinese(page)
-        assert f"第{pub['round']}轮" in visible_text(page, "#phase-name"), (
-            visible_text(page, "#phase-name"))  # the round, never the phase counter
+        assert f"第{pub['round']}轮" in visible_text(page, "#phase-name"), visible_text(
+            page, "#phase-name"
+        )  # the round, never the phase counter
         assert f"第 {pub['round']} 轮 / 共 3 轮" in text
         if reads:
             reads(page)
@@ -181,8 +208,11 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server,
         lead = pub["lead"]
         # The picks: secret until all three are in.
         for seat in range(3):
-            card = first_picks[seat] if round_ == 1 else ("KILLER", "ASSASSIN", "THIEF")[
-                (seat + round_) % 3]
+            card = (
+                first_picks[seat]
+                if round_ == 1
+                else ("KILLER", "ASSASSIN", "THIEF")[(seat + round_) % 3]
+            )
             chosen = act(seat, (f"选择{CARD[card]}",))
             assert chosen == {"kind": "pick", "params": {"card": card}}
         # The priority turns (round 1: 金子 alone won coins at the preliminary judgement):
@@ -208,9 +238,11 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server,
             wishes = operation(round_, seat, lead)
             two_face_down = None
             if wishes[0] == FLIP_REPLACED:  # 铜子 sees the two face-down cards as "?"
+
                 def two_face_down(page):
                     html = page.content()
                     assert html.count('class="gold-card face-down">?</span>') == 2, html
+
             chosen = act(seat, *wishes, reads=two_face_down)
             if round_ == 1 and chosen["kind"] == "replace":  # only 银子 knows what he put
                 replaced = chosen["params"]["card"]
@@ -224,7 +256,7 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server,
         assert sorted(done) == sorted(set(range(3)) - kept), done
         # Each player reads the round's final judgement on the game page.
         coins = state()["public"]["coins"]
-        paid = "；".join(f"{NAMES[s]} {coins[s]}" for s in range(3))
+        paid = "；".join(f"{s + 1}号{NAMES[s]} {coins[s]}" for s in range(3))  # '1号金子 2'…
         for page in pages:
             to_game(page, GAME)
             text = read_in_chinese(page)
@@ -239,7 +271,7 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(page_for, live_server,
     best = max(coins)
     winners = [NAMES[s] for s in range(3) if coins[s] == best]
     assert [NAMES[s] for s in game.outcome["winners"]] == winners
-    final = "最终金币：" + "；".join(f"{NAMES[s]} {coins[s]}" for s in range(3))
+    final = "最终金币：" + "；".join(f"{s + 1}号{NAMES[s]} {coins[s]}" for s in range(3))
     for seat, page in enumerate(pages):
         outcome = visible_text(page, "#outcome")
         assert outcome.startswith("结果: 游戏结束。") and final in outcome, outcome
