@@ -176,10 +176,13 @@ def main() -> int:
         for chunk in path.read_text().split("-" * 79):
             if chunk.strip():
                 msg = message_from_string(chunk.strip())
-                text = msg.get_payload()
+                # every text part: a body is plain text with an HTML alternative
+                text = "\n".join(
+                    part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8")
+                    for part in msg.walk() if part.get_content_maintype() == "text")
                 subject = re.sub(r"\r?\n(?=[ \t])", "", msg["Subject"] or "")  # unfold
                 arrived[(msg["To"], str(make_header(decode_header(subject))))] += 1
-                for link in re.findall(r"https?://[^\s>]+", str(text)):
+                for link in re.findall(r"https?://[^\s<>\"']+", text):
                     links["ours" if link.startswith(site + "/") else link] += 1
     # Only this drill's players' emails: the database may hold other work's rows.
     addresses = [u.email for u in users]
