@@ -74,16 +74,21 @@ from tests.browser.walks.loss_order import (
     send_order,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
-              pytest.mark.slow(seconds=50)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow(seconds=50),
+]
 
 # Seats 1-5 (0-based here): every seat holds two cards of its camp, so each has a core card
 # to choose other than the form's first; 老黑 holds the CURSE, 花花 the KILLER.
 DEAL = {
     "players": 5,
     "seats": [
-        {"camp": "civilian", "cards": ["COUNTER_SNIPER", "DIVINER", "SORCERER", "STRIKE",
-                                       "WITCH_DOCTOR"]},
+        {
+            "camp": "civilian",
+            "cards": ["COUNTER_SNIPER", "DIVINER", "SORCERER", "STRIKE", "WITCH_DOCTOR"],
+        },
         {"camp": "wolf", "cards": ["BOMB", "DIVINER", "SORCERER", "WEREWOLF", "WOLFSBANE"]},
         {"camp": "civilian", "cards": ["DEMON", "PROPHET", "SAINT", "SOULBINDER", "VEST"]},
         {"camp": "civilian", "cards": ["CURSE", "KILLER", "PROPHET", "SNIPER", "WEREWOLF"]},
@@ -107,14 +112,18 @@ MANIFESTO = ("夜色如墨，屋顶上的猫数着自己剩下的命，风从巷
 
 # --- the act form: every interaction with its choice is in `choose` -------------------------
 
+
 def reads_chinese(page) -> None:
     """Every page a player opens: no engine code, no English word (the review: its table of
     seats; the timeline's explanations are being translated elsewhere; the deal commitment:
     all but the revealed deal, the salt and the hashes, which are data to copy as shown)."""
     if "/commitment/" in page.url:
-        text = page.eval_on_selector("main", """el => { const copy = el.cloneNode(true);
+        text = page.eval_on_selector(
+            "main",
+            """el => { const copy = el.cloneNode(true);
             copy.querySelectorAll("pre, code").forEach(e => e.remove());
-            return copy.textContent; }""")
+            return copy.textContent; }""",
+        )
         assert not engine_keys(page, text=text) and not english_words(page, text=text), text
         return
     read_in_chinese(page, "body" if "/review/" not in page.url else "#seats")
@@ -149,10 +158,13 @@ def hides_other_hands(game_id: int, seat: int):
         if game.status != Game.Status.RUNNING:
             return
         assert not foreign_cards(page.content(), game.state, seat), (
-            page.url, foreign_cards(page.content(), game.state, seat))
+            page.url,
+            foreign_cards(page.content(), game.state, seat),
+        )
         if "/act/" in page.url:
-            shown = {el.get_attribute("data-card")
-                     for el in page.locator("#hand [data-card]").all()}
+            shown = {
+                el.get_attribute("data-card") for el in page.locator("#hand [data-card]").all()
+            }
             assert shown == set(game.state["private"][seat]["hand"]), (NAMES[seat], shown)
 
     return check
@@ -210,7 +222,8 @@ def review_fact(page, seat: int, label: str) -> str:
 def vote(page, name: str) -> None:
     """In the vote thread: tick "投票给 <name>" and cast the vote."""
     option = page.locator("#vote-form label.vote-option").filter(
-        has_text=re.compile(f"^\\s*投票给 ([0-9]+号)?{name}\\s*$"))
+        has_text=re.compile(f"^\\s*投票给 ([0-9]+号)?{name}\\s*$")
+    )
     option.locator("input").check()
     follow(page, "#vote-submit")
     # The confirmation page names the target; the vote is cast only from there.
@@ -226,19 +239,29 @@ def tally(page) -> list[str]:
 def messenger_posts(page) -> list[list[str]]:
     """The lines of each post by 神的使者 in the thread, oldest first."""
     posts = page.locator("ol.posts > li.post").filter(
-        has=page.locator(".author", has_text="神的使者"))
-    return [[line for line in p.locator(".post-body").inner_text().splitlines() if line.strip()]
-            for p in posts.all()]
+        has=page.locator(".author", has_text="神的使者")
+    )
+    return [
+        [line for line in p.locator(".post-body").inner_text().splitlines() if line.strip()]
+        for p in posts.all()
+    ]
 
 
 # --- the walk ---------------------------------------------------------------------------
 
-def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, nl_players,
-                                                       nl_gm, shots, artifacts_dir, move_clock):
+
+def test_five_players_walk_a_ninelives_game_by_clicking(
+    page_for, live_server, nl_players, nl_gm, shots, artifacts_dir, move_clock
+):
     assert not validate(Deal.from_json(DEAL)), "the fixed deal keeps every §4 rule"
-    game = services.create_game(name=GAME, ruleset="ninelives", gm=nl_gm, seat_count=5,
-                                config={"players": 5, "deal": DEAL},
-                                durations={"night": 24 * 60, "day": 24 * 60, "runoff": 12 * 60})
+    game = services.create_game(
+        name=GAME,
+        ruleset="ninelives",
+        gm=nl_gm,
+        seat_count=5,
+        config={"players": 5, "deal": DEAL},
+        durations={"night": 24 * 60, "day": 24 * 60, "runoff": 12 * 60},
+    )
 
     # The GM deals from the console: each seat's player picked by name, the seed typed.
     gm = page_for(nl_gm)
@@ -262,7 +285,9 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
     for n, page in enumerate(pages):
         arrive(page, live_server)
         follow(page, "#my-games a.act-link")
-        assert visible_text(page, "h1").startswith(f"{n + 1} 号座位：我的手牌"), visible_text(page, "h1")
+        assert visible_text(page, "h1").startswith(f"{n + 1} 号座位：我的手牌"), visible_text(
+            page, "h1"
+        )
         told = visible_text(page, "#conversation")
         assert "你的阵营" in told and "你的手牌" in told
         page.set_viewport_size(PHONE)
@@ -398,7 +423,10 @@ def test_five_players_walk_a_ninelives_game_by_clicking(page_for, live_server, n
         assert gm.locator(".errornote, .errorlist").count() == 0
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.outcome["result"] == "civilian"
-    assert game.outcome["summary"] in unescape(gm.content())  # the console shows the end
+    # the console shows the end as the players read it, in Chinese, never the engine's English
+    shown = read_in_chinese(gm, "#result")
+    assert shown.endswith("平民阵营获胜。获胜者：1号阿猫、3号小白、4号老黑。"), shown
+    assert game.outcome["summary"] not in unescape(gm.content())
 
     # Everyone reads the result; 阿狗 checks the deal against its commitment, 阿猫 reads the
     # review on her phone.
