@@ -12,14 +12,18 @@ from games.models import Announcement, Game
 from messaging.models import Thread
 from tests.factories.toy import seat_user, wolf_seat
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("toy_ruleset", "chinese")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("toy_ruleset", "chinese"),
+]
 
 PHONE = {"width": 390, "height": 844}
 
 
 def test_the_gm_rolls_back_a_night_by_clicking_and_the_players_see_it_withdrawn(
-        page_for, live_server, game, gm, artifacts_dir):
+    page_for, live_server, game, gm, artifacts_dir
+):
     wolf = seat_user(game, "wolf")
     target = next(n for n in range(5) if n != wolf_seat(game))
     services.submit_action(game_id=game.pk, user=wolf, kind="kill", params={"target": target})
@@ -31,10 +35,15 @@ def test_the_gm_rolls_back_a_night_by_clicking_and_the_players_see_it_withdrawn(
     page.goto(f"{live_server.url}/admin/games/game/{game.pk}/console/")
     page.click("#undo-link a")
     page.click("#rollback-choices a")  # 回滚第1夜的结束
-    content = page.content()
-    assert "回滚" in content and "已经发出的邮件不会收回" in content
-    deadline = timezone.localtime(timezone.now() + dt.timedelta(hours=6), dt.timezone(
-        dt.timedelta(hours=8))).replace(second=0, microsecond=0)
+    plan = page.inner_text("#rollback-plan")
+    assert plan.startswith("回滚第1轮夜晚的结束"), plan
+    assert "一则公开公告会说明天神进行了回滚" in plan
+    # the emails: each sent one is followed by a "withdrawn" email, the unsent are cancelled
+    emails = page.inner_text("#rollback-emails")
+    assert "每个收件地址会再收到一封注明阶段的“撤回”邮件" in emails and "取消发送" in emails
+    deadline = timezone.localtime(
+        timezone.now() + dt.timedelta(hours=6), dt.timezone(dt.timedelta(hours=8))
+    ).replace(second=0, microsecond=0)
     page.fill("input[name=deadline]", deadline.strftime("%Y-%m-%dT%H:%M"))
     page.screenshot(path=str(artifacts_dir / "rollback-confirm-390.png"), full_page=True)
     page.click("#rollback-form input[type=submit]")
