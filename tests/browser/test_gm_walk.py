@@ -1,8 +1,9 @@
 """The 天神's first game in Chromium, the GM only clicking (issue 13, docs/gm-guide.md): a
 plain staff host (no superuser, no model permissions) logs in, creates a 猫有n条命 game with
 the turbo preset in the add form, opens sign-ups; five players find the game through the
-lobby's link and sign up on its page; the GM draws and starts, rejects a manifesto with the
-seat picker, extends the deadline and ends the night through the consequences page.
+lobby's link and sign up on its page; the GM draws and starts, rejects a manifesto in
+the console's 杀人宣言审核 section, extends the deadline and ends the night through the
+consequences page.
 
 Screenshots for the guide go to var/artifacts/gm-guide/<step>-<390|desktop>.png.
 
@@ -62,13 +63,15 @@ def no_errors(page):
     assert errors.count() == 0, errors.first.inner_text()
 
 
-def test_the_gm_runs_a_first_game_by_clicking(browser, page_for, live_server, make_user,
-                                              shots, settings):
+def test_the_gm_runs_a_first_game_by_clicking(
+    browser, page_for, live_server, make_user, shots, settings
+):
     settings.ACCOUNT_RATE_LIMITS = False
     host = make_user("新天神", staff=True, superuser=False)
     players = [make_user(name) for name in NAMES]
-    context = browser.new_context(locale="zh-CN", timezone_id="Asia/Shanghai",
-                                  viewport=WIDTHS["desktop"])
+    context = browser.new_context(
+        locale="zh-CN", timezone_id="Asia/Shanghai", viewport=WIDTHS["desktop"]
+    )
     gm = context.new_page()
     gm.set_default_timeout(20_000)
 
@@ -116,8 +119,9 @@ def test_the_gm_runs_a_first_game_by_clicking(browser, page_for, live_server, ma
         page.wait_for_load_state()
         if i == 0:
             page.set_viewport_size(WIDTHS["390"])
-            page.screenshot(path=str(shots.taken[0].parent / "05-player-signed-up-390.png"),
-                            full_page=True)
+            page.screenshot(
+                path=str(shots.taken[0].parent / "05-player-signed-up-390.png"), full_page=True
+            )
         page.context.close()
     assert game.signups.filter(withdrawn_at=None).count() == 5
 
@@ -137,19 +141,30 @@ def test_the_gm_runs_a_first_game_by_clicking(browser, page_for, live_server, ma
     shots.part(gm, "fieldset:has(#seats)", "part-seats")
 
     # 6. a player sends an attack with a manifesto; the GM rejects it with the seat picker
-    seat = next(s for s in game.seats.select_related("user__profile").order_by("number")
-                if set(game.state["private"][s.number]["hand"]) & set(ATTACK_CARDS))
+    seat = next(
+        s
+        for s in game.seats.select_related("user__profile").order_by("number")
+        if set(game.state["private"][s.number]["hand"]) & set(ATTACK_CARDS)
+    )
     card = next(c for c in game.state["private"][seat.number]["hand"] if c in ATTACK_CARDS)
-    target = next(n for n, alive in enumerate(game.state["public"]["alive"])
-                  if alive and n != seat.number)
-    services.submit_action(game_id=game.pk, user=seat.user, kind="use_card",
-                           params={"card": card, "target": target, "manifesto": MANIFESTO})
+    target = next(
+        n for n, alive in enumerate(game.state["public"]["alive"]) if alive and n != seat.number
+    )
+    services.submit_action(
+        game_id=game.pk,
+        user=seat.user,
+        kind="use_card",
+        params={"card": card, "target": target, "manifesto": MANIFESTO},
+    )
     gm.reload()
-    reject = gm.locator("form.gm-step[data-kind=reject_manifesto]")
-    label = f"{seat.number + 1}. {seat.user.profile.display_name}"
-    reject.locator("select[name=p_seat]").select_option(label=label)
-    reject.locator("input[name=t_reason]").fill("宣言抄袭了规则书的例子")
+    # the console's 杀人宣言审核 section lists it under its author's seat and name
+    review = gm.locator(f"#manifestos .manifesto[data-seat='{seat.number + 1}']")  # from 1
+    assert f"{seat.number + 1}号{seat.user.profile.display_name}" in review.inner_text()
+    assert MANIFESTO in review.locator(".manifesto-text").inner_text()
+    reject = review.locator("form.reject-manifesto")
+    reject.locator("textarea[name=reason]").fill("宣言抄袭了规则书的例子")
     shots(gm, "08-reject-manifesto")
+    shots.part(gm, "#manifestos", "part-manifestos")
     shots.part(gm, "#gm-steps", "part-gm-steps")
     reject.locator("input[type=submit]").click()
     gm.wait_for_load_state()
