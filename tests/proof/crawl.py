@@ -26,6 +26,7 @@ from games import selectors, services
 from games.engine.conformance import fill
 from games.models import Game
 from games.presenters import describe
+from games.web.events_export import one_based
 from messaging.models import Conversation
 from messaging.rendering import render_markdown
 
@@ -206,11 +207,13 @@ class Secrets:
             for e in every:
                 texts[e.pk] = squash(markdown_plain(
                     describe(game.ruleset, e.as_engine_event(), names)))
-        # The same events as data (a JSON export would show them so): the `because` chain
-        # and the data, keys sorted, as find_leaks reads JSON answers.
+        # The same events as data, as the JSON export shows them (seats numbered from 1, as
+        # on the pages): the `because` chain and the data, keys sorted, as find_leaks reads
+        # JSON answers.
         self.event_data: list[tuple[list[str], frozenset[int], int]] = []
         data_of = {e.pk: [squash(b) for b in e.because if isinstance(b, str)]
-                   + [squash(json.dumps(e.data, ensure_ascii=False, sort_keys=True))]
+                   + [squash(json.dumps(one_based(e.data), ensure_ascii=False,
+                                        sort_keys=True))]
                    for e in every}
         for e in every:
             if not e.public:
