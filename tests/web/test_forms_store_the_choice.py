@@ -62,7 +62,7 @@ def last_step(game: Game) -> tuple[str, dict]:
 
 
 def test_loss_order_stores_the_order_and_the_core_card_chosen(start_ninelives, client):
-    """The bug of issue 14: the prefilled order named the first option's core card and won.
+    """The old bug: the prefilled order named the first option's core card and won.
     The ordering form (one select per position, the core card among those allowed) sends
     the order chosen, exactly (tests/web/test_play_forms.py has the rest)."""
     game = start_ninelives()
