@@ -189,3 +189,17 @@ def wait_until(condition, seconds: float, step: float = 0.5) -> bool:
             return True
         time.sleep(step)
     return condition()
+
+
+def answers(port: int) -> bool:
+    """Whether the service on this machine's `port` answers /healthz with a 200."""
+    import http.client
+
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", "/healthz")
+        ok = conn.getresponse().status == 200
+        conn.close()
+        return ok
+    except OSError:
+        return False

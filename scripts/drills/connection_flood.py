@@ -124,7 +124,7 @@ def main() -> int:
     opened: list[int] = []
     try:
         common.worker("flood-worker", beat=True)
-        if not common.wait_until(lambda: _answers(port), 60, 0.2):
+        if not common.wait_until(lambda: common.answers(port), 60, 0.2):
             raise SystemExit("gunicorn did not answer")
         until = deadline + max_lag + 5
         counter = threading.Thread(target=count_connections, args=(dbname, until, seen))
@@ -165,19 +165,6 @@ def main() -> int:
             and len(opened) == args.clients)
     print("SURVIVED" if good else "FAILED")
     return 0 if good else 1
-
-
-def _answers(port: int) -> bool:
-    import http.client
-
-    try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        conn.request("GET", "/healthz")
-        ok = conn.getresponse().status == 200
-        conn.close()
-        return ok
-    except OSError:
-        return False
 
 
 if __name__ == "__main__":

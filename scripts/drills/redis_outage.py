@@ -129,7 +129,7 @@ def main() -> int:
     accepted = []
     try:
         common.worker("redis-worker", beat=True)
-        if not common.wait_until(lambda: _answers(web_port), 30, 0.2):
+        if not common.wait_until(lambda: common.answers(web_port), 30, 0.2):
             raise SystemExit("gunicorn did not answer")
         time.sleep(before)  # the night's reminders go out before the outage
         reminders_before = ReminderSent.objects.filter(phase__game_id__in=ids).count()
@@ -217,17 +217,6 @@ def main() -> int:
                 and not unsent and not foreign and links["ours"] > 0)
     print("SURVIVED" if survived else "FAILED")
     return 0 if survived else 1
-
-
-def _answers(port: int) -> bool:
-    try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        conn.request("GET", "/healthz")
-        ok = conn.getresponse().status == 200
-        conn.close()
-        return ok
-    except OSError:
-        return False
 
 
 if __name__ == "__main__":
