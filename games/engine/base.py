@@ -78,12 +78,13 @@ def visible_to(visibility: dict, viewer: Viewer) -> bool:
     return isinstance(viewer, int) and viewer in visibility["seats"]
 
 
-def make_event(kind: str, visibility: dict, *, because: list[str] | None = None,
+def make_event(kind: str, visibility: dict, *, because: list[dict] | None = None,
                **data: Any) -> dict:
     """An event: what happened, who may see it, and the chain of causes that explains it.
 
-    `because` is a list of readable sentences (in English, for the GM and the review page)
-    tracing the event to the actions and rule sections that caused it.
+    `because` is a list of reasons (games/engine/reasons.py: a code of the rule set's table
+    with typed arguments) tracing the event to the actions and rule sections that caused it;
+    the presenters render them in the reader's language.
     """
     return {"kind": kind, "visibility": visibility, "because": list(because or []),
             "data": data}
@@ -103,14 +104,13 @@ def end_phase() -> dict:
 
 @dataclass(frozen=True)
 class Refusal:
-    """An action the rules do not allow, with a reason a player can read.
-
-    `code` is a stable machine name (tests and translations key on it); `reason` is the
-    English sentence; `params` fill placeholders in translated messages.
+    """An action the rules do not allow: `code`, a reason code of the rule set's table
+    (games/engine/reasons.py), and `params`, its typed arguments; the presenter renders it in
+    the reader's language. (`reason`, an English sentence, is the older form being removed.)
     """
 
     code: str
-    reason: str
+    reason: str = ""
     params: dict = field(default_factory=dict)
 
     def __bool__(self) -> bool:  # a refusal is falsy, so `if not result:` reads naturally
@@ -171,7 +171,8 @@ class PhaseInfo:
 class Outcome:
     result: str                  # e.g. "civilian", "killer", "wolf", "draw", "aborted"
     winners: tuple[int, ...]     # seats that share the prize
-    summary: str                 # one English sentence
+    summary: str = ""            # older form: one English sentence (being replaced by reason)
+    reason: dict | None = None   # why the game ended: a reason of the rule set's table
 
 
 # --- recorded randomness -------------------------------------------------------------------

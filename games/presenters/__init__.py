@@ -21,8 +21,8 @@ from django.utils.translation import gettext as _
 
 from messaging.words import words_as_text
 
+from ..engine import reasons as engine_reasons
 from .base import (
-    GM_EXPLANATIONS,
     SEAT_KEYS,
     VoteTally,
     generic_label,
@@ -33,6 +33,7 @@ from .base import (
     who,
 )
 from .interface import Presenter
+from .reasons import GM_REASONS
 
 __all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "because_chain", "because_text", "choice_label", "describe", "explanation", "field_label", "listing",
            "outcome_text", "param_label", "phase_end_title", "picker_entry", "phase_label", "phase_name", "phase_names", "phase_summary", "phase_step_title", "phase_title", "round_of", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
@@ -314,19 +315,30 @@ def _english() -> bool:
     return (get_language() or "").startswith("en")
 
 
-def because_text(ruleset: str, sentence: str, names: dict[int, str]) -> str:
-    """One sentence of an event's `because` chain in the reader's language.
+def because_text(ruleset: str, reason, names: dict[int, str]) -> str:
+    """One reason of an event's `because` chain (games/engine/reasons.py) in the reader's
+    language, from the rule set's `REASONS` table or the reasons every rule set shares (the
+    GM's acts, base.GM_REASONS).
 
-    1. A reader of English gets the engine's own sentence.
-    2. Else the rule set's `because_text`, then the sentences every rule set shares (the GM's
-       acts, base.GM_EXPLANATIONS).
-    3. A sentence no table knows is shown as the engine wrote it, so nothing is lost, and
-       logged once as a warning (tests/presenters/test_because.py fails on it first).
-    """
+    An older sentence stored as English text (a `because` written before reasons were data)
+    is read through the rule set's `because_text` while the rule sets move to codes.
+    A reason no table knows is shown as its code, and logged once as a warning
+    (tests/presenters/test_reasons.py fails on it first)."""
+    if engine_reasons.is_reason(reason):
+        table = _presenter(ruleset).REASONS
+        text = (table.render(reason, names) if table is not None else None) \
+            or GM_REASONS.render(reason, names)
+        if text is not None:
+            return text
+        shape = (ruleset, reason["code"])
+        if shape not in _UNTRANSLATED:
+            _UNTRANSLATED.add(shape)
+            log.warning("no sentence for the %s engine's reason %r", ruleset, reason["code"])
+        return str(reason["code"])
+    sentence = str(reason)
     if _english():
         return sentence
     text = _presenter(ruleset).because_text(sentence, names)
-    text = text or GM_EXPLANATIONS.read(sentence, names)
     if text is None:
         shape = (ruleset, re.sub(r"\d+", "#", sentence))
         if shape not in _UNTRANSLATED:
@@ -338,7 +350,7 @@ def because_text(ruleset: str, sentence: str, names: dict[int, str]) -> str:
 
 def because_chain(ruleset: str, event: dict, names: dict[int, str]) -> list[str]:
     """The event's `because` chain, sentence by sentence, in the reader's language."""
-    return [because_text(ruleset, str(b), names) for b in event.get("because") or []]
+    return [because_text(ruleset, b, names) for b in event.get("because") or []]
 
 
 def explanation(ruleset: str, event: dict, text: str, names: dict[int, str]) -> list[str]:

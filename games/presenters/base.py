@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, pgettext
+from django.utils.translation import pgettext
 
 SEAT_KEYS = ("seat", "target", "voter", "attacker", "victim", "by", "executed", "loser")
 
@@ -231,29 +231,3 @@ def plain_ref(text: str, words: tuple[tuple[str, str], ...] = ()) -> str | None:
         text = re.sub(pattern, replacement, text)
     text = re.sub(r",? and |, |; ", pgettext("list separator", ", "), text)
     return None if re.search(r"[A-Za-z]{2,}", text) else text
-
-
-# The GM's own acts in the event log (games/services/kernel.py `log_gm`) carry one sentence
-# of the same kind, "GM action: pause"; every rule set reads it the same way.
-GM_ACTS = {
-    "open_signups": gettext_noop("opened the sign-ups"),
-    "draw_players": gettext_noop("drew the players by lot"),
-    "pick_players": gettext_noop("picked the players"),
-    "start_substitution": gettext_noop("started a replacement"),
-    "cancel_substitution": gettext_noop("cancelled a replacement"),
-    "end_phase_now": gettext_noop("ended the phase before its deadline"),
-    "extend_deadline": gettext_noop("extended the deadline"),
-    "pause": gettext_noop("paused the game"),
-    "resume": gettext_noop("resumed the game"),
-    "abort": gettext_noop("ended the game without a result"),
-    "rollback": gettext_noop("rolled the game back"),
-    "publish_announcement": gettext_noop("published a held announcement"),
-    "foul_out": gettext_noop("put a seat out of the game for a foul"),
-    "reject_manifesto": gettext_noop("rejected a manifesto"),
-    "choose_camp_for": gettext_noop("set a free agent's default camp"),
-}
-
-GM_EXPLANATIONS = Explanations(
-    {"act": Part(r"[a-z_]+", lambda text, names: _(GM_ACTS[text]) if text in GM_ACTS
-                 else None)},
-    [gettext_noop("GM action: %(act)s")])

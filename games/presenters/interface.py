@@ -19,6 +19,8 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 
+from .reasons import ReasonTexts
+
 
 class Presenter:
     """Engine events and choices of one rule set as text in the reader's language.
@@ -37,6 +39,9 @@ class Presenter:
     # the phase that opens each round, for a rule set whose phase numbers count every
     # phase (gold); None: the phase number is the round
     ROUND_OPENS: str | None = None
+    # the rule set's reason codes as sentences (games/presenters/reasons.py); None: a rule
+    # set whose engine gives no reasons (a test's toy)
+    REASONS: ReasonTexts | None = None
 
     # --- events, choices, refusals ------------------------------------------------------------
     def present(self, event: dict, names: dict[int, str]) -> str | None:
@@ -131,6 +136,7 @@ TABLES = {
     "ANNOUNCE_AT_ONCE": frozenset,
     "ROUND_THREAD_KINDS": frozenset,
     "ROUND_OPENS": (str, type(None)),
+    "REASONS": (ReasonTexts, type(None)),
 }
 METHODS = tuple(
     name

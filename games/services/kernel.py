@@ -27,6 +27,7 @@ from messaging.notifications import Kind, notify
 
 from .. import rulesets
 from ..engine.base import RuleSet
+from ..engine.reasons import GM_REASONS
 from ..mail import user_locale
 from ..models import Announcement, Event, Game, Phase, StepMessage, StepPost, WithdrawnThread
 from ..notifications import notify_announcement, notify_private_result
@@ -92,7 +93,7 @@ def log_gm(game: Game, gm: User | None, what: str, details: dict) -> None:
     Event.objects.create(game=game, seq=None, phase=game.current_phase, kind=f"gm_{what}",
                          public=False, audience="",
                          data=dict(details, gm=display_name(gm) if gm else "system"),
-                         because=[f"GM action: {what}"])
+                         because=[GM_REASONS("gm_action", act=what)])
 
 
 def announce(game: Game, phase: Phase | None, title: str, intro: str, *, events: list[dict],

@@ -1,0 +1,74 @@
+"""The change feed: after a transaction commits, each version a service bumped is published
+as a small event on Redis pub/sub, so that caches and open pages learn what changed.
+
+An event names an object and its new version, and at most one word of what changed:
+
+    {"t": "thread", "id": 42, "v": 17}
+    {"t": "game", "id": 7, "v": 93, "what": "phase"}
+    {"t": "user", "id": 5, "v": 3, "what": "notices"}
+
+It carries no content and no secret: a page that hears that its object changed asks the
+ordinary, permission-checked view for the new part, as that viewer. Publishing is best
+effort: with Redis down the event is lost (pages catch up by version when they reconnect or
+reload), and the writer's transaction is never affected.
+
+Writers call `changed()` inside the transaction that bumped the version; the event leaves
+only when (and if) that transaction commits.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+
+import orjson
+from django.conf import settings
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+# One channel for the whole site: a reader process subscribes once and fans events out to
+# its open pages (config/live.py), so Redis holds one subscription per process, not per page.
+CHANNEL_SUFFIX = "feed"
+
+# The kinds of object an event may name (a page subscribes to some of them).
+KINDS = frozenset({"game", "thread", "board", "user"})
+
+
+def channel() -> str:
+    """The pub/sub channel, under the site's cache prefix (test workers do not hear each
+    other's events)."""
+    prefix = settings.CACHES["default"].get("KEY_PREFIX") or "kg"
+    return f"{prefix}:{CHANNEL_SUFFIX}"
+
+
+@lru_cache(maxsize=1)
+def _client():
+    import redis
+
+    return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
+
+
+def event(kind: str, pk: int, version: int, what: str = "") -> dict:
+    """The event for object `kind` `pk` at `version` (`what`: one word, or nothing)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown feed kind {kind!r}")
+    out = {"t": kind, "id": int(pk), "v": int(version)}
+    if what:
+        out["what"] = what
+    return out
+
+
+def publish(payload: dict) -> None:
+    """Send one event now; a Redis fault is logged and swallowed."""
+    try:
+        _client().publish(channel(), orjson.dumps(payload))
+    except Exception:  # noqa: BLE001 - the feed is optional: never fail a write for it
+        log.warning("change feed: could not publish %s", payload, exc_info=True)
+
+
+def changed(kind: str, pk: int, version: int, what: str = "") -> None:
+    """Publish that `kind` `pk` reached `version`, once the current transaction commits
+    (at once outside a transaction)."""
+    payload = event(kind, pk, version, what)
+    transaction.on_commit(lambda: publish(payload), robust=True)
