@@ -23,7 +23,7 @@ STAMP = pathlib.Path(__file__).with_name("full_crawl.stamp")
 # crawler itself. Folders are read whole (Python and templates; no caches).
 PAGE_FILES = (
     "templates/",
-    "games/web/", "games/selectors.py", "games/selectors/", "games/presenters/",
+    "games/web/", "games/selectors/", "games/presenters/",
     "games/templatetags/", "games/admin/", "games/urls.py", "games/community_urls.py",
     "messaging/views.py", "messaging/rules.py", "messaging/profile.py",
     "messaging/page_cache.py", "messaging/context_processors.py", "messaging/templatetags/",

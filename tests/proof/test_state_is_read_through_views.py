@@ -1,5 +1,5 @@
 """Leak safety by construction: a game's raw state is read only where the rules, the writers
-and the readers of games/selectors.py work with it; every page, email, calendar feed and
+and the readers of games/selectors/ work with it; every page, email, calendar feed and
 template gets a view (`selectors.view_for`, `seat_view`, `gm_view`) or what a selector
 made of one (`legal_actions_for`, `revealed_deal`, `outcome_line`...), never the state
 (docs/architecture.md, "Secrets"). The leak crawler (test_leak_crawler.py) is the witness
@@ -33,11 +33,11 @@ ALLOWED = {
     "games/engine/": "the rules: a state is what they take and what they give back",
     "games/services/": "the writers: they hand the state to the engine and store what it "
                        "returns, under the game lock",
-    "games/selectors.py": "the readers: every secret passes through the engine's view "
-                          "(view_for, seat_view, gm_view); the other reads give a page the "
-                          "engine's answer for one viewer (legal_actions_for, the GM's "
-                          "console reads such as living_seats, revealed_deal after the end, "
-                          "the rollback plan)",
+    "games/selectors/": "the readers: every secret passes through the engine's view "
+                        "(view_for, seat_view, gm_view); the other reads give a page the "
+                        "engine's answer for one viewer (legal_actions_for, the GM's "
+                        "console reads such as living_seats, revealed_deal after the end, "
+                        "the rollback plan)",
     "games/awaiting.py": "who the engine awaits, worked out when a service writes the state "
                          "(for_game) and by the reminder sweep where that record is empty",
     "games/reminders.py": "the reminder sweep reads the state column only where the awaiting "
