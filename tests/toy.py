@@ -22,6 +22,14 @@ from games.engine.base import (
     public,
     seats,
 )
+from games.engine.reasons import SEAT, Reasons
+
+# The toy's reasons: its refusals, the one explanation of a night, its two results.
+R = Reasons("toy", {
+    "bad_params": {}, "already_voted": {}, "not_allowed": {},
+    "wolf_attacked": {"seat": SEAT},
+    "wolf_dead": {}, "wolf_outlived": {},
+})
 
 
 class Toy(RuleSet):
@@ -70,13 +78,13 @@ class Toy(RuleSet):
     def apply(self, state, step):
         actor, kind, params = step.get("actor"), step.get("kind"), step.get("params")
         if not isinstance(params, dict):
-            return Refusal("bad_params", "That request is malformed.")
+            return Refusal("bad_params")
         legal = self.legal_actions(state, actor)
         if not any(c.kind == kind and c.params == params for c in legal):
             if kind == "vote" and isinstance(actor, int) and str(actor) in state["public"].get(
                     "votes", {}):
-                return Refusal("already_voted", "You have already voted today.")
-            return Refusal("not_allowed", "You cannot do that now.")
+                return Refusal("already_voted")
+            return Refusal("not_allowed")
         state = copy.deepcopy(state)
         events: list[dict] = []
         if kind == "kill":
@@ -99,7 +107,7 @@ class Toy(RuleSet):
             if target is not None and pub["alive"][target]:
                 pub["alive"][target] = False
                 emit(state, events, make_event("killed", public(), victim=target,
-                                               because=[f"the wolf attacked seat {target + 1}"]))
+                                               because=[R("wolf_attacked", seat=target)]))
             else:
                 emit(state, events, make_event("quiet_night", public()))
             pub["phase"] = "day"
@@ -124,9 +132,9 @@ class Toy(RuleSet):
         wolf = state["secret"]["wolf"]
         if not alive[wolf]:
             return Outcome("village", tuple(i for i in range(len(alive)) if i != wolf),
-                           "The wolf is dead.")
+                           reason=R("wolf_dead"))
         if sum(alive) <= 2:
-            return Outcome("wolf", (wolf,), "The wolf outlived the village.")
+            return Outcome("wolf", (wolf,), reason=R("wolf_outlived"))
         return None
 
     def view(self, state, viewer):

@@ -36,7 +36,7 @@ from .interface import Presenter
 from .reasons import GM_REASONS
 
 __all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "because_chain", "because_text", "choice_label", "describe", "explanation", "field_label", "listing",
-           "outcome_text", "param_label", "phase_end_title", "picker_entry", "phase_label", "phase_name", "phase_names", "phase_summary", "phase_step_title", "phase_title", "round_of", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
+           "outcome_text", "result_lines", "param_label", "phase_end_title", "picker_entry", "phase_label", "phase_name", "phase_names", "phase_summary", "phase_step_title", "phase_title", "round_of", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
            "round_thread_kinds", "round_thread_title", "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies", "who"]
 
 
@@ -119,9 +119,19 @@ def describe(ruleset: str, event: dict, names: dict[int, str]) -> str:
 
 
 def refusal_text(ruleset: str, refusal) -> str:
-    """A refusal (games.engine.base.Refusal) in the reader's language: the rule set's
-    `refusal(refusal)`, else the engine's English sentence run through the catalogue."""
-    return _presenter(ruleset).refusal(refusal) or _(refusal.reason)
+    """A refusal (games.engine.base.Refusal: a reason code and its arguments) in the reader's
+    language: the rule set's `refusal(refusal)`, else its code rendered from the rule set's
+    reasons table, else (an older refusal still carrying an English sentence) that sentence
+    through the catalogue."""
+    text = _presenter(ruleset).refusal(refusal)
+    if text:
+        return text
+    table = _presenter(ruleset).REASONS
+    if table is not None and refusal.code in table:
+        rendered = table.render({"code": refusal.code, "args": dict(refusal.params)}, {})
+        if rendered:
+            return rendered
+    return _(refusal.reason) if refusal.reason else _("The rules do not allow that now.")
 
 
 def seat_facts(ruleset: str, view: dict, number: int) -> str:
@@ -135,25 +145,44 @@ def seat_facts(ruleset: str, view: dict, number: int) -> str:
 def outcome_text(ruleset: str, outcome: dict | None, names: dict[int, str],
                  view: dict | None = None) -> str:
     """A finished game's result in the reader's language (the game home, the review, the
-    archive, the profile), never the engine's English `summary`:
+    archive, the profile):
     1. a game the GM aborted: "ended without a result" and the GM's reason (their own words);
     2. the rule set's `outcome(outcome, names, view)`;
-    3. else the summary run through the catalogue."""
+    3. else the engine's reason for the result (`outcome["reason"]`) rendered from the rule
+       set's reasons table."""
     if not outcome:
         return ""
     if outcome.get("result") == "aborted":
-        reason = str(outcome.get("summary") or "")
-        # The engine's own English summary is no reason for a Chinese reader; the GM's own
-        # words are shown to readers of their language (Chinese words, or any on English pages).
+        reason = str(outcome.get("note") or "")
+        # The GM's own words are shown to readers of their language (Chinese words, or any
+        # on English pages).
         english = (get_language() or "").startswith("en")
-        if not reason or reason == "aborted" or not (english or _CJK.search(reason)):
+        if not reason and outcome.get("reason"):
+            # the engine's own record of the abort (the GM's step in the rules)
+            return because_text(ruleset, outcome["reason"], names)
+        if not reason or not (english or _CJK.search(reason)):
             return _("The game ended without a result.")
         return _("The game ended without a result: %(reason)s") % {"reason": reason}
     if ruleset in _REGISTERED:
         text = _presenter(ruleset).outcome(outcome, names, view)
         if text:
             return text
-    return _(str(outcome.get("summary") or ""))
+    reason = outcome.get("reason")
+    return because_text(ruleset, reason, names) if reason else ""
+
+
+def result_lines(ruleset: str, outcome: dict, names: dict[int, str],
+                 view: dict | None = None) -> list[str]:
+    """The lines of the game-over announcement that give the result: the rule set's own
+    wording (which names the winners), else the engine's reason and the winners."""
+    own = _presenter(ruleset).outcome(outcome, names, view) if ruleset in _REGISTERED else None
+    if own:
+        return [own]
+    winners = listing(names.get(w, str(w + 1)) for w in outcome.get("winners") or []) \
+        or _("nobody")
+    return [_("The game is over: %(summary)s") % {"summary": outcome_text(ruleset, outcome, names,
+                                                                           view)},
+            _("Winners: %(names)s") % {"names": winners}]
 
 
 def review_facts(ruleset: str, private, number: int, names: dict[int, str]) -> list | None:

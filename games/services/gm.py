@@ -116,7 +116,7 @@ def abort_game(*, game_id: int, gm: User | None, reason: str = "",
             raise GameError(_("This game is already over."))
         game.status = Game.Status.ABORTED
         game.finished_at, game.deadline = now, None
-        game.outcome = {"result": "aborted", "winners": [], "summary": reason or "aborted"}
+        game.outcome = {"result": "aborted", "winners": [], "note": reason}
         game.save()
         log_gm(game, gm, "abort", {"reason": reason})
         announce(game, game.current_phase, _("Game aborted"),

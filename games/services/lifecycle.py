@@ -25,7 +25,7 @@ from messaging.notifications import Kind
 from .. import awaiting, rulesets
 from ..engine.base import GM, SPECTATOR, end_phase, new_seed
 from ..models import Game, Phase, Seat
-from ..presenters import listing, outcome_text, phase_end_title, phase_summary, vote_heading
+from ..presenters import listing, phase_end_title, phase_summary, result_lines, vote_heading
 from ..presenters.deal import deal_markdown, deal_rows
 from ..selectors import commitment_of, seat_names
 from . import backoff, kernel, votes
@@ -399,7 +399,7 @@ def _finish(game: Game, outcome: Outcome, phase: Phase | None, names: dict[int, 
     game.status = Game.Status.FINISHED
     game.finished_at, game.deadline = now, None
     game.outcome = {"result": outcome.result, "winners": list(outcome.winners),
-                    "summary": outcome.summary}
+                    "reason": outcome.reason}
     if phase is not None:
         Phase.objects.filter(pk=phase.pk, ended_at=None).update(ended_at=now, end_reason="over")
     _announce_end(game, phase, outcome, names)
@@ -417,17 +417,10 @@ def finish_if_over(game: Game, now: dt.datetime) -> bool:
 
 
 def _announce_end(game: Game, phase: Phase | None, outcome: Outcome, names: dict[int, str]) -> None:
-    # The result as the game's page words it (presenters.outcome_text, with the winners and,
-    # in gold, every seat's coins), never the engine's English summary; a rule set without
-    # its own wording (a test's toy) gets the summary through the catalogue and the winners.
+    # The result as the game's page words it (with the winners and, in gold, every seat's
+    # coins; a rule set without its own wording gets the engine's reason and the winners).
     view = ruleset_of(game).view(game.state, SPECTATOR)
-    worded = outcome_text(game.ruleset, game.outcome, names, view)
-    if worded and worded != _(str(outcome.summary)):
-        lines = [worded]
-    else:
-        winners = listing(names.get(w, str(w + 1)) for w in outcome.winners) or _("nobody")
-        lines = [_("The game is over: %(summary)s") % {"summary": worded or outcome.summary},
-                 _("Winners: %(names)s") % {"names": winners}]
+    lines = result_lines(game.ruleset, game.outcome, names, view)
     # The deal as a table in words (seat, camp, cards, secret attributes); its canonical text,
     # which the commitment hashes, is on the commitment page, not in a post people read.
     deal = deal_markdown(deal_rows(game.ruleset, ruleset_of(game).view(game.state, GM), names))

@@ -1,5 +1,5 @@
 """A finished game's result in the reader's language (presenters.outcome_text), never the
-engine's English summary on a Chinese page (issue 14, item 2)."""
+engine's data on a Chinese page."""
 
 from __future__ import annotations
 
@@ -9,11 +9,9 @@ from django.utils import translation
 from games.presenters import outcome_text
 
 NAMES = {0: "阿猫", 1: "阿狗", 2: "小白"}
-CIVILIANS = {"result": "civilian", "winners": [0, 2],
-             "summary": "Every killer and wolf seat is dead: the civilians win (§10.1)."}
-GOLD = {"result": "win", "winners": [1], "summary": "Seat 2 wins with 3 coins."}
-ABORTED = {"result": "aborted", "winners": [],
-           "summary": "The GM ended the game without a result (§11.3)."}
+CIVILIANS = {"result": "civilian", "winners": [0, 2]}
+GOLD = {"result": "win", "winners": [1]}
+ABORTED = {"result": "aborted", "winners": [], "note": "The GM had to leave."}
 
 
 @pytest.fixture
@@ -34,13 +32,13 @@ def test_gold_with_and_without_the_coins(zh):
 
 
 def test_classic_in_chinese(zh):
-    text = outcome_text("classic", {"result": "bandit", "winners": [1], "summary": "x"}, NAMES)
+    text = outcome_text("classic", {"result": "bandit", "winners": [1]}, NAMES)
     assert text.startswith("匪徒获胜。") and "阿狗" in text
 
 
 def test_an_aborted_game_gives_the_gms_words_not_the_engines(zh):
     assert outcome_text("ninelives", ABORTED, NAMES) == "本局无结果结束。"
-    own = dict(ABORTED, summary="天神临时有事，本局作废")
+    own = dict(ABORTED, note="天神临时有事，本局作废")
     assert outcome_text("ninelives", own, NAMES) == "本局无结果结束：天神临时有事，本局作废"
     assert outcome_text("ninelives", None, NAMES) == ""
 
@@ -48,4 +46,5 @@ def test_an_aborted_game_gives_the_gms_words_not_the_engines(zh):
 def test_english_readers_read_english(chinese):
     with translation.override("en"):
         assert outcome_text("ninelives", CIVILIANS, NAMES).startswith("The civilians win.")
-        assert "The GM ended the game" in outcome_text("ninelives", ABORTED, NAMES)
+        assert outcome_text("ninelives", ABORTED, NAMES) == \
+            "The game ended without a result: The GM had to leave."

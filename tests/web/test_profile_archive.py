@@ -100,7 +100,7 @@ def test_substitutes_fouls_and_awards_are_listed(client, game, players, gm, make
                          data={"seat": seat.number, "reason": "两天没发言"})
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=now,
                                            outcome={"result": "village", "winners": [],
-                                                    "summary": "The wolf is dead."})
+                                                    "reason": {"code": "wolf_dead", "args": {}}})
     Award.objects.create(game=game, kind=Award.Kind.FAIR_PLAY, winner=sub_user, closed_at=now)
     came_in = row_of(profile(client, sub_user), game)
     went_out = row_of(profile(client, players[1]), game)
