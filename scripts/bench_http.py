@@ -1,17 +1,23 @@
 #!/usr/bin/env python
 """Requests per second of the busiest read pages vs a trivial view, under gunicorn.
 
-Pages (issue 17 item 1): a thread page (50 posts, the third page of a 1,000-post thread)
-read anonymously and by a signed-in reader (a page navigation, so it marks reading), a board
-list (30 threads with their last posts and read marks, signed in) and a running game's home
-page. Every page and the trivial view (/healthz) are measured in one run against the same
-server, in rounds (each page for a slice of every round), so a machine that gets busier or
-quieter moves them alike; the ratio to /healthz is what to read, absolute numbers depend on
-the machine. Uses PostgreSQL: DATABASE_URL if set, else
+Pages: a thread page (50 posts, the third page of a 1,000-post thread) read anonymously
+and by a signed-in reader (a page navigation, so it marks reading), a board list (30 threads
+with their last posts and read marks, signed in) and a running game's home page. Every page
+and the trivial view (/healthz) are measured in one run against the same server, in rounds
+(each page for a slice of every round), so a machine that gets busier or quieter moves them
+alike; the ratio to /healthz is what to read, absolute numbers depend on the machine.
+
+Then two timings of pages read just after their thread changed (so nothing kept for them can
+be used: a GM's edit of post #1, made through the service before each request, moves the
+thread's version), one request at a time, medians:
+- the signed-in thread page (page 3 of the 1,000-post thread), in milliseconds;
+- the last page against page 2 of a 10,000-post thread, signed in, as a ratio (paging by
+  floor number: a deep page costs what an early one does). Uses PostgreSQL: DATABASE_URL if set, else
 postgres://postgres@127.0.0.1:5432/killinggames_bench (created if missing).
 
     .venv/bin/python scripts/bench_http.py [--seconds 10] [--workers 2*CPUs+1] [--clients 8]
-        [--posts 1000]
+        [--posts 1000] [--misses 15] [--deep-posts 10000]
 """
 
 from __future__ import annotations
@@ -77,7 +83,72 @@ def measure(port: int, path: str, headers: dict, seconds: float,
     return sum(r[0] for r in results) / elapsed, sum(r[1] for r in results)
 
 
-def seed(posts: int) -> dict:
+def timed_get(port: int, path: str, headers: dict) -> float:
+    """One request on a fresh connection; its time in milliseconds (it must answer 200)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    start = time.perf_counter()
+    conn.request("GET", path, headers=headers)
+    response = conn.getresponse()
+    response.read()
+    elapsed = (time.perf_counter() - start) * 1000
+    conn.close()
+    if response.status != 200:
+        raise SystemExit(f"{path} answered {response.status}")
+    return elapsed
+
+
+def missed(port: int, thread_id: int, paths: list[str], headers: dict,
+           times: int) -> dict[str, float]:
+    """The median time of each of `paths` read just after a GM's edit of `thread_id`'s first
+    post (made through the service, so the thread's version moves): what a page costs when
+    nothing kept for it can be used."""
+    from django.contrib.auth import get_user_model
+    from django.db import connections
+
+    from messaging import services as forum
+    from messaging.models import Post
+
+    gm = get_user_model().objects.get(username="bench-gm")
+    found: dict[str, list[float]] = {path: [] for path in paths}
+    for i in range(times):
+        for path in paths:
+            first = Post.objects.select_related("thread").get(thread_id=thread_id, number=1)
+            forum.edit_post(post=first, editor=gm, body=f"first **post**, edit {time.time()} {i}")
+            found[path].append(timed_get(port, path, headers))
+    connections.close_all()
+    return {path: sorted(values)[len(values) // 2] for path, values in found.items()}
+
+
+def deep_thread(posts: int, author) -> int:
+    """A thread of `posts` posts for the deep-page timing, written in bulk (kept between
+    runs): its first post through the service, the rest as rows, the counters set."""
+    from django.utils import timezone
+
+    from messaging import services as forum
+    from messaging.models import Post, Thread
+    from messaging.rendering import render_markdown
+
+    key = f"bench-deep-{posts}"
+    thread = Thread.objects.filter(key=key).first()
+    if thread is not None:
+        return thread.pk
+    thread = forum.start_thread(board=forum.lobby_board(), author=author, kind="discussion",
+                                title="bench deep", body="first **post**", key=key,
+                                enforce_rate_limit=False)
+    html = render_markdown("reply with *markdown* and a [link](https://example.org)")
+    first = thread.posts.get()
+    for start in range(2, posts + 1, 2000):
+        Post.objects.bulk_create(
+            Post(thread=thread, number=i, author=author, body="reply", html=html,
+                 quote=first if i % 7 == 0 else None)
+            for i in range(start, min(start + 2000, posts + 1)))
+    last = thread.posts.order_by("-number").first()
+    Thread.objects.filter(pk=thread.pk).update(last_number=posts, post_count=posts,
+                                               last_post=last, last_post_at=timezone.now())
+    return thread.pk
+
+
+def seed(posts: int, deep_posts: int) -> dict:
     """The bench's thread, board and running game (kept between runs), and a signed-in
     reader's session."""
     from django.conf import settings
@@ -114,9 +185,10 @@ def seed(posts: int) -> dict:
     for i in range(30 - board.threads.count()):
         forum.start_thread(board=board, author=author, kind="discussion",
                            title=f"bench board {i}", body="a thread", enforce_rate_limit=False)
+    gm = User.objects.get_or_create(username="bench-gm", defaults={"is_staff": True})[0]
+    Profile.objects.get_or_create(user=gm, defaults={"display_name": gm.username})
     game = Game.objects.filter(name="bench-home").first()
     if game is None:
-        gm = User.objects.get_or_create(username="bench-gm", defaults={"is_staff": True})[0]
         players = [User.objects.get_or_create(username=f"bench-p{i}")[0] for i in range(8)]
         game = games.create_game(name="bench-home", ruleset="toy", gm=gm, seat_count=8,
                                  early_end=False)
@@ -128,7 +200,8 @@ def seed(posts: int) -> dict:
     store[HASH_SESSION_KEY] = reader.get_session_auth_hash()
     store.create()
     return {"thread": thread.pk, "posts": thread.posts.count(), "board": board.slug,
-            "game": game.pk, "session": store.session_key}
+            "game": game.pk, "session": store.session_key,
+            "deep": deep_thread(deep_posts, author)}
 
 
 def main() -> None:
@@ -140,6 +213,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--posts", type=int, default=1000)
+    parser.add_argument("--misses", type=int, default=15,
+                        help="requests per timing of a page read just after a change")
+    parser.add_argument("--deep-posts", type=int, default=10_000)
     args = parser.parse_args()
 
     os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
@@ -158,7 +234,7 @@ def main() -> None:
     # generic sentences (the game home page plays the toy, as the tests do).
     call_command("migrate", interactive=False, verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
-    made = seed(args.posts)
+    made = seed(args.posts, args.deep_posts)
     from django.db import connections
 
     connections.close_all()
@@ -198,9 +274,17 @@ def main() -> None:
                                    args.clients)
                 rates[name].append(rps)
                 errors[name] += err
+        signed_nav = {**NAVIGATE, **signed_in}
+        miss = missed(port, made["thread"], [page], signed_nav, args.misses)[page]
+        deep_paths = [f"/t/{made['deep']}/?page=2", f"/t/{made['deep']}/?page=last"]
+        deep = missed(port, made["deep"], deep_paths, signed_nav, args.misses)
     finally:
         server.terminate()
-        server.wait(10)
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
     print(f"gunicorn workers={args.workers} clients={args.clients} seconds={args.seconds} "
           f"rounds={args.rounds} database=PostgreSQL")
     base = sum(rates[pages[0][0]]) / args.rounds
@@ -212,6 +296,11 @@ def main() -> None:
         rps = sum(rates[name]) / args.rounds
         same = f"{rps / base_signed:7.3f}" if "Cookie" in headers else " " * 7
         print(f"{name:44} {rps:8.1f} {rps / base:6.3f} {same}  {errors[name]}")
+    print(f"thread page just changed, signed in (page 3 of {made['posts']}): "
+          f"{miss:.1f} ms (median of {args.misses})")
+    second, last = (deep[p] for p in deep_paths)
+    print(f"{args.deep_posts:,}-post thread just changed, signed in: last page {last:.1f} ms, "
+          f"page 2 {second:.1f} ms, last / page 2 = {last / second:.2f}")
     if any(errors.values()):
         sys.exit(1)
 
