@@ -1,5 +1,5 @@
 """Django's and allauth's authentication backends, reading a signed-in user together with
-their profile (issue 17 item 1): every page reads the profile (language, timezone, the
+their profile: every page reads the profile (language, timezone, the
 header's name), so joining it saves a query on every signed-in request. Authentication
 itself is theirs, unchanged. Sessions naming the original classes are read as naming these
 (accounts/sessions.py)."""

@@ -82,7 +82,7 @@ def messenger_user():
 
     User = get_user_model()
     # Once it exists (nearly always): one query for the account and its profile. Every step
-    # a player takes sends a message from it, inside the game's lock (issue 17 item 5).
+    # a player takes sends a message from it, inside the game's lock.
     user = (User.objects.select_related("profile")
             .filter(username=settings.MESSENGER_USERNAME).first())
     if user is not None and hasattr(user, "profile"):

@@ -1,7 +1,7 @@
 """Display names: what counts as the same name, and which names nobody may take.
 
 Pure functions (no model import: accounts.models imports this module, never the reverse).
-Issue 16 item 6, names that cannot impersonate:
+Names that cannot impersonate:
 1. `name_skeleton` folds a name so that look-alikes compare equal:
    NFKC -> invisible characters dropped -> traditional to simplified Chinese (OpenCC t2s:
    阿貓 -> 阿猫) -> the Unicode confusable skeleton (UTS #39 confusables.txt as shipped by

@@ -2,7 +2,7 @@
 
 A page that records "read" (a conversation's unread count, the GM's "waiting" list) must do so
 only when a person opened it, never when it was fetched by an `<img>`, a prefetch or a frame
-that somebody's post or another site planted (issue 16 item 1). `is_page_navigation` is the
+that somebody's post or another site planted. `is_page_navigation` is the
 one test for that; views that mark anything read call it (POSTs need no test: CSRF already
 proves they came from our own forms).
 

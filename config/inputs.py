@@ -1,4 +1,4 @@
-"""One way to read input (issue 16 item 3): integers, choices, JSON steps and dates from forms
+"""One way to read input: integers, choices, JSON steps and dates from forms
 and query strings.
 
 Every parser either returns a clean value or raises `InputError` with a sentence to show;

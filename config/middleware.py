@@ -96,7 +96,7 @@ class RefusalMiddleware:
 
 
 class SecurityHeadersMiddleware:
-    """Issue 16 item 8, in one place:
+    """The request hardening every response gets, in one place:
     1. Methods: only GET, HEAD and POST reach a view; TRACE, OPTIONS, PUT, DELETE, PATCH and
        anything else answer 405 with an Allow header (no page of ours uses them).
     2. Permissions-Policy (the PERMISSIONS_POLICY setting): no page may use the camera, the

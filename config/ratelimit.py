@@ -1,4 +1,4 @@
-"""One limiter for writes (issue 16 item 4): django-ratelimit's counter on the shared cache.
+"""One limiter for writes: django-ratelimit's counter on the shared cache.
 
 Why django-ratelimit: a small, documented, widely used library whose `get_usage` is exactly
 the counter we need (atomic `add`/`incr` on the Django cache, so it holds across worker

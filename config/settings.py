@@ -266,7 +266,7 @@ RATELIMIT_ENABLE = ACCOUNT_RATE_LIMITS_ENABLED
 RATELIMIT_USE_CACHE = "default"
 RATELIMIT_CACHE_PREFIX = "rl:"
 POSTS_PER_MINUTE = env_int("POSTS_PER_MINUTE", 10, minimum=1)
-# Remote images in posts (issue 16 item 1): off, they are shown as links; on, https images
+# Remote images in posts: off, they are shown as links; on, https images
 # on other sites are embedded with referrerpolicy=no-referrer. Same-origin images never are.
 POST_REMOTE_IMAGES = env_bool("POST_REMOTE_IMAGES", False)
 

@@ -3,7 +3,7 @@
 The reminder sweep needs, for each game it looks at, the living seats, the seats the engine
 awaits among them and the round of the phase (for the texts). Worked out from the state,
 that means reading and decoding every state and asking the engine; kept on the game's row,
-the sweep reads a few numbers instead (issue 17 item 3).
+the sweep reads a few numbers instead.
 
 The services write it with the state (`for_game`, in record_step, start_game and the
 rollback). A state written any other way (the admin, a data fix in SQL, a test's

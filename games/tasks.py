@@ -24,7 +24,7 @@ def sweep():
     Safe to run twice at once (two beats by mistake, a redelivered message): advance_phase
     re-checks everything under the game lock.
     """
-    from config.health import record_sweep_completed  # issue 16 item 9 (ops branch): /readyz
+    from config.health import record_sweep_completed  # /readyz
 
     from . import services
 

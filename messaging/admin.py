@@ -258,7 +258,7 @@ class ConversationAdmin(OutOfReach, admin.ModelAdmin):
         # running game with its owner (rules.gm_conversations).
         return rules.gm_conversations(request.user, super().get_queryset(request))
 
-    # Staff status means "may host games" (issue 13): a host without model permissions
+    # Staff status means "may host games": a host without model permissions
     # reads and answers the conversations it answers as the GM (the queryset above, and
     # `answer_as_messenger` checks again); adding and deleting keep Django's permissions.
     def has_module_permission(self, request):
@@ -325,7 +325,7 @@ class ConversationAdmin(OutOfReach, admin.ModelAdmin):
     def mark_read(self, request, queryset):
         queryset.update(staff_unread=0)
 
-    # No GET of the console clears a waiting flag (issue 16 item 1: an image planted in a
+    # No GET of the console clears a waiting flag (an image planted in a
     # post could otherwise make the GM's browser open a conversation unseen); only a POST
     # does: an answer, the "mark as read" box, or the list's "Mark as read" action.
     def save_model(self, request, obj: Conversation, form, change):

@@ -7,7 +7,7 @@ Two independent layers, so a gap in one is caught by the other:
 2. nh3 (ammonia) with an allowlist of tags, attributes and URL schemes, which also stamps
    every link with rel="nofollow noopener".
 
-Images (issue 16 item 1): a post must not make its readers' browsers send requests.
+Images: a post must not make its readers' browsers send requests.
 - A relative or same-origin image (`![ ](/messenger/)`) would be a GET with the reader's
   cookies to one of our own pages; it is never embedded, only shown as a link.
 - A remote image tells its host who reads what and when; it is shown as a link too unless
@@ -163,7 +163,7 @@ def sanitize(html: str) -> str:
     ).strip()
 
 
-# --- the author's badge (issue 16 item 5) -----------------------------------------------------
+# --- the author's badge -----------------------------------------------------
 
 BADGE_CLASS = "author-badge"
 

@@ -1,4 +1,4 @@
-"""A player's own words inside an official post (issue 16 item 5; issue 14 item 8).
+"""A player's own words inside an official post.
 
 神的使者's announcements and messages quote what players wrote: manifestos and stories
 (猫有n条命), last words, speeches and team messages (classic). Quoted as Markdown, such a text

@@ -12,7 +12,7 @@ postgres://postgres@127.0.0.1:5432/killinggames_bench_reminders (created if miss
 
     .venv/bin/python scripts/bench_reminders.py [--games 10000] [--due 100]
 
-Target (issue 17): at most 5 queries, and at most 10× the idle game sweep.
+Target: at most 5 queries, and at most 10× the idle game sweep.
 """
 
 from __future__ import annotations

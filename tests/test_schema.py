@@ -1,5 +1,5 @@
 """The schema the migrations build is the one the models describe, and the indexes the
-busiest writes pay for are the ones the reads need (issue 17: a notice writes three index
+busiest writes pay for are the ones the reads need (a notice writes three index
 entries, not eight; a reminder claim three, not four)."""
 
 from __future__ import annotations

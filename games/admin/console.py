@@ -165,7 +165,7 @@ class GameAdmin(admin.ModelAdmin):
     class Media:
         js = ["admin/games/game_form.js"]
 
-    # -- who sees what: staff status means "may host games" (issue 13 item 2) --
+    # -- who sees what: staff status means "may host games" --
     # Django's model permissions are not the authority here: any active staff account may
     # open the Game admin and add a game; a saved game is shown and changed only by its GM
     # and co-GMs who never held a seat in it (selectors.is_gm). Superusers see every game in

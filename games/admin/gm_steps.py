@@ -1,4 +1,4 @@
-"""The console's GM steps and per-seat duties, in the viewer's language (issue 13 item 3).
+"""The console's GM steps and per-seat duties, in the viewer's language.
 
 Every GM step the engine offers now (`selectors.gm_choices`: its `legal_actions(state, GM)`)
 becomes one small form per kind: a picker per parameter (seats as "3 · 阿狗", cards and camps

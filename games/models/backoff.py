@@ -1,4 +1,4 @@
-"""A game whose advance raised (issue 16 item 9): the sweeper backs it off.
+"""A game whose advance raised: the sweeper backs it off.
 
 One row per failing game: how many advances in a row raised, when to try again, the last
 error. The sweep's due query skips the game until `retry_at`, so one broken game is neither

@@ -1,4 +1,4 @@
-"""The email outbox (issue 16 item 11): every email is a row written in the transaction of
+"""The email outbox: every email is a row written in the transaction of
 its cause, and the row is the record of it.
 
 A row is due while `sent_at` is empty and `next_attempt_at` has passed. The sender
@@ -29,7 +29,7 @@ class OutboxEmail(models.Model):
     body = models.TextField()
     html = models.TextField(blank=True)
     headers = models.JSONField(default=dict, blank=True)
-    # Written by a sweep that must stay cheap (reminders, issue 17 item 3): the name of the
+    # Written by a sweep that must stay cheap: the name of the
     # text to write (games.mail.DEFERRED) and what it is made of; the sender writes the
     # subject, body and headers from them on the first attempt and empties `template`.
     # Database defaults: the previous release, still serving while the migration runs,

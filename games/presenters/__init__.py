@@ -223,7 +223,7 @@ def phase_title(ruleset: str, name: str) -> str | None:
 
 def phase_name(ruleset: str, name: str, number: int, round: int | None = None) -> str:
     """THE name of one phase for people, the same on every page, email, message and title
-    that names a phase (issue 14): "第1夜", "第1天", "第1天的生死投票" (猫有n条命); "第1夜",
+    that names a phase: "第1夜", "第1天", "第1天的生死投票" (猫有n条命); "第1夜",
     "第1天 · 发言" (classic, whose phase number is its round); "第2轮 · 选牌" (gold, by its
     ROUND, never by its phase counter). The rule set's `phase_name(name, number, round)`,
     else "<phase> <number>".

@@ -74,7 +74,7 @@ def generic_text(event: dict, names: dict[int, str]) -> str:
     return f"**{kind}**" + (" — " + "; ".join(parts) if parts else "")
 
 
-# --- vote tallies (issue 14 item 4) ---------------------------------------------------------
+# --- vote tallies ---------------------------------------------------------
 
 @dataclass
 class TallyRow:

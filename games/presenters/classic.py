@@ -869,8 +869,8 @@ def seat_facts(view: dict, number: int) -> str:
         return ""
 
 
-# --- vote tallies (issue 14 item 4) ----------------------------------------------------
-# Classic 杀人游戏's vote tallies for people (issue 14 item 4), from the engine's PUBLIC events.
+# --- vote tallies ----------------------------------------------------
+# Classic 杀人游戏's vote tallies for people, from the engine's PUBLIC events.
 #
 # Every vote is cast in the open, in the queue's order (seed 001 §3.16), so the public tally is
 # the engine's own count (games/engine/classic/day.py `tally`): nothing is hidden or adjusted.
@@ -981,7 +981,7 @@ def vote_tallies(events: list[dict], names: dict[int, str]) -> list[VoteTally]:
     return [tally for tally, _rows in tallies]
 
 
-# --- announcement titles and the round's record thread (issue 14 item 7) ------------------
+# --- announcement titles and the round's record thread ------------------
 
 # A day's last words, speeches and votes come one seat at a time: each is posted as it
 # happens in the round's record thread ("第1轮：遗言、发言与投票"), not as an announcement of

@@ -405,7 +405,7 @@ def refusal(refused) -> str | None:
 ANNOUNCE_AT_ONCE = frozenset({"swapped", "replaced", "flipped", "bonus", "double", "kept"})
 
 
-# --- phase names and announcement titles (issue 14 item 7) ---------------------------------
+# --- phase names and announcement titles ---------------------------------
 
 def _title(name: str, public: dict, names: dict[int, str], template: str) -> str | None:
     """The phase's name by its round (public["round"], not the phase's counter) and, for a

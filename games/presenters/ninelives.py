@@ -1011,8 +1011,8 @@ def panel(view: dict | None, names: dict[int, str]) -> dict:
     }
 
 
-# --- vote tallies (issue 14 item 4) ----------------------------------------------------
-# 猫有n条命's vote tallies for people (issue 14 item 4), from the engine's PUBLIC events only.
+# --- vote tallies ----------------------------------------------------
+# 猫有n条命's vote tallies for people, from the engine's PUBLIC events only.
 #
 # `vote_tallies(events, names)` walks a game's public events in the engine's order and returns
 # one `VoteTally` per day vote and per runoff (`key` = (phase name, day)):
@@ -1200,7 +1200,7 @@ def end_title(name: str, number: int, public: dict, names: dict[int, str]) -> st
     return pgettext("title", "%(phase)s is over") % {"phase": phase_name(name, number)}
 
 
-# --- the summary at the head of a phase's announcement (issue 14 item 7) --------------------
+# --- the summary at the head of a phase's announcement --------------------
 
 def phase_summary(name: str, number: int, events: list[dict], names: dict[int, str]) -> str | None:
     """"**第1夜小结**：5号花花 丢了1张牌；3号小白 遭到攻击但被保护；无人死亡。" from the

@@ -56,7 +56,7 @@ def deadlines(user: User | AnonymousUser | None, *,
         is_gm = game.gm_id == user.pk
         home = reverse("game-act" if not is_gm else "game-home", args=[game.pk])
         seat = Seat.objects.filter(game=game, user=user).first()
-        # A dead seat owes nothing any more: no phase deadline, no check-in (issue 16).
+        # A dead seat owes nothing any more: no phase deadline, no check-in.
         owes = is_gm or (seat is not None and seat.alive)
         if owes and game.deadline and game.current_phase_id:
             title = current_phase_name(game)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 def waiting_substitutes(game: Game) -> QuerySet[Signup]:
     """Substitute sign-ups who may still take a seat: nobody who holds or ever held a seat of
-    `game` (issue 16 item 2: one person, one seat's secrets)."""
+    `game`."""
     return (Signup.objects.filter(game=game, role=Signup.Role.SUBSTITUTE, withdrawn_at=None)
             .exclude(user_id__in=player_ids(game)).select_related("user"))
 

@@ -9,7 +9,7 @@ Modules by domain, over one shared kernel (lock, re-check, write, notify on comm
     community  sign-ups, the draw, check-in, substitutes, leave, activity warnings
     ghosts     dead players' threads and replies (§7.2)
     awards     post-game awards (§11.2)
-    rollback   the GM's undo of a phase end or of a seat's last step (issue 13 item 5)
+    rollback   the GM's undo of a phase end or of a seat's last step
     manifestos the GM's review of manifestos: approve, or reject with a reason
 Callers import from the package: `from games import services; services.submit_action(...)`.
 """

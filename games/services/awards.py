@@ -1,4 +1,4 @@
-"""Post-game awards (单项奖, seed 002 §11.2; issue 6, item 6): the only writers of Award,
+"""Post-game awards: the only writers of Award,
 Nomination and AwardVote.
 
 The flow:

@@ -1,4 +1,4 @@
-"""The sweeper's back-off for a game whose advance raises (issue 16 item 9; healthchecks'
+"""The sweeper's back-off for a game whose advance raises (healthchecks'
 `sendalerts` pushes a failing check's next attempt forward the same way).
 
 1. The sweep's due query skips a game whose `AdvanceBackoff.retry_at` is still ahead

@@ -139,7 +139,7 @@ def restore_thread(thread: Thread) -> bool:
 
 
 def post_in_round_thread(game: Game, events: list[dict], names: dict[int, str]) -> Post | None:
-    """The round's record thread (issue 14 item 7): what players say and vote one by one
+    """The round's record thread: what players say and vote one by one
     (a classic day's last words, speeches, votes) is posted as it happens, one reply per
     step, in one thread per round, instead of one announcement each; the announcement list
     keeps the phases' summaries. Precondition: the caller holds the game lock."""

@@ -1,4 +1,4 @@
-"""The GM's undo (issue 13 item 5): roll back the most recent phase end, or one seat's last
+"""The GM's undo: roll back the most recent phase end, or one seat's last
 accepted step of the current phase.
 
 The plan comes from `selectors.rollback_plan` (what the confirm page showed); here it is

@@ -46,7 +46,7 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
             raise GameError(_("This game does not exist."), code="not_found")
         # Every seat once, with what the step needs of them (the voter's and the target's,
         # their names, who is alive, the conversations and languages of the messages), so
-        # the game lock is held for fewer queries (issue 17 item 5).
+        # the game lock is held for fewer queries.
         seats = list(game.seats.select_related("user__profile", "conversation"))
         seat = seat_of(game, user, seats=seats)
         if seat is None:

@@ -1,4 +1,4 @@
-"""The result of a vote, posted by 神的使者 in the vote's thread (issue 14 item 4).
+"""The result of a vote, posted by 神的使者 in the vote's thread.
 
 When a phase ends, the events just stored may settle a vote: close it (a result, a tie and
 its runoff, nobody), or publish a count that was kept back (猫有n条命: the execution revealed

@@ -1,4 +1,4 @@
-"""The archive of finished games (issue 15 item 7), the games section of a player's public
+"""The archive of finished games, the games section of a player's public
 profile (registered in GamesConfig.ready through accounts.profile_sections), and a seat's
 posts on the game's board by phase (item 1, ISO for a seat).
 

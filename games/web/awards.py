@@ -26,7 +26,7 @@ from .. import selectors, services
 from ..models import Award, AwardVote, Game
 from ..services import GameError
 
-AWARD_RATE = "20/10m"  # nominations, added candidates and votes per person (issue 16 item 4)
+AWARD_RATE = "20/10m"  # nominations, added candidates and votes per person
 
 
 def _finished(pk) -> Game:

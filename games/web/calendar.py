@@ -1,4 +1,4 @@
-"""Every deadline of a user's games as an iCalendar feed (issue 6, item 8).
+"""Every deadline of a user's games as an iCalendar feed.
 
 `/calendar/<token>.ics` is a private URL per user: the token (`Profile.calendar_token`) is the
 only credential, since calendar applications fetch feeds without signing in. Making a new

@@ -15,7 +15,7 @@ from config.ratelimit import RateLimited, consume, too_many_requests
 from .. import services
 from .pages import game_or_404
 
-# Community writes per person (issue 16 item 4), by button: a leave request is a message to
+# Community writes per person, by button: a leave request is a message to
 # the GM, so it is the scarcest; sign-ups and handovers are one-off by nature.
 RATES = {"signup": "6/h", "withdraw": "6/h", "checkin": "5/h", "substitute": "6/h",
          "leave": "3/h"}

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
-from config.http import is_page_navigation  # issue 16 item 1 (ops branch)
+from config.http import is_page_navigation
 from config.inputs import (
     InputError,
     check_param_keys,
@@ -49,7 +49,7 @@ from ..services.lifecycle import choices_closed
 from .pages import game_links, game_or_404
 from .play_forms import ActForm, LossOrderForm, LossOrderSetup, round_cost
 
-# Steps a seat may send in one phase before it must wait (issue 16 item 4): enough to change
+# Steps a seat may send in one phase before it must wait: enough to change
 # one's mind many times, not enough to fill the GM's and the seat's logs.
 ACTION_RATE = "10/10m"
 
@@ -63,7 +63,7 @@ def choice_value(choice: Choice) -> str:
     return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
 
-# Parameters a multi-part choice offers as pickers of their own (issue 14 item 7), in the order
+# Parameters a multi-part choice offers as pickers of their own, in the order
 # the pickers appear: the card, then the seat (or the virtual player) it is used on, then the
 # death-pact bandit. A 猫有n条命 card use is one option with a card picker and a target picker,
 # not one option per (card, target, text) combination; the classic night kill's victim and
@@ -374,7 +374,7 @@ def _read_step(request, game: Game, seat, page: ActPage) -> tuple[str, dict]:
     check_param_keys([key[5:] for key in request.POST if key.startswith("text_")],
                      field="choice")
     picks = offered_picks(raw)
-    # A grouped option (issue 14 item 7): the card and its target (the victim and the pact
+    # A grouped option: the card and its target (the victim and the pact
     # bandit...) come from the pickers, and the texts from what the combination takes.
     matching = complete_picks(request, game, seat.number, kind, params, picks) if picks \
         else None
@@ -497,7 +497,7 @@ def vote(request, pk):
     small JSON answer). A vote cannot be changed, so a browser's form first gets a
     confirmation page naming the target; the vote is cast only with `confirmed` (a script
     asking for JSON sends the confirmed vote itself). The cast reads only what it needs
-    before the service locks the game and reads it whole: not the state (issue 17 item 5)."""
+    before the service locks the game and reads it whole: not the state."""
     game = Game.objects.only("pk", "status", "current_phase_id").filter(pk=pk).first()
     if game is None or game.status == Game.Status.DRAFT:  # as game_or_404
         raise Http404

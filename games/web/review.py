@@ -1,4 +1,4 @@
-"""The post-game review (复盘) and the event log as JSON (issue 6, item 7).
+"""The post-game review (复盘) and the event log as JSON.
 
 Pages:
 - `/games/<id>/review/`: after the end, everything the game hid: every seat's private part and

@@ -1,6 +1,6 @@
 #!/usr/bin/env python
 """Drill: the SMTP server stopped for two minutes while reminders and private-result
-notices fall due (issue 16 item 11).
+notices fall due.
 
 A real SMTP sink (aiosmtpd, in this process) receives the mail; a real Celery worker with
 an embedded beat runs the outbox, the reminders and the sweep against the drill's own

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Drill: the service as it runs on several machines (issue 16 item 10).
+"""Drill: the service as it runs on several machines.
 
 Two gunicorn instances on two ports, two Celery workers and ONE beat, all against one
 PostgreSQL database and one Redis: this drill's own database (`kg_two_machines` unless

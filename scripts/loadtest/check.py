@@ -1,4 +1,4 @@
-"""The after-run checks of the load test (issue 9, part 1), from the database alone.
+"""The after-run checks of the load test, from the database alone.
 
 `check_games(game_ids, accepted)` answers "was anything lost?":
   - every step a player was told was accepted (collected from the HTTP answers during the

@@ -1,4 +1,4 @@
-"""Simulated players of 猫有n条命 for the load test (issue 9, part 1); run by run.py.
+"""Simulated players of 猫有n条命 for the load test; run by run.py.
 
 Each locust user is one seat of one game, signed in with a session the driver created on
 the server (LOADTEST_PLAYERS: a JSON list of {"session", "csrf", "game", "seat", "board",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""The load test (issue 9, part 1): N concurrent games of 猫有n条命 under simulated players.
+"""The load test: N concurrent games of 猫有n条命 under simulated players.
 
 Against gunicorn (gthread) + PostgreSQL + Redis + a real Celery worker with embedded beat,
 all on loopback. Steps:

@@ -1,4 +1,4 @@
-// The act form's pickers (issue 14 item 7), a progressive enhancement: the page works without
+// The act form's pickers, a progressive enhancement: the page works without
 // it (every picker lists every value, every text box is shown, and the server refuses a
 // combination the rules did not offer). With it, choosing an action shows only the pickers
 // and boxes it uses; choosing a card limits the target picker to the targets offered for that

@@ -1,4 +1,4 @@
-"""Issue 16 item 6: names that cannot impersonate, and titles and bodies that are not blank
+"""Names that cannot impersonate, and titles and bodies that are not blank
 or reversed. Each of the probe's names is sent exactly as it was, and refused with nothing
 stored."""
 

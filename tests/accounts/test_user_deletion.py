@@ -1,4 +1,4 @@
-"""Nobody who played, hosted or wrote is deleted from the admin (issue 16, found by the fuzz):
+"""Nobody who played, hosted or wrote is deleted from the admin:
 a seat's user is SET_NULL and a conversation with 神的使者 is CASCADE, so deleting such a
 user would leave games without their people; the admin refuses with "deactivate instead",
 from the delete page (GET and POST) and from the "delete selected" action (read in Chinese,

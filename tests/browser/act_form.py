@@ -1,4 +1,4 @@
-"""Choosing a step on the act page in Chromium, as a player clicks it (issue 14 item 7): a
+"""Choosing a step on the act page in Chromium, as a player clicks it: a
 step of its own is one option of the action list; a multi-part one (a card and its target,
 a victim and a pact bandit, a card and a virtual player) is the option of its kind with
 pickers, each picked in turn; the page's script then shows the text box the step takes."""

@@ -1,4 +1,4 @@
-"""The 天神's first game in Chromium, the GM only clicking (issue 13, docs/gm-guide.md): a
+"""The 天神's first game in Chromium, the GM only clicking: a
 plain staff host (no superuser, no model permissions) logs in, creates a 猫有n条命 game with
 the turbo preset in the add form, opens sign-ups; five players find the game through the
 lobby's link and sign up on its page; the GM draws and starts, rejects a manifesto in

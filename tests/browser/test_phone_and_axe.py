@@ -1,4 +1,4 @@
-"""The player's pages on a 390 px phone in Chromium (issue 14, items 5 and 9): nothing wider
+"""The player's pages on a 390 px phone in Chromium: nothing wider
 than the screen (document.scrollingElement.scrollWidth <= 390), and axe-core finds no serious
 or critical violation, in the light and the dark theme (prefers-color-scheme). Screenshots
 under var/artifacts/pages/.

@@ -1,4 +1,4 @@
-"""Issue 13 item 2 in Chromium: a staff member (a superuser, the strongest case) seated in a
+"""A staff member (a superuser, the strongest case) seated in a
 猫有n条命 game sees exactly what a player without staff status sees in the same seat — the
 same page texts on the game home, the act page, the announcement thread, today's vote thread
 and the games list — and no GM link (console, GM board) of the game they play."""

@@ -1,4 +1,4 @@
-"""The vote thread in Chromium at 390 px (issue 14 items 4 and 8; issue 16 item 5): after a
+"""The vote thread in Chromium at 390 px: after a
 day vote tied by a CURSE and a proxy, the thread shows the tally with its breakdown and
 神的使者's result post; the dawn announcement quotes a spoofing manifesto as the player's
 plain words. Screenshots under var/artifacts."""

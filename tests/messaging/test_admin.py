@@ -70,7 +70,7 @@ def test_staff_answer_from_the_admin_as_the_messenger(staff_client, waiting, gm)
 
 
 def test_opening_a_conversation_in_the_admin_leaves_it_waiting(staff_client, waiting):
-    # Issue 16 item 1: no GET of the console clears a waiting flag (an image planted in a
+    # No GET of the console clears a waiting flag (an image planted in a
     # post could make the GM's browser send one); tests/messaging/test_embedded_requests.py.
     alices, _bobs = waiting
     staff_client.get(reverse("admin:messaging_conversation_change", args=[alices.pk]))

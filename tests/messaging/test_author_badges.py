@@ -1,4 +1,4 @@
-"""Issue 16 item 5 (badge part): posts by 神的使者 and by staff carry a badge that no user
+"""Posts by 神的使者 and by staff carry a badge that no user
 content can produce; a post imitating the badge's HTML or class does not render as one."""
 
 from __future__ import annotations

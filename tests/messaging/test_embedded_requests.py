@@ -1,4 +1,4 @@
-"""Issue 16 item 1: a request embedded in a post changes nothing.
+"""A request embedded in a post changes nothing.
 
 The probe's requests, exactly: posts holding `![ ](/messenger/)`, `![ ](/games/2/act/)` and
 `![ ](/admin/messaging/conversation/8/change/)` rendered same-origin images, whose GETs

@@ -1,4 +1,4 @@
-"""Official posts cannot be imitated from inside (issue 16 item 5; issue 14 item 8): a
+"""Official posts cannot be imitated from inside: a
 player's words quoted by 神的使者 are a plain-text block with the author, never headings,
 rules, images or links, and never a stray Markdown marker in an email or a timeline."""
 

@@ -1,4 +1,4 @@
-"""The thread page reuses each post's rendered markup (issue 17 item 1); whatever a reader
+"""The thread page reuses each post's rendered markup; whatever a reader
 would see differently is part of the fragment's key, so a reused fragment is never stale."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 16 item 4: one limiter (config/ratelimit.py) on posts and messages; a refused
+"""One limiter (config/ratelimit.py) on posts and messages; a refused
 request is a 429 with a message and a Retry-After, and creates nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""No window notice to a dead or fouled-out seat (issue 14 item 8): the 猫有n条命 panel lists
+"""No window notice to a dead or fouled-out seat: the 猫有n条命 panel lists
 a reorder window among a seat's results only while the seat is alive."""
 
 from __future__ import annotations

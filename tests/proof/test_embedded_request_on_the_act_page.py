@@ -1,4 +1,4 @@
-"""Issue 16 item 1 on the game side: `![ ](/games/2/act/)` in a post made every reader's
+"""`![ ](/games/2/act/)` in a post made every reader's
 browser GET their action page, which cleared their unread results (2 -> 0, never seen)."""
 
 from __future__ import annotations

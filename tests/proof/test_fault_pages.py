@@ -1,4 +1,4 @@
-"""What a visitor gets when the database is unreachable (issue 9, fault drills): a 503 page
+"""What a visitor gets when the database is unreachable: a 503 page
 with Retry-After, never a 500. scripts/drills/postgres_restart.py does it for real; these
 tests fake the failure where it first strikes.
 """

@@ -1,4 +1,4 @@
-"""The leak crawler (issue 9, part 3): at chosen moments of a 猫有n条命 game and a Classic game,
+"""The leak crawler: at chosen moments of a 猫有n条命 game and a Classic game,
 every kind of viewer fetches the pages it can reach, and no page holds a secret that viewer
 may not know.
 
@@ -37,7 +37,7 @@ For each snapshot (taken once the seats have acted, just before the clock ends t
    other viewers' secrets (so a sentence that is public by another route is no leak).
 After the end, the review may show the whole game: only the markers stay secret.
 
-Viewers added by issues 13 (item 2) and 16 (item 12):
+Viewers beyond the seats and the public:
 - a staff user (a superuser) seated in the game: besides the leak check of its seat (on the
   site's pages; the admin shows a superuser every game), it must see exactly what a
   non-staff player in the same seat sees: the same user's pages
@@ -112,7 +112,7 @@ def people(make_user):
 
 
 def seated_users(make_user, names: list[str]) -> list:
-    """The players; the second one is staff (a superuser who plays, issue 13 item 2)."""
+    """The players; the second one is staff."""
     return [make_user(n, staff=i == 1) for i, n in enumerate(names)]
 
 

@@ -1,4 +1,4 @@
-"""Issue 16 item 3: one parser for integers, choices, steps and dates (config/inputs.py), and
+"""One parser for integers, choices, steps and dates (config/inputs.py), and
 the probe's exact requests on the forum and account pages: a 400 with a message, never a 500,
 nothing stored."""
 

@@ -1,4 +1,4 @@
-"""Issue 16 item 9: /readyz (database, broker, the beat sweeper's last completed sweep), log
+"""/readyz (database, broker, the beat sweeper's last completed sweep), log
 lines with time, level and logger, ADMINS from the environment, optional Sentry.
 
 /readyz answers 200 or 503 with JSON naming each check's result and the failing ones, never

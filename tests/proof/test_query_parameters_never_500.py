@@ -1,4 +1,4 @@
-"""Issue 16 item 3 on every page: the probe's classes of bad input (Unicode digits, deep
+"""The probe's classes of bad input (Unicode digits, deep
 nesting, huge integers, overlong and bidi strings) in every query parameter any page reads,
 GET, anonymous and signed in: never a 5xx."""
 

@@ -1,4 +1,4 @@
-"""Security settings (issue 9, part 5): the content security policy, no inline script, secure
+"""Security settings: the content security policy, no inline script, secure
 cookies in production, and the rate limits on signing in, signing up and posting.
 
 Rate limits already tested elsewhere (not repeated here):

@@ -1,4 +1,4 @@
-"""Issue 16 item 8: Cache-Control on private pages, Permissions-Policy, Secure on every cookie
+"""Cache-Control on private pages, Permissions-Policy, Secure on every cookie
 in production, and 405 for TRACE and the other methods no page uses."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Announcements that stay readable (issue 14 item 7): titles carry the round, not the
+"""Announcements that stay readable: titles carry the round, not the
 phase's counter, and the seat where one is concerned; a classic day's last words, speeches
 and votes go to the round's record thread, one reply each, not one announcement each; lists
 use "、"."""

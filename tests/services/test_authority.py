@@ -1,4 +1,4 @@
-"""Per-game authority (issue 13 item 2): a game has its GM and co-GMs; staff status only
+"""Per-game authority: a game has its GM and co-GMs; staff status only
 means "may host games"; whoever holds or ever held a seat has no GM power or view of it."""
 
 import pytest
@@ -93,7 +93,7 @@ def test_the_review_before_the_end_is_for_the_games_gm_only(client, game, gm, ot
 
 
 def test_automatic_messenger_messages_leave_the_players_message_waiting(game, gm, players):
-    """Issue 13 item 4: a private result does not answer a player's question; the GM does."""
+    """A private result does not answer a player's question; the GM does."""
     conv = game.seats.get(number=0).conversation
     forum.send_to_messenger(conversation=conv, author=players[0], body="我可以请假吗？")
     forum.send_as_messenger(conversation=conv, body="你的夜晚结果")

@@ -1,4 +1,4 @@
-"""On-site notices (the bell) from games (issue 15 item 4): announcements of my games, a new
+"""On-site notices (the bell) from games: announcements of my games, a new
 vote thread in my game, a deadline I have not met, private results from 神的使者 — each to
 the right seats only, once, and never about GM-only content."""
 

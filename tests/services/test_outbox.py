@@ -1,4 +1,4 @@
-"""The email outbox (issue 16 item 11): a row per email in its cause's transaction, retried
+"""The email outbox: a row per email in its cause's transaction, retried
 with back-off until the server accepts it, sent once; headers and one-click unsubscribe."""
 
 from __future__ import annotations

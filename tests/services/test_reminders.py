@@ -286,7 +286,7 @@ def test_a_sweep_is_two_queries_however_many_are_due(players, gm, make_user,
     assert len(far) == 4 and all(look.at > now for look in far)
 
 
-# --- the text is written when the email is sent (issue 17 item 3) ------------------------
+# --- the text is written when the email is sent ------------------------
 
 def test_the_sweep_writes_what_the_email_is_made_of_and_the_sender_writes_the_text(
         long_game, settings):

@@ -1,4 +1,4 @@
-"""The GM's undo (issue 13 item 5): a phase end or a seat's last step rolled back by replaying
+"""The GM's undo: a phase end or a seat's last step rolled back by replaying
 the log without it; what it said withdrawn, not deleted; ending again gives the same game."""
 
 import datetime as dt

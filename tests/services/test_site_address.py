@@ -1,4 +1,4 @@
-"""Links in emails use the address the site is served on (issue 14 item 8), never a
+"""Links in emails use the address the site is served on, never a
 hard-coded 127.0.0.1:8000, and it comes from configuration only, never from a request
 (config/site.py): settings.SITE_URL, which is SITE_URL from the environment (`make run` sets
 http://HOST:PORT) or settings' fallback, the first ALLOWED_HOSTS name."""

@@ -1,4 +1,4 @@
-"""The sweeper backs off a game whose advance raises (issue 16 item 9): the other due games
+"""The sweeper backs off a game whose advance raises: the other due games
 go on, the failure is logged once per back-off step with the game id, its GM is told once
 per step, and the game is retried after the wait."""
 

@@ -1,4 +1,4 @@
-"""Chinese everywhere (issue 14, item 2): every page a player reaches by links from the home
+"""Chinese everywhere: every page a player reaches by links from the home
 page, read in zh-hans, shows no engine key (card codes such as WITCH_DOCTOR, camp keys, data
 keys such as `uses`) and none of the English sentences that leaked before (the outcome line,
 gold's "Seat 2 wins with 3 coins.", phase names "Pick 1" / "Operation 14"); and the same
@@ -26,7 +26,7 @@ from tests.web.test_review_rulesets import random_game
 pytestmark = pytest.mark.django_db
 
 GOLD_CARDS = ("KILLER", "ASSASSIN", "THIEF")
-# Engine keys and English sentences seen on Chinese pages before (issue 14).
+# Engine keys and English sentences seen on Chinese pages before.
 LEAKED_WORDS = (
     "civilian", "killer", "wolf", "free_agent", "free agent", "uses", "null", "loss_order",
     "dealt_camp", "core_card", "face_down", "hand", "Every killer", "the civilians win",

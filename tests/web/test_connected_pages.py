@@ -1,4 +1,4 @@
-"""Connected pages (issue 14, item 3): a seated player who starts at the home page and only
+"""Connected pages: a seated player who starts at the home page and only
 follows links reaches the game, its action page, today's vote thread, the rules page and the
 conversation with 神的使者; every page has one breadcrumb trail that starts at 首页 and never
 repeats a step ("大厅 › 大厅"); every <nav> has a name; the header's 神的使者 link opens the

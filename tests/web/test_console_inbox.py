@@ -1,4 +1,4 @@
-"""The per-game GM inbox on the console (issue 13 item 4): the players' messages waiting
+"""The per-game GM inbox on the console: the players' messages waiting
 for an answer, in arrival order, with links; automatic messages and page views never clear
 it; answering or marking handled does; another game's conversation is a 404."""
 

@@ -1,4 +1,4 @@
-"""The console on a 猫有n条命 game (issue 13 item 3): per seat what it still owes, every GM
+"""The console on a 猫有n条命 game: per seat what it still owes, every GM
 step the engine offers as a small form with pickers (names, Chinese card names, 1-based
 seats), no JSON and no 0-based number a person reads, and "end phase now" through a page
 that first says what will happen."""

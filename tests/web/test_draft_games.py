@@ -1,4 +1,4 @@
-"""A draft game is invisible (issue 16 item 7): until its sign-ups open, its board, threads
+"""A draft game is invisible: until its sign-ups open, its board, threads
 (the announcement thread included) and posting are 404 for everyone but its GM and co-GMs,
 and it is listed nowhere — not in the lobby, the board list, the search, /games/ or a profile.
 Checked from every viewer: anonymous, a signed-in player, a staff user who hosts another game

@@ -1,4 +1,4 @@
-"""Issue 16 item 4 (games side): leave requests and action submissions are rate limited
+"""Leave requests and action submissions are rate limited
 through config.ratelimit; beyond the budget the answer is 429 with a sentence, nothing stored."""
 
 import json

@@ -62,7 +62,7 @@ def test_forged_action_posts_get_a_message_and_change_nothing(client, game, raw)
     client.force_login(wolf)
     before = game.state
     response = client.post(reverse("game-act", args=[game.pk]), {"choice": raw}, follow=True)
-    # Unreadable steps (issue 16 item 3) are a 400 with the form again; readable ones that
+    # Unreadable steps are a 400 with the form again; readable ones that
     # the rules refuse come back through the redirect.
     assert response.status_code == (200 if raw.startswith('{"kind": "kill", "params": {')
                                     or "explode" in raw else 400)
@@ -111,7 +111,7 @@ def test_voting_through_the_vote_thread(client, game):
     assert Vote.objects.filter(voter=voter).count() == 1
     for bad in ({"target": ""}, {"target": 99}):
         assert client.post(url, dict(bad, thread=thread.pk), follow=True).status_code == 200
-    # Unreadable fields (issue 16 item 3) are a 400 with the parser's sentence.
+    # Unreadable fields are a 400 with the parser's sentence.
     for bad in ({"target": "x"}, {"target": "²"}, {"kind": "kill", "target": 1},
                 {"target": 1, "phase": "²"}):
         response = client.post(url, dict(bad, thread=thread.pk))
@@ -170,7 +170,7 @@ def _day_voter(game):
 @pytest.mark.parametrize("names_its_phase", [True, False])
 def test_a_vote_counts_from_its_arrival_when_it_names_its_phase(client, game, monkeypatch,
                                                                names_its_phase):
-    """Issue 17 item 5: a vote that reached the application before the deadline counts even
+    """A vote that reached the application before the deadline counts even
     if the busy server gets to it after the deadline (config.middleware.ReceivedAtMiddleware
     stamps the arrival); one that does not name its phase is timed by the service."""
     import datetime as dt

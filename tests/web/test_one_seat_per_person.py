@@ -1,4 +1,4 @@
-"""Issue 16 item 2: one seat per person per game, ever. A player replaced on one seat may not
+"""One seat per person per game, ever. A player replaced on one seat may not
 come back as a substitute, accept the handover of another seat, or be counted as waiting."""
 
 import pytest

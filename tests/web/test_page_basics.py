@@ -1,4 +1,4 @@
-"""What every page has (issue 14, item 9): a favicon (also at /favicon.ico, which browsers
+"""What every page has: a favicon (also at /favicon.ico, which browsers
 ask for whatever the page says), a meta description, flash messages announced politely
 (role=status), and a language menu that changes the language only with its button."""
 

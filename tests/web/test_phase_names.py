@@ -1,4 +1,4 @@
-"""One name per phase, everywhere (issue 14 items 2 and 7): for a game of each rule set in
+"""One name per phase, everywhere: for a game of each rule set in
 the middle of play, the current phase reads the same on the games list, the game home, the
 act page, the GM console and its "end phase now" page, the reminder email and notice, the
 calendar and the review timeline, and the vote headings and announcement titles name their

@@ -1,4 +1,4 @@
-"""The games section of a public profile and the archive of finished games (issue 15 item 7):
+"""The games section of a public profile and the archive of finished games:
 what a finished game shows (seat, camp, result, won or lost, substitutes, fouls, awards,
 totals by camp), what a running game never shows, the archive's filters and refusals, and
 query budgets that do not grow with games or users."""

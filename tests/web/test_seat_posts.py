@@ -1,4 +1,4 @@
-"""A seat's posts on the game's board, by phase (issue 15 item 1, ISO for a seat): linked from
+"""A seat's posts on the game's board, by phase: linked from
 the seat table, a substitute's posts under the seat and marked, readable only as the board
 is, and a query count that does not grow with posts."""
 

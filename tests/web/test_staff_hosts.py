@@ -1,4 +1,4 @@
-"""Staff status means "may host games" (issue 13 item 2): a staff account without Django
+"""Staff status means "may host games": a staff account without Django
 model permissions creates and runs its own games from the admin, and sees nobody else's; a
 staff member who plays in a game is a player there (no GM view, no GM rate-limit exemption,
 no "Staff" badge)."""

@@ -1,4 +1,4 @@
-"""A vote at the deadline (issue 17 item 5): what it costs while it holds the game's lock
+"""A vote at the deadline: what it costs while it holds the game's lock
 does not depend on the number of seats, and a vote that reached the application after the
 deadline is never counted."""
 

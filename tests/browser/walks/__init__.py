@@ -1,2 +1,2 @@
-"""Walks (issue 14, "Tests that walk the path"): one Chromium test per rule set where the
+"""Walks: one Chromium test per rule set where the
 players start from the home page and only click, and read what the pages say."""

@@ -1,4 +1,4 @@
-"""A manifesto that imitates 神的使者 (issue 16 item 5), with the fixed deal FIVE: 阿猫's
+"""A manifesto that imitates 神的使者, with the fixed deal FIVE: 阿猫's
 KILLER attack on 花花 carries a manifesto with a heading, a rule, an image and a link. At
 dawn 神的使者 publishes it without its author as a player's-words block: no heading, rule,
 image or link comes out of it, in the post, on the game page, in the email."""

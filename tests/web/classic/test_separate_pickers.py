@@ -1,4 +1,4 @@
-"""Multi-part choices are separate pickers (issue 14 item 7): in the ghost variant the
+"""Multi-part choices are separate pickers: in the ghost variant the
 bandits' night kill names a victim and a death-pact bandit. The act page offers one "kill"
 option with a victim picker and a bandit picker (not one option per pair); what is stored
 is what was picked; a pair the rules do not offer, or a missing pick, is refused in Chinese

@@ -1,4 +1,4 @@
-"""Classic's votes read right (issue 14 item 4): the public tally on the game page and in
+"""Classic's votes read right: the public tally on the game page and in
 the announcement of the vote's end, with counts and voters in the order cast, from the
 engine's public events — the same for every seat and for a signed-out reader."""
 

@@ -113,7 +113,7 @@ def test_the_home_page_lists_each_seats_public_facts(client, start_gold, make_us
 def test_the_replacement_is_one_option_with_a_card_and_a_virtual_player_picker(
         client, gold_players, gold_gm, chinese):
     """Replacing a virtual player's card takes two parts (a card of the hand, a virtual
-    player): one option with two pickers, not one option per pair (issue 14 item 7). A
+    player): one option with two pickers, not one option per pair. A
     non-first card on a non-first virtual player is stored as picked; a pair not offered is
     refused in Chinese and stores nothing."""
     seed, picks = seed_where(3, lambda s: not any(s))

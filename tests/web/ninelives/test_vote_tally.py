@@ -1,4 +1,4 @@
-"""The vote thread tells the truth (issue 14 item 4), with the fixed deal FIVE:
+"""The vote thread tells the truth, with the fixed deal FIVE:
 
     seat 1 阿猫 killer   KILLER DEMON WITCH_DOCTOR VEST JAIL
     seat 2 阿狗 wolf     WEREWOLF SORCERER SOULBINDER WOLFSBANE PARDON
@@ -148,7 +148,7 @@ def test_the_runoff_counts_the_proxy_and_publishes_after_the_pardon_window(
 
 def test_undoing_the_vote_end_withdraws_its_result_post_and_ending_again_posts_it_anew(
         start_ninelives, nl_gm):
-    """A rollback (issue 13 item 5) marks the vote thread's result post withdrawn, like the
+    """A rollback marks the vote thread's result post withdrawn, like the
     phase end's announcements; the vote ended again posts a fresh, unwithdrawn result."""
     import datetime as dt
 
