@@ -7,6 +7,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games import services
+
 from . import timezones
 from .forms import ProfileForm
 from .middleware import TIMEZONE_COOKIE
@@ -20,6 +22,11 @@ def profile(request):
     form = ProfileForm(request.POST or None, instance=instance)
     if request.method == "POST" and form.is_valid():
         form.save()
+        # The games show the name and time the reminders: they are told, not left to a
+        # signal (games.services.profile_saved).
+        services.profile_saved(user_id=request.user.pk,
+                               renamed="display_name" in form.changed_data,
+                               new_hours="reminder_hours" in form.changed_data)
         translation.activate(form.instance.language)
         messages.success(request, _("Your profile was saved."))
         response = redirect("profile")

@@ -45,15 +45,12 @@ class GamesConfig(AppConfig):
         register_hidden_boards(draft_boards_hidden_from)
         register_table_mates(table_mates)
 
-        from django.db.models.signals import post_save
+        from messaging.hooks import register_post_hook
 
-        from messaging.models import Post
+        from .notifications import notify_reply
 
-        post_save.connect(_ghost_thread, sender=Post, dispatch_uid="games-ghost-thread")
-
-        from . import signals
-
-        signals.connect()
+        register_post_hook(_ghost_thread)  # first: a reply's readers see where it ends up
+        register_post_hook(notify_reply)
 
         from accounts.profile_sections import register_profile_section
 
@@ -111,12 +108,12 @@ def game_board_check(*, user, board, thread, kind, body):
     return None
 
 
-def _ghost_thread(sender, instance, created, **kwargs):
+def _ghost_thread(post):
     """A dead player's new thread (its first post just written) goes to the GM board."""
-    if created and instance.number == 1:
+    if post.number == 1:
         from .services import move_ghost_thread
 
-        move_ghost_thread(instance.thread)
+        move_ghost_thread(post.thread)
 
 
 def _messenger_username():

@@ -5,11 +5,10 @@ awaits among them and the round of the phase (for the texts). Worked out from th
 that means reading and decoding every state and asking the engine; kept on the game's row,
 the sweep reads a few numbers instead.
 
-The services write it with the state (`for_game`, in record_step, start_game and the
-rollback). A state written any other way (the admin, a data fix in SQL, a test's
-`.update()`) empties it: a trigger of games 0017 sets it to NULL when the state changes
-and it does not. The sweep then works it out from the state (`of_state`), so a stale
-record is never used. `steps` is in the record so that a service's write always changes it.
+The services are the only writers of the state and write the record with it (`for_game`,
+in record_step, start_game and the rollback), with the game's step count. The sweep trusts
+a record only while its `steps` is the game's (games.reminders.who_is_awaited), and
+otherwise works it out from the state (`of_state`).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Three kinds, each switched on or off by its reader on the profile page:
 - `email_announcements`: every announcement published in a game where the user holds a seat
   (called by services);
 - `email_replies`: a reply in a thread the user started, or a post quoting theirs
-  (games/signals.py, on every new forum post).
+  (a post hook the forum's writer calls with every new post: messaging.hooks).
 
 Precondition of every function here: called inside the writer's transaction. Emails are
 outbox rows written in that transaction (games/mail.py), so a rolled-back step sends nothing, and each is written

@@ -30,57 +30,54 @@ A night that closes its choices before its deadline (`Game.choices_close_at`, Cl
 extra check) is reminded of that close instead, and nothing is sent after it: from then
 the same holds for every seat, whoever the engine awaits.
 
-The cost is O(reminders due), not O(running games): a game's ReminderLook says when the
-sweep should next look at it (a narrow row of its own: moving it leaves the game's row and
-page version alone). A changed deadline sets it REMINDER_MAX_HOURS before the
-deadline (Game.save); each look sends what is due and moves it to the next hour mark any
-living seated user has left (None when there is none); a user who changes their hours has
-their running games looked at again (games/signals.py). Whatever the number due, a sweep
-is two statements: one read of the games to look at, each with its seats, users and
-profiles and who the engine awaits (`Game.awaiting`, games/awaiting.py: the state itself
-only where that record is empty), as one JSON text; one write (data-modifying CTEs) that
-claims the reminded seats' marks (INSERT … ON CONFLICT DO UPDATE … WHERE nearer
-RETURNING), inserts the bell notices of the rows it made and the outbox rows of the marks
-it claimed, and writes the games' next looks.
+The cost follows the reminders due, not the running games: a game's ReminderLook says when
+the sweep should next look at it (a narrow row of its own: moving it leaves the game's row
+and page version alone). The services set it REMINDER_MAX_HOURS before the deadline whenever
+the phase or the deadline changes (games.services.kernel.changed) and when a seated user
+changes their hours (games.services.profile_saved); each look sends what is due and moves
+it to the next hour mark any living seated user has left (None when there is none).
+
+A sweep is a plain ORM loop under a query budget that does not grow with the games, seats
+or reminders due (tests/services/test_reminders.py): in one transaction, the due looks
+locked (SKIP LOCKED: two sweeps never look at the same game at once, so a claim read and
+then written cannot race), the games with their seats, users and profiles, the claims of
+their phases, then the new claims, the moved claims, the bell notices, the outbox rows and
+the next looks, each one bulk statement. A game's `awaiting` record (games/awaiting.py)
+says who the engine awaits while its step count is the game's; otherwise the state is read
+for that game (one more query for it alone).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
 
-import orjson
-from django.conf import settings
-from django.db import connection
+from django.db import transaction
+from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.site import site_url
+from messaging.models import Notification
 from messaging.notifications import MAX_TEXT, Kind, may_notify, site_path
 
 from . import awaiting
-from .mail import Locale, nudge_on_commit
-from .models import Game, OutboxEmail, Phase, ReminderLook, ReminderSent, Seat
+from .mail import Locale, nudge_on_commit, user_locale
+from .models import Game, OutboxEmail, ReminderLook, ReminderSent, Seat
 from .models.game import REMINDER_MAX_HOURS
 from .presenters import phase_name
 
 MAX_HOURS = REMINDER_MAX_HOURS
-BATCH = 500  # games looked at per sweep; the rest wait for the next one (oldest first)
-# A seat's values as read (plain values: a sweep builds no model instance per reminder), in
-# this order (lists, not objects: less JSON to build and read, and no dict for each of the
-# many seats a sweep passes over); `seat_values` names them.
-SEAT_FIELDS = ("number", "user_id", "alive", "user_username", "user_email", "user_is_active",
-               "language", "timezone", "reminder_hours")
-# A game's values as `read_due` names them, in the order it reads them (its seats last; the
-# state only where the awaiting record is empty).
-GAME_FIELDS = ("game_id", "game_status", "game_name", "game_ruleset", "game_awaiting",
-               "game_state", "game_deadline", "game_phase_name", "game_phase_number",
-               "game_current_phase_id", "game_phase_started")
+BATCH = 500  # games looked at per sweep; the rest wait for the next one (oldest look first)
 DEFAULT_HOURS = "6,1"  # accounts.models.Profile.reminder_hours' default (no profile)
 EMAIL_KIND = "reminders"  # accounts.unsubscribe.KINDS: the reminders' one-click unsubscribe
 DEFERRED_TEMPLATE = "reminder"  # games.mail.DEFERRED: the sender writes the text
+# What a sweep reads of a game (not its state: `who_is_awaited` reads that only for a game
+# whose awaiting record is stale).
+GAME_COLUMNS = ("id", "status", "name", "ruleset", "awaiting", "steps", "deadline",
+                "choices_close_at", "phase_name", "phase_number", "current_phase",
+                "current_phase__started_at")
 
 
 def parse_hours(raw: str | None) -> list[int]:
@@ -138,315 +135,178 @@ def scaled_marks(marks: list[tuple[int, dt.timedelta]], length: dt.timedelta | N
     return kept or [(0, length / 4)]
 
 
-def seat_values(seat: list) -> dict:
-    """A seat's values as read (SEAT_FIELDS' order), named."""
-    return dict(zip(SEAT_FIELDS, seat, strict=True))
+def due_games(now: dt.datetime, *, lock: bool = False) -> list[Game]:
+    """The games due for a look at `now` (at most BATCH, the oldest look first), each with
+    its seats, their users and profiles (`seats_read`) and `look` (its ReminderLook). With
+    `lock` (inside a transaction) their looks are locked, SKIP LOCKED. Three queries."""
+    looks = ReminderLook.objects.filter(at__lte=now).order_by("at")
+    if lock:
+        looks = looks.select_for_update(skip_locked=True)
+    looks = list(looks[:BATCH])
+    if not looks:
+        return []
+    seats = Seat.objects.select_related("user__profile").order_by("number")
+    games = {g.pk: g for g in Game.objects.filter(pk__in=[look.game_id for look in looks])
+             .select_related("current_phase").only(*GAME_COLUMNS)
+             .prefetch_related(Prefetch("seats", queryset=seats, to_attr="seats_read"))}
+    out = []
+    for look in looks:
+        game = games.get(look.game_id)
+        if game is not None:
+            game.look = look
+            out.append(game)
+    return out
+
+
+def reminder_deadline(game: Game) -> dt.datetime | None:
+    """The moment a reminder aims at: the night's choices' close where the phase keeps time
+    for one run inside it (Game.choices_close_at), else the deadline."""
+    return game.choices_close_at or game.deadline
+
+
+def who_is_awaited(game: Game) -> dict | None:
+    """{"living", "awaiting", "round"} of the game (games/awaiting.py): the record written
+    with the state while its step count is the game's, else worked out from the state (read
+    for this game alone); kept on the game."""
+    if not hasattr(game, "awaited"):
+        record = game.awaiting
+        if not record or record.get("steps") != game.steps:
+            record = awaiting.of_state(game.ruleset, Game.objects.values_list(
+                "state", flat=True).get(pk=game.pk))
+        game.awaited = record
+    return game.awaited
 
 
 def send_due_reminders(*, now: dt.datetime | None = None) -> int:
-    """Send every reminder that is due now; return how many emails were sent.
+    """Send every reminder that is due now; return how many emails were queued.
 
-    Steps (two statements whatever the number due):
-    1. Read the games due for a look with their seats, users and profiles, as plain values
-       (`read_due`).
-    2. For each game, the seats the engine still awaits among the living; for each seat
-       the hour marks due now (the nearest one only: earlier ones are marked passed) and
-       the game's next look (the next mark any living seated user has left) (`_plan`).
-    3. Atomically: claim each reminded seat's mark (`_NEARER`: the user's row of the phase
-       made, or moved to a nearer mark; a mark an earlier or a concurrent sweep claimed is
-       left out), insert the bell notices of the rows made and the outbox rows of the
-       claims made, write the games' next looks, in ONE statement (`_write`). An email's
-       text is written when it is sent (games.mail.DEFERRED "reminder", `reminder_text`),
-       from what the row records: the time left when it fell due, the reader's language
-       and timezone then.
+    In one transaction, under a budget of queries that does not grow with the games, seats
+    or reminders due (tests/services/test_reminders.py):
+    1. the due looks, locked (SKIP LOCKED), and their games with seats, users and profiles
+       (`due_games`);
+    2. for each game, the living seats the engine still awaits; for each of their users the
+       hour marks due now (the nearest only: earlier ones are marked passed) and the game's
+       next look: the next mark any living seated user has left (`plan`);
+    3. the claims of those phases; a user's claim is made, or moved to a nearer mark; a
+       mark already claimed (by an earlier sweep) is not sent again;
+    4. the bell notice of each claim made (its first reminder of the phase), the outbox row
+       of each claim made or moved (games.mail.DEFERRED "reminder": the text is written
+       when it is sent, from the time left now and the reader's language and timezone),
+       the next looks; the worker is nudged once, on commit.
     """
     now = now or timezone.now()
-    games, seats = read_due(now)
-    if not games:
-        return 0
-    wanted, next_look = _plan(games, seats, now)
-    return _write(wanted, next_look, now)
-
-
-def read_due(now: dt.datetime) -> tuple[dict[int, dict], dict[int, list[list]]]:
-    """The games due for a look at `now` (at most BATCH, oldest look first) and their seats,
-    in one query answering ONE JSON text (`_read_sql`), decoded by one decode (the state
-    once per game, with the rest): ({game pk: its GAME_FIELDS, named}, {game pk: its seats'
-    values, each a list in SEAT_FIELDS' order})."""
-    with connection.cursor() as cursor:
-        cursor.execute(_read_sql(), {"now": now, "batch": BATCH})
-        found = orjson.loads(cursor.fetchone()[0])
-    games: dict[int, dict] = {}
-    seats: dict[int, list[list]] = {}
-    parse = dt.datetime.fromisoformat
-    for *values, game_seats in found:
-        game = dict(zip(GAME_FIELDS, values, strict=True))
-        if game["game_deadline"] is not None:
-            game["game_deadline"] = parse(game["game_deadline"])
-        if game["game_phase_started"] is not None:
-            game["game_phase_started"] = parse(game["game_phase_started"])
-        games[game["game_id"]] = game
-        seats[game["game_id"]] = game_seats
-    return games, seats
-
-
-def _plan(games: dict[int, dict], seats: dict[int, list[list]], now: dt.datetime
-          ) -> tuple[list[tuple[dict, dict, int]], dict[int, dt.datetime | None]]:
-    """What the sweep claims: [(game, seat's values named, the nearest hour mark due)], one
-    per (phase, user), and each game's next look (None: none)."""
-    wanted: dict[tuple[int, int], tuple[dict, dict, int]] = {}  # (phase, user): the claim
-    next_look: dict[int, dt.datetime | None] = {}
-    # a profile's reminder_hours, parsed once: its marks (hours, as a span), largest first
-    marks_of: dict[str | None, list[tuple[int, dt.timedelta]]] = {}
-    for pk, game in games.items():
-        next_look[pk] = None
-        deadline = game["game_deadline"]
-        if (game["game_status"] != Game.Status.RUNNING or deadline is None or deadline <= now
-                or game["game_current_phase_id"] is None):
-            continue  # over, or the game sweep moves it on: a new deadline schedules it again
-        view = _view(game)
-        if view is None:
-            continue
-        living, owing = set(view["living"]), set(view["awaiting"])
-        left = deadline - now
-        length = phase_length(game["game_phase_started"], deadline)
-        nearest: dict[str | None, int | None] = {}  # each user's hours: the nearest mark due
-        for seat in seats[pk]:
-            # (SEAT_FIELDS; raw: the profile's reminder_hours, None without a profile)
-            number, user_id, alive, _name, _email, _active, _language, _zone, raw = seat
-            if user_id is None or not alive or number not in living:
-                continue
-            if raw not in nearest:  # these hours' marks: those due now, then the ones left
-                marks = marks_of.get(raw)
-                if marks is None:
-                    marks = marks_of[raw] = [(h, dt.timedelta(hours=h)) for h in parse_hours(
-                        DEFAULT_HOURS if raw is None else raw)]
-                due = None
-                for hours, span in scaled_marks(marks, length):
-                    if span < left:  # the largest mark left: the user's next (owing or not)
-                        at = deadline - span
-                        next_look[pk] = at if next_look[pk] is None else min(next_look[pk], at)
-                        break
-                    due = hours  # due now: the last of them is the nearest
-                nearest[raw] = due
-            mark = nearest[raw]
-            if mark is not None and number in owing:  # (one claim a user, seated twice)
-                wanted[game["game_current_phase_id"], user_id] = (game, seat_values(seat), mark)
-    return list(wanted.values()), next_look
-
-
-def _write(wanted: list[tuple[dict, dict, int]],
-           next_look: dict[int, dt.datetime | None], now: dt.datetime) -> int:
-    """Step 3 in ONE statement (`_write_sql`; atomic by itself, so no BEGIN or COMMIT;
-    inside a caller's transaction it is part of that): the claims, the notices and the
-    outbox rows of the claims it made (data-modifying CTEs joined on the claims'
-    RETURNING), the next looks. What to write travels as two JSON parameters: one record
-    per reminded seat (its mark, its notice's text and link, its email's address and
-    context) and the next looks. A notice is kept by `notify`'s rule (`may_notify`); an
-    email is a deferred outbox row (games.mail.DEFERRED: its text is written when it is
-    sent). Returns how many emails were queued; the worker is nudged once the statement's
-    transaction commits.
-
-    Outside a caller's transaction the statement commits without waiting for its WAL to
-    reach the disk (synchronous_commit off, for this transaction only: the flush was a third
-    of a busy sweep). A database crash in the next fraction of a second can then lose the
-    whole sweep, never part of it: the claims, notices, outbox rows and next looks go
-    together, and the next sweep after the restart finds the same reminders due and sends
-    them. A row the worker already sent is kept: its worker's own commit flushes the WAL
-    up to it."""
-    act = _act_path()
-    seats = []
-    for game, seat, mark in wanted:
-        seats.append((game, seat, mark, _locale(seat), may_notify(
-            user_id=seat["user_id"], username=seat["user_username"],
-            is_active=seat["user_is_active"])))
-    texts = _notice_texts((game, locale) for game, _seat, _mark, locale, notice in seats
-                          if notice)
-    records = []
-    for game, seat, mark, locale, notice in seats:
-        to = seat["user_email"] or None  # no address: the claim and the bell, no email
-        records.append({
-            "p": game["game_current_phase_id"], "u": seat["user_id"], "h": mark,
-            "text": texts[game["game_id"], locale][:MAX_TEXT] if notice else None,
-            "url": site_path(act.format(game["game_id"])) if notice else None,
-            "to": to, "context": _context(game, locale, now) if to else None})
-    looks = [{"id": pk, "at": None if at is None else at.isoformat()}
-             for pk, at in next_look.items()]
-    written = timezone.now()  # the notices' and the outbox rows' created (the real clock)
-    with connection.cursor() as cursor:
-        cursor.execute(_write_sql(), {
-            "now": now, "seats": orjson.dumps(records).decode(),
-            "notice_kind": Kind.DEADLINE.value, "written": written, "email_kind": EMAIL_KIND,
-            "template": DEFERRED_TEMPLATE, "looks": orjson.dumps(looks).decode(),
-            "commit": None if connection.in_atomic_block else "off"})
-        pks = cursor.fetchone()[0]
+    with transaction.atomic():
+        games = due_games(now, lock=True)
+        if not games:
+            return 0
+        wanted, next_look = plan(games, now)
+        pks = _claim(wanted, now)
+        for game in games:
+            game.look.at = next_look.get(game.pk)
+        ReminderLook.objects.bulk_update([game.look for game in games], ["at"])
     nudge_on_commit(pks)
     return len(pks)
 
 
-def _locale(seat: dict) -> Locale:
-    """`mail.user_locale` of the seat's user, from the values read."""
-    return Locale(language=seat["language"] or settings.LANGUAGE_CODE,
-                  timezone=seat["timezone"] or settings.DEFAULT_USER_TIMEZONE)
+def plan(games: list[Game], now: dt.datetime
+         ) -> tuple[list[tuple[Game, Seat, int]], dict[int, dt.datetime | None]]:
+    """What the sweep claims: [(game, seat, the nearest hour mark due)], one per (phase,
+    user), and each game's next look (None: none)."""
+    wanted: dict[tuple[int, int], tuple[Game, Seat, int]] = {}
+    next_look: dict[int, dt.datetime | None] = {}
+    for game in games:
+        next_look[game.pk] = None
+        deadline = reminder_deadline(game)
+        if (game.status != Game.Status.RUNNING or deadline is None or deadline <= now
+                or game.current_phase_id is None):
+            continue  # over, or the game sweep moves it on: a new deadline schedules it again
+        awaited = who_is_awaited(game)
+        if awaited is None:
+            continue
+        living, owing = set(awaited["living"]), set(awaited["awaiting"])
+        left = deadline - now
+        length = phase_length(game.current_phase.started_at, deadline)
+        for seat in game.seats_read:
+            if seat.user_id is None or not seat.alive or seat.number not in living:
+                continue
+            due = None
+            for hours, span in scaled_marks(_marks(seat.user), length):
+                if span < left:  # the largest mark left: the user's next (owing or not)
+                    at = deadline - span
+                    look = next_look[game.pk]
+                    next_look[game.pk] = at if look is None else min(look, at)
+                    break
+                due = hours  # due now: the last of them is the nearest
+            if due is not None and seat.number in owing:  # (one claim a user, seated twice)
+                wanted[game.current_phase_id, seat.user_id] = (game, seat, due)
+    return list(wanted.values()), next_look
 
 
-# A claim: a user's row of the phase is made, or moved to a nearer mark; a mark already
-# claimed or passed (the row's `hours` is not farther) changes nothing and is not answered.
-# Only a row made by this statement has `hours` = `first_hours` (a move makes them differ).
-_NEARER = ("ON CONFLICT (phase_id, user_id) DO UPDATE "
-           "SET hours = excluded.hours, created = excluded.created "
-           "WHERE {table}.hours > excluded.hours "
-           "RETURNING phase_id, user_id, hours = first_hours AS first")
+def _marks(user) -> list[tuple[int, dt.timedelta]]:
+    """The user's hour marks, each with its span, largest first."""
+    return [(h, dt.timedelta(hours=h)) for h in reminder_hours(user)]
 
 
-def _view(game: dict) -> dict | None:
-    """Who the engine awaits in the game (living, awaiting, round): as written with the state
-    (games/awaiting.py), or worked out from the state where that record is empty; kept on
-    the game's values."""
-    if "view" not in game:
-        game["view"] = (game["game_awaiting"]
-                        or awaiting.of_state(game["game_ruleset"], game["game_state"]))
-    return game["view"]
+def _claim(wanted: list[tuple[Game, Seat, int]], now: dt.datetime) -> list[int]:
+    """Steps 3 and 4 for `wanted` (the caller holds the games' looks): returns the outbox
+    rows' ids. A mark is sent when the user has no claim of the phase yet (the claim is
+    made, and the bell rings) or their claim is of a farther mark (it moves here)."""
+    claims = {(c.phase_id, c.user_id): c for c in ReminderSent.objects.filter(
+        phase_id__in={game.current_phase_id for game, _seat, _mark in wanted},
+        user_id__in={seat.user_id for _game, seat, _mark in wanted})}
+    made, moved, sending = [], [], []
+    for game, seat, mark in wanted:
+        claim = claims.get((game.current_phase_id, seat.user_id))
+        if claim is None:
+            made.append(ReminderSent(phase_id=game.current_phase_id, user_id=seat.user_id,
+                                     hours=mark, first_hours=mark))
+            sending.append((game, seat, True))
+        elif claim.hours > mark:
+            claim.hours, claim.created = mark, timezone.now()  # "last reminded"
+            moved.append(claim)
+            sending.append((game, seat, False))
+    ReminderSent.objects.bulk_create(made)  # the unique (phase, user) refuses a second row
+    ReminderSent.objects.bulk_update(moved, ["hours", "created"])
+    act = {game.pk: site_path(reverse("game-act", args=[game.pk]))
+           for game, _seat, _first in sending}
+    written = timezone.now()  # the notices' and the outbox rows' created (the real clock)
+    Notification.objects.bulk_create([
+        Notification(user_id=seat.user_id, kind=Kind.DEADLINE, url=act[game.pk],
+                     text=notice_text(game, user_locale(seat.user))[:MAX_TEXT])
+        for game, seat, first in sending if first and may_notify(
+            user_id=seat.user_id, username=seat.user.get_username(),
+            is_active=seat.user.is_active)])
+    rows = OutboxEmail.objects.bulk_create([
+        OutboxEmail(kind=EMAIL_KIND, user_id=seat.user_id, to=seat.user.email,
+                    subject="", body="", template=DEFERRED_TEMPLATE,
+                    context=email_context(game, user_locale(seat.user), now),
+                    created=written, next_attempt_at=written)
+        for game, seat, _first in sending if seat.user.email])  # no address: no email
+    return [row.pk for row in rows]
 
 
-def _phase_of(game: dict) -> tuple[str, str, int, int | None]:
-    """`phase_name`'s arguments for the game's current phase."""
-    return (game["game_ruleset"], game["game_phase_name"], game["game_phase_number"] or 0,
-            _view(game)["round"])
+def notice_text(game: Game, locale: Locale) -> str:
+    """The bell's deadline notice for `game`, in the reader's language and timezone."""
+    with translation.override(locale.language), timezone.override(locale.timezone):
+        local = timezone.localtime(reminder_deadline(game)).strftime("%Y-%m-%d %H:%M")
+        return _("%(game)s: %(phase)s ends %(deadline)s") % {
+            "game": game.name, "phase": _phase_name(game), "deadline": local}
 
 
-def _notice_texts(wanted) -> dict[tuple[int, Locale], str]:
-    """The bell's deadline notice of each (game, locale) of `wanted`, in that reader's
-    language and timezone, keyed (game pk, locale): one language and timezone switch per
-    locale (not per notice), each phase name written once per locale (many games are at
-    the same phase)."""
-    by_locale: dict[Locale, dict[int, dict]] = {}
-    for game, locale in wanted:
-        by_locale.setdefault(locale, {})[game["game_id"]] = game
-    texts = {}
-    for locale, games in by_locale.items():
-        with translation.override(locale.language), timezone.override(locale.timezone):
-            line = _("%(game)s: %(phase)s ends %(deadline)s")
-            zone = timezone.get_current_timezone()
-            phases: dict[tuple, str] = {}
-            for pk, game in games.items():
-                key = _phase_of(game)
-                if key not in phases:
-                    phases[key] = phase_name(*key)
-                # "2026-12-02 09:20", as strftime("%Y-%m-%d %H:%M") writes it in half the time
-                local = game["game_deadline"].astimezone(zone).isoformat(" ", "minutes")[:16]
-                texts[pk, locale] = line % {"game": game["game_name"], "phase": phases[key],
-                                            "deadline": local}
-    return texts
+def _phase_name(game: Game) -> str:
+    return phase_name(game.ruleset, game.phase_name, game.phase_number or 0,
+                      who_is_awaited(game)["round"])
 
 
-def _act_path() -> str:
-    """reverse("game-act", args=[pk]) as a format string of the pk: one reverse() a sweep."""
-    marker = 987654321
-    return reverse("game-act", args=[marker]).replace("{", "{{").replace(
-        "}", "}}").replace(str(marker), "{}")
-
-
-def _context(game: dict, locale: Locale, now: dt.datetime) -> dict:
+def email_context(game: Game, locale: Locale, now: dt.datetime) -> dict:
     """The deferred email's context: the time really left at this sweep, the reader's
     language and timezone as read now."""
-    return {"game": game["game_id"], "name": game["game_name"],
-            "phase": game["game_current_phase_id"],
-            "ruleset": game["game_ruleset"], "phase_name": game["game_phase_name"],
-            "phase_number": game["game_phase_number"],
-            "round": _view(game)["round"],
-            "deadline": game["game_deadline"].isoformat(),
-            "left": (game["game_deadline"] - now).total_seconds(),
+    deadline = reminder_deadline(game)
+    return {"game": game.pk, "name": game.name, "phase": game.current_phase_id,
+            "ruleset": game.ruleset, "phase_name": game.phase_name,
+            "phase_number": game.phase_number, "round": who_is_awaited(game)["round"],
+            "deadline": deadline.isoformat(), "left": (deadline - now).total_seconds(),
             "language": locale.language, "timezone": locale.timezone}
-
-
-def _table(model) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
-
-
-@functools.cache
-def _read_sql() -> str:
-    """`read_due`'s query: the games due for a look (the partial index
-    reminder_look_due, oldest look first, at most BATCH), each one JSON array of GAME_FIELDS
-    (the state only where the `awaiting` record is empty) and its seats, an array of arrays
-    of SEAT_FIELDS (user and profile joined); all of them one JSON array (one row, one
-    column). Arrays, not objects: no key written and read again for each game and seat."""
-    from django.contrib.auth import get_user_model
-
-    from accounts.models import Profile
-
-    game, seat, look, phase = _table(Game), _table(Seat), _table(ReminderLook), _table(Phase)
-    user, profile = _table(get_user_model()), _table(Profile)
-    return f"""SELECT coalesce(json_agg(json_build_array(
-    g.id, g.status, g.name, g.ruleset, g.awaiting, g.state, g.deadline, g.phase_name,
-    g.phase_number, g.current_phase_id, g.phase_started,
-    (SELECT coalesce(json_agg(json_build_array(
-        s.number, s.user_id, s.alive, u.username, u.email, u.is_active, p.language,
-        p.timezone, p.reminder_hours)), '[]')
-      FROM {seat} s LEFT JOIN {user} u ON u.id = s.user_id
-      LEFT JOIN {profile} p ON p.user_id = s.user_id
-      WHERE s.game_id = g.id))), '[]')::text
-FROM (SELECT g.id, g.status, g.name, g.ruleset, g.awaiting,
-             CASE WHEN g.awaiting IS NULL THEN g.state END AS state,
-             coalesce(g.choices_close_at, g.deadline) AS deadline,
-             g.phase_name, g.phase_number, g.current_phase_id,
-             (SELECT ph.started_at FROM {phase} ph WHERE ph.id = g.current_phase_id)
-               AS phase_started
-      FROM {look} l JOIN {game} g ON g.id = l.game_id
-      WHERE l.at <= %(now)s ORDER BY l.at LIMIT %(batch)s) g"""  # noqa: S608 (names from _meta, values bound)
-
-
-@functools.cache
-def _write_sql() -> str:
-    """`_write`'s statement: claim each reminded seat's (phase, user, mark) (`_NEARER`),
-    then insert the notices of the rows it made and the outbox rows of the claims it made,
-    write the next looks; answer the outbox rows' ids (and set this transaction's
-    synchronous_commit). Every column is named, with the value the models' defaults give
-    (Notification: no actor, thread, post or conversation, unread; OutboxEmail: a deferred
-    row, its subject and body empty until the sender writes them (games.mail.DEFERRED),
-    never attempted, due at once). The two parameters are read as jsonb, parsed once (read
-    as json, each field of each record is looked for in the text again: four times as
-    long). The looks are found by their primary key, the keys given as an ANY of a
-    sub-select, which the planner takes for a few keys (joining the JSON rows by hash, it
-    reads every running game's look: at 10,000 the update took twice as long)."""
-    from messaging.models import Notification
-
-    claims, notices = _table(ReminderSent), _table(Notification)
-    outbox, look = _table(OutboxEmail), _table(ReminderLook)
-    return f"""WITH seat AS MATERIALIZED (
-  SELECT * FROM jsonb_to_recordset(%(seats)s::jsonb)
-    AS s(p bigint, u integer, h integer, text text, url text, "to" text, context jsonb)
-), claimed AS (
-  INSERT INTO {claims} (phase_id, user_id, hours, first_hours, created)
-  SELECT seat.p, seat.u, seat.h, seat.h, %(now)s FROM seat
-  {_NEARER.format(table=claims)}
-), notices AS (
-  INSERT INTO {notices} (user_id, kind, actor_id, thread_id, post_id, conversation_id,
-                         text, url, created_at, read_at)
-  SELECT seat.u, %(notice_kind)s, NULL, NULL, NULL, NULL, seat.text, seat.url,
-         %(written)s, NULL
-  FROM seat JOIN claimed c ON c.phase_id = seat.p AND c.user_id = seat.u
-  WHERE c.first AND seat.text IS NOT NULL
-), emails AS (
-  INSERT INTO {outbox} (kind, user_id, "to", subject, body, html, headers, template,
-                        context, created, next_attempt_at, attempts, last_error, sent_at,
-                        failed_at)
-  SELECT %(email_kind)s, seat.u, seat."to", '', '', '', '{{}}'::jsonb, %(template)s,
-         seat.context, %(written)s, %(written)s, 0, '', NULL, NULL
-  FROM seat JOIN claimed c ON c.phase_id = seat.p AND c.user_id = seat.u
-  WHERE seat."to" IS NOT NULL
-  RETURNING id
-), looks AS (
-  UPDATE {look} SET at = l.at
-  FROM jsonb_to_recordset(%(looks)s::jsonb) AS l(id bigint, at timestamptz)
-  WHERE {look}.game_id = l.id
-    AND {look}.game_id = ANY(ARRAY(SELECT (e->>'id')::bigint
-                                   FROM jsonb_array_elements(%(looks)s::jsonb) e))
-)
-SELECT array(SELECT id FROM emails ORDER BY id),
-       set_config('synchronous_commit',
-                  coalesce(%(commit)s, current_setting('synchronous_commit')), true)
-"""  # noqa: S608 (names from _meta, values bound)
 
 
 def still_due(context: dict, now: dt.datetime) -> dt.datetime | None:

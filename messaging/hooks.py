@@ -11,6 +11,11 @@ games app uses one to put the vote form over a day's vote thread:
 Board links: a callable `links(board_ids)` returning {board id: [(label, url), ...]}; the
 lobby shows them under each board (the games app links a game's page from its board).
 
+Post hooks: a callable `hook(post)` that the forum's writer calls with each post it has just
+stored, in its transaction (messaging.services `_add_post`): the games app moves a dead
+player's new thread to the GM board and emails the replies' readers. Called by the writer,
+not a signal, so what a post writes is read where the post is written.
+
 Posting checks (who may post where) are registered in `messaging.rules`.
 """
 
@@ -89,3 +94,21 @@ def board_links(board_ids: list[int]) -> dict[int, list[tuple[str, str]]]:
         for board_id, rows in links(board_ids).items():
             out.setdefault(board_id, []).extend(rows)
     return out
+
+
+PostHook = Callable[..., None]
+_post_hooks: list[PostHook] = []
+
+
+def register_post_hook(hook: PostHook) -> PostHook:
+    """Call `hook(post)` with every post stored, in the order registered (registering twice
+    is a no-op)."""
+    if hook not in _post_hooks:
+        _post_hooks.append(hook)
+    return hook
+
+
+def post_added(post) -> None:
+    """Run the post hooks on `post`, just stored (precondition: the writer's transaction)."""
+    for hook in _post_hooks:
+        hook(post)

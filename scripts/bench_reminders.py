@@ -210,16 +210,11 @@ def main() -> None:
         import pstats
 
         reset()
-        with connection.cursor() as c:  # the sweep's read, 100 due (read only)
-            c.execute("EXPLAIN (ANALYZE, BUFFERS) " + reminders._read_sql(),
-                      {"now": now, "batch": reminders.BATCH})
-            print("\n".join(row[0] for row in c.fetchall()))
         prof = cProfile.Profile()
         gc.disable()  # its pauses land on whichever function runs then
         prof.runcall(reminders.send_due_reminders, now=now)
         gc.enable()
         pstats.Stats(prof).sort_stats(args.sort).print_stats(30)
-        explain_write(reset, now)
     print(f"reminder sweep sending {args.due}:  {busy_s * 1000:8.1f} ms, {queries} queries "
           f"(median of {args.repeat}); {broker} broker message(s) after the commit")
     print(f"idle reminder sweep:           {idle_reminders * 1000:8.3f} ms, "
@@ -240,36 +235,6 @@ def main() -> None:
         f"{ms:6.2f}  {sql}" for ms, sql in zip(split, statements, strict=True)))
     if queries > 5:
         raise SystemExit(f"{queries} queries (target <= 5)")
-
-
-def explain_write(reset, now) -> None:
-    """EXPLAIN (ANALYZE, BUFFERS) of a busy sweep's write, rolled back: each part's time in
-    PostgreSQL, the foreign-key checks and triggers at commit among them."""
-    from django.db import Error, connection, transaction
-
-    from games import reminders
-
-    reset()
-    captured = []
-
-    def keep(execute, sql, params, many, context):
-        if sql.lstrip().startswith("WITH"):  # the write: explained below, not run
-            captured.append((sql, params))
-            return None
-        return execute(sql, params, many, context)
-
-    with transaction.atomic():
-        with connection.execute_wrapper(keep):
-            try:
-                reminders.send_due_reminders(now=now)
-            except Error:  # fetching the answer of the write that was not run
-                pass
-        sql, params = captured[0]
-        with connection.cursor() as c:
-            c.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the commit's checks inside the plan
-            c.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
-            print("\n".join(row[0] for row in c.fetchall()))
-        transaction.set_rollback(True)
 
 
 if __name__ == "__main__":

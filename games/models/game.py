@@ -5,8 +5,9 @@ ordered list of accepted steps (`Action`); `Game.state` is a cached snapshot of 
 state after the last step, and `Event` is the append-only log of what the engine said, each
 with its visibility. `engine.replay(setup, steps)` rebuilds the snapshot from the log.
 
-Writes go through games/services/ — with one exception today: the Django admin's Game change
-form (games/admin/console.py, GameAdmin) saves the Game row it edits directly.
+Writes go through games/services/ (the admin's Game change form too: update_settings). No
+model here writes another row when it is saved, and the database has no triggers: the
+services write what follows from a change (the page version, the reminder look).
 """
 
 from __future__ import annotations
@@ -99,20 +100,21 @@ class Game(models.Model):
     choices_close_at = models.DateTimeField(_("choices close at"), null=True, blank=True,
                                             editable=False)
     choices_closed = models.BooleanField(default=False, editable=False)
-    # games/awaiting.py: the living seats, the seats the engine awaits among them and the
-    # round, written by the services with the state; NULL when the state was written some
-    # other way (a trigger of games 0017), and the reminder sweep then reads the state.
+    # games/awaiting.py: the living seats, the seats the engine awaits among them, the round
+    # and the step count, written by the services with the state; the reminder sweep trusts
+    # it only while its step count is the game's (else it reads the state).
     awaiting = models.JSONField(_("awaited seats"), null=True, blank=True, editable=False)
     # Bumped by every advance: the sweeper claims a game by (id, version), so a claim made
     # on a stale read can never advance the same phase twice.
     version = models.PositiveIntegerField(default=0, editable=False)
-    # Bumped by the database on every change of what the game's home page shows (migration
-    # games 0015: the game row itself, its seats, events, phases and announcements, its
-    # board's vote and announcement threads, a seated player's name), whatever made it; the
-    # home page's caches are keyed by it (games/web/home_cache.py). Never written by code.
+    # Moved by the services (games.services.kernel.changed, under the game lock, in the
+    # transaction of the change) whenever what the game's pages show changes: its phase,
+    # status, deadline, state, seats, public events, announcements, a seated player's name.
+    # The game home's kept parts are keyed by it and the change feed publishes it
+    # (config/feed.py). Only ever goes up.
     page_version = models.PositiveIntegerField(default=0, db_default=0, editable=False)
-    # The column the database moves on every change of this row (migration 0015), which a
-    # reader may key kept pages on instead of the whole row (messaging.page_cache).
+    # The column that moves on every change of what this row's pages show, which a reader
+    # may key kept pages on instead of the whole row (messaging.page_cache).
     row_version_field = "page_version"
     paused_remaining = models.DurationField(null=True, blank=True, editable=False)
     outcome = models.JSONField(null=True, blank=True, editable=False)
@@ -133,27 +135,8 @@ class Game(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def save(self, *args, **kwargs):
-        """Save; a changed deadline (a new phase, an extension, a resume) also reschedules
-        the reminder sweep's look at this game (ReminderLook: REMINDER_MAX_HOURS before the
-        new deadline; none without one), in one more statement."""
-        fields = kwargs.get("update_fields")
-        moved = ("deadline" in self.__dict__ and (fields is None or "deadline" in fields)
-                 and self.deadline != getattr(self, "_saved_deadline", None))
-        super().save(*args, **kwargs)
-        if "deadline" in self.__dict__:
-            self._saved_deadline = self.deadline
-        if moved:
-            ReminderLook.schedule({self.pk: self.deadline})
-
     def get_absolute_url(self) -> str:
         return reverse("game-home", args=[self.pk])
-
-    @classmethod
-    def from_db(cls, db, field_names, values):
-        game = super().from_db(db, field_names, values)
-        game._saved_deadline = game.__dict__.get("deadline")
-        return game
 
     def minutes_for(self, phase_name: str) -> float:
         """Minutes for a phase: fractions allowed (0.1 = 6 s for demos and tests)."""
@@ -364,12 +347,11 @@ class Announcement(models.Model):
 class ReminderLook(models.Model):
     """When the reminder sweep next looks at a game (games/reminders.py); `at` None: never.
 
-    Set REMINDER_MAX_HOURS before the deadline whenever the deadline changes (Game.save) or
-    a seated user changes their hours (games/signals.py), then moved by each look to the
-    next mark any living seated user has left. A row of its own, not a column of the game:
-    each look rewrites this narrow row and its two index entries instead of the game's
-    whole row (its state, seven indexes) and leaves the game's page version, and so the
-    game home's kept parts, alone (issue 17 item 3)."""
+    Set REMINDER_MAX_HOURS before the deadline by the services whenever the phase or the
+    deadline changes (games.services.kernel.changed) or a seated user changes their hours
+    (games.services.profile_saved), then moved by each look to the next mark any living
+    seated user has left. A row of its own, not a column of the game: each look rewrites
+    this narrow row instead of the game's whole row (its state, seven indexes)."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True,
                                 related_name="reminder_look")
@@ -403,15 +385,10 @@ class ReminderSent(models.Model):
     The constraint and `hours` make each mark's email once only (games/reminders.py)."""
 
     # (phase, user)'s unique index serves the phase's lookups: no index of its own to write.
-    # No foreign-key constraints in the database (a reminder sweep writes a hundred claims at
-    # once and their checks, each locking its phase and user, were two fifths of the claims'
-    # time): deletions still cascade, through the ORM (a phase's or a user's, the admin's, a
-    # rollback's); a claim is only ever looked up from its phase and user. A game deleted
-    # while a sweep is writing can leave its claims behind, read by nothing.
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="reminders",
-                              db_index=False, db_constraint=False, verbose_name=_("phase"))
+                              db_index=False, verbose_name=_("phase"))
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
-                             db_constraint=False, verbose_name=_("user"))
+                             verbose_name=_("user"))
     hours = models.PositiveSmallIntegerField(
         _("hours before the deadline"), help_text=_("The nearest mark reminded so far."))
     first_hours = models.PositiveSmallIntegerField(

@@ -11,6 +11,7 @@ Modules by domain, over one shared kernel (lock, re-check, write, notify on comm
     awards     post-game awards (§11.2)
     rollback   the GM's undo of a phase end or of a seat's last step
     manifestos the GM's review of manifestos: approve, or reject with a reason
+    people     what a player's saved profile changes in their games (names, reminder looks)
 Callers import from the package: `from games import services; services.submit_action(...)`.
 """
 
@@ -48,6 +49,7 @@ from .lifecycle import (
     update_settings,
 )
 from .manifestos import approve_manifesto, reject_manifesto, review_open
+from .people import profile_saved
 from .rollback import rollback
 from .steps import VOTE_KINDS, submit_action
 
@@ -57,7 +59,7 @@ __all__ = [
     "close_awards", "close_due_awards", "create_game", "draw_players", "end_phase_now",
     "ensure_board", "expire_substitutions", "extend_deadline", "dead_post_refusal",
     "gm_board", "gm_step", "grace", "move_ghost_thread", "nominate", "open_signups",
-    "pause_game", "pick_players", "publish_announcement", "reject_manifesto", "request_leave", "review_open",
+    "pause_game", "pick_players", "profile_saved", "publish_announcement", "reject_manifesto", "request_leave", "review_open",
     "restore_ghost_threads", "resume_game", "rollback", "ruleset_of", "sign_up", "start_from_signups",
     "start_game", "start_substitution", "submit_action", "sweep", "sweep_community",
     "withdraw_signup",

@@ -44,7 +44,7 @@ from ..models import Announcement, Award, AwardVote, Game, Nomination
 from ..presenters import listing
 from ..selectors import player_ids, tally
 from . import kernel
-from .kernel import GameError, is_gm, publish_announcement
+from .kernel import GameError, changed, is_gm, post_announcement
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -243,4 +243,5 @@ def _post_results(game: Game, closed: list[tuple[Award, list[dict]]]) -> None:
         title = _("Awards")
     ann = Announcement.objects.create(game=game, phase=None, title=title,
                                       body="\n\n".join(lines))
-    publish_announcement(announcement_id=ann.pk)
+    post_announcement(game, ann)
+    changed(game)

@@ -60,7 +60,7 @@ from ..selectors import (
     waiting_substitutes,
 )
 from . import kernel
-from .kernel import GameError, announce, lock_game, log_gm, require_gm
+from .kernel import GameError, announce, changed, lock_game, log_gm, require_gm
 from .lifecycle import start_game
 
 if TYPE_CHECKING:
@@ -96,6 +96,7 @@ def open_signups(*, game_id: int, gm: User | None, starts_at: dt.datetime | None
             enforce_rate_limit=False)
         game.save(update_fields=["status", "starts_at", "signup_thread"])
         log_gm(game, gm, "open_signups", {})
+        changed(game, what="phase")
     return game
 
 
@@ -305,6 +306,7 @@ def start_substitution(*, game_id: int, gm: User | None = None, seat_number: int
             game.deadline += hours
             Phase.objects.filter(pk=game.current_phase_id).update(deadline=game.deadline)
             game.save(update_fields=["deadline"])
+            changed(game, what="deadline")
         log_gm(game, gm, "start_substitution", {"seat": seat_number, "reason": reason})
         link = site_url() + f"/games/{game.pk}/"
         for signup in waiting_substitutes(game):
@@ -358,6 +360,7 @@ def accept_substitution(*, game_id: int, user: User | AnonymousUser | None,
         announce(game, game.current_phase, _("Substitute"), _(
             "%(new)s takes over seat %(n)d.") % {"new": display_name(user), "n": seat.label},
             events=[], force_publish=True)
+        changed(game)  # the seat's name on the game's home
     return seat
 
 

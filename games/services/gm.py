@@ -14,7 +14,15 @@ from ..engine.base import GM, Transition, action
 from ..models import Game, Phase
 from ..selectors import seat_names
 from . import kernel
-from .kernel import GameError, announce, deliver_private, log_gm, require_gm
+from .kernel import (
+    GameError,
+    announce,
+    changed,
+    deliver_private,
+    log_gm,
+    page_facts,
+    require_gm,
+)
 from .lifecycle import advance_locked, close_choices, finish_if_over
 from .manifestos import review_open
 from .record import apply_step
@@ -27,6 +35,7 @@ def gm_step(*, game_id: int, gm: User | None, kind: str, params: dict | None = N
     """A GM step the rule set defines (override an action, reject a manifesto...)."""
     with transaction.atomic():
         game = require_gm(game_id, gm)
+        facts = page_facts(game)
         if not game.is_live:
             raise GameError(_("This game is not running."))
         if kind == "reject_manifesto" and not review_open(game, timezone.now()):
@@ -41,6 +50,7 @@ def gm_step(*, game_id: int, gm: User | None, kind: str, params: dict | None = N
                  step=game.steps)
         finish_if_over(game, timezone.now())
         game.save()
+        changed(game, since=facts)
     return t
 
 
@@ -48,14 +58,16 @@ def end_phase_now(*, game_id: int, gm: User | None, now: dt.datetime | None = No
     now = kernel.now(now)
     with transaction.atomic():
         game = require_gm(game_id, gm)
+        facts = page_facts(game)
         if game.status != Game.Status.RUNNING:
             raise GameError(_("This game is not running."))
         if game.choices_close_at is not None and not game.choices_closed:
             # A night that keeps time for the extra check: "end now" closes its choices
             # now; pressed again, it ends the night (docs/rules/classic.md).
             close_choices(game, reason="gm", now=now, by=gm)
-            return
-        advance_locked(game, reason="gm", now=now, by=gm)
+        else:
+            advance_locked(game, reason="gm", now=now, by=gm)
+        changed(game, since=facts)
 
 
 def extend_deadline(*, game_id: int, gm: User | None, minutes: int) -> Game:
@@ -71,6 +83,7 @@ def extend_deadline(*, game_id: int, gm: User | None, minutes: int) -> Game:
         Phase.objects.filter(pk=game.current_phase_id).update(deadline=game.deadline)
         game.save(update_fields=["deadline", "choices_close_at"])
         log_gm(game, gm, "extend_deadline", {"minutes": minutes})
+        changed(game, what="deadline")
     return game
 
 
@@ -84,6 +97,7 @@ def pause_game(*, game_id: int, gm: User | None, now: dt.datetime | None = None)
         game.paused_remaining = max(game.deadline - now, dt.timedelta()) if game.deadline else None
         game.save(update_fields=["status", "paused_remaining"])
         log_gm(game, gm, "pause", {})
+        changed(game, what="phase")
     return game
 
 
@@ -104,6 +118,7 @@ def resume_game(*, game_id: int, gm: User | None, now: dt.datetime | None = None
         game.paused_remaining = None
         game.save(update_fields=["status", "deadline", "choices_close_at", "paused_remaining"])
         log_gm(game, gm, "resume", {})
+        changed(game, what="phase")
     return game
 
 
@@ -122,4 +137,5 @@ def abort_game(*, game_id: int, gm: User | None, reason: str = "",
         announce(game, game.current_phase, _("Game aborted"),
                   _("The GM has stopped the game. %(reason)s") % {"reason": reason},
                   events=[], force_publish=True)
+        changed(game, what="phase")
     return game

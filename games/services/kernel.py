@@ -7,7 +7,9 @@ Every write follows one pattern (lock, re-check, write, notify on commit):
 2. re-check status, phase and deadline inside the lock (what the player saw may be stale);
 3. hand the step to the rule set's pure engine, which accepts it or refuses with a reason;
 4. store the step, its events and the new state snapshot in the same transaction;
-5. queue emails with `transaction.on_commit` (games.mail), so nothing is sent for a rollback.
+5. move the game's page version (`changed`), which publishes the change on commit
+   (config/feed.py), and queue emails with `transaction.on_commit` (games.mail), so nothing
+   is sent or published for a rollback.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import display_name, messenger_user
+from config import feed
 from messaging import services as forum
 from messaging.models import Message, Post, Thread
 from messaging.notifications import Kind, notify
@@ -29,7 +32,16 @@ from .. import rulesets
 from ..engine.base import RuleSet
 from ..engine.reasons import GM_REASONS
 from ..mail import user_locale
-from ..models import Announcement, Event, Game, Phase, StepMessage, StepPost, WithdrawnThread
+from ..models import (
+    Announcement,
+    Event,
+    Game,
+    Phase,
+    ReminderLook,
+    StepMessage,
+    StepPost,
+    WithdrawnThread,
+)
 from ..notifications import notify_announcement, notify_private_result
 from ..presenters import describe, round_thread_kinds, round_thread_title
 from ..selectors import is_gm, seat_names
@@ -68,6 +80,40 @@ def lock_game(game_id: int, *, skip_locked: bool = False) -> Game | None:
     """
     return (Game.objects.select_for_update(skip_locked=skip_locked, of=("self",))
             .select_related("current_phase").filter(pk=game_id).first())
+
+
+def page_facts(game: Game) -> tuple:
+    """What `changed` compares to name a change: (status, current phase, deadline, the
+    choices' close). Read it right after locking the game."""
+    return (game.status, game.current_phase_id, game.deadline, game.choices_close_at)
+
+
+def changed(game: Game, *, since: tuple | None = None, what: str = "") -> None:
+    """What the game's pages show has changed: move `Game.page_version` by one in the
+    caller's transaction and publish it on commit (`feed.changed("game", ...)`).
+
+    `what`: "phase" when the status or the phase changed, "deadline" when only the deadline
+    (or the choices' close) moved, "" for anything else; given `since` (`page_facts` read
+    at the lock) it is worked out from what moved. A phase or a deadline that moved also
+    reschedules the reminder sweep's look at the game (ReminderLook, REMINDER_MAX_HOURS
+    before the new deadline; none for a game that does not run).
+
+    Precondition: the caller holds the game lock and `game` is the row it locked, so its
+    `page_version` is the stored one; a `game.save()` after this writes the same value.
+    Every writer of `page_version` holds that lock: the version only ever goes up, and a
+    page kept under a version is never shown for another state of the game.
+    """
+    if since is not None and not what:
+        if since[:2] != (game.status, game.current_phase_id):
+            what = "phase"
+        elif since[2:] != (game.deadline, game.choices_close_at):
+            what = "deadline"
+    game.page_version += 1
+    Game.objects.filter(pk=game.pk).update(page_version=game.page_version)
+    if what in ("phase", "deadline"):
+        ReminderLook.schedule({game.pk: game.deadline if game.status == Game.Status.RUNNING
+                               else None})
+    feed.changed("game", game.pk, game.page_version, what=what)
 
 
 def require_gm(game_id: int, gm: User | None) -> Game:
@@ -120,7 +166,7 @@ def announce(game: Game, phase: Phase | None, title: str, intro: str, *, events:
     ann = Announcement.objects.create(game=game, phase=phase, title=title[:120],
                                       body="\n\n".join(lines), step_seq=step)
     if force_publish or not game.hold_announcements:
-        publish_announcement(announcement_id=ann.pk)
+        post_announcement(game, ann)
     return ann
 
 
@@ -164,10 +210,12 @@ def post_in_round_thread(game: Game, events: list[dict], names: dict[int, str]) 
 def publish_announcement(*, announcement_id: int, story: str = "",
                          gm: User | None = None) -> Announcement:
     """Post a drafted announcement (with the GM's story text, if any) in the game's
-    announcement thread. Publishing twice does nothing the second time (the row lock)."""
+    announcement thread. Publishing twice does nothing the second time (the game lock)."""
     with transaction.atomic():
-        ann = Announcement.objects.select_for_update().select_related("game").get(
+        game_id = Announcement.objects.values_list("game_id", flat=True).get(
             pk=announcement_id)
+        game = lock_game(game_id)
+        ann = Announcement.objects.get(pk=announcement_id)
         if ann.withdrawn_at is not None and ann.published_at is None:
             if gm is not None:  # the GM pressed "publish" on a draft a rollback withdrew
                 raise GameError(_("This draft was withdrawn by a rollback; it cannot be "
@@ -175,21 +223,28 @@ def publish_announcement(*, announcement_id: int, story: str = "",
             return ann
         if ann.published_at is not None:
             return ann
-        game = ann.game
-        if story:
-            ann.story = story
-        body = f"### {ann.title}\n\n" + (f"{ann.story}\n\n---\n\n" if ann.story else "") + ann.body
-        thread = Thread.objects.filter(board=game.board, key="announcements").first()
-        if thread is not None:
-            ann.post = forum.reply(thread=thread, author=messenger_user(), body=body[:19_000],
-                                   enforce_rate_limit=False)
-        ann.published_at = timezone.now()
-        ann.save()
-        notify_announcement(game, ann)
-        notify_players(game, kind=Kind.ANNOUNCEMENT, post=ann.post)
+        post_announcement(game, ann, story=story)
         if gm is not None:
             log_gm(game, gm, "publish_announcement", {"announcement": ann.pk})
+        changed(game)
     return ann
+
+
+def post_announcement(game: Game, ann: Announcement, *, story: str = "") -> None:
+    """Post draft `ann` (with the GM's `story`, if any) in the game's announcement thread
+    and tell the players. Precondition: the caller holds the game lock (and moves the
+    page version: the announcement is on the game's home)."""
+    if story:
+        ann.story = story
+    body = f"### {ann.title}\n\n" + (f"{ann.story}\n\n---\n\n" if ann.story else "") + ann.body
+    thread = Thread.objects.filter(board=game.board, key="announcements").first()
+    if thread is not None:
+        ann.post = forum.reply(thread=thread, author=messenger_user(), body=body[:19_000],
+                               enforce_rate_limit=False)
+    ann.published_at = timezone.now()
+    ann.save()
+    notify_announcement(game, ann)
+    notify_players(game, kind=Kind.ANNOUNCEMENT, post=ann.post)
 
 
 def deliver_private(game: Game, events: list[dict], names: dict[int, str],

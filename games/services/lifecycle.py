@@ -152,6 +152,7 @@ def update_settings(*, game_id: int, changes: dict) -> Game:
         for key, value in changes.items():
             setattr(game, key, value)
         game.save(update_fields=list(changes))
+        kernel.changed(game)
     return game
 
 
@@ -213,6 +214,7 @@ def start_game(*, game_id: int, users: list[User], seed: str | None = None,
                   force_publish=True)
         deliver_private(game, t.events, names)
         game.save()
+        kernel.changed(game, what="phase")
     return game
 
 
@@ -333,11 +335,13 @@ def advance_phase(*, game_id: int, reason: str = "deadline", expected_version: i
             return False
         if expected_version is not None and game.version != expected_version:
             return False
+        facts = kernel.page_facts(game)
         if reason == "deadline" and game.choices_close_at is not None and \
                 not game.choices_closed and game.choices_close_at <= now - grace():
             close_choices(game, reason=reason, now=now, by=by)
             if game.deadline is not None and game.deadline <= now - grace():
                 advance_locked(game, reason=reason, now=now, by=by)  # a late sweep: both due
+            kernel.changed(game, since=facts)
             return True
         if reason == "deadline" and (game.deadline is None or game.deadline > now - grace()):
             return False
@@ -345,6 +349,7 @@ def advance_phase(*, game_id: int, reason: str = "deadline", expected_version: i
                                   or choices_closed(game, now)):
             return False
         advance_locked(game, reason=reason, now=now, by=by)
+        kernel.changed(game, since=facts)
         return True
 
 

@@ -30,7 +30,7 @@ from ..mail import user_locale
 from ..models import Game, ManifestoApproval
 from ..selectors import manifestos_for_review, phase_title, seat_names
 from . import kernel
-from .kernel import GameError, deliver_private, log_gm, require_gm
+from .kernel import GameError, changed, deliver_private, log_gm, require_gm
 from .record import apply_step
 
 if TYPE_CHECKING:
@@ -133,3 +133,4 @@ def reject_manifesto(
         deliver_private(game, t.events, seat_names(game))
         log_gm(game, gm, "reject_manifesto", {"seat": seat, "reason": reason})
         game.save()
+        changed(game)

@@ -53,7 +53,7 @@ from ..models import (
     WithdrawnThread,
 )
 from . import backoff, kernel
-from .kernel import GameError, announce, log_gm, require_gm, ruleset_of
+from .kernel import GameError, announce, changed, log_gm, require_gm, ruleset_of
 from .lifecycle import reserved_close
 from .record import sync_alive
 
@@ -95,6 +95,7 @@ def rollback(*, game_id: int, gm: User | None, kind: str, deadline: dt.datetime 
             raise GameError(_("The game has moved on since this page was shown; "
                               "nothing was rolled back. Look again."), code="stale")
         record = _carry_out(game, gm, plan, deadline, now)
+        changed(game, what="phase")
     return record
 
 

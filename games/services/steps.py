@@ -47,6 +47,7 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
         # Every seat once, with what the step needs of them (the voter's and the target's,
         # their names, who is alive, the conversations and languages of the messages), so
         # the game lock is held for fewer queries.
+        facts = kernel.page_facts(game)
         seats = list(game.seats.select_related("user__profile", "conversation"))
         seat = seat_of(game, user, seats=seats)
         if seat is None:
@@ -89,6 +90,7 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
             if early:
                 advance_locked(game, reason="early", now=now, by=None)
         game.save()
+        kernel.changed(game, since=facts)
     return t
 
 

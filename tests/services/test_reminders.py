@@ -4,6 +4,7 @@ import datetime as dt
 
 import pytest
 from django.core import mail
+from django.db.models import F
 
 from games import reminders, services
 from games.models import Game, ReminderLook, ReminderSent
@@ -79,10 +80,12 @@ def test_users_choose_their_hours_or_none(long_game, django_capture_on_commit_ca
     wolf = seat_user(long_game, "wolf")
     wolf.profile.reminder_hours = ""
     wolf.profile.save()
+    services.profile_saved(user_id=wolf.pk, renamed=False, new_hours=True)  # as the page does
     with django_capture_on_commit_callbacks(execute=True):
         assert reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(minutes=5)) == 0
     wolf.profile.reminder_hours = "12"
     wolf.profile.save()
+    services.profile_saved(user_id=wolf.pk, renamed=False, new_hours=True)
     with django_capture_on_commit_callbacks(execute=True):
         assert reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(hours=11)) == 1
 
@@ -120,7 +123,7 @@ def test_a_claim_is_made_once_and_only_ever_nearer(long_game,
     assert sweep(later) == 1  # the 1-hour mark: the row moved
     assert sweep(later) == 0
     [row] = ReminderSent.objects.filter(phase=long_game.current_phase, user=wolf)
-    assert (row.first_hours, row.hours, row.created) == (6, 1, later)
+    assert (row.first_hours, row.hours) == (6, 1)
     assert Notification.objects.filter(user=wolf, kind="deadline").count() == 1
     assert len(mail.outbox) == 2
 
@@ -178,10 +181,10 @@ def test_a_seat_the_engine_counts_dead_is_not_reminded(long_game,
     # the engine's state says dead; the Seat row's copy still says alive (it lags the state)
     state = game.state
     state["public"]["alive"][gone.number] = False
-    Game.objects.filter(pk=game.pk).update(state=state)
-    # a state written without the services: the record of who is awaited is emptied (the
-    # trigger of games 0017), and the sweep works it out from the state instead
-    assert Game.objects.get(pk=game.pk).awaiting is None
+    # a state written without the services (a data fix): its step count moves, the record
+    # of who is awaited does not, so the sweep works it out from the state instead
+    Game.objects.filter(pk=game.pk).update(state=state, steps=F("steps") + 1)
+    assert Game.objects.get(pk=game.pk).awaiting["living"] == [s.number for s in living]
     with django_capture_on_commit_callbacks(execute=True):
         reminders.send_due_reminders(now=game.deadline - dt.timedelta(hours=2))
     reminded = {m.to[0] for m in mail.outbox}
@@ -230,6 +233,7 @@ def test_the_game_is_looked_at_again_only_at_the_next_hour_mark(long_game,
     wolf = seat_user(long_game, "wolf")
     wolf.profile.reminder_hours = "24,3"
     wolf.profile.save()
+    services.profile_saved(user_id=wolf.pk, renamed=False, new_hours=True)  # as the page does
     assert _look(long_game) <= long_game.deadline - dt.timedelta(hours=5)
     with django_capture_on_commit_callbacks(execute=True):
         assert reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(hours=2)) == 1
@@ -259,12 +263,23 @@ def test_a_look_leaves_the_game_row_and_its_home_page_alone_and_an_ended_game_is
     assert _look(long_game) is None
 
 
-def test_a_sweep_is_two_queries_however_many_are_due(players, gm, make_user,
-                                                     django_assert_num_queries,
-                                                     django_capture_on_commit_callbacks):
+# Every sweep's statements whatever the number of games, seats and reminders due: the
+# savepoint and its release, the due looks (locked), the games, their seats (users and
+# profiles joined), the claims of their phases, the claims made, the claims moved, the
+# notices, the outbox rows, the next looks.
+SWEEP_BUDGET = 11
+
+
+def test_a_sweep_s_queries_do_not_grow_with_the_games_or_seats_due(
+        players, gm, make_user, django_assert_max_num_queries,
+        django_capture_on_commit_callbacks):
     """Twelve games at night, eight of them inside the 1-hour mark (each wolf owes its
-    move), four far from any mark: two queries, the read and the write (the old sweep read
-    every game's seats: a query per game and more per seat)."""
+    move), four far from any mark: a sweep with two games due and one with six more (and a
+    day game whose five seats all owe a vote) take the same number of queries, within
+    SWEEP_BUDGET."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     crowd = players + [make_user(f"路人{i}") for i in range(55)]
     games = []
     for i in range(12):
@@ -273,17 +288,31 @@ def test_a_sweep_is_two_queries_however_many_are_due(players, gm, make_user,
                                  durations={"night": minutes, "day": minutes})
         games.append(services.start_game(game_id=g.pk, users=crowd[5 * i:5 * i + 5]))
     now = max(g.deadline for g in games[:8]) - dt.timedelta(minutes=20)
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+    with django_capture_on_commit_callbacks(execute=False):
         reminders.send_due_reminders(now=now - dt.timedelta(hours=50))  # nothing is due yet
-    with django_assert_num_queries(2), \
+    later = ReminderLook.objects.filter(game__in=[g.pk for g in games[2:8]])
+    later.update(at=now + dt.timedelta(minutes=1))
+    with CaptureQueriesContext(connection) as two, \
+            django_capture_on_commit_callbacks(execute=False):
+        assert reminders.send_due_reminders(now=now) == 2
+    later.update(at=now)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.end_phase_now(game_id=games[8].pk, gm=gm)  # its day: every seat owes a vote
+    day = Game.objects.get(pk=games[8].pk)
+    assert day.phase_name == "day"
+    ReminderLook.objects.filter(game=day).update(at=now)
+    Game.objects.filter(pk=day.pk).update(deadline=now + dt.timedelta(minutes=30))
+    with django_assert_max_num_queries(SWEEP_BUDGET), \
+            CaptureQueriesContext(connection) as more, \
             django_capture_on_commit_callbacks(execute=False) as callbacks:
         sent = reminders.send_due_reminders(now=now)
-    assert sent == 8  # night: only the wolf of each of the eight games owes a move
-    assert callbacks
-    assert ReminderSent.objects.filter(hours=1).count() == 8
-    assert Notification.objects.filter(kind="deadline").count() == 8
-    far = ReminderLook.objects.filter(game__in=[g.pk for g in games[8:]])
-    assert len(far) == 4 and all(look.at > now for look in far)
+    assert sent == 6 + 5  # night: only the wolf of each game owes a move; day: every seat
+    assert len(two) == len(more) <= SWEEP_BUDGET
+    assert len(callbacks) == 1  # one nudge of the worker for every email
+    assert ReminderSent.objects.filter(hours=1).count() == 8 + 5
+    assert Notification.objects.filter(kind="deadline").count() == 8 + 5
+    far = ReminderLook.objects.filter(game__in=[g.pk for g in games[9:]])
+    assert len(far) == 3 and all(look.at > now for look in far)
 
 
 # --- the text is written when the email is sent ------------------------
@@ -367,13 +396,13 @@ def test_the_emails_of_one_sweep_are_one_broker_message(players, gm, make_user, 
     assert len(sent) == 1 and len(sent[0]["outbox_ids"]) == 3
 
 
-# --- the two statements: what they read and what they write ----------------------------
+# --- what a sweep reads and what it writes ------------------------------------------------
 
 def _written(game_ids, now):
     """Every column of what a sweep wrote (ids and the real clock's stamps aside)."""
     from games.models import OutboxEmail
 
-    claims = sorted(ReminderSent.objects.filter(phase__game__in=game_ids, created=now)
+    claims = sorted(ReminderSent.objects.filter(phase__game__in=game_ids)
                     .values_list("phase_id", "user_id", "hours", "first_hours"))
     notices = sorted(tuple(sorted((k, v) for k, v in n.items() if k not in ("id", "created_at")))
                      for n in Notification.objects.filter(kind="deadline").values())
@@ -391,26 +420,27 @@ def _forget(game_ids, now, looks):
     """Remove what a sweep at `now` wrote and put the games' next looks back."""
     from games.models import OutboxEmail
 
-    ReminderSent.objects.filter(phase__game__in=game_ids, created=now).delete()
+    ReminderSent.objects.filter(phase__game__in=game_ids).delete()
     Notification.objects.filter(kind="deadline").delete()
     OutboxEmail.objects.filter(kind="reminders").delete()
     for pk, at in looks:
         ReminderLook.objects.filter(game=pk).update(at=at)
 
 
-def test_a_sweep_reads_the_games_in_one_statement_and_writes_every_row_in_another(
-        long_game, make_user, django_capture_on_commit_callbacks, django_assert_num_queries):
+def test_a_sweep_reads_the_games_due_and_writes_every_row(
+        long_game, make_user, django_capture_on_commit_callbacks, django_assert_max_num_queries):
     """Day 1 (every living seat owes a vote): readers of both languages, one without an
     email address (a notice, no email), one disabled (an email, no notice), one whose
-    6-hour mark already went, and a game with no mark due: the read gives each game's
-    values and its seats', the write makes each claim, notice and outbox row and the next
-    looks."""
+    6-hour mark already went, and a game with no mark due: the read gives each game with
+    its seats, users and profiles; the sweep makes each claim, notice and outbox row and
+    the next looks, within SWEEP_BUDGET queries."""
     from zoneinfo import ZoneInfo
 
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
     from accounts.models import Profile
+    from games.mail import Locale, user_locale
     from games.models import OutboxEmail
 
     game = _day(long_game, django_capture_on_commit_callbacks)
@@ -429,20 +459,19 @@ def test_a_sweep_reads_the_games_in_one_statement_and_writes_every_row_in_anothe
     ids = [game.pk, far.pk]
     now = game.deadline - dt.timedelta(minutes=40)
     ReminderLook.objects.filter(game=far.pk).update(at=now)
-    games, seats = reminders.read_due(now)
+    games = {g.pk: g for g in reminders.due_games(now)}
     assert set(games) == set(ids)
-    assert {k: games[game.pk][k] for k in ("game_name", "game_deadline", "game_phase_name",
-                                           "game_current_phase_id")} == {
-        "game_name": game.name, "game_deadline": game.deadline, "game_phase_name": "day",
-        "game_current_phase_id": game.current_phase_id}
-    read = {s["user_id"]: s for s in map(reminders.seat_values, seats[game.pk])}
+    read_game = games[game.pk]
+    assert (read_game.name, read_game.deadline, read_game.phase_name,
+            read_game.current_phase_id) == (game.name, game.deadline, "day",
+                                            game.current_phase_id)
+    read = {s.user_id: s.user for s in read_game.seats_read}
     assert set(read) == {s.user_id for s in game.seats.all()}
-    assert (read[english.pk]["language"], read[english.pk]["timezone"]) == ("en",
-                                                                            "Europe/Paris")
-    assert read[mute.pk]["user_email"] == "" and read[disabled.pk]["user_is_active"] is False
+    assert user_locale(read[english.pk]) == Locale("en", "Europe/Paris")
+    assert read[mute.pk].email == "" and read[disabled.pk].is_active is False
     started = timezone.now()
     with django_capture_on_commit_callbacks(execute=False) as nudges:
-        with django_assert_num_queries(2):
+        with django_assert_max_num_queries(SWEEP_BUDGET):
             sent = reminders.send_due_reminders(now=now)
     assert len(nudges) == 1
     assert sent == len(living) - 1  # all but the one with no address
@@ -456,7 +485,7 @@ def test_a_sweep_reads_the_games_in_one_statement_and_writes_every_row_in_anothe
     for notice in notices:
         assert (notice["kind"], notice["url"], notice["read_at"], notice["thread_id"]) == (
             "deadline", f"/games/{game.pk}/act/", None, None)
-        zone = ZoneInfo(reminders._locale(read[notice["user_id"]]).timezone)
+        zone = ZoneInfo(user_locale(read[notice["user_id"]]).timezone)
         assert notice["text"].startswith(game.name)
         assert game.deadline.astimezone(zone).strftime("%Y-%m-%d %H:%M") in notice["text"]
     emails = {row.user_id: row for row in OutboxEmail.objects.filter(kind="reminders")}
@@ -469,36 +498,10 @@ def test_a_sweep_reads_the_games_in_one_statement_and_writes_every_row_in_anothe
     assert (context["game"], context["language"], context["timezone"], context["left"]) == (
         game.pk, "en", "Europe/Paris", 40 * 60)
     assert all(started <= a == b <= timezone.now() for a, b in stamps)
+    assert all(started <= c.created <= timezone.now() for c in ReminderSent.objects.filter(
+        phase=game.current_phase).exclude(user=early))
     assert dict(looks)[game.pk] is None and dict(looks)[far.pk] == far.deadline - dt.timedelta(
         hours=6)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_outside_a_transaction_the_statement_commits_alone_and_does_not_wait_for_the_disk(
-        long_game):
-    """In autocommit (the beat's task) the write is one statement committed by itself,
-    with synchronous_commit off for that transaction only; the worker is nudged after."""
-    from django.db import connection
-
-    from games.models import OutboxEmail
-
-    statements = []
-
-    def record(execute, sql, params, many, context):
-        statements.append((sql, params))
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(record):
-        sent = reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(hours=5))
-    assert sent == 1 and not connection.in_atomic_block
-    # the read, the write, then the eager worker's own queries (the nudge, after the commit)
-    assert statements[0][0].startswith("SELECT") and statements[1][0].startswith("WITH")
-    assert statements[1][1]["commit"] == "off"
-    assert OutboxEmail.objects.filter(kind="reminders").count() == 1
-    assert len(mail.outbox) >= 1  # eager: the nudge sent it once the statement committed
-    with connection.cursor() as cursor:
-        cursor.execute("SHOW synchronous_commit")
-        assert cursor.fetchone()[0] == "on"  # the session's own setting is untouched
 
 
 def test_the_plain_values_rule_of_who_gets_a_notice_is_notify_s(make_user, settings):
@@ -594,9 +597,8 @@ def test_the_gm_reads_each_seat_s_first_and_nearest_mark_in_the_admin(long_game,
 
 
 def test_a_deleted_game_or_user_takes_its_claims_with_it(long_game, players, make_user):
-    """The claims have no foreign-key constraints in the database (games 0020): deleting a
-    user or a game (its phases) through the ORM, as the admin and the services do, still
-    deletes their claims."""
+    """Deleting a user or a game (its phases), as the admin does, deletes their claims
+    (real foreign keys since games 0024)."""
     from django.contrib.auth import get_user_model
 
     reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(minutes=30))
@@ -610,7 +612,7 @@ def test_a_deleted_game_or_user_takes_its_claims_with_it(long_game, players, mak
     assert not ReminderSent.objects.filter(phase_id__in=phases).exists()
 
 
-# --- who the engine awaits, kept with the state (games/awaiting.py, games 0017) -----------
+# --- who the engine awaits, kept with the state (games/awaiting.py) -----------------------
 
 def test_the_services_write_who_the_engine_awaits_with_the_state(
         long_game, django_capture_on_commit_callbacks):
@@ -632,18 +634,15 @@ def test_the_services_write_who_the_engine_awaits_with_the_state(
     assert record["living"] == started["living"]  # the wolf made no move: nobody died
 
 
-def test_a_state_saved_without_its_record_empties_it(long_game):
-    """The admin or a data fix writing the state by a whole-row save (the record left as it
-    was) cannot leave a stale record behind either."""
-    game = Game.objects.get(pk=long_game.pk)
-    assert game.awaiting is not None
-    game.state = {**game.state, "public": {**game.state["public"], "number": 2}}
-    game.save()
-    assert Game.objects.get(pk=game.pk).awaiting is None
-    game.name = "改名"  # a save that leaves the state alone keeps the record as it is
-    game.awaiting = {"living": [], "awaiting": [], "round": None, "steps": 0}
-    game.save()
-    assert Game.objects.get(pk=game.pk).awaiting["steps"] == 0
+def test_a_record_of_another_step_is_not_trusted(long_game):
+    """A record whose step count is not the game's (a state written without the services)
+    is not used: the sweep works out who is awaited from the state."""
+    game = reminders.due_games(long_game.deadline)[0]
+    assert reminders.who_is_awaited(game) == game.awaiting
+    Game.objects.filter(pk=long_game.pk).update(
+        awaiting={"living": [], "awaiting": [], "round": None, "steps": long_game.steps - 1})
+    game = reminders.due_games(long_game.deadline)[0]
+    assert reminders.who_is_awaited(game)["living"] == [0, 1, 2, 3, 4]
 
 
 def test_the_sweep_sends_the_same_from_the_record_and_from_the_state(
@@ -672,10 +671,14 @@ def test_the_sweep_sends_the_same_from_the_record_and_from_the_state(
     assert written[:4] == _written(ids, now)[:4]
 
 
-def test_the_read_carries_no_state_where_the_record_is_kept(long_game):
+def test_the_read_carries_no_state_where_the_record_is_kept(long_game,
+                                                            django_assert_num_queries):
     now = long_game.deadline - dt.timedelta(minutes=40)
-    [game] = reminders.read_due(now)[0].values()
-    assert game["game_state"] is None and game["game_awaiting"]["living"] == [0, 1, 2, 3, 4]
+    [game] = reminders.due_games(now)
+    assert "state" in game.get_deferred_fields()
+    with django_assert_num_queries(0):
+        assert reminders.who_is_awaited(game)["living"] == [0, 1, 2, 3, 4]
     Game.objects.filter(pk=long_game.pk).update(awaiting=None)
-    [game] = reminders.read_due(now)[0].values()
-    assert game["game_state"] == Game.objects.get(pk=long_game.pk).state
+    [game] = reminders.due_games(now)
+    with django_assert_num_queries(1):  # this game's state alone
+        assert reminders.who_is_awaited(game)["living"] == [0, 1, 2, 3, 4]

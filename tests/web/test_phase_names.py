@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from games import reminders, selectors, services
+from games.mail import user_locale
 from games.models import Announcement, Game, ReminderLook
 from games.presenters import phase_name
 from messaging.models import Thread
@@ -63,12 +64,10 @@ def named_everywhere(client, game: Game, seat: int) -> dict[str, str]:
     now = timezone.now()
     # the game as the reminder sweep reads it (made due for a look now)
     ReminderLook.objects.update_or_create(game=game, defaults={"at": now})
-    rows, seat_rows = reminders.read_due(now)
-    row_of = next(r for r in map(reminders.seat_values, seat_rows[game.pk])
-                  if r["user_id"] == player.pk)
-    locale = reminders._locale(row_of)
-    email_body = reminders.reminder_text(reminders._context(rows[game.pk], locale, now))[1]
-    notice = reminders._notice_texts([(rows[game.pk], locale)])[game.pk, locale]
+    read = next(g for g in reminders.due_games(now) if g.pk == game.pk)
+    locale = user_locale(player)
+    email_body = reminders.reminder_text(reminders.email_context(read, locale, now))[1]
+    notice = reminders.notice_text(read, locale)
     calendar = [str(e["SUMMARY"]) for e in selectors.deadlines(player, now=now)
                 if f"game-{game.pk}-phase-" in str(e["UID"])]
     return {
