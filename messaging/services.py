@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 from accounts.names import has_invisible, visible_text
 from config.ratelimit import RateLimited, consume
 
-from . import notifications, rules, search
+from . import hooks, notifications, rules, search
 from .mentions import render_with_mentions
 from .models import (
     MAX_BODY_LENGTH,
@@ -148,6 +148,7 @@ def _add_post(*, thread: Thread, author, body: str, html: str, quote: Post | Non
     thread.post_count += 1
     thread.last_post = post
     thread.last_post_at = post.created_at
+    hooks.post_added(post)  # other apps' writes for a new post (messaging.hooks)
     return post
 
 

@@ -446,18 +446,12 @@ def eager_email(settings):
 
 @pytest.fixture
 def reply_signals():
-    """The reply notifications connected (as GamesConfig.ready() will do), and put back as
-    they were after the test."""
-    from django.db.models.signals import post_save
+    """The reply notifications registered, as GamesConfig.ready() does: the forum's writer
+    calls them with each new post (messaging.hooks.post_added)."""
+    from games.notifications import notify_reply
+    from messaging.hooks import register_post_hook
 
-    from games import signals
-    from messaging.models import Post
-
-    was_connected = post_save.disconnect(sender=Post, dispatch_uid=signals.DISPATCH_UID)
-    signals.connect()
-    yield
-    if not was_connected:
-        post_save.disconnect(sender=Post, dispatch_uid=signals.DISPATCH_UID)
+    register_post_hook(notify_reply)
 
 
 @pytest.fixture(autouse=True)
