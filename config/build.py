@@ -2,7 +2,7 @@
 code, its templates and its compiled catalogues (not the virtualenv, not the tests).
 
 Everything kept between requests (config.anonymous_pages, messaging.page_cache,
-games.web.home_cache) puts it in its keys, so a deploy that changes a sentence, a presenter
+games.web.pages.home_parts) puts it in its keys, so a deploy that changes a sentence, a presenter
 or a template never meets parts kept by the code before it, even in a cache shared by every
 machine (Redis). Computed once per process at import (a few milliseconds).
 """

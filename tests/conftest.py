@@ -153,9 +153,6 @@ def clear_cache() -> None:
     from config import anonymous_pages
 
     anonymous_pages.PAGES.clear()  # whole pages kept for anonymous readers (memory only)
-    from games.web import home_cache
-
-    home_cache.RECENT.clear()  # a game home's parts this process used last
 
 
 @pytest.fixture(autouse=True)

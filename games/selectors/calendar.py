@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import icalendar
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -16,7 +16,6 @@ from config.site import site_url
 
 from ..models import Award, Game, Seat, Signup, Substitution
 from .review import current_phase_name
-from .seats import player_ids
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -41,10 +40,17 @@ def _entry(uid: str, when: dt.datetime, summary: str, url: str, now: dt.datetime
     return event
 
 
+DEADLINE_QUERIES = 7
+
+
 def deadlines(user: User | AnonymousUser | None, *,
               now: dt.datetime | None = None) -> list[icalendar.Event]:
     """The calendar entries of `user` (what they are: games/web/calendar.py), soonest first.
 
+    At most seven queries whatever the number of games and awards (DEADLINE_QUERIES,
+    tests/web/test_calendar.py): the running games, the user's seats in them and their
+    open handovers; the games in sign-up; the open awards and, when there are any, the
+    games the user holds or held a seat in (two).
     Precondition: the caller has activated the language the summaries should use.
     """
     now = now or timezone.now()
@@ -52,10 +58,14 @@ def deadlines(user: User | AnonymousUser | None, *,
     mine = Q(seats__user=user) | Q(gm=user)
 
     # 1-3: running games.
-    for game in Game.objects.filter(mine, status=Game.Status.RUNNING).distinct():
+    running = Game.objects.filter(mine, status=Game.Status.RUNNING).distinct().prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.filter(user=user), to_attr="users_seats"),
+        Prefetch("substitutions", to_attr="open_handovers", queryset=Substitution.objects
+                 .filter(status=Substitution.Status.OPEN).select_related("seat")))
+    for game in running:
         is_gm = game.gm_id == user.pk
         home = reverse("game-act" if not is_gm else "game-home", args=[game.pk])
-        seat = Seat.objects.filter(game=game, user=user).first()
+        seat = game.users_seats[0] if game.users_seats else None
         # A dead seat owes nothing any more: no phase deadline, no check-in.
         owes = is_gm or (seat is not None and seat.alive)
         if owes and game.deadline and game.current_phase_id:
@@ -70,10 +80,9 @@ def deadlines(user: User | AnonymousUser | None, *,
                 entries.append((until, _entry(
                     f"game-{game.pk}-checkin-{seat.number}", until,
                     _("%(game)s: check in by now") % {"game": game.name}, home, now)))
-        handovers = Substitution.objects.filter(game=game, status=Substitution.Status.OPEN)
-        if not is_gm:
-            handovers = handovers.filter(seat__user=user)
-        for sub in handovers.select_related("seat"):
+        for sub in game.open_handovers:
+            if not is_gm and sub.seat.user_id != user.pk:
+                continue
             entries.append((sub.ends_at, _entry(
                 f"game-{game.pk}-handover-{sub.pk}", sub.ends_at,
                 _("%(game)s: the handover of seat %(n)d ends")
@@ -88,12 +97,17 @@ def deadlines(user: User | AnonymousUser | None, *,
             f"game-{game.pk}-start", game.starts_at,
             _("%(game)s starts") % {"game": game.name}, game.get_absolute_url(), now)))
 
-    # 5: open awards of finished games the user played in (or ran).
-    open_awards = Award.objects.filter(closed_at__isnull=True, vote_until__isnull=False) \
-        .select_related("game")
-    for award in open_awards.filter(Q(game__gm=user) | Q(game__seats__user=user)
-                                    | Q(game__substitutions__outgoing=user)).distinct():
-        if award.game.gm_id != user.pk and user.pk not in player_ids(award.game):
+    # 5: open awards of finished games the user played in (or ran): a seat of the game now,
+    # or a handover of one either way (`player_ids`).
+    open_awards = list(Award.objects.filter(closed_at__isnull=True, vote_until__isnull=False)
+                       .filter(Q(game__gm=user) | Q(game__seats__user=user)
+                               | Q(game__substitutions__outgoing=user)).distinct()
+                       .select_related("game"))
+    played = set(Seat.objects.filter(user=user).values_list("game_id", flat=True)) | set(
+        Substitution.objects.filter(Q(outgoing=user) | Q(incoming=user))
+        .values_list("game_id", flat=True)) if open_awards else set()
+    for award in open_awards:
+        if award.game.gm_id != user.pk and award.game_id not in played:
             continue
         entries.append((award.vote_until, _entry(
             f"game-{award.game_id}-award-{award.kind}", award.vote_until,

@@ -11,7 +11,7 @@ the same reading `/readyz` makes).
 3. While the clock runs nothing is shown.
 
 The notice depends on the clock, not on the game's version, so it is never part of a kept
-page part (games/web/home_cache.py) or of a page kept whole for anonymous readers: the game's
+page part (games/web/pages.py `home_parts`) or of a page kept whole for anonymous readers: the game's
 page writes it on every answer. The heartbeat is read once per call at most (a cache read,
 never a query), and only when something could be shown (a running game, and a viewer who
 runs it or a deadline that has passed).

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.safestring import SafeString
+from django.utils import timezone, translation
+from django.utils.safestring import SafeString, mark_safe
 
 from config.anonymous_pages import anonymous_page, cacheable, marker
+from config.build import BUILD
 
 from .. import rules_pages, selectors
 from ..models import Game, Signup
@@ -20,7 +23,12 @@ from ..presenters import (
     seat_facts,
     tally_line,
 )
-from . import clock, home_cache
+from . import clock
+
+# The home page's two kept parts (see `home_parts`).
+STATUS = "games/_home_status.html"
+TABLES = "games/_home_tables.html"
+PARTS_SECONDS = 3600
 
 
 def game_list(request):
@@ -62,30 +70,64 @@ def game_or_404(pk) -> Game:
 
 def game_home(request, pk):
     """The game's home page: its status card and tables (the same for everyone who sees the
-    game through the same seat: kept per version, see home_cache) around the visitor's own
-    card. A visit reads the game's key row with the visitor's seat and sign-up (one query,
-    `selectors.home_row`); an anonymous visitor is answered with the whole page kept under
-    that row's page version (config.anonymous_pages); rendering the shared parts (a miss
-    only) reads the game's whole row again, the seats, the public events, the announcements
-    and the vote and announcement threads. The game clock's notice (games/web/clock.py) is
-    written on every answer, outside the kept parts and the kept page."""
+    game through the same seat: kept under the game's version, `home_parts`) around the
+    visitor's own card. A visit reads the game's key row with the visitor's seat and
+    sign-up (one query, `selectors.home_row`); an anonymous visitor is answered with the
+    whole page kept under that row's page version (config.anonymous_pages); rendering the
+    kept parts (a miss only) reads the game's whole row, the seats, the public events, the
+    announcements and the vote and announcement threads. The game clock's notice
+    (games/web/clock.py) is written on every answer, outside the kept parts and page."""
     user = request.user
     game = selectors.home_row(pk, user)
     if game is None or game.status == Game.Status.DRAFT:
         raise Http404
     if not user.is_authenticated:
-        # `page_version` moves with everything the page shows (migration games 0015), and a
-        # visitor without an account sees no one's seat: one page for every such visitor.
-        return anonymous_page(request, key=lambda: home_cache.page_key(game),
+        # `page_version` moves with everything the page shows (the services move it), and
+        # a visitor without an account sees no one's seat: one page for every such visitor.
+        return anonymous_page(request, key=lambda: ("game-home", game.pk, game.page_version),
                               render=lambda holes: _home(request, game, None, None))
     return _home(request, game, game.viewer_seat, game.viewer_signup_role)
+
+
+def parts_key(pk: int, version: int, seat: int | None) -> str:
+    """The key of game `pk`'s kept parts at page version `version`, as seen through seat
+    `seat` (None: no seat), in the active language and timezone, by this build (a deploy
+    that changes a template or a sentence starts afresh)."""
+    return ":".join(str(part) for part in (
+        "game-home", pk, version, "public" if seat is None else f"seat{seat}",
+        translation.get_language(), timezone.get_current_timezone_name(), BUILD))
+
+
+def home_parts(game: Game, seat: int | None) -> tuple[str, str]:
+    """(the status card, the tables) of `game` (its key row) as seen through seat `seat`
+    (None: anyone without one: anonymous readers, signed-in outsiders, the GM), from the
+    cache; on a miss rendered from the game's whole row read again and kept under THAT
+    row's version, so a part is never kept under a version older than what it shows.
+
+    What they depend on, and why the key is enough: the game's row, seats, public events,
+    published announcements and vote and announcement threads, and its seated players'
+    names, each changed only by a service that moves `page_version` in the same
+    transaction (games.services.kernel.changed); whose eyes (`seat`: a seat's view, its
+    link to its actions, are kept under that seat only; the number comes from the key row,
+    read with the visitor, so the parts rendered are the seat's, whoever holds it now);
+    the language and timezone (sentences, times). A cache that is down is a miss: the
+    parts are rendered, nothing is kept (config/cache.py)."""
+    found = cache.get(parts_key(game.pk, game.page_version, seat))
+    if found is None:
+        full = selectors.game_for_home(game.pk)
+        if full is None or full.status == Game.Status.DRAFT:
+            raise Http404
+        values = _shared_context(full, seat)
+        found = (render_to_string(STATUS, values), render_to_string(TABLES, values))
+        cache.set(parts_key(full.pk, full.page_version, seat), found, PARTS_SECONDS)
+    return mark_safe(found[0]), mark_safe(found[1])  # noqa: S308 (our own templates' output)
 
 
 def _home(request, game: Game, seat: int | None, role: str | None):
     """The page for a visitor with seat number `seat` and sign-up role `role` (None: none),
     `game` being their key row."""
     user = request.user
-    status, tables = home_cache.parts(game, seat, lambda: _shared(game.pk, user))
+    status, tables = home_parts(game, seat)
     # The sign-up itself is not read: the page shows only its role.
     signup = Signup(game=game, user=user, role=role) if role is not None else None
     seated = seat is not None
@@ -125,17 +167,6 @@ def seat_posts_html(game: Game, *, runs: bool) -> str:
         return ""
     return render_to_string("games/_seat_posts_48h.html", {
         "seats": seats, "minimum": minimum, "full": full, "runs": runs, "game": game})
-
-
-def _shared(pk, user) -> tuple[Game, int | None, dict]:
-    """The game's whole row read again with the visitor's seat number (one query: the parts
-    are kept under the key of this row, and show this seat's view of this row's state), and
-    the parts' context."""
-    game = selectors.game_for_home(pk, user)
-    if game is None or game.status == Game.Status.DRAFT:
-        raise Http404
-    number = getattr(game, "viewer_seat", None)
-    return game, number, _shared_context(game, number)
 
 
 def _shared_context(game: Game, number: int | None) -> dict:

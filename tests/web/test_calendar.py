@@ -153,3 +153,36 @@ def test_summaries_are_in_the_reader_s_language(game, players, client):
     [phase] = [e for e in entries(client, make_feed(client, players[0]))
                if "-phase-" in str(e["UID"])]
     assert str(phase["SUMMARY"]) == f"{game.name}: Night 1 ends"
+
+
+def test_the_feed_s_queries_do_not_grow_with_the_games(players, gm, make_user,
+                                                        django_assert_max_num_queries):
+    """One running game, or four (one with an open handover) and an open award: the same
+    number of queries, within the selector's budget."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import selectors
+
+    me = players[0]
+
+    def game(name):
+        g = services.create_game(name=name, ruleset="toy", gm=gm, seat_count=5)
+        others = [make_user(f"{name}{i}") for i in range(4)]
+        return services.start_game(game_id=g.pk, users=[me, *others], seed="fixed-seed")
+
+    first = game("一局")
+    with CaptureQueriesContext(connection) as one:
+        assert len(selectors.deadlines(me)) == 2  # the phase, the check-in
+    more = [game(f"{n}局") for n in "二三四"]
+    services.start_substitution(game_id=more[0].pk, gm=gm, seat_number=0)
+    over = finish(first)
+    services.nominate(game_id=over.pk, gm=gm, kind="fair_play",
+                      nominee=over.seats.get(number=1).user,
+                      vote_until=timezone.now() + dt.timedelta(days=1))
+    with django_assert_max_num_queries(selectors.calendar.DEADLINE_QUERIES), \
+            CaptureQueriesContext(connection) as four:
+        found = selectors.deadlines(me)
+    assert len(found) == 3 * 2 + 1 + 1  # three games' phases and check-ins, a handover, an award
+    assert len(one) <= len(four) <= selectors.calendar.DEADLINE_QUERIES
+    assert len(four) - len(one) <= 2  # the award's two reads, nothing per game
