@@ -1,8 +1,8 @@
 """Django's and allauth's authentication backends, reading a signed-in user together with
 their profile: every page reads the profile (language, timezone, the
 header's name), so joining it saves a query on every signed-in request. Authentication
-itself is theirs, unchanged. Sessions naming the original classes are read as naming these
-(accounts/sessions.py)."""
+itself is theirs, unchanged. Sessions that named the original classes were rewritten to
+name these once (accounts migration 0006)."""
 
 from __future__ import annotations
 

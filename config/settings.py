@@ -235,13 +235,16 @@ OUTBOX_GIVE_UP_HOURS = env_int("OUTBOX_GIVE_UP_HOURS", 72, minimum=1)
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # sign-in mail goes through the outbox
 
 # --- auth and allauth ----------------------------------------------------------------------
-# Django's and allauth's, reading the user with their profile in one query; sessions naming
-# the originals are read as naming these (accounts/sessions.py).
+# Django's and allauth's, reading the user with their profile in one query (sessions that
+# named the originals were rewritten once: accounts migration 0006).
 AUTHENTICATION_BACKENDS = [
     "accounts.backends.ModelBackend",
     "accounts.backends.AuthenticationBackend",
 ]
-SESSION_ENGINE = "accounts.sessions"
+# Django's own database sessions, not cached_db: a sign-out must hold even when it happens
+# while Redis is away (a cached copy it could not delete would sign the session in again
+# once Redis is back); reading one is a primary-key query (docs/operations.md, "Sessions").
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -20,7 +20,7 @@ def sessions_for(users) -> dict[int, tuple[str, str]]:
     for user in users:
         store = SessionStore()
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         made[user.pk] = (store.session_key, _get_new_csrf_string())

@@ -15,7 +15,7 @@ def page_for(browser, live_server):
         # reports it once, static/js/timezone.js, and reloads if it differs).
         store = SessionStore()
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         context = browser.new_context(locale="zh-CN", timezone_id=timezone_id)

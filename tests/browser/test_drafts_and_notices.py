@@ -31,7 +31,7 @@ def _context(browser, live_server, user, *, script=True):
     """A signed-in Chromium context of `user` (a device of theirs), in Chinese."""
     store = SessionStore()
     store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
     store.create()
     context = browser.new_context(locale="zh-CN", viewport=PHONE, java_script_enabled=script)

@@ -46,7 +46,7 @@ def phone(browser, live_server):
         if user is not None:
             store = SessionStore()
             store[SESSION_KEY] = str(user.pk)
-            store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
             store[HASH_SESSION_KEY] = user.get_session_auth_hash()
             store.create()
             context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,

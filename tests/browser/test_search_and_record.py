@@ -149,7 +149,7 @@ def test_search_with_chips_and_marks_passes_axe(browser, live_server, analyses):
     alice, bob, carol, thread = analyses
     store = SessionStore()
     store[SESSION_KEY] = str(carol.pk)
-    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
     store[HASH_SESSION_KEY] = carol.get_session_auth_hash()
     store.create()
     context = browser.new_context(locale="zh-CN", bypass_csp=True, viewport=PHONE)
