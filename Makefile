@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install messages migrate demo worker bench lint clean ci loadtest services stop-services crawl
+.PHONY: run test install messages migrate demo worker bench bench-writes lint clean ci loadtest services stop-services crawl
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -74,6 +74,13 @@ ci:
 
 bench: migrate
 	$(STACK) exec -- $(PY) scripts/bench_http.py
+
+# Replies to one busy thread, 20 posters at 20 replies/s for 60 s, under gunicorn: p50, p99
+# and their ratio (docs/operations.md, "Replies under a steady stream"). The machine's own
+# PostgreSQL and Redis (DATABASE_URL and REDIS_URL override them); options through
+# BENCH_ARGS="--variants as-is,fastupdate-off --rounds 2".
+bench-writes: messages
+	$(PY) scripts/bench_replies.py $(BENCH_ARGS)
 
 # 5 games of 猫有n条命, 30 players, 2 minutes with a Celery worker and beat; the long run is
 # in docs/operations.md ("Load test"). Exits non-zero if a check fails.

@@ -147,11 +147,8 @@ class Post(models.Model):
     # Set when the GM withdrew the post (a rolled-back announcement): it stays readable,
     # marked withdrawn, never deleted.
     withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
-    # Written with the post by the services (messaging.search.fields_for): the folded text
-    # (with the thread's title for post #1) and its character and pair terms, which a GIN
-    # index covers (messaging 0004).
-    search_text = models.TextField(default="", editable=False)
-    search_terms = models.TextField(default="", editable=False)
+    # Its search fields are a row of their own (PostSearch), written after the post's
+    # transaction.
 
     class Meta:
         ordering = ["number"]
@@ -166,6 +163,26 @@ class Post(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("messaging-post", args=[self.pk])
+
+
+class PostSearch(models.Model):
+    """A post's search fields (messaging/search.py): the folded text (with the thread's title
+    for post #1) and its character and pair terms, which a GIN index covers.
+
+    A row of its own, written by `search.index_after_commit` once the post's transaction has
+    committed: maintaining the index (and, now and then, flushing its pending list into it)
+    never happens while a writer holds the thread's lock, so the replies queued behind that
+    lock never wait for it. Search finds a post a moment after it is stored
+    (docs/architecture.md, "Search").
+    """
+
+    post = models.OneToOneField(Post, on_delete=models.CASCADE, primary_key=True,
+                                related_name="search", verbose_name=_("post"))
+    text = models.TextField(editable=False)
+    terms = models.TextField(editable=False)
+
+    def __str__(self) -> str:
+        return str(self.post_id)
 
 
 class Conversation(models.Model):

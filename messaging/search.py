@@ -10,10 +10,14 @@ with it:
 - `search_terms`: every character and every pair of neighbouring characters of each run of
   letters, digits or Chinese characters in `search_text`, space-separated, each once.
 
+They are kept in a row of their own (`PostSearch`: `text` and `terms`), written once the
+post's transaction has committed (`index_after_commit`), so no writer maintains the index
+while it holds a thread's lock; search finds a post a moment after it is stored.
+
 A query is folded the same way and cut into the same terms: a run of one character is that
-character, a longer run its pairs. A GIN index over `string_to_array(search_terms, ' ')`
-finds the posts holding every term (`@>`), and a `LIKE` on `search_text` (with `%`, `_`
-and `\\` escaped by Django) keeps only those holding the query itself in one piece.
+character, a longer run its pairs. A GIN index over `string_to_array(terms, ' ')` finds the
+posts holding every term (`@>`), and a `LIKE` on `text` (with `%`, `_` and `\\` escaped by
+Django) keeps only those holding the query itself in one piece.
 A query of several words separated by spaces finds the posts holding every word (AND; a
 phrase in double quotes is one word, spaces included): the index is asked for the terms of
 all the words at once, then one `LIKE` per word. A search may also name its authors
@@ -32,14 +36,15 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from django.db.models import BooleanField, QuerySet
-from django.db.models.expressions import RawSQL
+from django.contrib.postgres.fields import ArrayField
+from django.db import transaction
+from django.db.models import F, Func, QuerySet, TextField
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from . import rules
-from .models import Post
+from .models import Post, PostSearch
 
 MAX_QUERY_LENGTH = 100
 # A long query is checked against the index by this many of its pairs (spread over it);
@@ -124,10 +129,63 @@ def query_words(folded: str) -> list[str]:
 
 
 def fields_for(*, body: str, title: str = "") -> dict[str, str]:
-    """`search_text` and `search_terms` for a post (with its thread's title if it is the
-    thread's first post). Called by the services whenever a post is written or edited."""
+    """The folded text (`search_text`) and its terms (`search_terms`) of a post, with its
+    thread's title if it is the thread's first post."""
     text = fold(f"{title}\n{body}" if title else body)
     return {"search_text": text, "search_terms": " ".join(sorted(document_terms(text)))}
+
+
+def _row(post: Post) -> PostSearch:
+    """The search row of `post` (its thread loaded) from its text as read."""
+    fields = fields_for(body=post.body, title=post.thread.title if post.number == 1 else "")
+    return PostSearch(post_id=post.pk, text=fields["search_text"], terms=fields["search_terms"])
+
+
+def index_post(post_id: int) -> None:
+    """Write the search row of post `post_id` from its text as stored now (nothing if it is
+    gone).
+
+    The post's row is locked while its text is read and the row written, so when two writes
+    of one post (a reply and the GM's edit a moment later) index it at once, the one that
+    writes last read the last text. Only the post's row, never its thread's, and with a lock
+    that a reply quoting the post does not wait for (FOR NO KEY UPDATE).
+    Precondition: called outside the writer's transaction (`index_after_commit`).
+    """
+    with transaction.atomic():
+        post = (Post.objects.select_for_update(no_key=True, of=("self",))
+                .select_related("thread")
+                .only("body", "number", "thread__title").filter(pk=post_id).first())
+        if post is not None:
+            PostSearch.objects.bulk_create([_row(post)], update_conflicts=True,
+                                           unique_fields=["post"],
+                                           update_fields=["text", "terms"])
+
+
+def index_after_commit(post: Post) -> None:
+    """Index `post` once the writer's transaction commits (and with it the thread's or the
+    board's lock it holds): the index's upkeep, and now and then the flush of its pending
+    list into the index (a few hundred milliseconds every few hundred posts), is paid by
+    this writer alone, never by the replies queued behind the lock. Called by the services
+    whenever a post is written or edited.
+
+    If the write fails (the database went away between the commit and it), the post is
+    stored and shown but no search finds it: the error is logged and `manage.py index_posts`
+    writes the rows that are missing (docs/operations.md, "Search").
+    """
+    transaction.on_commit(lambda pk=post.pk: index_post(pk), robust=True)
+
+
+def index_missing(*, batch: int = 1000) -> int:
+    """Write the search rows of the posts that have none (a write lost between a commit and
+    its index write); returns how many. A row written meanwhile by a writer is kept."""
+    written = 0
+    while True:
+        posts = list(Post.objects.filter(search__isnull=True).select_related("thread")
+                     .only("body", "number", "thread__title").order_by("pk")[:batch])
+        if not posts:
+            return written
+        PostSearch.objects.bulk_create([_row(post) for post in posts], ignore_conflicts=True)
+        written += len(posts)
 
 
 def clean_query(raw: str | None) -> str:
@@ -145,6 +203,13 @@ def clean_query(raw: str | None) -> str:
         raise SearchRefused(_("Search for letters, digits or Chinese characters: "
                               "punctuation alone cannot be searched."))
     return query
+
+
+# The indexed expression (messaging 0013): a post's terms as an array.
+# The separator is written into the SQL, not passed as a parameter, so the expression is the
+# index's own whatever the driver's binding.
+TERMS = Func(F("search__terms"), template="string_to_array(%(expressions)s, ' ')",
+             output_field=ArrayField(TextField()))
 
 
 def search_posts(*, viewer, query: str, board_ids: list[int] | None = None,
@@ -165,11 +230,9 @@ def search_posts(*, viewer, query: str, board_ids: list[int] | None = None,
     if author_ids is not None:
         posts = posts.filter(author_id__in=author_ids)
     if query:
-        posts = posts.alias(has_terms=RawSQL(
-            "string_to_array(messaging_post.search_terms, ' ') @> %s::text[]",
-            (query_terms(query),), output_field=BooleanField())).filter(has_terms=True)
+        posts = posts.alias(search_terms=TERMS).filter(search_terms__contains=query_terms(query))
         for word in query_words(query):
-            posts = posts.filter(search_text__contains=word)
+            posts = posts.filter(search__text__contains=word)
     # Newest first by id (ids grow with time): the primary key serves the order, so for a
     # common word PostgreSQL walks it backwards and stops after one page instead of sorting
     # every hit.

@@ -137,9 +137,8 @@ def _add_post(*, thread: Thread, author, body: str, html: str, quote: Post | Non
     """
     number = thread.last_number + 1
     post = Post.objects.create(thread=thread, number=number, author=author, body=body,
-                               html=html, quote=quote,
-                               **search.fields_for(body=body,
-                                                   title=thread.title if number == 1 else ""))
+                               html=html, quote=quote)
+    search.index_after_commit(post)  # after the commit: the index is never kept under the lock
     Thread.objects.filter(pk=thread.pk).update(
         last_number=number, post_count=F("post_count") + 1, last_post=post,
         last_post_at=post.created_at)
@@ -230,8 +229,9 @@ def edit_post(*, post: Post, editor, body: str) -> Post:
     1. Only active staff edit posts (players' words are evidence in a game: nobody else may
        change them, not even their author).
     2. Check and render the new text like a new post (mentions linked, not notified again).
-    3. Lock the post row, keep the earlier text as a PostRevision, then store the new text,
-       its search fields, and who edited it when (shown as "由天神编辑于 …").
+    3. Lock the post row, keep the earlier text as a PostRevision, then store the new text
+       and who edited it when (shown as "由天神编辑于 …"); its search fields follow once the
+       edit has committed.
     An edit that changes nothing stores nothing.
     """
     from django.utils import timezone
@@ -252,11 +252,8 @@ def edit_post(*, post: Post, editor, body: str) -> Post:
                                     edited_by=editor)
         post.body, post.html = body, html
         post.edited_at, post.edited_by = timezone.now(), editor
-        for field, value in search.fields_for(
-                body=body, title=post.thread.title if post.number == 1 else "").items():
-            setattr(post, field, value)
-        post.save(update_fields=["body", "html", "edited_at", "edited_by", "search_text",
-                                 "search_terms"])
+        post.save(update_fields=["body", "html", "edited_at", "edited_by"])
+        search.index_after_commit(post)
     return post
 
 

@@ -93,3 +93,12 @@ def make_thread_with_posts(db):
 
     return make
 
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks):
+    """`with committed(): services.reply(...)`: the block's writes as they stand once their
+    transaction has committed. A test runs inside a transaction that never commits, so the
+    work the services leave to the commit (a post's search row, messaging.search) runs at
+    the end of the block instead, as it runs after a request's commit."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)

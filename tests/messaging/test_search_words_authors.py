@@ -28,17 +28,20 @@ def _excerpts(response) -> list[str]:
 
 
 @pytest.fixture
-def talk(lobby, game_board, alice, bob, gm):
-    """Posts holding 狼毒, 金水, both, and a name: by 阿丽 and 阿博; a GM-only thread."""
-    thread = services.start_thread(board=game_board, author=bob, kind="discussion",
-                                   title="第一天分析", body="我拿到狼毒，三号是金水。")
-    services.reply(thread=thread, author=alice, body="狼毒在谁手里？", enforce_rate_limit=False)
-    services.reply(thread=thread, author=alice, body="金水不能查杀。阿博说得对。",
-                   enforce_rate_limit=False)
-    services.reply(thread=thread, author=bob, body="金水和狼毒我都看到了：刀",
-                   enforce_rate_limit=False)
-    services.start_thread(board=game_board, author=gm, kind=Thread.Kind.GM_ONLY,
-                          title="天神笔记", body="狼毒 金水 都在二号")
+def talk(lobby, game_board, alice, bob, gm, committed):
+    """Posts holding 狼毒, 金水, both, and a name: by 阿丽 and 阿博; a GM-only thread
+    (committed: their search rows written)."""
+    with committed():
+        thread = services.start_thread(board=game_board, author=bob, kind="discussion",
+                                       title="第一天分析", body="我拿到狼毒，三号是金水。")
+        services.reply(thread=thread, author=alice, body="狼毒在谁手里？",
+                       enforce_rate_limit=False)
+        services.reply(thread=thread, author=alice, body="金水不能查杀。阿博说得对。",
+                       enforce_rate_limit=False)
+        services.reply(thread=thread, author=bob, body="金水和狼毒我都看到了：刀",
+                       enforce_rate_limit=False)
+        services.start_thread(board=game_board, author=gm, kind=Thread.Kind.GM_ONLY,
+                              title="天神笔记", body="狼毒 金水 都在二号")
     return thread
 
 
@@ -60,11 +63,12 @@ def test_one_character_words_are_words_too(client, talk):
     assert _found(client.get(URL, {"q": "三 狼"})) == ["第一天分析 #1"]
 
 
-def test_a_phrase_in_double_quotes_is_one_word(client, lobby, alice):
-    services.start_thread(board=lobby, author=alice, kind="discussion", title="English",
-                          body="the big cat sat")
-    services.start_thread(board=lobby, author=alice, kind="discussion", title="Other",
-                          body="a cat that is big")
+def test_a_phrase_in_double_quotes_is_one_word(client, lobby, alice, committed):
+    with committed():
+        services.start_thread(board=lobby, author=alice, kind="discussion", title="English",
+                              body="the big cat sat")
+        services.start_thread(board=lobby, author=alice, kind="discussion", title="Other",
+                              body="a cat that is big")
     assert _found(client.get(URL, {"q": "big cat"})) == ["Other #1", "English #1"]
     assert _found(client.get(URL, {"q": '"big cat"'})) == ["English #1"]
     assert _found(client.get(URL, {"q": "“big cat”"})) == ["English #1"]
@@ -93,11 +97,12 @@ def test_words_found_only_in_posts_the_viewer_may_read(client, talk, alice, gm):
 
 # --- excerpts and marks ------------------------------------------------------------------------
 
-def test_the_excerpt_shows_a_hit_far_into_a_long_post(client, lobby, alice):
+def test_the_excerpt_shows_a_hit_far_into_a_long_post(client, lobby, alice, committed):
     """The excerpt was the post's first 300 characters: a hit at ~1,600 was never seen."""
     filler = "今天天气很好大家慢慢说。" * 133  # 1,596 characters
-    services.start_thread(board=lobby, author=alice, kind="discussion", title="长文",
-                          body=filler + "其实我是反狙击手，别投我。" + filler)
+    with committed():
+        services.start_thread(board=lobby, author=alice, kind="discussion", title="长文",
+                              body=filler + "其实我是反狙击手，别投我。" + filler)
     response = client.get(URL, {"q": "反狙击手"})
     assert _found(response) == ["长文 #1"]
     (excerpt,) = _excerpts(response)
@@ -118,9 +123,10 @@ def test_hits_in_the_title_are_marked(client, talk):
     assert '">第一天<mark>分析</mark> #1</a>' in body
 
 
-def test_marks_match_width_and_case_as_the_search_does(client, lobby, alice):
-    services.start_thread(board=lobby, author=alice, kind="discussion", title="Ｗｉｄｅ",
-                          body="The BIG Cat.")
+def test_marks_match_width_and_case_as_the_search_does(client, lobby, alice, committed):
+    with committed():
+        services.start_thread(board=lobby, author=alice, kind="discussion", title="Ｗｉｄｅ",
+                              body="The BIG Cat.")
     response = client.get(URL, {"q": "big ｃａｔ"})
     assert _excerpts(response) == ["The <mark>BIG</mark> <mark>Cat</mark>."]
 
@@ -130,9 +136,11 @@ def test_an_author_search_without_words_shows_the_posts_start_unmarked(client, t
     assert excerpts == ["金水和狼毒我都看到了：刀", "我拿到狼毒，三号是金水。"]
 
 
-def test_markup_in_posts_and_queries_is_escaped_never_injected(client, lobby, alice):
-    services.start_thread(board=lobby, author=alice, kind="discussion", title="<b>粗</b>",
-                          body="写 `<script>alert(1)</script>` 和 a < b & c，金水")
+def test_markup_in_posts_and_queries_is_escaped_never_injected(client, lobby, alice,
+                                                               committed):
+    with committed():
+        services.start_thread(board=lobby, author=alice, kind="discussion", title="<b>粗</b>",
+                              body="写 `<script>alert(1)</script>` 和 a < b & c，金水")
     response = client.get(URL, {"q": "script 金水"})
     body = response.content.decode()
     assert "<script>alert" not in body and "<b>粗" not in body
@@ -237,25 +245,28 @@ def test_bad_author_filters_are_a_400_with_a_message(client, talk, params):
     assert 'id="search-error"' in response.content.decode()
 
 
-def test_results_pages_keep_the_author(client, lobby, alice):
+def test_results_pages_keep_the_author(client, lobby, alice, committed):
     from messaging.views import RESULTS_PER_PAGE
 
-    thread = services.start_thread(board=lobby, author=alice, kind="discussion", title="多",
-                                   body="金水")
-    for i in range(RESULTS_PER_PAGE):
-        services.reply(thread=thread, author=alice, body=f"金水 {i}", enforce_rate_limit=False)
+    with committed():
+        thread = services.start_thread(board=lobby, author=alice, kind="discussion",
+                                       title="多", body="金水")
+        for i in range(RESULTS_PER_PAGE):
+            services.reply(thread=thread, author=alice, body=f"金水 {i}",
+                           enforce_rate_limit=False)
     body = client.get(URL, {"q": "金水", "by": "阿丽"}).content.decode()
     assert "by=%E9%98%BF%E4%B8%BD&amp;page=2" in body
 
 
 @pytest.mark.parametrize("posts", [5, 60])
 def test_author_search_query_budget_does_not_grow_with_posts(
-        client, lobby, alice, posts, django_assert_num_queries):
-    thread = services.start_thread(board=lobby, author=alice, kind="discussion", title="多",
-                                   body="查杀")
-    for i in range(posts):
-        services.reply(thread=thread, author=alice, body=f"查杀 金水 {i}",
-                       enforce_rate_limit=False)
+        client, lobby, alice, posts, django_assert_num_queries, committed):
+    with committed():
+        thread = services.start_thread(board=lobby, author=alice, kind="discussion",
+                                       title="多", body="查杀")
+        for i in range(posts):
+            services.reply(thread=thread, author=alice, body=f"查杀 金水 {i}",
+                           enforce_rate_limit=False)
     client.force_login(alice)
     client.get(URL, {"q": "查杀 金水", "by": "阿丽"})
     # session, user with profile, readable boards, the name (exact), the ids of one page,

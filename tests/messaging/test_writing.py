@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from messaging import services
-from messaging.models import Notification, PostRevision
+from messaging.models import Notification, PostRevision, PostSearch
 from messaging.services import PostingRefused
 
 pytestmark = pytest.mark.django_db
@@ -72,14 +72,20 @@ def test_messages_to_the_messenger_link_urls_too(alice):
     assert '<a href="https://example.com/x.png"' in message.html
 
 
-def test_a_moderator_edit_keeps_the_earlier_text_and_is_shown(client, discussion, alice, gm):
-    post = _say(discussion, alice, "我是预言家")
-    services.edit_post(post=post, editor=gm, body="（已删除人身攻击）")
+def test_a_moderator_edit_keeps_the_earlier_text_and_is_shown(client, discussion, alice, gm,
+                                                              committed):
+    with committed():
+        post = _say(discussion, alice, "我是预言家")
+    assert "预言家" in PostSearch.objects.get(post=post).text
+    with committed():
+        services.edit_post(post=post, editor=gm, body="（已删除人身攻击）")
     post.refresh_from_db()
     assert post.body == "（已删除人身攻击）" and post.edited_by == gm
     revision = PostRevision.objects.get(post=post)
     assert (revision.body, revision.edited_by) == ("我是预言家", gm)
-    assert "已删除人身攻击" in post.search_text and "预言家" not in post.search_text
+    # The search row follows the edit (written once the edit has committed).
+    text = PostSearch.objects.get(post=post).text
+    assert "已删除人身攻击" in text and "预言家" not in text
     from accounts.models import Profile
 
     Profile.objects.filter(user=alice).update(language="zh-hans")

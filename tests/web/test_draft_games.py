@@ -20,12 +20,13 @@ WORD = "暗室"
 
 
 @pytest.fixture
-def draft(toy_ruleset, gm, make_user):
+def draft(toy_ruleset, gm, make_user, django_capture_on_commit_callbacks):
     game = services.create_game(name=NAME, ruleset="toy", gm=gm, seat_count=5,
                                 durations={"night": 60, "day": 60})
     game.co_gms.add(make_user("副天神", staff=True))
-    forum.start_thread(board=game.board, author=gm, kind="discussion", title=f"{WORD}筹备",
-                       body=f"{WORD}的准备工作", enforce_rate_limit=False)
+    with django_capture_on_commit_callbacks(execute=True):  # the post's search row
+        forum.start_thread(board=game.board, author=gm, kind="discussion", title=f"{WORD}筹备",
+                           body=f"{WORD}的准备工作", enforce_rate_limit=False)
     assert game.status == "draft"
     return game
 
