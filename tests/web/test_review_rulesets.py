@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games import services
 from games.engine import registry
-from games.engine.conformance import fill
+from games.engine.prose import fill
 from games.models import Event, Game
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset")]
@@ -20,7 +20,8 @@ MAX_STEPS = 150
 
 
 def random_game(ruleset: str, users, gm, seed: int) -> tuple[Game, int, list]:
-    """Seeded random legal play through the services; aborted if it runs too long. Returns
+    """Seeded random legal play through the services, its texts in real sentences
+    (games/engine/prose.py); aborted if it runs too long. Returns
     the game, the number of steps the service accepted, and the (kind, reason) of each step
     it refused."""
     engine = registry.get(ruleset)

@@ -11,6 +11,9 @@ policies pick among the legal actions each seat's own view offers:
   nothing of; a killer or a wolf attacks seats its DEMON or SORCERER found holding the
   investigating cards, and nobody attacks a seat it knows to share its camp.
 
+Kill statements, stories and the GM's reasons are real sentences (games/engine/prose.py),
+drawn from the game's seed like every other choice.
+
 Neither is skilled play; the figures bound what the cards alone do. Run:
 
     python -m games.engine.ninelives.simulate --games 2000 --policy informed
@@ -27,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..base import CLOCK, Choice, Refusal, State, action, end_phase
-from ..conformance import fill
+from ..prose import fill
 from .rules import NineLives
 
 RESULTS = ("civilian", "killer", "wolf", "draw", "unfinished")

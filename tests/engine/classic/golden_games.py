@@ -6,101 +6,128 @@ Four scripted games with fixed deals (the GM's `fixed_roles`):
 3. guardian_dereliction: a guardian that skips twice and dies of dereliction;
 4. dual_guardians_lapse: the bandits kill the bandit guardian, the police guardian lapses.
 
-Every step shows its events (visibility and causes), the shared public view, and what each
-seat, the spectator and the GM see (their own part when it changes, and the numbers of the
-events they can read). The one harness (tests/engine/golden.py, tests/engine/test_golden.py)
-diffs them against tests/engine/golden/classic/ and replays the steps.
+The one harness (tests/engine/golden.py, tests/engine/test_golden.py) writes each step in
+Chinese through the presenters (its events, who saw them and why, the public view, each
+seat's and the GM's own part when it changes: `own` and `secret` below), diffs the text
+against tests/engine/golden/classic/ and replays the steps.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-from games.engine.base import GM, SPECTATOR
-from games.engine.classic.text import render_event, render_private, render_public, render_truth
+from games.engine.base import Choice
+from games.presenters import choice_label, phase_name, review_facts, review_secret
+from games.presenters import classic as CP
+from games.presenters.labels import labelled
 
-from ..golden import GoldenGame, Played
-from .helpers import RULES, Table
+from ..golden import GoldenGame, Played, Reader, facts_line, write
+from .helpers import Table
 
 
 class Script(Table):
-    """A Table that writes every step into the golden text as it goes."""
+    """A Table that records its steps and its setup, for the golden file and the replay."""
 
     def __init__(self, name: str, letters: str, **config):
         super().__init__(letters, seed=f"golden-{name}", **config)
         self.setup = {"seats": len(letters), "config": self.state["config"],
                       "seed": f"golden-{name}"}
         self.steps: list[dict] = []
-        self.viewers = [*range(len(letters)), SPECTATOR, GM]
-        self.seen = {v: 0 for v in self.viewers}
-        self.own = {v: None for v in self.viewers}
-        options = {k: v for k, v in self.state["config"].items() if k != "fixed_roles" and v}
-        self.lines = [f"# Classic golden playthrough: {name}, {len(letters)} players, "
-                      f"options {options}",
-                      f"# deal (seat 1 first): {letters}  (P police, B bandit, G ghost, "
-                      "C civilian, X poison, U guardian, Q police guardian, K bandit "
-                      "guardian)",
-                      "# Regenerate with UPDATE_GOLDEN=1.", ""]
-        self.block("setup")
 
     def act(self, seat, kind, **params):
         events = super().act(seat, kind, **params)
         self.steps.append({"actor": seat, "kind": kind, "params": params})
-        shown = " ".join(f"{k} {v + 1}" if isinstance(v, int) else f"{k} {v!r}"
-                         for k, v in params.items())
-        self.block(f"seat {seat + 1} {kind}" + (f" {shown}" if shown else ""))
         return events
 
     def end(self):
         events = super().end()
         self.steps.append({"actor": "clock", "kind": "end_phase", "params": {}})
-        self.block("clock end_phase")
         return events
 
-    def block(self, title: str) -> None:
-        lines = [f"== {len(self.steps)}. {title} =="]
-        new = self.state["log"][self.seen[GM]:]
-        if new:
-            lines.append("events:")
-            for event in new:
-                lines += ["  " + line for line in render_event(event)]
-        views = {v: RULES.view(self.state, v) for v in self.viewers}
-        shared = views[SPECTATOR]["public"]
-        assert all(views[v]["public"] == shared for v in self.viewers)
-        lines.append("shared view:")
-        lines += ["  " + line for line in render_public(shared)]
-        info = RULES.phase(self.state)
-        lines.append("  awaiting: " + (" ".join(str(s + 1) for s in sorted(info.awaiting))
-                                      or "nobody"))
-        lines.append("own views:")
-        quiet = []
-        grouped: dict[str, list[str]] = {}
-        for v in self.viewers:
-            visible = [e["seq"] for e in views[v]["log"][self.seen[v]:]]
-            self.seen[v] = len(views[v]["log"])
-            own = (render_truth(views[v]["secret"]) if v == GM else
-                   "" if v == SPECTATOR else render_private(views[v]["me"]))
-            changed = own != self.own[v]
-            self.own[v] = own
-            name = "GM" if v == GM else "spectator" if v == SPECTATOR else f"seat {v + 1}"
-            if not changed and not visible:
-                quiet.append(name.replace("seat ", ""))
-                continue
-            parts = [own] if changed and own else []
-            parts.append("new events " + (" ".join(f"#{n}" for n in visible) or "none"))
-            grouped.setdefault(" · ".join(parts), []).append(name)
-        for text, names in grouped.items():
-            lines.append(f"  {', '.join(names)}: {text}")
-        if quiet:
-            lines.append(f"  no change: {', '.join(quiet)}")
-        self.lines += lines + [""]
 
-    def text(self) -> str:
-        outcome = self.outcome()
-        assert outcome is not None, "a golden game must reach its end"
-        tail = [f"outcome: {outcome.result}, winners "
-                f"{', '.join(str(w + 1) for w in outcome.winners) or 'none'}: {outcome.summary}"]
-        return "\n".join(self.lines + tail) + "\n"
+# --- reading the views ---------------------------------------------------------------------
+
+def choice_text(kind: str, target, names: dict[int, str], pact=None) -> str:
+    """A night's submission as the action form offered it ("杀8号阿青 —— 生死状：2号阿狗")."""
+    if kind == "check" and target == "defer":
+        return choice_label("classic", Choice("defer", {}), names)
+    if kind == "protect" and target in (None, "skip"):
+        return choice_label("classic", Choice("skip_protection", {}), names)
+    params = {"target": target} if pact is None else {"target": target, "pact": pact}
+    return choice_label("classic", Choice(kind, params), names)
+
+
+def tonight(choice: dict, names: dict[int, str]) -> str:
+    """A seat's own submission tonight (view["me"]["choice"])."""
+    if choice.get("defer"):
+        return choice_text("check", "defer", names)
+    for kind in ("kill", "check", "protect"):
+        if kind in choice:
+            return choice_text(kind, choice[kind], names, choice.get("pact"))
+    return "—"
+
+
+def own(view: dict, names: dict[int, str]) -> list[str]:
+    """A seat's own part: its card (`review_facts`), its team and ghost, its possession,
+    its checks, its protections, a lapse, tonight's submission."""
+    me = view["me"]
+    rows = list(review_facts("classic", me, me["seat"], names))
+    if me.get("possessed"):
+        rows.append(("附体", "被鬼匪附体"))
+    if "team" in me:
+        rows.append(("队友", CP.seat_list(me["team"], names)))
+    if me.get("ghost_seat") is not None:
+        rows.append(("鬼匪", CP.who(names, me["ghost_seat"])))
+    if me.get("ghost"):
+        pending = me.get("possession_pending")
+        rows.append(("附体", "已用" if me.get("possession_used") else
+                     f"今晚附体{CP.who(names, pending)}" if pending is not None else "未用"))
+    if me.get("checks"):
+        rows.append(("验人结果", "、".join(
+            f"{phase_name('classic', 'night', c['number'])}{'（追加）' if c['extra'] else ''}"
+            f"{CP.who(names, c['seat'])}是{CP.role_text(c['result'])}" for c in me["checks"])))
+    if "protected" in me:
+        rows.append(("守护过", CP.seat_list(me["protected"], names)))
+        rows.append(("弃守", f"{me['skips']}次"))
+        if me.get("stranded"):
+            rows.append(("无人可守", f"{me['stranded']}轮"))
+    if me.get("lapsed"):
+        rows.append(("失效", "按平民计"))
+    if me.get("choice"):
+        rows.append(("今晚", tonight(me["choice"], names)))
+    return [facts_line(rows)]
+
+
+def secret(view: dict, names: dict[int, str]) -> list[str]:
+    """The GM's own part: every card, the ghost, the possessed, the lapsed
+    (`review_secret`), the guardians' protégés and tonight's submissions."""
+    sec = view["secret"]
+    rows = review_secret("classic", sec, names)
+    lines = [facts_line(rows[:len(sec["roles"])])]
+    lines += [labelled(label, text) for label, text in rows[len(sec["roles"]):]]
+    guarding = [f"{CP.who(names, g)} → {CP.who(names, t)}"
+                for g, t in enumerate(sec.get("protecting") or []) if t is not None]
+    if guarding:
+        lines.append(labelled("守护", "、".join(guarding)))
+    night = sec["night"]
+    sent = []
+    for s, kill in enumerate(night["kill"]):
+        if kill is not None:
+            sent.append(f"{CP.who(names, s)} {choice_text('kill', kill[0], names, kill[1])}")
+    for key in ("check", "extra", "protect"):
+        for s, target in enumerate(night.get(key) or []):
+            if target is not None:
+                kind = "protect" if key == "protect" else "check"
+                sent.append(f"{CP.who(names, s)} {choice_text(kind, target, names)}")
+    if night.get("possess") is not None:
+        sent.append(choice_label("classic", Choice("possess", {"target": night["possess"]}),
+                                 names))
+    if sent:
+        lines.append(labelled("今晚已提交", "；".join(sent)))
+    return lines
+
+
+READER = Reader(own=own, secret=secret)
 
 
 def last_words(g: Script, texts: dict) -> None:
@@ -155,21 +182,21 @@ def classic_12() -> Script:
     g.act(5, "check", target=2)
     g.act(10, "defer")
     g.end()
-    last_words(g, {3: "I am a civilian; seat 3 was too quiet. 过"})
-    speak_all(g, {4: "Seat 3 and seat 9 both look odd. 过", 2: "I am a civilian. 过",
-                  8: "Not me. 过"})
+    last_words(g, {3: "我是平民；3号昨天一直不说话，太安静了。过"})
+    speak_all(g, {4: "3号和9号的说法都有些奇怪。过", 2: "我是平民。过",
+                  8: "不是我。过"})
     # day 1: a tie between seats 3 and 9, again among the tied, then a third time
     vote_all(g, {4: 2, 5: 2, 6: 8, 7: 8, 9: 8, 10: 2, 0: None})
-    speak_all(g, {2: "Again: civilian. 过", 8: "Civilian too. 过"})
+    speak_all(g, {2: "再说一遍：我是平民。过", 8: "我也是平民。过"})
     vote_all(g, {4: 2, 5: 2, 6: 8, 7: 8})
-    speak_all(g, {1: "Let us not waste a vote. 过"})
+    speak_all(g, {1: "大家别浪费选票。过"})
     vote_all(g, {4: 8, 5: 2, 6: 8, 10: 2})
     # night 2: the bandits kill police seat 6; the police check seat 7
     g.act(6, "kill", target=5)
     g.act(1, "check", target=6)
     g.end()
-    day(g, words={5: "Seat 3 and seat 7 are bandits. 过"},
-        speeches={6: "Seat 6 lied. 过", 10: "Seat 3 first. 过"},
+    day(g, words={5: "3号和7号是匪。过"},
+        speeches={6: "6号在说谎。过", 10: "先投3号。过"},
         votes={s: 2 for s in (6, 7, 8, 9, 10, 11, 0, 1, 3, 4)})
     # night 3: seat 12 dies; the police check seat 10
     g.act(9, "kill", target=11)
@@ -179,7 +206,7 @@ def classic_12() -> Script:
     # night 4: seat 9 dies; the last bandit is voted out
     g.act(9, "kill", target=8)
     g.end()
-    day(g, speeches={1: "Seat 10 is the last bandit. 过"},
+    day(g, speeches={1: "10号是最后一个匪。过"},
         votes={0: 9, 1: 9, 4: 9, 7: 9, 10: 9})
     return g
 
@@ -195,15 +222,15 @@ def ghost_poison() -> Script:
     g.act(5, "possess", target=3)
     g.act(0, "check", target=8)
     g.end()
-    day(g, words={3: "I was the poison; the ghost took the bait. 过",
-                  7: "I was police, trust me. 过"},
-        speeches={0: "Seat 9 is a bandit, I checked. 过"},
+    day(g, words={3: "我是毒药；鬼匪上钩了。过",
+                  7: "我是警察，请相信我。过"},
+        speeches={0: "9号是匪，我验过了。过"},
         votes={0: 8, 4: 8, 10: 8, 2: 8, 6: 8, 9: 8, 11: 8})
     # night 2: a police officer dies; the police check seat 2
     g.act(1, "kill", target=10, pact=1)
     g.act(0, "check", target=1)
     g.end()
-    day(g, speeches={0: "Seat 2 is the last bandit. 过"}, votes={0: 1, 4: 1, 2: 1, 6: 1, 9: 1})
+    day(g, speeches={0: "2号是最后一个匪。过"}, votes={0: 1, 4: 1, 2: 1, 6: 1, 9: 1})
     return g
 
 
@@ -214,8 +241,8 @@ def guardian_dereliction() -> Script:
     g.act(3, "kill", target=8)
     g.act(0, "check", target=3)
     g.end()
-    day(g, speeches={6: "I protect whom I please. 过"},
-        votes={0: 3, 1: 3, 2: 3, 7: 3, 9: 3, 10: 3}, after={3: "Well played. 过"})
+    day(g, speeches={6: "我想守护谁就守护谁。过"},
+        votes={0: 3, 1: 3, 2: 3, 7: 3, 9: 3, 10: 3}, after={3: "打得好。过"})
     # night 2: the guardian protects seat 11
     g.act(4, "kill", target=9)
     g.act(6, "protect", target=10)
@@ -240,9 +267,9 @@ def dual_guardians_lapse() -> Script:
     g.act(0, "check", target=6)
     g.end()
     # day 1: seat 10 is voted out; the police guardian's protection is void
-    day(g, words={7: "I was on your side, bandits. 过"},
-        speeches={6: "Trust me with seat 10. 过"},
-        votes={0: 9, 1: 9, 2: 9, 4: 9, 8: 9}, after={9: "The guardian failed me. 过"})
+    day(g, words={7: "匪徒们，我本来是站在你们这边的。过"},
+        speeches={6: "10号交给我。过"},
+        votes={0: 9, 1: 9, 2: 9, 4: 9, 8: 9}, after={9: "守护神没能保护我。过"})
     g.act(4, "kill", target=8)
     g.act(0, "check", target=4)
     g.end()
@@ -269,7 +296,7 @@ def played(name: str) -> Script:
 
 def golden(name: str) -> Played:
     game = played(name)
-    return Played(game.text(), game.setup, game.steps, game.state)
+    return write("classic", name, game.setup, game.steps, READER)
 
 
 GOLDEN = [GoldenGame("classic", name, lambda name=name: golden(name)) for name in sorted(GAMES)]

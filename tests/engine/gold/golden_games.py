@@ -1,22 +1,24 @@
 """Golden playthroughs of 谁偷了我的金币, one per player count (2-6).
 
 Each game is played by a seeded script that sometimes misses a deadline, so the defaults
-show up too. Every step is written out with its events (visibility and causes), the view all
-viewers share, and what only each seat, the spectator and the GM see. The one harness
-(tests/engine/golden.py, tests/engine/test_golden.py) diffs them against
-tests/engine/golden/gold/ and replays the steps.
+show up too. The one harness (tests/engine/golden.py, tests/engine/test_golden.py) writes
+each step in Chinese through the presenters (its events, who saw them and why, the public
+view, each seat's and the GM's own part when it changes: `own`, `secret` and `public`
+below), diffs the text against tests/engine/golden/gold/ and replays the steps.
 """
 
 from __future__ import annotations
 
 import random
 
-from games.engine.base import GM, SPECTATOR, Refusal, end_phase
+from games.engine.base import Refusal, end_phase
 from games.engine.conformance import fill
 from games.engine.gold.rules import Gold
-from games.engine.gold.text import render_event, render_private, render_public, render_truth
+from games.presenters import gold as G
+from games.presenters import review_facts, review_secret
+from games.presenters.labels import labelled
 
-from ..golden import GoldenGame, Played
+from ..golden import GoldenGame, Played, Reader, facts_line, write
 
 RULES = Gold()
 
@@ -49,56 +51,11 @@ def scripted_steps(players: int):
         state = yield end_phase()
 
 
-def describe(step: dict) -> str:
-    actor = step["actor"]
-    who = "clock" if actor == "clock" else f"seat {actor + 1}"
-    # seat and virtual player indices are 0-based in steps, 1-based for readers
-    params = " ".join(f"{k} {v + 1}" if k in ("seat", "virtual") else f"{k} {v}"
-                      for k, v in sorted(step["params"].items()))
-    return f"{who} {step['kind']}" + (f" {params}" if params else "")
-
-
-def render_block(title: str, state: dict, seen: dict) -> list[str]:
-    """One step of the golden file. `seen` maps each viewer to the log length it has read."""
-    players = state["public"]["players"]
-    viewers = [*range(players), SPECTATOR, GM]
-    views = {v: RULES.view(state, v) for v in viewers}
-    shared = views[SPECTATOR]["public"]
-    assert all(views[v]["public"] == shared for v in viewers)
-    lines = [f"== {title} =="]
-    new = state["log"][seen[GM]:]
-    if new:
-        lines.append("events:")
-        for event in new:
-            lines += ["  " + line for line in render_event(event)]
-    lines.append("shared view:")
-    lines += ["  " + line for line in render_public(shared)]
-    lines.append("own views:")
-    for v in viewers:
-        visible = [e["seq"] for e in views[v]["log"][seen[v]:]]
-        seen[v] = len(views[v]["log"])
-        parts = []
-        if v == GM:
-            parts.append(render_truth(views[v]["secret"]["cards"]))
-        elif v != SPECTATOR:
-            parts.append(render_private(views[v]["me"]))
-        parts.append("new events " + (" ".join(f"#{n}" for n in visible) or "none"))
-        name = "GM" if v == GM else "spectator" if v == SPECTATOR else f"seat {v + 1}"
-        lines.append(f"  {name}: " + " · ".join(parts))
-    lines.append("")
-    return lines
-
-
-def golden_game(players: int) -> tuple[str, dict, list[dict], dict]:
-    """Play the scripted game; return its text, setup, steps and final state."""
+def scripted_game(players: int) -> tuple[dict, list[dict], dict]:
+    """Play the scripted game; return its setup, steps and final state."""
     config = {"lead": None} if players % 2 else {"lead": players - 1}
     setup = {"seats": players, "config": config, "seed": f"golden-{players}"}
     state = RULES.initial_state(**setup).state
-    lines = [f"# 谁偷了我的金币 golden playthrough: {players} players, config {config}",
-             "# Regenerate with UPDATE_GOLDEN=1. A covered place reads SHOWN/COVER "
-             "(?? = still face down).", ""]
-    seen = {v: 0 for v in [*range(players), SPECTATOR, GM]}
-    lines += render_block("setup", state, seen)
     script = scripted_steps(players)
     next(script)
     steps = []
@@ -109,18 +66,57 @@ def golden_game(players: int) -> tuple[str, dict, list[dict], dict]:
             assert not isinstance(result, Refusal), (step, result)
             state = result.state
             steps.append(step)
-            lines += render_block(f"step {len(steps)}: {describe(step)}", state, seen)
             step = script.send(state)
     except StopIteration:
         pass
-    outcome = RULES.outcome(state)
-    lines.append(f"outcome: {outcome.result}, winners "
-                 f"{', '.join(str(w + 1) for w in outcome.winners)}: {outcome.summary}")
-    return "\n".join(lines) + "\n", setup, steps, state
+    return setup, steps, state
+
+
+# --- reading the views ---------------------------------------------------------------------
+
+def own(view: dict, names: dict[int, str]) -> list[str]:
+    """A seat's own part: its hand, its secret pick, the card it laid face down
+    (`review_facts`)."""
+    me = view["me"]
+    return [facts_line(review_facts("gold", me, view["viewer"], names))]
+
+
+def secret(view: dict, names: dict[int, str]) -> list[str]:
+    """The GM's own part: the true card at every seat (a pick not yet made: "未选"), then
+    the virtual players' cards (`review_secret`)."""
+    cards = view["secret"]["cards"]
+    seats = "；".join(f"{G.who(names, s)} {G.card(c) if c else '未选'}"
+                     for s, c in enumerate(cards["seats"]))
+    return [labelled("各座位的牌", seats)] + [
+        labelled(label, text) for label, text in review_secret("gold", view["secret"], names)]
+
+
+def public(view: dict, names: dict[int, str]) -> list[str]:
+    """Beyond each seat's facts: the lead, the seats still to act this turn, the virtual
+    players' places, the replace and flip used this round, the coins left in the supply."""
+    pub = view["public"]
+    lines = [labelled("先手", G.who(names, pub["lead"]))]
+    if pub.get("queue"):
+        lines.append(labelled("之后轮到", G.seat_list(pub["queue"], names)))
+    for v, spot in enumerate(pub["virtual"]):
+        text = f"亮出{G.card(spot['shown'])}"
+        if spot["covered"]:
+            text += f" · 暗置的牌：{G.card(spot['cover']) if spot['cover'] else '?'}"
+        lines.append(labelled(G.virtual_name(v), text))
+    if pub.get("replace_used_by") is not None:
+        lines.append(labelled("本轮已换牌", G.who(names, pub["replace_used_by"])))
+    if pub.get("flip_used_by") is not None:
+        lines.append(labelled("本轮已翻牌", G.who(names, pub["flip_used_by"])))
+    lines.append(labelled("金币库存", str(pub["supply"])))
+    return lines
+
+
+READER = Reader(own=own, secret=secret, public=public)
 
 
 def golden(players: int) -> Played:
-    return Played(*golden_game(players))
+    setup, steps, _final = scripted_game(players)
+    return write("gold", f"players_{players}", setup, steps, READER)
 
 
 GOLDEN = [GoldenGame("gold", f"players_{n}", lambda n=n: golden(n)) for n in range(2, 7)]

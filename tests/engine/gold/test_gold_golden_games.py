@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .golden_games import golden_game
+from .golden_games import scripted_game
 
 
 def test_golden_games_cover_every_choice_and_default():
@@ -10,7 +10,7 @@ def test_golden_games_cover_every_choice_and_default():
     flipped = set()
     missed = set()
     for players in range(2, 7):
-        _, _, _, final = golden_game(players)
+        _, _, final = scripted_game(players)
         for event in final["log"]:
             kinds.add(event["kind"])
             if event["kind"] == "flipped":

@@ -1,7 +1,9 @@
-"""The 猫有n条命 engine tests are pure Python: no database, cache or settings.
+"""The 猫有n条命 engine tests need no database, cache or settings.
 
 The project-wide autouse fixture `_fast_and_isolated` (tests/conftest.py) needs
-pytest-django's `settings`; overriding it here lets these tests run with `-p no:django`.
+pytest-django's `settings`; these tests need none, so it is overridden here. The folder
+runs under pytest-django like the whole suite (golden_games.py writes through the
+presenters, in Chinese).
 """
 
 import pytest

@@ -7,25 +7,37 @@
    informed policy, where the free agent joins the killer camp and ends alone.
 3. five_draw: a 5-player game (the FIVE deal) by the same policy, ending with every seat dead.
 
-For every step the file shows the step, the new events with who sees them, then each
-viewer's view (every seat, the spectator, the GM) wherever it changed: what the viewer
-holds, its loss order, its awaited moves. Everything is read through `view()`, so the files
-double as a record of what each seat may know. The one harness (tests/engine/golden.py,
-tests/engine/test_golden.py) diffs them and replays the steps.
+The one harness (tests/engine/golden.py, tests/engine/test_golden.py) writes each step in
+Chinese through the presenters: the step, its events with who saw them and why, the public
+view, and each seat's and the GM's own part wherever it changed (`own`, `secret` and
+`public` below: what the viewer holds, its loss order, its card use this phase, what the GM
+keeps until it is announced). Everything is read through `view()`, so the files double as
+a record of what each seat may know. The harness diffs them and replays the steps.
+
+Kill statements and stories are real sentences (games/engine/prose.py), the simulator's
+drawn from its seed.
 """
 
 from __future__ import annotations
 
-import json
+import random
 
-from games.engine.base import GM, SPECTATOR, action, end_phase
+from games.engine.base import GM, action, end_phase
+from games.engine.ninelives.rules import MANIFESTO_MIN
 from games.engine.ninelives.simulate import play
+from games.engine.prose import prose
+from games.presenters import ninelives as NL
+from games.presenters import review_facts, review_secret
+from games.presenters.labels import labelled
 
-from ..golden import GoldenGame, Played
+from ..golden import GoldenGame, Played, Reader, facts_line, write
 from .deals import FIVE, SIX
 from .helpers import MANIFESTO, RULES
 
 STORY = "雨夜，猫从屋檐跳下，灯灭了。"
+# Each attacker writes its own kill statement (real sentences, games/engine/prose.py).
+WOLF = prose(random.Random("golden wolf"), MANIFESTO_MIN)
+SNIPER = prose(random.Random("golden sniper"), MANIFESTO_MIN)
 
 
 def civilian_win_steps() -> list[dict]:
@@ -42,8 +54,8 @@ def civilian_win_steps() -> list[dict]:
         # night 1
         a(0, "use_card", card="KILLER", target=3, manifesto=MANIFESTO),
         a(1, "use_card", card="WEREWOLF", target=2, story="月黑风高。"),
-        a(GM, "reject_manifesto", seat=1, reason="one line is not a story"),
-        a(1, "use_card", card="WEREWOLF", target=2, manifesto=MANIFESTO),
+        a(GM, "reject_manifesto", seat=1, reason="一句话算不上剧情，请写完整的故事。"),
+        a(1, "use_card", card="WEREWOLF", target=2, manifesto=WOLF),
         a(2, "use_card", card="DIVINER", target=0),
         a(3, "use_card", card="PROPHET", target=1),
         a(4, "pass"),
@@ -57,7 +69,7 @@ def civilian_win_steps() -> list[dict]:
         # night 2: seat 4 used a card at night and by day, so it sits this round out
         a(0, "use_card", card="KILLER", target=4, manifesto=MANIFESTO),
         a(1, "use_card", card="WEREWOLF", target=3, story=STORY),
-        a(2, "use_card", card="SNIPER", target=1, manifesto=MANIFESTO),
+        a(2, "use_card", card="SNIPER", target=1, manifesto=SNIPER),
         a(4, "use_card", card="BOMB", target=0),
         e(),
         # day 2
@@ -67,7 +79,7 @@ def civilian_win_steps() -> list[dict]:
         # night 3: the wolf pardons itself; the sniper and a strike hit the killer
         a(1, "use_card", card="PARDON"),
         a(0, "use_card", card="KILLER", target=2, manifesto=MANIFESTO),
-        a(2, "use_card", card="SNIPER", target=0, manifesto=MANIFESTO),
+        a(2, "use_card", card="SNIPER", target=0, manifesto=SNIPER),
         a(3, "use_card", card="STRIKE", target=0),
         a(4, "pass"),
         e(),
@@ -78,8 +90,8 @@ def civilian_win_steps() -> list[dict]:
         e(),
         # night 4: the killer's last night
         a(0, "use_card", card="KILLER", target=4, manifesto=MANIFESTO),
-        a(1, "use_card", card="WEREWOLF", target=2, manifesto=MANIFESTO),
-        a(2, "use_card", card="SNIPER", target=1, manifesto=MANIFESTO),
+        a(1, "use_card", card="WEREWOLF", target=2, manifesto=WOLF),
+        a(2, "use_card", card="SNIPER", target=1, manifesto=SNIPER),
         a(4, "use_card", card="PROPHET", target=1),
         a(3, "pass"),
         e(),
@@ -88,8 +100,8 @@ def civilian_win_steps() -> list[dict]:
         a(1, "vote", target=3),
         e(),
         # night 5
-        a(1, "use_card", card="WEREWOLF", target=3, manifesto=MANIFESTO),
-        a(2, "use_card", card="SNIPER", target=1, manifesto=MANIFESTO),
+        a(1, "use_card", card="WEREWOLF", target=3, manifesto=WOLF),
+        a(2, "use_card", card="SNIPER", target=1, manifesto=SNIPER),
         a(3, "pass"), a(4, "pass"),
         e(),
         # day 5: the second reorder window; the last wolf card goes
@@ -113,89 +125,67 @@ def simulated(players: int, seed: int, deal: dict, result: str):
     return played.setup, played.steps, result
 
 
-# --- rendering ---------------------------------------------------------------------------
+# --- reading the views ---------------------------------------------------------------------
 
-def who(viewer) -> str:
-    return "GM" if viewer == GM else "spectator" if viewer == SPECTATOR else f"seat {viewer + 1}"
-
-
-def describe(step: dict) -> str:
-    actor = step["actor"]
-    name = "clock" if actor == "clock" else "GM" if actor == GM else f"seat {actor + 1}"
-    parts = []
-    for k, v in step["params"].items():
-        if k in ("target", "seat") and isinstance(v, int):
-            v = f"seat {v + 1}"
-        elif k in ("manifesto", "story"):
-            v = f"<{len(v)} characters>"
-        parts.append(f"{k}={v}")
-    return f"{name} {step['kind']} {' '.join(parts)}".rstrip()
+def own(view: dict, names: dict[int, str]) -> list[str]:
+    """A seat's own part: its camp, hand, loss order, core card, dead and used cards, proxy
+    vote (`review_facts`), then this phase's card use as its panel shows it, and how many
+    choices its view offers."""
+    me = view["me"]
+    now = NL.panel(view, names)["pending"]
+    return [facts_line(review_facts("ninelives", me, me["seat"], names)),
+            *([f"用牌：{now}"] if now else []),
+            f"可选操作：{len(view['legal_actions'])} 项"]
 
 
-def compact(data) -> str:
-    return json.dumps(data, ensure_ascii=False, sort_keys=True)
-
-
-def view_lines(view: dict) -> list[str]:
-    """The parts of a view worth following step by step, one line each."""
-    lines = []
-    if "me" in view:
-        me = view["me"]
-        lines.append(f"camp {me['camp']}; hand {me['hand']}; order {me['loss_order']}; "
-                     f"dead {me['dead_cards']}")
-        lines.append(f"this phase: action {compact(me['action'])}; proxy {compact(me['proxy'])}; "
-                     f"{len(view['legal_actions'])} legal actions")
-    if "secret" in view:
-        secret = {k: v for k, v in view["secret"].items() if k not in ("deal", "seed")}
-        lines.append(f"secret {compact(secret)}")
-        lines.append(f"awaiting {[s + 1 for s in view['awaiting']]}")
+def secret(view: dict, names: dict[int, str]) -> list[str]:
+    """The GM's own part: the deal and the taints (`review_secret`), then what the GM keeps
+    until it is announced: a pending execution with its count, the CURSE and BLESS effects
+    on today's count, a SAINT that will fire, the protections of the nights before, the free
+    agent's default camp."""
+    sec = view["secret"]
+    lines = [labelled(label, text) for label, text in review_secret("ninelives", sec, names)]
+    ex = sec.get("execution")
+    if ex:
+        lines.append(f"待公布的处决：{NL.phase_text({'name': 'day', 'number': ex['day']})}"
+                     f"处决{NL.who(names, ex['seat'])}（计票：{NL.tally_text(ex, names)}）")
+    for effect in sec.get("count_effects") or []:
+        lines.append(f"计票效果：{NL.who(names, effect['seat'])}对{NL.who(names, effect['target'])}"
+                     f"使用了{NL.card_name(effect['card'])}"
+                     f"（{NL.phase_text({'name': 'day', 'number': effect['day']})}）")
+    if sec.get("saint"):
+        saint = sec["saint"]
+        lines.append(f"圣人：{NL.who(names, saint['seat'])}"
+                     f"（{NL.phase_text({'name': 'day', 'number': saint['day']})}）")
+    for card, guard in sorted((sec.get("protect_history") or {}).items()):
+        lines.append(f"上次保护：{NL.who(names, guard['seat'])}的{NL.card_name(card)}在"
+                     f"{NL.phase_text({'name': 'night', 'number': guard['night']})}保护了"
+                     f"{NL.who(names, guard['target'])}"
+                     f"（{'遭到攻击' if guard['attacked'] else '未遭攻击'}）")
+    if sec.get("free_agent_default"):
+        lines.append(f"自选立场者的默认阵营：{NL.camp_name(sec['free_agent_default'])}")
     return lines
 
 
+def public(view: dict, names: dict[int, str]) -> list[str]:
+    """An execution whose announcement waits for the night after (interpretation I9)."""
+    pending = view["public"].get("pending_execution")
+    if not pending:
+        return []
+    day = NL.phase_text({"name": "day", "number": pending["day"]})
+    night = NL.phase_text({"name": "night", "number": pending["day"] + 1})
+    return [f"待公布的处决：{day}的处决结果在{night}结束时公布"]
+
+
+READER = Reader(own=own, secret=secret, public=public)
+
+
 def render(name: str) -> Played:
-    """Game `name` played, its golden text read through the views at every step."""
+    """Game `name` played and written out through the views at every step."""
     setup, steps, result = GAMES[name]()
-    viewers = [*range(setup["seats"]), SPECTATOR, GM]
-    state = RULES.initial_state(seats=setup["seats"], config=setup["config"],
-                                seed=setup["seed"]).state
-    out = [f"# 猫有n条命 golden playthrough: {name}", f"# setup {compact(setup)}", ""]
-    seen = {v: set() for v in viewers}
-    last = {v: [] for v in viewers}
-    last_public = None
-    for number, step in enumerate([None, *steps]):
-        if step is not None:
-            result_ = RULES.step(state, step)
-            assert hasattr(result_, "state"), f"step {number} refused: {result_}"
-            state = result_.state
-            out.append(f"== step {number}: {describe(step)}")
-        else:
-            out.append("== setup")
-        views = {v: RULES.view(state, v) for v in viewers}
-        public = compact(views[SPECTATOR]["public"])
-        if public != last_public:
-            out.append(f"  public: {public}")
-            last_public = public
-        for event in views[GM]["log"]:
-            if event["seq"] in seen[GM]:
-                continue
-            audience = [v for v in viewers if any(e["seq"] == event["seq"]
-                                                 for e in views[v]["log"])]
-            label = ("everyone" if SPECTATOR in audience
-                     else ", ".join(who(v) for v in audience))
-            out.append(f"  [{label}] {event['kind']} {compact(event['data'])}")
-            for line in event["because"]:
-                out.append(f"      because: {line}")
-        for v in viewers:
-            seen[v] = {e["seq"] for e in views[v]["log"]}
-            lines = view_lines(views[v])
-            if lines != last[v]:
-                out += [f"  {who(v)} view: {line}" for line in lines]
-                last[v] = lines
-    outcome = RULES.outcome(state)
-    out.append(f"== outcome: {outcome.result}, winners "
-               f"{[s + 1 for s in outcome.winners]}: {outcome.summary}")
-    assert outcome.result == result
-    return Played("\n".join(out) + "\n", setup, steps, state)
+    played = write("ninelives", name, setup, steps, READER)
+    assert RULES.outcome(played.final).result == result
+    return played
 
 
 GOLDEN = [GoldenGame("ninelives", name, lambda name=name: render(name)) for name in sorted(GAMES)]

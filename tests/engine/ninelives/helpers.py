@@ -6,15 +6,18 @@ Seats are 0-based in steps (as the engine wants them) and 1-based in readable te
 from __future__ import annotations
 
 import copy
+import random
 
 from games.engine.base import GM, Refusal, action, end_phase, visible_to
 from games.engine.ninelives.cards import camp_of
-from games.engine.ninelives.rules import NineLives
+from games.engine.ninelives.rules import MANIFESTO_MIN, NineLives
+from games.engine.prose import prose
 
 from .deals import FIVE
 
 RULES = NineLives()
-MANIFESTO = "夜色如墨，" * 20  # 100 characters (300 bytes in UTF-8)
+# A kill statement of real sentences, at least the 100 characters §3.5.2 asks.
+MANIFESTO = prose(random.Random("helpers"), MANIFESTO_MIN)
 
 
 def deal_with(base: dict, *, taints: dict | None = None, swap: tuple | None = None) -> dict:
