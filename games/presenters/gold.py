@@ -25,8 +25,11 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, pgettext
 
-from .base import Explanations, Part, plain_ref, seat_number, seat_numbers, who
+from ..engine.gold.reasons import COUNTS, PAYMENTS, PLACE, TABLE, VIRTUAL, R
+from ..engine.reasons import CARD, SECTIONS
+from .base import listing, who
 from .interface import Presenter
+from .reasons import ReasonTexts
 
 SHOWING = re.compile(r"\(showing (KILLER|ASSASSIN|THIEF)\)")
 
@@ -389,17 +392,11 @@ def seat_facts(view: dict, number: int) -> str:
 # --- refusals ----------------------------------------------------------------------------
 
 def refusal(refused) -> str | None:
-    """A refusal in the reader's language.
-
-    The engine's reasons are the msgids (locale/zh_Hans/LC_MESSAGES/django.po translates
-    each one); their `{seat}` placeholders are filled from the refusal's params, already numbered
-    from 1. An unknown reason is still formatted, in English.
-    """
-    text = _(refused.reason)
-    try:
-        return text.format(**refused.params)
-    except (KeyError, IndexError, ValueError):
-        return text
+    """A refusal in the reader's language: its code and params are a reason of the engine's
+    table (a seat 0-based in the data, "3 号座位" in the sentence); None for a code the table
+    does not know. The first letter is a capital ("Seat 1 already flipped…" in English)."""
+    text = REASONS.render({"code": refused.code, "args": dict(refused.params)}, {})
+    return text[:1].upper() + text[1:] if text else None
 
 # A player's visible move is announced at once in the announcement thread (services).
 ANNOUNCE_AT_ONCE = frozenset({"swapped", "replaced", "flipped", "bonus", "double", "kept"})
@@ -473,130 +470,139 @@ def review_secret(secret: dict, names: dict[int, str]) -> list[tuple[str, str]]:
     return [(virtual_name(i), card(c)) for i, c in enumerate(cards) if c]
 
 
-# --- the engine's explanations (its `because` chains) -------------------------------------
-# Every sentence the gold engine writes into a `because` chain (games/engine/gold/rules.py),
-# as a msgid with a placeholder per changing part (games/presenters/base.py `Explanations`);
-# tests/presenters/test_because.py plays random games and fails on any sentence not here.
+# --- reasons: the engine's explanations, refusals and results as data ----------------------
+# Every code of games/engine/gold/reasons.py as a msgid with a placeholder per argument
+# (games/presenters/reasons.py); tests/presenters/test_reasons_gold.py plays random games and
+# fails on any code or argument this table cannot render in Chinese.
 
-_CARD = "(?:KILLER|ASSASSIN|THIEF)"
-
-
-def _table(text: str, names) -> str:
-    """"seats 1 KILLER, 2 THIEF; virtual players 1 ASSASSIN" as the table's cards."""
-    players, virtual = text.split("; virtual players")
-    return table_text(re.findall(r"[A-Z]+", players), re.findall(r"[A-Z]+", virtual), names)
-
-
-def _counts(text: str, names) -> str:
-    return counts_text({c: int(n) for n, c in re.findall(r"(\d+) ([A-Z]+)", text)})
-
-
-def _payments(text: str, names) -> str:
-    return joined(f"{who(names, int(s) - 1)} +{p}"
-                  for s, p in re.findall(r"(\d+) \+(\d+)", text))
+def rule_refs(refs, names=None) -> str:
+    """The seed's references the reader's way: "4②" is §4②, "5④.3" is §5④ operation 3
+    ("§5④ 操作3"), "I12" the engine's interpretation I12; joined "§6④、I12"."""
+    def one(ref: str) -> str:
+        if ref.startswith("I"):
+            return ref
+        section, _dot, operation = ref.partition(".")
+        if operation:
+            return f"§{section} " + _("operation %(n)s") % {"n": operation}
+        return f"§{section}"
+    return listing(one(r) for r in refs)
 
 
-def _place(text: str, names) -> str:
-    key = "virtual" if text.startswith("virtual") else "seat"
-    return place({key: seat_number(text)}, names)
-
-
-BECAUSE_PARTS = {
-    "seat": Part(r"[Ss]eat \d+", lambda text, names: who(names, seat_number(text))),
-    "numbers": Part(r"\d+(?:, \d+)*",
-                    lambda text, names: seat_list(seat_numbers(text), names)),
-    "card": Part(_CARD, lambda text, names: card(text)),
-    "n": Part(r"\d+", lambda text, names: text),
-    "virtual": Part(r"virtual player \d+",
-                    lambda text, names: virtual_name(seat_number(text))),
-    "place": Part(r"seat \d+|virtual player \d+", _place),
-    "table": Part(rf"seats \d+ {_CARD}(?:, \d+ {_CARD})*; virtual players"
-                  rf"(?: \d+ {_CARD}(?:, \d+ {_CARD})*)?", _table),
-    "counts": Part(r"\d+ KILLER, \d+ ASSASSIN, \d+ THIEF", _counts),
-    "payments": Part(r"seat \d+ \+\d+(?:, seat \d+ \+\d+)*", _payments),
-    "ref": Part(r"[§I][^()]*", lambda text, names: plain_ref(
-        text, ((r"operation (\d+)", _("operation %(n)s") % {"n": r"\1"}),))),
-}
-
-BECAUSE = [
+REASONS = ReasonTexts(R, {
     # the setup and the rounds
-    gettext_noop("%(n)s players and %(n2)s virtual players fill the 8 places; the game lasts "
-                 "%(n3)s rounds (%(ref)s)."),
-    gettext_noop("The players left the first lead to chance: %(seat)s was drawn by lot "
-                 "(%(ref)s)."),
-    gettext_noop("The players chose %(seat)s to lead the first round (%(ref)s)."),
-    gettext_noop("Round %(n)s of %(n2)s; %(seat)s leads (%(ref)s)."),
-    gettext_noop("The lead passes to the next seat each round (%(ref)s)."),
-    gettext_noop("Every player holds one %(card)s, one %(card2)s and one %(card3)s (%(ref)s); "
-                 "the virtual pile of %(n)s cards was shuffled and %(n2)s drawn face up for "
-                 "the virtual players (%(ref2)s)."),
+    "places": gettext_noop("%(n)s players and %(n2)s virtual players fill the 8 places; the "
+                           "game lasts %(n3)s rounds (%(ref)s)."),
+    "lead_by_lot": gettext_noop("The players left the first lead to chance: %(seat)s was "
+                                "drawn by lot (%(ref)s)."),
+    "lead_chosen": gettext_noop("The players chose %(seat)s to lead the first round "
+                                "(%(ref)s)."),
+    "round_lead": gettext_noop("Round %(n)s of %(n2)s; %(seat)s leads (%(ref)s)."),
+    "lead_passes": gettext_noop("The lead passes to the next seat each round (%(ref)s)."),
+    "deal": gettext_noop("Every player holds one %(card)s, one %(card2)s and one %(card3)s "
+                         "(%(ref)s); the virtual pile of %(n)s cards was shuffled and %(n2)s "
+                         "drawn face up for the virtual players (%(ref2)s)."),
     # the pick and the reveal (§3)
-    gettext_noop("%(seat)s picked %(card)s in secret; it will be shown when the pick phase "
-                 "ends (%(ref)s)."),
-    gettext_noop("%(seat)s confirmed its secret pick, %(card)s (%(ref)s)."),
-    gettext_noop("%(seat)s changed its secret pick from %(card)s to %(card2)s before the "
-                 "reveal (%(ref)s)."),
-    gettext_noop("%(seat)s did not pick a card in time, so %(card)s was drawn at random from "
-                 "its hand (%(ref)s)."),
-    gettext_noop("Every player's pick is shown at the same time (%(ref)s): %(table)s."),
-    gettext_noop("Seat(s) %(numbers)s missed the pick and got a card at random (%(ref)s)."),
-    gettext_noop("Seat(s) %(numbers)s would win coins; instead each takes a priority token "
-                 "(%(ref)s)."),
-    gettext_noop("No player would win coins, so nobody takes a priority token (%(ref)s)."),
-    # the priority and operation turns (§5)
-    gettext_noop("%(seat)s made no priority choice in time, so it keeps the token (%(ref)s)."),
-    gettext_noop("%(seat)s keeps its priority token and its card and takes %(n)s bonus coins "
-                 "from the supply (%(ref)s)."),
-    gettext_noop("%(seat)s trades its priority token for a ×2 token: what it wins this round "
-                 "is doubled (%(ref)s)."),
-    gettext_noop("Without a priority token it will also take a turn among the operations "
-                 "(%(ref)s)."),
-    gettext_noop("%(seat)s made no choice in time, so it keeps its card (%(ref)s)."),
-    gettext_noop("%(seat)s keeps its card and does nothing else (%(ref)s)."),
-    gettext_noop("%(seat)s covers its %(card)s with one of its two other cards, face down "
-                 "(%(ref)s)."),
-    gettext_noop("The card %(seat)s put face down is %(card)s; only it knows until the card "
-                 "is flipped or judged."),
-    gettext_noop("%(seat)s keeps its card and puts a card from its hand face down in place of "
-                 "%(virtual)s's %(card)s (%(ref)s)."),
-    gettext_noop("Nobody else may replace a virtual player's card this round (%(ref)s)."),
-    gettext_noop("The card %(seat)s put on %(virtual)s is %(card)s; only it knows until the "
-                 "card is flipped or judged."),
-    gettext_noop("%(seat)s keeps its card and flips the face-down card of %(place)s: it is "
-                 "%(card)s (%(ref)s)."),
-    gettext_noop("Nobody else may flip a card this round (%(ref)s)."),
-    # the judgments (§4, §6) and the end
-    gettext_noop("The table shows %(counts)s (%(ref)s)."),
-    gettext_noop("%(card)s outnumber %(card2)s, so the %(card3)s holders take the %(n)s coins "
-                 "(%(ref)s)."),
-    gettext_noop("%(card)s and %(card2)s are tied at %(n)s, so the %(card3)s holders take the "
-                 "%(n2)s coins (%(ref)s)."),
-    gettext_noop("Nobody holds %(card)s, so the %(n)s coins vanish."),
-    gettext_noop("%(n)s holders would share %(n2)s coins; with %(n3)s or more nobody gets "
-                 "anything and the coins vanish (%(ref)s)."),
-    gettext_noop("The %(n)s %(card)s holder(s) get %(n2)s coin(s) each (%(ref)s)."),
-    gettext_noop("The %(n)s coin(s) left over go to the %(n2)s %(card)s holder(s): %(n3)s each "
-                 "(%(ref)s)."),
-    gettext_noop("The %(n)s coin(s) left over have no %(card)s to go to."),
-    gettext_noop("%(n)s coin(s) cannot be split evenly and vanish (%(ref)s)."),
-    gettext_noop("Every player turns its card face up for the final judgment (%(ref)s): "
-                 "%(table)s."),
-    gettext_noop("%(seat)s holds a ×2 token: %(n)s becomes %(n2)s (%(ref)s)."),
-    gettext_noop("Coins paid: %(payments)s."),
-    gettext_noop("No player wins coins this round."),
-    gettext_noop("All %(n)s rounds are played; the most coins wins and a tie shares the win "
-                 "(%(ref)s)."),
-    gettext_noop("%(seat)s wins with %(n)s coins."),
-    gettext_noop("Seats %(numbers)s share the win with %(n)s coins each."),
-]
-
-EXPLANATIONS = Explanations(BECAUSE_PARTS, BECAUSE)
-
-
-def because_text(sentence: str, names: dict[int, str]) -> str | None:
-    """One sentence of the engine's `because` chain in the reader's language; None when the
-    table does not know it (the machinery then shows the engine's sentence and logs it)."""
-    return EXPLANATIONS.read(sentence, names)
+    "picked": gettext_noop("%(seat)s picked %(card)s in secret; it will be shown when the "
+                           "pick phase ends (%(ref)s)."),
+    "pick_confirmed": gettext_noop("%(seat)s confirmed its secret pick, %(card)s (%(ref)s)."),
+    "pick_changed": gettext_noop("%(seat)s changed its secret pick from %(card)s to %(card2)s "
+                                 "before the reveal (%(ref)s)."),
+    "pick_defaulted": gettext_noop("%(seat)s did not pick a card in time, so %(card)s was "
+                                   "drawn at random from its hand (%(ref)s)."),
+    "picks_shown": gettext_noop("Every player's pick is shown at the same time (%(ref)s): "
+                                "%(table)s."),
+    "picks_missed": gettext_noop("%(seats)s missed the pick and got a card at random "
+                                 "(%(ref)s)."),
+    "priority_tokens": gettext_noop("%(seats)s would win coins; instead each takes a priority "
+                                    "token (%(ref)s)."),
+    "no_priority": gettext_noop("No player would win coins, so nobody takes a priority token "
+                                "(%(ref)s)."),
+    # the coin rule (§4)
+    "table_counts": gettext_noop("The table shows %(counts)s (%(ref)s)."),
+    "outnumber": gettext_noop("%(card)s outnumber %(card2)s, so the %(card3)s holders take "
+                              "the %(n)s coins (%(ref)s)."),
+    "tied": gettext_noop("%(card)s and %(card2)s are tied at %(n)s, so the %(card3)s holders "
+                         "take the %(n2)s coins (%(ref)s)."),
+    "nobody_holds": gettext_noop("Nobody holds %(card)s, so the %(n)s coins vanish."),
+    "crowd": gettext_noop("%(n)s holders would share %(n2)s coins; with %(n3)s or more nobody "
+                          "gets anything and the coins vanish (%(ref)s)."),
+    "share": gettext_noop("The %(n)s %(card)s holder(s) get %(n2)s coin(s) each (%(ref)s)."),
+    "rest_to_thieves": gettext_noop("The %(n)s coin(s) left over go to the %(n2)s %(card)s "
+                                    "holder(s): %(n3)s each (%(ref)s)."),
+    "rest_unclaimed": gettext_noop("The %(n)s coin(s) left over have no %(card)s to go to."),
+    "rest_vanishes": gettext_noop("%(n)s coin(s) cannot be split evenly and vanish "
+                                  "(%(ref)s)."),
+    # the priority turns (§5③)
+    "priority_missed": gettext_noop("%(seat)s made no priority choice in time, so it keeps "
+                                    "the token (%(ref)s)."),
+    "bonus": gettext_noop("%(seat)s keeps its priority token and its card and takes %(n)s "
+                          "bonus coins from the supply (%(ref)s)."),
+    "double": gettext_noop("%(seat)s trades its priority token for a ×2 token: what it wins "
+                           "this round is doubled (%(ref)s)."),
+    "double_operates": gettext_noop("Without a priority token it will also take a turn among "
+                                    "the operations (%(ref)s)."),
+    # the operations (§5④)
+    "keep_missed": gettext_noop("%(seat)s made no choice in time, so it keeps its card "
+                                "(%(ref)s)."),
+    "kept": gettext_noop("%(seat)s keeps its card and does nothing else (%(ref)s)."),
+    "swapped": gettext_noop("%(seat)s covers its %(card)s with one of its two other cards, "
+                            "face down (%(ref)s)."),
+    "swapped_card": gettext_noop("The card %(seat)s put face down is %(card)s; only it knows "
+                                 "until the card is flipped or judged."),
+    "replaced": gettext_noop("%(seat)s keeps its card and puts a card from its hand face down "
+                             "in place of %(virtual)s's %(card)s (%(ref)s)."),
+    "replace_once": gettext_noop("Nobody else may replace a virtual player's card this round "
+                                 "(%(ref)s)."),
+    "replaced_card": gettext_noop("The card %(seat)s put on %(virtual)s is %(card)s; only it "
+                                  "knows until the card is flipped or judged."),
+    "flipped": gettext_noop("%(seat)s keeps its card and flips the face-down card of "
+                            "%(place)s: it is %(card)s (%(ref)s)."),
+    "flip_once": gettext_noop("Nobody else may flip a card this round (%(ref)s)."),
+    # the final judgment (§6) and the end
+    "final_table": gettext_noop("Every player turns its card face up for the final judgment "
+                                "(%(ref)s): %(table)s."),
+    "doubled": gettext_noop("%(seat)s holds a ×2 token: %(n)s becomes %(n2)s (%(ref)s)."),
+    "paid": gettext_noop("Coins paid: %(payments)s."),
+    "nobody_paid": gettext_noop("No player wins coins this round."),
+    "all_rounds": gettext_noop("All %(n)s rounds are played; the most coins wins and a tie "
+                               "shares the win (%(ref)s)."),
+    # results
+    "wins": gettext_noop("%(seat)s wins with %(n)s coins."),
+    "share_win": gettext_noop("%(seats)s share the win with %(n)s coins each."),
+    # refusals
+    "bad_step": gettext_noop("This is not a step the game understands."),
+    "bad_params": gettext_noop("The choice's details are missing."),
+    "unknown_action": gettext_noop("This game has no such action."),
+    "not_a_seat": gettext_noop("Only a seated player can act in this game."),
+    "game_over": gettext_noop("The game is over."),
+    "still_picking": gettext_noop("Everyone is still picking a card; this choice comes after "
+                                  "the reveal."),
+    "not_your_turn": gettext_noop("It is %(seat)s's turn, not yours."),
+    "already_acted": gettext_noop("You have already made your choice this turn."),
+    "not_priority_turn": gettext_noop("Only a priority holder, in its priority turn, chooses "
+                                      "between the bonus and the ×2 token."),
+    "priority_turn": gettext_noop("This is a priority turn: take the bonus or the ×2 token."),
+    "already_revealed": gettext_noop("The cards have already been revealed this round."),
+    "bad_card": gettext_noop("Pick one of KILLER, ASSASSIN or THIEF."),
+    "no_details": gettext_noop("This choice takes no details."),
+    "no_swap_card": gettext_noop("Name the card to put face down."),
+    "card_not_in_hand": gettext_noop("You can only use one of the two cards still in your "
+                                     "hand."),
+    "bad_replace": gettext_noop("Name a card from your hand and a virtual player."),
+    "replace_used": gettext_noop("%(seat)s already replaced a virtual player's card this "
+                                 "round; only one may."),
+    "no_such_virtual": gettext_noop("There is no such virtual player."),
+    "flip_used": gettext_noop("%(seat)s already flipped a card this round; only one may."),
+    "not_face_down": gettext_noop("Flip a face-down card that is still hidden."),
+}, renderers={
+    CARD: lambda v, names: card(v),
+    SECTIONS: rule_refs,
+    TABLE: lambda v, names: table_text(v["seats"], v["virtual"], names),
+    COUNTS: lambda v, names: counts_text(v),
+    VIRTUAL: lambda v, names: virtual_name(v),
+    PLACE: place,
+    PAYMENTS: lambda v, names: joined(f"{who(names, s)} +{p}" for s, p in v),
+})
 
 
 class GoldPresenter(Presenter):
@@ -604,6 +610,7 @@ class GoldPresenter(Presenter):
     (games/presenters/interface.py declares them; the others keep their defaults)."""
 
     EVENTS = EVENTS
+    REASONS = REASONS
     ANNOUNCE_AT_ONCE = ANNOUNCE_AT_ONCE
     ROUND_OPENS = ROUND_OPENS
     present = staticmethod(present)
@@ -611,7 +618,6 @@ class GoldPresenter(Presenter):
     param_label = staticmethod(param_label)
     pick_label = staticmethod(pick_label)
     refusal = staticmethod(refusal)
-    because_text = staticmethod(because_text)
     seat_facts = staticmethod(seat_facts)
     outcome = staticmethod(outcome)
     review_facts = staticmethod(review_facts)

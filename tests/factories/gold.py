@@ -22,7 +22,6 @@ from tests.factories import ROOT, fresh, user_of
 
 PRESENTER = ROOT / "games" / "presenters" / "gold.py"
 PANEL = ROOT / "templates" / "games" / "panels" / "gold.html"
-RULES = ROOT / "games" / "engine" / "gold" / "rules.py"
 
 T0 = dt.datetime(2025, 3, 1, 12, 0, tzinfo=dt.UTC)
 DURATIONS = {"pick": 60, "priority": 30, "operation": 30}
@@ -150,7 +149,7 @@ def random_game(players: int, seed: int, *, miss: float = 0.2):
 
 def python_msgids(path: Path = PRESENTER) -> set[str]:
     """Every string literal passed to `_()` or `gettext_noop()` (the table of the engine's
-    sentences) in a Python module."""
+    reasons) in a Python module."""
     ids = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if (isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("_", "gettext_noop")
@@ -168,17 +167,8 @@ def template_msgids(path: Path = PANEL) -> set[str]:
     return {ast.literal_eval(m.group(1)) for m in found}
 
 
-def refusal_reasons(path: Path = RULES) -> set[str]:
-    """The English reason of every Refusal the engine can return."""
-    reasons = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Refusal":
-            reasons.add(node.args[1].value)
-    return reasons
-
-
-# Where gold's own entries come from (makemessages, and the engine's refusal reasons the
-# catalogue keeps for presenters/gold.refusal, write these as the entries' locations).
+# Where gold's own entries come from (makemessages writes these as the entries' locations;
+# the refusals' entries still name the engine, where their sentences used to be).
 GOLD_SOURCES = ("games/presenters/gold.py", "templates/games/panels/gold.html",
                 "games/engine/gold/")
 

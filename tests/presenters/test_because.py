@@ -20,18 +20,15 @@ from django.utils import translation
 
 from games.engine.base import GM, Refusal, action
 from games.engine.classic.rules import Classic
-from games.engine.gold.rules import Gold
 from games.engine.ninelives import simulate
 from games.engine.ninelives.rules import NineLives
 from games.presenters import because_text
 from games.presenters import classic as classic_presenter
-from games.presenters import gold as gold_presenter
 from games.presenters import ninelives as ninelives_presenter
 
 NAMES = {s: f"{'甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳'[s]}君" for s in range(16)}
 WORDS = "猫有条命杀手狼人平民天神今夜发言"
-PRESENTERS = {"ninelives": ninelives_presenter, "classic": classic_presenter,
-              "gold": gold_presenter}
+PRESENTERS = {"ninelives": ninelives_presenter, "classic": classic_presenter}
 CLASSIC_OPTIONS = [{}, {"variant_ghost_poison": True}, {"guardian": True},
                    {"dual_guardians": True}, {"variant_ghost_poison": True, "guardian": True},
                    {"variant_ghost_poison": True, "dual_guardians": True},
@@ -41,8 +38,6 @@ GAMES = {
     "ninelives": [(NineLives(), seats, None, range(16)) for seats in (5, 6)],
     "classic": [(Classic(), seats, options, range(2)) for seats in (11, 13, 16)
                 for options in CLASSIC_OPTIONS],
-    "gold": [(Gold(), seats, {"lead": lead}, range(3)) for seats in range(2, 7)
-             for lead in (None, 0)],
 }
 # What a Chinese sentence may hold in Latin letters: the references to the rules.
 REFERENCES = re.compile(r"I\d+|\d[A-D]\b")
@@ -226,23 +221,6 @@ EXAMPLES = {
         ("Seat 3 and seat 8 tied at the top: a guardian and the seat it protects, so both die "
          "(seed 003 guardian rule 4).",
          "3号丙君、8号辛君平票最高：守护神与其被守护人，两人同死（守护神 4）。"),
-    ],
-    "gold": [
-        ("ASSASSIN outnumber KILLER, so the ASSASSIN holders take the 4 coins (§4③).",
-         "刺客多于杀手，持刺客者分得 4 枚金币（§4③）。"),
-        ("The players chose seat 2 to lead the first round (§1②).",
-         "玩家们商定由2号乙君 担任第一轮的先手（§1②）。"),
-        ("Seat 2 keeps its card and flips the face-down card of virtual player 3: it is THIEF "
-         "(§5④ operation 3).",
-         "2号乙君 保持身份不变，掀开了虚拟玩家 3 背面朝上的牌：是盗贼（§5④ 操作3）。"),
-        ("Coins paid: seat 1 +1, seat 3 +2.", "发放金币：1号甲君 +1；3号丙君 +2。"),
-        ("Seats 1, 3 share the win with 5 coins each.", "1号甲君、3号丙君 各有 5 枚金币，共同获胜。"),
-        ("All 4 rounds are played; the most coins wins and a tie shares the win (§6④, I12).",
-         "4 轮全部结束；金币最多者获胜，并列则共同获胜（§6④、I12）。"),
-        ("The table shows 1 KILLER, 4 ASSASSIN, 3 THIEF (§4②).",
-         "桌面上有杀手 1 张、刺客 4 张、盗贼 3 张（§4②）。"),
-        # rare in random games
-        ("The 1 coin(s) left over have no THIEF to go to.", "剩下的 1 枚金币没有持盗贼者可分。"),
     ],
 }
 

@@ -61,6 +61,7 @@ from ..base import (
     public,
     seats,
 )
+from .reasons import R
 
 KILLER = "KILLER"
 ASSASSIN = "ASSASSIN"
@@ -109,15 +110,11 @@ class Judgment:
     winner: str | None      # the card whose holders take the 4 coins; None if nobody can
     per_card: dict[str, int]
     vanished: int
-    because: tuple[str, ...]
+    because: tuple[dict, ...]   # reasons (games/engine/gold/reasons.py)
 
     def as_data(self) -> dict:
         return {"counts": dict(self.counts), "winner": self.winner,
                 "per_card": dict(self.per_card), "vanished": self.vanished}
-
-
-def _count_text(counts: dict[str, int]) -> str:
-    return ", ".join(f"{counts[c]} {c}" for c in CARDS)
 
 
 def judge(cards: list[str]) -> Judgment:
@@ -134,40 +131,39 @@ def judge(cards: list[str]) -> Judgment:
     """
     counts = {c: cards.count(c) for c in CARDS}
     per_card = dict.fromkeys(CARDS, 0)
-    because = [f"The table shows {_count_text(counts)} (§4②)."]
+    because = [R("table_counts", counts=dict(counts), ref=["4②"])]
     k, a = counts[KILLER], counts[ASSASSIN]
     if k != a:
         winner = KILLER if k > a else ASSASSIN
         loser = ASSASSIN if k > a else KILLER
-        because.append(f"{winner} outnumber {loser}, so the {winner} holders take the "
-                       f"{ROUND_COINS} coins (§4③).")
+        because.append(R("outnumber", card=winner, card2=loser, card3=winner, n=ROUND_COINS,
+                         ref=["4③"]))
     else:
         winner = THIEF
-        because.append(f"KILLER and ASSASSIN are tied at {k}, so the THIEF holders take the "
-                       f"{ROUND_COINS} coins (§4④).")
+        because.append(R("tied", card=KILLER, card2=ASSASSIN, n=k, card3=THIEF, n2=ROUND_COINS,
+                         ref=["4④"]))
     n = counts[winner]
     if n == 0:
-        because.append(f"Nobody holds {winner}, so the {ROUND_COINS} coins vanish.")
+        because.append(R("nobody_holds", card=winner, n=ROUND_COINS))
         return Judgment(counts, None, per_card, ROUND_COINS, tuple(because))
     if n >= CROWD:
-        because.append(f"{n} holders would share {ROUND_COINS} coins; with {CROWD} or more "
-                       f"nobody gets anything and the coins vanish (§4⑤).")
+        because.append(R("crowd", n=n, n2=ROUND_COINS, n3=CROWD, ref=["4⑤"]))
         return Judgment(counts, None, per_card, ROUND_COINS, tuple(because))
     share = ROUND_COINS // n
     per_card[winner] = share
     rest = ROUND_COINS - share * n
-    because.append(f"The {n} {winner} holder(s) get {share} coin(s) each (§4⑤).")
+    because.append(R("share", n=n, card=winner, n2=share, ref=["4⑤"]))
     if rest and winner != THIEF:
         t = counts[THIEF]
         if t:
             per_card[THIEF] = rest // t
-            because.append(f"The {rest} coin(s) left over go to the {t} THIEF holder(s): "
-                           f"{rest // t} each (§4⑤).")
+            because.append(R("rest_to_thieves", n=rest, n2=t, card=THIEF, n3=rest // t,
+                             ref=["4⑤"]))
             rest -= per_card[THIEF] * t
         else:
-            because.append(f"The {rest} coin(s) left over have no THIEF to go to.")
+            because.append(R("rest_unclaimed", n=rest, card=THIEF))
     if rest:
-        because.append(f"{rest} coin(s) cannot be split evenly and vanish (§4⑥).")
+        because.append(R("rest_vanishes", n=rest, ref=["4⑥"]))
     return Judgment(counts, winner, per_card, rest, tuple(because))
 
 
@@ -177,16 +173,6 @@ def seat_order(lead: int, players: int) -> list[int]:
     """Every seat, starting at `lead` and going on in seat order (the seed's
     counter-clockwise order, §1②)."""
     return [(lead + i) % players for i in range(players)]
-
-
-def _seat_list(numbers: list[int]) -> str:
-    return ", ".join(str(n + 1) for n in numbers) or "none"
-
-
-def _table_text(seat_cards: list[str], virtual_cards: list[str]) -> str:
-    return ("seats " + ", ".join(f"{i + 1} {c}" for i, c in enumerate(seat_cards))
-            + "; virtual players " + ", ".join(f"{v + 1} {c}"
-                                               for v, c in enumerate(virtual_cards)))
 
 
 def _is_int(value) -> bool:
@@ -254,14 +240,12 @@ class Gold(RuleSet):
         state = fresh_state(self.name, seats=seats, config=cfg, seed=seed)
         events: list[dict] = []
         virtual = TABLE - seats
-        because = [f"{seats} players and {virtual} virtual players fill the 8 places; the "
-                   f"game lasts {seats} rounds (§1①, §1②)."]
+        because = [R("places", n=seats, n2=virtual, n3=seats, ref=["1①", "1②"])]
         if lead is None:
             lead = draw_random(state, "lead").randrange(seats)
-            because.append(f"The players left the first lead to chance: seat {lead + 1} was "
-                           f"drawn by lot (§1②).")
+            because.append(R("lead_by_lot", seat=lead, ref=["1②"]))
         else:
-            because.append(f"The players chose seat {lead + 1} to lead the first round (§1②).")
+            because.append(R("lead_chosen", seat=lead, ref=["1②"]))
         state["public"] = {
             "players": seats, "virtual_players": virtual, "rounds": seats,
             "first_lead": lead, "round": 0, "lead": lead,
@@ -346,43 +330,38 @@ class Gold(RuleSet):
         3. Apply the choice to a copy of the state and return it with its events.
         """
         if not isinstance(step, dict):
-            return Refusal("bad_step", "This is not a step the game understands.")
+            return Refusal("bad_step")
         actor, kind, params = step.get("actor"), step.get("kind"), step.get("params")
         if not isinstance(params, dict):
-            return Refusal("bad_params", "The choice's details are missing.")
+            return Refusal("bad_params")
         if kind not in ACTION_KINDS:
-            return Refusal("unknown_action", "This game has no such action.",
-                           {"kind": str(kind)[:40]})
+            return Refusal("unknown_action")
         pub = state["public"]
         if not _is_int(actor) or not 0 <= actor < pub["players"]:
-            return Refusal("not_a_seat", "Only a seated player can act in this game.")
+            return Refusal("not_a_seat")
         if pub["phase"] == FINISHED:
-            return Refusal("game_over", "The game is over.")
+            return Refusal("game_over")
         if kind == A_PICK:
             return self._pick(state, actor, params)
         if pub["phase"] == PICK:
-            return Refusal("wrong_phase", "Everyone is still picking a card; this choice "
-                                          "comes after the reveal.")
+            return Refusal("still_picking")
         if pub["turn"] != actor:
-            return Refusal("not_your_turn", "It is seat {seat}'s turn, not yours.",
-                           {"seat": pub["turn"] + 1})
+            return Refusal("not_your_turn", params={"seat": pub["turn"]})
         if pub["acted"]:
-            return Refusal("already_acted", "You have already made your choice this turn.")
+            return Refusal("already_acted")
         if kind in (A_BONUS, A_DOUBLE):
             if pub["phase"] != PRIORITY:
-                return Refusal("wrong_phase", "Only a priority holder, in its priority turn, "
-                                              "chooses between the bonus and the ×2 token.")
+                return Refusal("not_priority_turn")
             return self._priority_choice(state, actor, kind, params)
         if pub["phase"] != OPERATION:
-            return Refusal("wrong_phase", "This is a priority turn: take the bonus or the ×2 "
-                                          "token.")
+            return Refusal("priority_turn")
         return self._operation(state, actor, kind, params)
 
     def _pick(self, state: State, seat: int, params: dict) -> Transition | Refusal:
         if state["public"]["phase"] != PICK:
-            return Refusal("wrong_phase", "The cards have already been revealed this round.")
+            return Refusal("already_revealed")
         if set(params) != {"card"} or params["card"] not in CARDS:
-            return Refusal("bad_card", "Pick one of KILLER, ASSASSIN or THIEF.")
+            return Refusal("bad_card")
         s = copy.deepcopy(state)
         events: list[dict] = []
         card = params["card"]
@@ -390,21 +369,20 @@ class Gold(RuleSet):
         s["private"][seat]["pick"] = card
         s["secret"]["cards"]["seats"][seat] = card
         s["public"]["picked"][seat] = True
-        text = (f"Seat {seat + 1} picked {card} in secret; it will be shown when the pick "
-                f"phase ends (§3①).")
         if before == card:
-            text = f"Seat {seat + 1} confirmed its secret pick, {card} (§3①)."
+            reason = R("pick_confirmed", seat=seat, card=card, ref=["3①"])
         elif before:
-            text = (f"Seat {seat + 1} changed its secret pick from {before} to {card} before "
-                    f"the reveal (§3①, I3).")
-        emit(s, events, make_event("picked", seats(seat), because=[text], seat=seat, card=card,
+            reason = R("pick_changed", seat=seat, card=before, card2=card, ref=["3①", "I3"])
+        else:
+            reason = R("picked", seat=seat, card=card, ref=["3①"])
+        emit(s, events, make_event("picked", seats(seat), because=[reason], seat=seat, card=card,
                                    round=s["public"]["round"]))
         return Transition(s, events)
 
     def _priority_choice(self, state: State, seat: int, kind: str,
                          params: dict) -> Transition | Refusal:
         if params:
-            return Refusal("bad_params", "This choice takes no details.")
+            return Refusal("no_details")
         s = copy.deepcopy(state)
         events: list[dict] = []
         self._resolve_priority(s, events, seat, kind, missed=False)
@@ -417,23 +395,19 @@ class Gold(RuleSet):
         pub["acted"] = True
         because = []
         if missed:
-            because.append(f"Seat {seat + 1} made no priority choice in time, so it keeps "
-                           f"the token (I9).")
+            because.append(R("priority_missed", seat=seat, ref=["I9"]))
         if kind == A_BONUS:
             pub["coins"][seat] += BONUS
             pub["supply"] -= BONUS
             pub["choices"][seat] = {"priority": A_BONUS}
-            because.append(f"Seat {seat + 1} keeps its priority token and its card and takes "
-                           f"{BONUS} bonus coins from the supply (§5③ operation 1).")
+            because.append(R("bonus", seat=seat, n=BONUS, ref=["5③.1"]))
             emit(s, events, make_event("bonus", public(), because=because, seat=seat,
                                        coins=BONUS, total=pub["coins"][seat], missed=missed))
         else:
             pub["tokens"][seat] = DOUBLE_TOKEN
             pub["choices"][seat] = {"priority": A_DOUBLE}
-            because.append(f"Seat {seat + 1} trades its priority token for a ×2 token: what "
-                           f"it wins this round is doubled (§5③ operation 2).")
-            because.append("Without a priority token it will also take a turn among the "
-                           "operations (§5②, §5④, I8).")
+            because.append(R("double", seat=seat, ref=["5③.2"]))
+            because.append(R("double_operates", ref=["5②", "5④", "I8"]))
             emit(s, events, make_event("double", public(), because=because, seat=seat))
 
     def _operation(self, state: State, seat: int, kind: str,
@@ -443,36 +417,28 @@ class Gold(RuleSet):
         hand = state["private"][seat]["hand"]
         if kind == A_KEEP:
             if params:
-                return Refusal("bad_params", "Keeping your card takes no details.")
+                return Refusal("no_details")
         elif kind == A_SWAP:
             if set(params) != {"card"} or params["card"] not in CARDS:
-                return Refusal("bad_card", "Name the card to put face down.")
+                return Refusal("no_swap_card")
             if params["card"] not in hand:
-                return Refusal("card_not_in_hand", "You can only use one of the two cards "
-                                                   "still in your hand.")
+                return Refusal("card_not_in_hand")
         elif kind == A_REPLACE:
             if set(params) != {"card", "virtual"} or params["card"] not in CARDS:
-                return Refusal("bad_params", "Name a card from your hand and a virtual player.")
+                return Refusal("bad_replace")
             if params["card"] not in hand:
-                return Refusal("card_not_in_hand", "You can only use one of the two cards "
-                                                   "still in your hand.")
+                return Refusal("card_not_in_hand")
             if pub["replace_used_by"] is not None:
-                return Refusal("replace_used", "Seat {seat} already replaced a virtual "
-                                               "player's card this round; only one may.",
-                               {"seat": pub["replace_used_by"] + 1})
+                return Refusal("replace_used", params={"seat": pub["replace_used_by"]})
             v = params["virtual"]
             if not _is_int(v) or not 0 <= v < len(pub["virtual"]):
-                return Refusal("no_such_virtual", "There is no such virtual player.")
-        elif kind == A_FLIP:
+                return Refusal("no_such_virtual")
+        else:  # A_FLIP: every other kind was dealt with before the operations (see `apply`)
             if pub["flip_used_by"] is not None:
-                return Refusal("flip_used", "Seat {seat} already flipped a card this round; "
-                                            "only one may.",
-                               {"seat": pub["flip_used_by"] + 1})
+                return Refusal("flip_used", params={"seat": pub["flip_used_by"]})
             if (len(params) != 1 or not all(_is_int(v) for v in params.values())
                     or params not in self._face_down_places(pub)):
-                return Refusal("not_face_down", "Flip a face-down card that is still hidden.")
-        else:
-            return Refusal("wrong_phase", "This choice belongs to a priority turn.")
+                return Refusal("not_face_down")
         s = copy.deepcopy(state)
         events: list[dict] = []
         self._resolve_operation(s, events, seat, kind, params, missed=False)
@@ -484,11 +450,9 @@ class Gold(RuleSet):
         pub, me, truth = s["public"], s["private"][seat], s["secret"]["cards"]
         pub["acted"] = True
         pub["choices"][seat] = {"operation": kind}
-        name = f"Seat {seat + 1}"
         if kind == A_KEEP:
-            text = (f"{name} made no choice in time, so it keeps its card (I9)." if missed
-                    else f"{name} keeps its card and does nothing else (I9).")
-            emit(s, events, make_event("kept", public(), because=[text], seat=seat,
+            reason = R("keep_missed" if missed else "kept", seat=seat, ref=["I9"])
+            emit(s, events, make_event("kept", public(), because=[reason], seat=seat,
                                        missed=missed))
         elif kind == A_SWAP:
             card = params["card"]
@@ -497,11 +461,10 @@ class Gold(RuleSet):
             truth["seats"][seat] = card
             pub["table"][seat]["covered"] = True
             emit(s, events, make_event("swapped", public(), because=[
-                f"{name} covers its {pub['table'][seat]['shown']} with one of its two other "
-                f"cards, face down (§5④ operation 1)."], seat=seat))
+                R("swapped", seat=seat, card=pub["table"][seat]["shown"], ref=["5④.1"])],
+                seat=seat))
             emit(s, events, make_event("swapped_card", seats(seat), because=[
-                f"The card seat {seat + 1} put face down is {card}; only it knows until the card is "
-                f"flipped or judged."], seat=seat, card=card))
+                R("swapped_card", seat=seat, card=card)], seat=seat, card=card))
         elif kind == A_REPLACE:
             card, v = params["card"], params["virtual"]
             me["hand"].remove(card)
@@ -509,15 +472,14 @@ class Gold(RuleSet):
             truth["virtual"][v] = card
             pub["virtual"][v]["covered"] = True
             pub["replace_used_by"] = seat
-            because = [f"{name} keeps its card and puts a card from its hand face down in "
-                       f"place of virtual player {v + 1}'s {pub['virtual'][v]['shown']} "
-                       f"(§5④ operation 2).",
-                       "Nobody else may replace a virtual player's card this round (§5④)."]
+            because = [R("replaced", seat=seat, virtual=v, card=pub["virtual"][v]["shown"],
+                         ref=["5④.2"]),
+                       R("replace_once", ref=["5④"])]
             emit(s, events, make_event("replaced", public(), because=because, seat=seat,
                                        virtual=v, removed=pub["virtual"][v]["shown"]))
             emit(s, events, make_event("replaced_card", seats(seat), because=[
-                f"The card seat {seat + 1} put on virtual player {v + 1} is {card}; only it knows "
-                f"until the card is flipped or judged."], seat=seat, virtual=v, card=card))
+                R("replaced_card", seat=seat, virtual=v, card=card)], seat=seat, virtual=v,
+                card=card))
         else:  # A_FLIP
             if "seat" in params:
                 spot, card = pub["table"][params["seat"]], truth["seats"][params["seat"]]
@@ -525,12 +487,9 @@ class Gold(RuleSet):
                 spot, card = pub["virtual"][params["virtual"]], truth["virtual"][params["virtual"]]
             spot["cover"] = card
             pub["flip_used_by"] = seat
-            where = _place_name(params)
             emit(s, events, make_event("flipped", public(), because=[
-                f"{name} keeps its card and flips the face-down card of {where}: it is "
-                f"{card} (§5④ operation 3).",
-                "Nobody else may flip a card this round (§5④)."], seat=seat, card=card,
-                target=dict(params)))
+                R("flipped", seat=seat, place=dict(params), card=card, ref=["5④.3"]),
+                R("flip_once", ref=["5④"])], seat=seat, card=card, target=dict(params)))
 
     def end_phase(self, state: State) -> Transition:
         """The clock's step: fill in missed choices and move to the next phase.
@@ -591,13 +550,12 @@ class Gold(RuleSet):
         drawn = pile[:virtual]
         pub["virtual"] = [_new_spot(c) for c in drawn]
         s["secret"]["cards"] = {"seats": [None] * players, "virtual": list(drawn)}
-        because = [f"Round {pub['round']} of {pub['rounds']}; seat {pub['lead'] + 1} leads "
-                   f"(§1②)."]
+        because = [R("round_lead", n=pub["round"], n2=pub["rounds"], seat=pub["lead"],
+                     ref=["1②"])]
         if pub["round"] > 1:
-            because.append("The lead passes to the next seat each round (§1②).")
-        because.append(f"Every player holds one KILLER, one ASSASSIN and one THIEF (§2①); the "
-                       f"virtual pile of {virtual * 3} cards was shuffled and {virtual} drawn "
-                       f"face up for the virtual players (§2②, I1).")
+            because.append(R("lead_passes", ref=["1②"]))
+        because.append(R("deal", card=KILLER, card2=ASSASSIN, card3=THIEF, ref=["2①"],
+                         n=virtual * 3, n2=virtual, ref2=["2②", "I1"]))
         emit(s, events, make_event("round_started", public(), because=because,
                                    round=pub["round"], lead=pub["lead"], virtual=drawn))
         self._enter_phase(s, PICK)
@@ -622,19 +580,17 @@ class Gold(RuleSet):
                 truth["seats"][i] = card
                 missed.append(i)
                 emit(s, events, make_event("pick_defaulted", seats(i), because=[
-                    f"Seat {i + 1} did not pick a card in time, so {card} was drawn at random "
-                    f"from its hand (I3)."], seat=i, card=card))
+                    R("pick_defaulted", seat=i, card=card, ref=["I3"])], seat=i, card=card))
         for i in range(players):
             card = s["private"][i]["pick"]
             s["private"][i]["hand"].remove(card)
             pub["table"][i] = _new_spot(card)
         pub["picked"] = [True] * players
         shown = [spot["shown"] for spot in pub["table"]]
-        because = ["Every player's pick is shown at the same time (§3①): "
-                   + _table_text(shown, [v["shown"] for v in pub["virtual"]]) + "."]
+        because = [R("picks_shown", ref=["3①"], table={
+            "seats": list(shown), "virtual": [v["shown"] for v in pub["virtual"]]})]
         if missed:
-            because.append(f"Seat(s) {_seat_list(missed)} missed the pick and got a card at "
-                           f"random (I3).")
+            because.append(R("picks_missed", seats=missed, ref=["I3"]))
         emit(s, events, make_event("revealed", public(), because=because, seats=shown,
                                    virtual=[v["shown"] for v in pub["virtual"]]))
         result = judge(shown + [v["shown"] for v in pub["virtual"]])
@@ -645,11 +601,9 @@ class Gold(RuleSet):
         pub["preliminary"] = dict(result.as_data(), shares=shares)
         because = list(result.because)
         if holders:
-            because.append(f"Seat(s) {_seat_list(sorted(holders))} would win coins; instead "
-                           f"each takes a priority token (§5①).")
+            because.append(R("priority_tokens", seats=sorted(holders), ref=["5①"]))
         else:
-            because.append("No player would win coins, so nobody takes a priority token "
-                           "(§5①).")
+            because.append(R("no_priority", ref=["5①"]))
         emit(s, events, make_event("preliminary", public(), because=because,
                                    priority=sorted(holders), **pub["preliminary"]))
         if holders:
@@ -696,22 +650,20 @@ class Gold(RuleSet):
         result = judge(truth["seats"] + truth["virtual"])
         shares = [result.per_card[c] for c in truth["seats"]]
         paid = []
-        because = ["Every player turns its card face up for the final judgment (§6①, §6②): "
-                   + _table_text(truth["seats"], truth["virtual"]) + "."]
+        because = [R("final_table", ref=["6①", "6②"], table={
+            "seats": list(truth["seats"]), "virtual": list(truth["virtual"])})]
         because += result.because
         for i in range(players):
             pay = shares[i] * (2 if pub["tokens"][i] == DOUBLE_TOKEN else 1)
             if pay != shares[i]:
-                because.append(f"Seat {i + 1} holds a ×2 token: {shares[i]} becomes {pay} "
-                               f"(§6③).")
+                because.append(R("doubled", seat=i, n=shares[i], n2=pay, ref=["6③"]))
             paid.append(pay)
             pub["coins"][i] += pay
             pub["supply"] -= pay
         if any(paid):
-            because.append("Coins paid: " + ", ".join(
-                f"seat {i + 1} +{p}" for i, p in enumerate(paid) if p) + ".")
+            because.append(R("paid", payments=[[i, p] for i, p in enumerate(paid) if p]))
         else:
-            because.append("No player wins coins this round.")
+            because.append(R("nobody_paid"))
         record = {"round": pub["round"], "lead": pub["lead"], "seats": list(truth["seats"]),
                   "virtual": list(truth["virtual"]), "tokens": list(pub["tokens"]),
                   "choices": list(pub["choices"]), "shares": shares, "paid": paid,
@@ -724,9 +676,8 @@ class Gold(RuleSet):
         self._enter_phase(s, FINISHED)
         out = self.outcome(s)
         emit(s, events, make_event("game_over", public(), because=[
-            f"All {pub['rounds']} rounds are played; the most coins wins and a tie shares "
-            f"the win (§6④, I12).", out.summary], result=out.result, winners=list(out.winners),
-            coins=list(pub["coins"])))
+            R("all_rounds", n=pub["rounds"], ref=["6④", "I12"]), out.reason],
+            result=out.result, winners=list(out.winners), coins=list(pub["coins"])))
 
     def outcome(self, state: State) -> Outcome | None:
         pub = state["public"]
@@ -735,9 +686,8 @@ class Gold(RuleSet):
         best = max(pub["coins"])
         winners = tuple(i for i, c in enumerate(pub["coins"]) if c == best)
         if len(winners) == 1:
-            return Outcome("win", winners, f"Seat {winners[0] + 1} wins with {best} coins.")
-        return Outcome("tie", winners, f"Seats {_seat_list(list(winners))} share the win with "
-                                       f"{best} coins each.")
+            return Outcome("win", winners, reason=R("wins", seat=winners[0], n=best))
+        return Outcome("tie", winners, reason=R("share_win", seats=list(winners), n=best))
 
     # 4. reading it: the default view is enough. A seat sees config, public (the virtual
     # players' cards, the shown cards, who covered what), its own private part (hand, pick,

@@ -9,6 +9,7 @@ import copy
 import pytest
 
 from games.engine.base import GM, SPECTATOR, Refusal, Transition, action, replay
+from games.engine.gold.reasons import R
 from games.engine.gold.rules import (
     ASSASSIN,
     CARDS,
@@ -97,7 +98,7 @@ def test_the_chosen_lead_starts_and_the_lead_passes_to_the_next_seat_each_round(
     while RULES.outcome(state) is None:
         state = clock(state)
     assert [e["data"]["lead"] for e in events(state, "round_started")] == [2, 0, 1]
-    assert "chose seat 3" in events(state, "setup")[0]["because"][1]
+    assert events(state, "setup")[0]["because"][1] == R("lead_chosen", seat=2, ref=["1②"])
 
 
 def test_without_a_chosen_lead_it_is_drawn_by_lot_and_recorded():
@@ -105,7 +106,8 @@ def test_without_a_chosen_lead_it_is_drawn_by_lot_and_recorded():
     for n in range(30):
         state = RULES.initial_state(seats=4, config={"lead": None}, seed=f"lot {n}").state
         lead = state["public"]["first_lead"]
-        assert "by lot" in events(state, "setup")[0]["because"][1]
+        assert events(state, "setup")[0]["because"][1] == R("lead_by_lot", seat=lead,
+                                                           ref=["1②"])
         assert state["secret"]["draws"] == 2  # the lead, then the virtual pile
         leads.add(lead)
     assert leads == {0, 1, 2, 3}
@@ -153,7 +155,8 @@ def test_a_seat_may_change_its_pick_before_the_reveal():
     state = new_game(3, [K, K, A, T, T])
     state = do(state, 0, "pick", card=ASSASSIN)
     state = do(state, 0, "pick", card=THIEF)
-    assert "from ASSASSIN to THIEF" in events(state, "picked")[-1]["because"][0]
+    assert events(state, "picked")[-1]["because"][0] == R(
+        "pick_changed", seat=0, card=ASSASSIN, card2=THIEF, ref=["3①", "I3"])
     state = clock(do(do(state, 1, "pick", card=K), 2, "pick", card=K))
     assert state["public"]["table"][0]["shown"] == THIEF
 
@@ -165,7 +168,8 @@ def test_a_missed_pick_becomes_a_random_card_told_only_to_that_seat():
     (missed,) = events(state, "pick_defaulted")
     assert missed["visibility"] == {"public": False, "seats": [1]}
     assert state["public"]["table"][1]["shown"] == missed["data"]["card"] in CARDS
-    assert "missed the pick" in events(state, "revealed")[0]["because"][1]
+    assert events(state, "revealed")[0]["because"][1] == R("picks_missed", seats=[1],
+                                                             ref=["I3"])
 
 
 def test_the_reveal_shows_every_pick_and_leaves_two_cards_in_each_hand():
@@ -379,8 +383,8 @@ def test_the_supply_always_equals_80_minus_the_coins_held():
     (0, "vote", {}, "unknown_action"),
     (0, "pick", {"card": "KING"}, "bad_card"),
     (0, "pick", {"card": K, "extra": 1}, "bad_card"),
-    (0, "swap", {"card": A}, "wrong_phase"),
-    (0, "take_bonus", {}, "wrong_phase"),
+    (0, "swap", {"card": A}, "still_picking"),
+    (0, "take_bonus", {}, "still_picking"),
 ])
 def test_choices_that_do_not_fit_the_pick_phase_are_refused(actor, kind, params, code):
     state = new_game(3, [K, K, A, T, T])
@@ -390,9 +394,9 @@ def test_choices_that_do_not_fit_the_pick_phase_are_refused(actor, kind, params,
 def test_turn_choices_are_refused_out_of_turn_or_with_bad_details():
     state = operations_state()
     assert refused(state, 1, "keep").code == "not_your_turn"
-    assert refused(state, 0, "pick", card=K).code == "wrong_phase"
-    assert refused(state, 0, "take_double").code == "wrong_phase"
-    assert refused(state, 0, "keep", card=K).code == "bad_params"
+    assert refused(state, 0, "pick", card=K).code == "already_revealed"
+    assert refused(state, 0, "take_double").code == "not_priority_turn"
+    assert refused(state, 0, "keep", card=K).code == "no_details"
     assert refused(state, 0, "replace", card=A, virtual="1").code == "no_such_virtual"
     assert refused(state, 0, "replace", card=A, virtual=True).code == "no_such_virtual"
     assert refused(state, 0, "replace", card=A, virtual=5).code == "no_such_virtual"
@@ -403,8 +407,8 @@ def test_turn_choices_are_refused_out_of_turn_or_with_bad_details():
 
 def test_a_priority_turn_refuses_operations():
     state = reveal(new_game(3, [K, K, A, T, T]), K, A, T)
-    assert refused(state, 0, "keep").code == "wrong_phase"
-    assert refused(state, 0, "take_bonus", card=K).code == "bad_params"
+    assert refused(state, 0, "keep").code == "priority_turn"
+    assert refused(state, 0, "take_bonus", card=K).code == "no_details"
 
 
 def test_views_show_each_seat_only_its_own_private_part():
@@ -420,7 +424,8 @@ def test_every_event_explains_itself():
     state = RULES.initial_state(seats=5, config=None, seed="explain").state
     while RULES.outcome(state) is None:
         state = clock(state)
-    assert all(e["because"] and all(s.strip() for s in e["because"]) for e in state["log"])
+    assert all(e["because"] and all(R.problems(r) == [] for r in e["because"])
+               for e in state["log"])
 
 
 def test_a_game_replays_from_its_setup_and_steps():
