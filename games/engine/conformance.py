@@ -184,7 +184,7 @@ def random_playthrough(ruleset: RuleSet, *, seats: int, seed: int, config: dict 
             before = copy.deepcopy(state)
             result = ruleset.apply(state, garbage_step(rng, seats))
             assert isinstance(result, Refusal), f"garbage step accepted: {result}"
-            assert result.code and result.reason
+            assert result.code and isinstance(result.params, dict)  # a reason code, no prose
             assert state == before, "a refused step changed the state"
             play.refused += 1
             continue

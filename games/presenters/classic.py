@@ -6,10 +6,12 @@ The machinery (games/presenters/__init__.py) calls three functions:
                                           (then `kind` is the step's kind, `data` its params)
     label(choice, names) -> str | None    how the action form offers a `Choice`
     refusal(refusal) -> str | None        a `Refusal` as a sentence for the player
-`names` maps a seat index to its player's display name. Every sentence is an English msgid
-translated through the one catalogue (Chinese by default,
-locale/zh_Hans/LC_MESSAGES/django.po). Returning None (an unknown kind, a malformed event)
-uses the generic text of games/presenters/base.py for that one event.
+and `REASONS` renders the engine's reasons (its `because` chains, refusals and results: codes
+with typed arguments, games/engine/classic/reasons.py). `names` maps a seat index to its
+player's display name. Every sentence is an English msgid translated through the one
+catalogue (Chinese by default, locale/zh_Hans/LC_MESSAGES/django.po). Returning None (an
+unknown kind, a malformed event) uses the generic text of games/presenters/base.py for that
+one event.
 
 What a sentence may say is decided by the event's visibility, which the engine sets (a team's
 proposals reach the team, a check result the police, a protection its guardian). The
@@ -22,26 +24,17 @@ Seats are numbered from 1 in every sentence ("3号阿狗" in Chinese).
 
 from __future__ import annotations
 
-import re
-
-from django.utils.translation import get_language, gettext_noop, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, pgettext, pgettext_lazy
 
 from messaging.words import words_block
 
-from ..engine.classic.roles import LABEL_TEXT
-from .base import (
-    Explanations,
-    Part,
-    TallyRow,
-    VoteTally,
-    listing,
-    plain_ref,
-    seat_number,
-    seat_numbers,
-    sentences,
-)
+from ..engine.classic.reasons import VOTES
+from ..engine.classic.reasons import R as WHY
+from ..engine.reasons import CARD, SEAT, SEATS, SECTIONS
+from .base import TallyRow, VoteTally, listing, sentences
 from .interface import Presenter
+from .reasons import ReasonTexts
 
 # The 'my hand' panel translates role and phase codes as they come in the view
 # ({% translate code context "classic role" %}). Most codes are also the English words used
@@ -61,9 +54,6 @@ PANEL_CODES = (
     pgettext_lazy("classic phase", "tie_vote"),
     pgettext_lazy("classic phase", "over"),
 )
-
-# The poison pair note in a dawn event names its two seats in English ("seat 3 and seat 7").
-PAIR_SEATS = re.compile(r"seat (\d+)")
 
 
 # --- small pieces --------------------------------------------------------------------------
@@ -273,12 +263,10 @@ def _dawn(data, names, event) -> str:
     else:
         lines = [_("Dawn of day %(n)d. Nobody died in the night.") % {"n": data["number"]}]
     pair = data.get("pair")
-    if pair:
-        seats = [int(n) - 1 for n in PAIR_SEATS.findall(pair)]
-        other = "possessed_bandit" if "possessed bandit" in pair else "bandit"
+    if pair:  # {"seats": the poison and the pact's bandit in seat order, "label": the bandit's}
         lines.append(_("One of %(seats)s was the poison and the other a %(role)s; which is "
-                       "which is not revealed.") % {"seats": seat_list(seats, names),
-                                                    "role": role_text(other)})
+                       "which is not revealed.") % {"seats": seat_list(pair["seats"], names),
+                                                    "role": role_text(pair["label"])})
     if data.get("dereliction"):
         lines.append(_("%(seats)s died of dereliction: a guardian who skipped twice or had "
                        "nobody left to protect.") % {
@@ -391,22 +379,19 @@ def _game_over(data, names, event) -> str:
 
 def _gm_note(data, names, event) -> str | None:
     """GM-only notes (the deal, lots, the night's resolution) for the console and the GM's
-    view: in English the engine's own explanation (its `because` chain); in any other
-    language the same facts in the reader's words — the deal and the lots from the event's
-    data, the night's resolution sentence by sentence (the table `BECAUSE` below)."""
-    because = [str(b) for b in event.get("because") or []]
+    view: the deal and the lots from the event's data, the night's resolution reason by
+    reason (its `because` chain, through `REASONS`)."""
+    because = event.get("because") or []
     if not because:
         return None
-    if (get_language() or "").startswith("en"):
-        return f"**{event['kind']}** — " + " ".join(because)
     kind = event["kind"]
     if kind == "deal":
         return _("The GM dealt the roles by hand: %(roles)s.") % {
             "roles": _role_list(data.get("roles"), names)}
     if kind == "chance":
-        return _chance_note(data, names) or " ".join(_explained(b, names) for b in because)
+        return _chance_note(data, names) or " ".join(_reason(b, names) for b in because)
     return _("How the night resolved: %(steps)s") % {
-        "steps": " ".join(_explained(b, names) for b in because)}
+        "steps": " ".join(_reason(b, names) for b in because)}
 
 
 def _role_list(roles, names) -> str:
@@ -431,187 +416,259 @@ def _chance_note(data, names) -> str | None:
         "seat": who(names, drawn)}
 
 
-# --- the engine's explanations (its `because` chains) -------------------------------------
-# Every sentence the classic engine writes into a `because` chain (games/engine/classic/*.py),
-# as a msgid with a placeholder per changing part (games/presenters/base.py `Explanations`);
-# tests/presenters/test_because.py plays random games and fails on any sentence not here.
-# The GM's night note (`_gm_note`) is the night's chain read with this table.
+# --- the engine's reasons (its `because` chains, refusals and results) --------------------
+# One sentence per code of the engine's table (games/engine/classic/reasons.py), with a
+# placeholder per argument; games/presenters/reasons.py renders the arguments by their type:
+# seats as "3号阿狗", cards by `role_text`, the rules' references by `rule_refs`, a vote's
+# count by `votes_text`. tests/presenters/test_reasons_classic.py checks the table against the
+# engine's and plays random games through it.
 
-_LABELS = {text: code for code, text in LABEL_TEXT.items()}
-# Seed 003's 2.0 variants have no section numbers: the Chinese rules page names their
-# paragraphs (docs/rules/players/classic.zh-hans.md): 鬼匪, 毒药, 细则, 守护神, 双守护神.
-_REF_WORDS = (
-    (r"^seed 003$", "2.0变体规则"),
-    (r"seed 001 ", ""),
-    (r"seed 003,? ghost bandit", "鬼匪"),
-    (r"seed 003,? ", ""),
-    (r"ghost paragraph (\d+)", r"鬼匪 第\1段"),
-    (r"ghost rule (\d+)", r"鬼匪 \1"),
-    (r"poison rule (\d+)", r"毒药 \1"),
-    (r"minor rule (\d+)", r"细则 \1"),
-    (r"guardian rules (\d+) and (\d+)", r"守护神 \1、\2"),
-    (r"guardian rule (\d+)", r"守护神 \1"),
-    (r"dual(?: guardians)? §(\d+)", r"双守护神 \1"),
-    (r"^guardian$", "守护神"),
-    (r"^(\d[A-D])$", r"细则 \1"),
-    (r"-", "–"),
-)
-
-
-def _tally(text: str, names) -> str:
-    """"seat 2: 3, seat 5: 1" as "2号阿狗：3票、5号阿猫：1票"."""
-    return listing(_("%(seat)s: %(n)d votes") % {"seat": who(names, int(s) - 1), "n": int(n)}
-                   for s, n in re.findall(r"(\d+): (\d+)", text))
-
-
-_SEAT = Part(r"[Ss]eat \d+", lambda text, names: who(names, seat_number(text)))
-BECAUSE_PARTS = {
-    "seat": _SEAT,
-    "target": _SEAT,
-    "seats": Part(r"[Ss]eat \d+(?:(?:, | and )seat \d+)*|[Nn]obody",
-                  lambda text, names: seat_list(seat_numbers(text), names)),
-    "role": Part("|".join(sorted([*_LABELS, "identity withheld"], key=len, reverse=True)),
-                 lambda text, names: role_text(_LABELS.get(text))),
-    "tally": Part(r"seat \d+: \d+(?:, seat \d+: \d+)*", _tally),
-    "n": Part(r"\d+", lambda text, names: text),
-    "ref": Part(r"seed [^()]*", lambda text, names: plain_ref(text, _REF_WORDS)),
-}
-
-BECAUSE = [
-    # the deal and the teams (rules.py)
-    gettext_noop("The GM dealt the roles by hand (fixed_roles)."),
-    gettext_noop("The roles are dealt by lot (%(ref)s)."),
-    gettext_noop("The ghost is drawn among the bandits once their list is fixed (%(ref)s)."),
-    gettext_noop("You drew the card: %(role)s."),
-    gettext_noop("The police are %(seats)s; they see each other (%(ref)s)."),
-    gettext_noop("The bandits are %(seats)s; they see each other (%(ref)s)."),
-    gettext_noop("Their ghost is %(seat)s (%(ref)s)."),
-    # victory and the night's frame (common.py)
-    gettext_noop("Every bandit is dead (%(ref)s)."),
-    gettext_noop("Every police officer is dead (%(ref)s)."),
-    gettext_noop("Every civilian is dead, a draw under this game's rule (%(ref)s)."),
-    gettext_noop("Every civilian is dead, a bandit win under this game's rule (%(ref)s)."),
-    gettext_noop("Two results hold at once, so the game is a draw (%(ref)s)."),
-    gettext_noop("Night %(n)s begins: the bandits choose a victim and the police a seat to "
-                 "check (%(ref)s)."),
-    # a seat's own steps (actions.py)
-    gettext_noop("%(seat)s proposes to kill %(target)s."),
-    gettext_noop("If the victim is the poison, %(seat)s dies with it (the death pact, "
-                 "%(ref)s)."),
-    gettext_noop("%(seat)s goes with the team's choice; silence counts as agreeing "
-                 "(%(ref)s)."),
-    gettext_noop("%(seat)s writes to the team (the GM reads the team's talk)."),
-    gettext_noop("The ghost in %(seat)s will possess %(target)s after tonight's kill "
-                 "(%(ref)s)."),
-    gettext_noop("The ghost in %(seat)s withdrew tonight's possession."),
-    gettext_noop("%(seat)s proposes to check %(target)s."),
-    gettext_noop("You protect %(seat)s this round, against the night's kill and the day's "
-                 "vote (%(ref)s)."),
-    gettext_noop("You protect nobody this round; a guardian may do so once, the second time "
-                 "is death by dereliction (%(ref)s)."),
-    gettext_noop("%(seat)s leaves last words (%(ref)s)."),
-    gettext_noop("%(seat)s speaks and closes with 过 (%(ref)s)."),
-    gettext_noop("%(seat)s votes for %(target)s. Votes are cast in the open, in order "
-                 "(%(ref)s)."),
-    gettext_noop("%(seat)s abstains. Votes are cast in the open, in order (%(ref)s)."),
-    # the night (night.py)
-    gettext_noop("Nobody proposed a victim, so there is none."),
-    gettext_noop("Nobody proposed a bandit for the death pact, so there is none."),
-    gettext_noop("Nobody proposed a seat to check, so there is none."),
-    gettext_noop("%(seats)s proposed a victim; silent members count as agreeing (%(ref)s)."),
-    gettext_noop("%(seats)s proposed a bandit for the death pact; silent members count as "
-                 "agreeing (%(ref)s)."),
-    gettext_noop("%(seats)s proposed a seat to check; silent members count as agreeing "
-                 "(%(ref)s)."),
-    gettext_noop("%(seat)s had the most proposals (%(n)s)."),
-    gettext_noop("A lot breaks the tie between %(seats)s."),
-    gettext_noop("%(seats)s tied with %(n)s proposal(s) each; the lot drew %(seat)s."),
-    gettext_noop("The police learn that %(seat)s is: %(role)s (%(ref)s)."),
-    gettext_noop("The police checked the poison, which is told so (%(ref)s)."),
-    gettext_noop("The guardian in %(seat)s protects %(target)s this round."),
-    gettext_noop("The guardian in %(seat)s had nobody left to protect (%(n)s round(s) in a "
-                 "row)."),
-    gettext_noop("The guardian protected nobody this round; a second skip in the game is "
-                 "death by dereliction (%(ref)s)."),
-    gettext_noop("%(seats)s protected %(target)s, so died in its place (%(ref)s)."),
-    gettext_noop("%(seat)s was killed by the bandits."),
-    gettext_noop("The victim was the bandit guardian: the police guardian lapses (%(ref)s)."),
-    gettext_noop("The victim was the poison: %(seat)s, named in the death pact, dies with it "
-                 "(%(ref)s)."),
-    gettext_noop("The guardian in %(seat)s died of dereliction: it had nobody left to protect "
-                 "for two rounds in a row (%(ref)s)."),
-    gettext_noop("The guardian in %(seat)s died of dereliction: it skipped its protection a "
-                 "second time (%(ref)s)."),
-    gettext_noop("The police checked the poison and may check one more seat before the day "
-                 "(%(ref)s)."),
-    gettext_noop("The bandits killed the bandit guardian, so from this round the police "
-                 "guardian plays as a civilian and its protection is void (%(ref)s)."),
-    gettext_noop("The possession did not happen: the ghost died first tonight; the ghost keeps "
-                 "its one possession (the kill comes first, %(ref)s)."),
-    gettext_noop("The possession did not happen: %(seat)s died first tonight; the ghost keeps "
-                 "its one possession (the kill comes first, %(ref)s)."),
-    gettext_noop("The ghost possessed %(seat)s, a civilian, who turns bandit and joins the "
-                 "team (%(ref)s); the GM introduces them (rule %(n)s)."),
-    gettext_noop("The ghost possessed %(seat)s, a civilian, now a bandit."),
-    gettext_noop("The ghost possessed %(seat)s, the poison: both die (%(ref)s)."),
-    gettext_noop("A ghost possessed one of the police, without effect; the GM does not say "
-                 "whom (%(ref)s)."),
-    gettext_noop("The possession of %(seat)s had no effect, and the ghost has used its one "
-                 "possession (%(ref)s)."),
-    gettext_noop("The ghost possessed %(seat)s (%(role)s): no effect."),
-    gettext_noop("Nothing happened tonight."),
-    gettext_noop("At dawn the GM announces who died in the night (%(ref)s)."),
-    gettext_noop("The ghost possessed the poison, so no identity of tonight's dead is "
-                 "revealed (%(ref)s)."),
-    gettext_noop("The bandits killed the poison: one of %(seats)s was the poison, the other a "
-                 "%(role)s, and the GM does not say which is which (%(ref)s)."),
-    gettext_noop("Nobody died."),
-    gettext_noop("%(seat)s died: %(role)s."),
-    gettext_noop("%(seat)s died: %(role)s (a guardian dying for the seat voted out, "
-                 "%(ref)s)."),
-    gettext_noop("%(seats)s died of dereliction: a guardian that skipped twice, or had nobody "
-                 "to protect for two rounds (%(ref)s)."),
-    gettext_noop("%(seat)s leaves last words: the first %(n)s deaths do (%(ref)s)."),
-    gettext_noop("%(seats)s leave last words: the first %(n)s deaths do (%(ref)s)."),
-    # the day (day.py)
-    gettext_noop("%(seats)s left no last words before the time ran out."),
-    gettext_noop("Each living player speaks once, in seat order from the seat after the "
-                 "night's first dead, and closes with 过 (%(ref)s)."),
-    gettext_noop("The vote tied: the tied seats speak again, then the others vote among them "
-                 "(%(ref)s)."),
-    gettext_noop("The vote tied again: the others speak, then vote among the seats still "
-                 "tied (%(ref)s)."),
-    gettext_noop("%(seat)s said nothing before the time ran out, so the turn passes (a silent "
-                 "speaker is skipped)."),
-    gettext_noop("After the speeches comes the vote, in the same order: one vote or "
-                 "abstention each (%(ref)s)."),
-    gettext_noop("Only %(seats)s can receive votes (%(ref)s)."),
-    gettext_noop("%(seat)s did not vote before the time ran out, which counts as "
-                 "abstaining."),
-    gettext_noop("Votes per seat: %(tally)s."),
-    gettext_noop("Votes per seat: none."),
-    gettext_noop("Nobody received a vote, so nobody is eliminated today."),
-    gettext_noop("%(seat)s has the most votes (%(ref)s)."),
-    gettext_noop("%(seats)s tied at the top: a guardian and the seat it protects, so both die "
-                 "(%(ref)s)."),
-    gettext_noop("%(seats)s tied at the top (%(ref)s)."),
-    gettext_noop("%(seats)s tied a third time, so nobody is eliminated today (%(ref)s, read "
-                 "as a day without elimination)."),
-]
-
-EXPLANATIONS = Explanations(BECAUSE_PARTS, BECAUSE)
+def rule_refs(refs, names=None) -> str:
+    """References to the rules, short: seed 001's sections as "§3.10" (a range "§3.3–§3.11"),
+    seed 003's paragraphs by their names on the Chinese rules page
+    (docs/rules/players/classic.zh-hans.md: 鬼匪, 毒药, 细则, 守护神, 双守护神), the rules of
+    one paragraph together: ["guardian 2", "guardian 5"] is "守护神 2、5"."""
+    paragraphs = {
+        "ghost": pgettext("classic rules", "ghost bandit"),
+        "poison": pgettext("classic rules", "poison"),
+        "minor": pgettext("classic rules", "minor rules"),
+        "guardian": pgettext("classic rules", "guardian"),
+        "dual": pgettext("classic rules", "dual guardians"),
+    }
+    groups: list[tuple[str, list[str]]] = []  # (paragraph or "", its rules' numbers)
+    for ref in refs or []:
+        part, _sep, number = str(ref).partition(" ")
+        if part[:1].isdigit():  # a section of seed 001
+            groups.append(("", ["–".join(f"§{n}" for n in part.split("-"))]))
+        elif part == "ghost_paragraph":
+            groups.append(("", [pgettext("classic rules", "ghost bandit, paragraph %(n)s")
+                                % {"n": number}]))
+        elif groups and groups[-1][0] == part and number:
+            groups[-1][1].append(number)
+        else:
+            groups.append((part, [number] if number else []))
+    items = []
+    for part, numbers in groups:
+        if not part:
+            items += numbers
+            continue
+        name = paragraphs.get(part, part)
+        items.append(f"{name} {listing(numbers)}" if numbers else name)
+    return listing(items)
 
 
-def because_text(sentence: str, names: dict[int, str]) -> str | None:
-    """One sentence of the engine's `because` chain in the reader's language; None when the
-    table does not know it (the machinery then shows the engine's sentence and logs it)."""
-    return EXPLANATIONS.read(sentence, names)
+def votes_text(tally, names) -> str:
+    """A vote's count, seat by seat: "2号阿狗：3票、7号阿猫：1票"."""
+    return listing(_("%(seat)s: %(n)d votes") % {"seat": who(names, seat), "n": n}
+                   for seat, n in tally or [])
 
 
-def _explained(sentence: str, names) -> str:
-    """A sentence of a GM note's chain, read by the table (the engine's own where it does not
-    know it: the note still says everything, and the timeline logs the unknown sentence)."""
-    return because_text(sentence, names) or sentence
+REASONS = ReasonTexts(WHY, {
+    # the deal and the teams
+    "dealt_by_hand": gettext_noop("The GM dealt the roles by hand (fixed_roles)."),
+    "dealt_by_lot": gettext_noop("The roles are dealt by lot (%(ref)s)."),
+    "ghost_drawn": gettext_noop(
+        "The ghost is drawn among the bandits once their list is fixed (%(ref)s)."),
+    "drew_card": gettext_noop("You drew the card: %(role)s."),
+    "police_team": gettext_noop("The police are %(seats)s; they see each other (%(ref)s)."),
+    "bandit_team": gettext_noop("The bandits are %(seats)s; they see each other (%(ref)s)."),
+    "their_ghost": gettext_noop("Their ghost is %(seat)s (%(ref)s)."),
+    # victory and the night's frame
+    "every_bandit_dead": gettext_noop("Every bandit is dead (%(ref)s)."),
+    "every_police_dead": gettext_noop("Every police officer is dead (%(ref)s)."),
+    "every_civilian_dead_draw": gettext_noop(
+        "Every civilian is dead, a draw under this game's rule (%(ref)s)."),
+    "every_civilian_dead_bandit_win": gettext_noop(
+        "Every civilian is dead, a bandit win under this game's rule (%(ref)s)."),
+    "two_results": gettext_noop("Two results hold at once, so the game is a draw (%(ref)s)."),
+    "night_begins": gettext_noop("Night %(n)s begins: the bandits choose a victim and the "
+                                 "police a seat to check (%(ref)s)."),
+    # a seat's own steps
+    "proposes_kill": gettext_noop("%(seat)s proposes to kill %(target)s."),
+    "death_pact_named": gettext_noop(
+        "If the victim is the poison, %(seat)s dies with it (the death pact, %(ref)s)."),
+    "defers": gettext_noop(
+        "%(seat)s goes with the team's choice; silence counts as agreeing (%(ref)s)."),
+    "writes_to_team": gettext_noop("%(seat)s writes to the team (the GM reads the team's talk)."),
+    "will_possess": gettext_noop(
+        "The ghost in %(seat)s will possess %(target)s after tonight's kill (%(ref)s)."),
+    "possession_withdrawn": gettext_noop("The ghost in %(seat)s withdrew tonight's possession."),
+    "proposes_check": gettext_noop("%(seat)s proposes to check %(target)s."),
+    "you_protect": gettext_noop("You protect %(seat)s this round, against the night's kill and "
+                                "the day's vote (%(ref)s)."),
+    "you_protect_nobody": gettext_noop(
+        "You protect nobody this round; a guardian may do so once, the second time is death "
+        "by dereliction (%(ref)s)."),
+    "leaves_last_words": gettext_noop("%(seat)s leaves last words (%(ref)s)."),
+    "speaks": gettext_noop("%(seat)s speaks and closes with 过 (%(ref)s)."),
+    "votes_for": gettext_noop(
+        "%(seat)s votes for %(target)s. Votes are cast in the open, in order (%(ref)s)."),
+    "abstains": gettext_noop("%(seat)s abstains. Votes are cast in the open, in order "
+                             "(%(ref)s)."),
+    # the night
+    "no_victim_proposed": gettext_noop("Nobody proposed a victim, so there is none."),
+    "no_pact_proposed": gettext_noop(
+        "Nobody proposed a bandit for the death pact, so there is none."),
+    "no_check_proposed": gettext_noop("Nobody proposed a seat to check, so there is none."),
+    "victim_proposed": gettext_noop(
+        "%(seats)s proposed a victim; silent members count as agreeing (%(ref)s)."),
+    "pact_proposed": gettext_noop("%(seats)s proposed a bandit for the death pact; silent "
+                                  "members count as agreeing (%(ref)s)."),
+    "check_proposed": gettext_noop(
+        "%(seats)s proposed a seat to check; silent members count as agreeing (%(ref)s)."),
+    "most_proposals": gettext_noop("%(seat)s had the most proposals (%(n)s)."),
+    "lot_breaks_tie": gettext_noop("A lot breaks the tie between %(seats)s."),
+    "lot_drew": gettext_noop(
+        "%(seats)s tied with %(n)s proposal(s) each; the lot drew %(seat)s."),
+    "police_learn": gettext_noop("The police learn that %(seat)s is: %(role)s (%(ref)s)."),
+    "poison_told": gettext_noop("The police checked the poison, which is told so (%(ref)s)."),
+    "guardian_protects": gettext_noop("The guardian in %(seat)s protects %(target)s this round."),
+    "guardian_stranded": gettext_noop(
+        "The guardian in %(seat)s had nobody left to protect (%(n)s round(s) in a row)."),
+    "guardian_skipped": gettext_noop(
+        "The guardian protected nobody this round; a second skip in the game is death by "
+        "dereliction (%(ref)s)."),
+    "died_in_its_place": gettext_noop(
+        "%(seats)s protected %(target)s, so died in its place (%(ref)s)."),
+    "killed_by_bandits": gettext_noop("%(seat)s was killed by the bandits."),
+    "police_guardian_lapses": gettext_noop(
+        "The victim was the bandit guardian: the police guardian lapses (%(ref)s)."),
+    "pact_bandit_dies": gettext_noop(
+        "The victim was the poison: %(seat)s, named in the death pact, dies with it (%(ref)s)."),
+    "dereliction_stranded": gettext_noop(
+        "The guardian in %(seat)s died of dereliction: it had nobody left to protect for two "
+        "rounds in a row (%(ref)s)."),
+    "dereliction_skipped": gettext_noop(
+        "The guardian in %(seat)s died of dereliction: it skipped its protection a second "
+        "time (%(ref)s)."),
+    "extra_check_opens": gettext_noop(
+        "The police checked the poison and may check one more seat before the day (%(ref)s)."),
+    "guardian_lapsed": gettext_noop(
+        "The bandits killed the bandit guardian, so from this round the police guardian plays "
+        "as a civilian and its protection is void (%(ref)s)."),
+    "possession_void_ghost_dead": gettext_noop(
+        "The possession did not happen: the ghost died first tonight; the ghost keeps its one "
+        "possession (the kill comes first, %(ref)s)."),
+    "possession_void_target_dead": gettext_noop(
+        "The possession did not happen: %(seat)s died first tonight; the ghost keeps its one "
+        "possession (the kill comes first, %(ref)s)."),
+    "possessed_civilian": gettext_noop(
+        "The ghost possessed %(seat)s, a civilian, who turns bandit and joins the team "
+        "(%(ref)s); the GM introduces them (rule %(n)s)."),
+    "civilian_now_bandit": gettext_noop("The ghost possessed %(seat)s, a civilian, now a bandit."),
+    "possessed_poison": gettext_noop(
+        "The ghost possessed %(seat)s, the poison: both die (%(ref)s)."),
+    "possession_on_police": gettext_noop(
+        "A ghost possessed one of the police, without effect; the GM does not say whom "
+        "(%(ref)s)."),
+    "possession_no_effect": gettext_noop(
+        "The possession of %(seat)s had no effect, and the ghost has used its one possession "
+        "(%(ref)s)."),
+    "possession_without_effect": gettext_noop(
+        "The ghost possessed %(seat)s (%(role)s): no effect."),
+    "nothing_happened": gettext_noop("Nothing happened tonight."),
+    "dawn_announces": gettext_noop("At dawn the GM announces who died in the night (%(ref)s)."),
+    "identities_hidden": gettext_noop(
+        "The ghost possessed the poison, so no identity of tonight's dead is revealed "
+        "(%(ref)s)."),
+    "poison_pair": gettext_noop(
+        "The bandits killed the poison: one of %(seats)s was the poison, the other a "
+        "%(role)s, and the GM does not say which is which (%(ref)s)."),
+    "nobody_died": gettext_noop("Nobody died."),
+    "died_as": gettext_noop("%(seat)s died: %(role)s."),
+    "died_for_voted_out": gettext_noop(
+        "%(seat)s died: %(role)s (a guardian dying for the seat voted out, %(ref)s)."),
+    "died_of_dereliction": gettext_noop(
+        "%(seats)s died of dereliction: a guardian that skipped twice, or had nobody to "
+        "protect for two rounds (%(ref)s)."),
+    "last_words_due_one": gettext_noop(
+        "%(seat)s leaves last words: the first %(n)s deaths do (%(ref)s)."),
+    "last_words_due": gettext_noop(
+        "%(seats)s leave last words: the first %(n)s deaths do (%(ref)s)."),
+    # the day
+    "no_last_words_left": gettext_noop("%(seats)s left no last words before the time ran out."),
+    "speeches_open": gettext_noop(
+        "Each living player speaks once, in seat order from the seat after the night's first "
+        "dead, and closes with 过 (%(ref)s)."),
+    "tie_speeches": gettext_noop(
+        "The vote tied: the tied seats speak again, then the others vote among them "
+        "(%(ref)s)."),
+    "tie_speeches_again": gettext_noop(
+        "The vote tied again: the others speak, then vote among the seats still tied "
+        "(%(ref)s)."),
+    "speech_skipped": gettext_noop(
+        "%(seat)s said nothing before the time ran out, so the turn passes (a silent speaker "
+        "is skipped)."),
+    "vote_follows": gettext_noop(
+        "After the speeches comes the vote, in the same order: one vote or abstention each "
+        "(%(ref)s)."),
+    "only_candidates": gettext_noop("Only %(seats)s can receive votes (%(ref)s)."),
+    "silent_voter": gettext_noop(
+        "%(seat)s did not vote before the time ran out, which counts as abstaining."),
+    "votes_per_seat": gettext_noop("Votes per seat: %(tally)s."),
+    "no_votes_cast": gettext_noop("Votes per seat: none."),
+    "nobody_voted": gettext_noop("Nobody received a vote, so nobody is eliminated today."),
+    "most_votes": gettext_noop("%(seat)s has the most votes (%(ref)s)."),
+    "guardian_pair_tie": gettext_noop(
+        "%(seats)s tied at the top: a guardian and the seat it protects, so both die "
+        "(%(ref)s)."),
+    "tied_at_top": gettext_noop("%(seats)s tied at the top (%(ref)s)."),
+    "third_tie": gettext_noop(
+        "%(seats)s tied a third time, so nobody is eliminated today (%(ref)s, read as a day "
+        "without elimination)."),
+    # refusals
+    "bad_step": gettext_noop("That is not a well-formed action."),
+    "game_over": gettext_noop("The game is over."),
+    "gm_has_no_moves": gettext_noop(
+        "The GM has no moves of its own in this game; the rules run the night and the day."),
+    "clock_step": gettext_noop("Only the clock ends a phase."),
+    "bad_actor": gettext_noop("That seat is not in this game."),
+    "unknown_action": gettext_noop("There is no such action in this game."),
+    "bad_text": gettext_noop("Write some text."),
+    "bad_text_length": gettext_noop("The text must hold %(min)s to %(max)s characters."),
+    "dead": gettext_noop("You are dead; the dead take no part in the game."),
+    "wrong_phase": gettext_noop("That is a night action; it is day now."),
+    "choices_closed": gettext_noop("Tonight's choices are closed."),
+    "not_your_turn_to_speak": gettext_noop("It is not your turn to speak."),
+    "not_your_turn_to_vote": gettext_noop("It is not your turn to vote."),
+    "no_last_words_due": gettext_noop("You have no last words to leave now."),
+    "last_words_given": gettext_noop("You already left your last words."),
+    "no_team": gettext_noop("You have no team to talk to now."),
+    "not_a_team_member": gettext_noop("Only a team member can go with the team's choice."),
+    "already_deferred": gettext_noop("You already said you go with your team."),
+    "not_police": gettext_noop("Only the police check."),
+    "not_bandit": gettext_noop("Only the bandits kill."),
+    "cannot_possess": gettext_noop("Only the living ghost may possess, once per game."),
+    "nothing_to_cancel": gettext_noop("You have no possession to cancel."),
+    "not_guardian": gettext_noop("Only a guardian protects."),
+    "already_skipped": gettext_noop("You already chose to protect nobody."),
+    "nobody_to_protect": gettext_noop("There is nobody left you may protect."),
+    "kill_needs_pact": gettext_noop(
+        "Name the victim and, in the death pact, the bandit who dies with it if the victim is "
+        "the poison."),
+    "bad_params": gettext_noop(
+        "That action was sent with the wrong details; choose it again from the form."),
+    "bad_pact": gettext_noop("The death pact must name a living bandit."),
+    "self_vote": gettext_noop("You cannot vote for yourself."),
+    "bad_kill_target": gettext_noop("You cannot kill that seat now."),
+    "bad_possess_target": gettext_noop("You cannot possess that seat now."),
+    "bad_check_target": gettext_noop("You cannot check that seat now."),
+    "bad_protect_target": gettext_noop("You cannot protect that seat now."),
+    "bad_vote_target": gettext_noop("You cannot vote for that seat now."),
+}, renderers={SEAT: lambda seat, names: who(names, seat),
+              SEATS: lambda seats, names: seat_list(seats, names),
+              CARD: lambda role, names: role_text(role),
+              SECTIONS: rule_refs,
+              VOTES: votes_text})
+
+
+def _reason(reason, names) -> str:
+    """One reason of a chain in the reader's language (a sentence of an older game, stored as
+    text, as it was written)."""
+    text = REASONS.render(reason, names)
+    if text is not None:
+        return text
+    return str(reason.get("code") if isinstance(reason, dict) else reason)
 
 
 # --- confirmations of a seat's own step (data = the step's params) --------------------------
@@ -723,76 +780,10 @@ def label(choice, names: dict[int, str]) -> str | None:
 
 # --- refusals ------------------------------------------------------------------------------
 
-def _reasons() -> dict[str, str]:
-    """Every fixed refusal sentence of the Classic engine (games/engine/classic/rules.py),
-    translated. Written out so the catalogue tools extract them."""
-    return {
-        "That is not a well-formed action.":
-            pgettext("classic", "That is not a well-formed action."),
-        "The game is over.": pgettext("classic", "The game is over."),
-        "The GM has no moves of its own in this game; the rules run the night and the day.":
-            _("The GM has no moves of its own in this game; the rules run the night and the "
-              "day."),
-        "Only the clock ends a phase, through end_phase.":
-            pgettext("classic", "Only the clock ends a phase."),
-        "That seat is not in this game.": pgettext("classic", "That seat is not in this game."),
-        "Write some text.": pgettext("classic", "Write some text."),
-        "You have no last words to leave now.": _("You have no last words to leave now."),
-        "You already left your last words.": _("You already left your last words."),
-        "You are dead; the dead take no part in the game.":
-            _("You are dead; the dead take no part in the game."),
-        "It is not your turn to speak.": _("It is not your turn to speak."),
-        "It is not your turn to vote.": _("It is not your turn to vote."),
-        "You cannot vote for yourself.": _("You cannot vote for yourself."),
-        "You cannot vote for that seat now.": _("You cannot vote for that seat now."),
-        "You cannot kill that seat now.": _("You cannot kill that seat now."),
-        "You cannot check that seat now.": _("You cannot check that seat now."),
-        "You cannot possess that seat now.": _("You cannot possess that seat now."),
-        "You cannot protect that seat now.": _("You cannot protect that seat now."),
-        "That is a night action; it is day now.": _("That is a night action; it is day now."),
-        "You have no team to talk to now.": _("You have no team to talk to now."),
-        "Only a team member can go with the team's choice.":
-            _("Only a team member can go with the team's choice."),
-        "You already said you go with your team.": _("You already said you go with your team."),
-        "Only the police check.": _("Only the police check."),
-        "Tonight's choices are closed.": _("Tonight's choices are closed."),
-        "Only the bandits kill.": _("Only the bandits kill."),
-        "Name the victim and, in the death pact, the bandit who dies with the poison if the "
-        "victim is the poison (seed 003 minor rule 2).":
-            _("Name the victim and, in the death pact, the bandit who dies with it if the "
-              "victim is the poison."),
-        "The death pact must name a living bandit.":
-            _("The death pact must name a living bandit."),
-        "Only the living ghost may possess, once per game (seed 003 ghost bandit).":
-            _("Only the living ghost may possess, once per game."),
-        "You have no possession to cancel.": _("You have no possession to cancel."),
-        "Only a guardian protects.": _("Only a guardian protects."),
-        "You already chose to protect nobody.": _("You already chose to protect nobody."),
-        "There is nobody left you may protect.": _("There is nobody left you may protect."),
-    }
-
-
 def refusal(refusal) -> str | None:
-    """A Refusal as a sentence in the reader's language.
-
-    1. A fixed engine sentence: its translation.
-    2. A sentence with numbers or names in it: rebuilt from the code and params.
-    3. Anything else (a reason added to the engine later): None, so the machinery shows the
-       engine's English sentence rather than nothing.
-    """
-    fixed = _reasons().get(refusal.reason)
-    if fixed is not None:
-        return fixed
-    params = refusal.params or {}
-    if refusal.code == "bad_text_length" and {"min", "max"} <= set(params):
-        return _("The text must hold %(min)d to %(max)d characters.") % {
-            "min": params["min"], "max": params["max"]}
-    if refusal.code == "unknown_action":
-        return _("There is no such action in this game.")
-    if refusal.code == "bad_params":
-        return _("That action was sent with the wrong details; choose it again from the "
-                 "form.")
-    return None
+    """A Refusal (a code of the engine's reason table and its arguments) in the reader's
+    language, from `REASONS`; None for a code the table does not know."""
+    return REASONS.render({"code": refusal.code, "args": dict(refusal.params or {})}, {})
 
 
 # --- the game's home page and titles ------------------------------------------------------
@@ -1048,8 +1039,8 @@ class ClassicPresenter(Presenter):
     ROUND_THREAD_KINDS = ROUND_THREAD_KINDS
     present = staticmethod(present)
     label = staticmethod(label)
+    REASONS = REASONS
     refusal = staticmethod(refusal)
-    because_text = staticmethod(because_text)
     seat_facts = staticmethod(seat_facts)
     final_camp = staticmethod(final_camp)
     outcome = staticmethod(outcome)

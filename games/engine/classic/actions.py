@@ -28,6 +28,7 @@ from ..base import seats as to_seats
 from . import night
 from . import roles as R
 from .common import is_alive, note, role_of, seat_name, team_visibility
+from .reasons import R as why
 
 TEXT_MAX = 20_000
 SPEECH = TextField("text", min_chars=1, max_chars=TEXT_MAX)
@@ -41,8 +42,10 @@ VOTE_PHASES = frozenset({"vote", "tie_vote"})
 Check = Callable[[dict, int, str], "Refusal | None"]
 
 
-def refuse(code: str, reason: str, **params) -> Refusal:
-    return Refusal(code, reason, params)
+def refuse(code: str, **params) -> Refusal:
+    """A refusal: a code of the rule set's reason table (reasons.py) and its arguments."""
+    why(code, **params)  # a code or an argument the table does not declare fails here
+    return Refusal(code, params=params)
 
 
 def is_seat(state: dict, value) -> bool:
@@ -53,7 +56,7 @@ def is_seat(state: dict, value) -> bool:
 # --- the phase a kind belongs to ---------------------------------------------------------
 
 def by_night(ph: str) -> Refusal:
-    return refuse("wrong_phase", "That is a night action; it is day now.")
+    return refuse("wrong_phase")
 
 
 def first_night_part(ph: str) -> Refusal:
@@ -62,7 +65,7 @@ def first_night_part(ph: str) -> Refusal:
     during the extra check does not name it: only the police and the poison may know the
     poison was checked (seed 003 poison rules 3-4)."""
     if ph == "extra_check":
-        return refuse("wrong_phase", "Tonight's choices are closed.")
+        return refuse("choices_closed")
     return by_night(ph)
 
 
@@ -74,15 +77,15 @@ def night_goes_on(state: dict) -> bool:
 
 
 def not_speaker(ph: str) -> Refusal:
-    return refuse("not_your_turn", "It is not your turn to speak.")
+    return refuse("not_your_turn_to_speak")
 
 
 def not_voter(ph: str) -> Refusal:
-    return refuse("not_your_turn", "It is not your turn to vote.")
+    return refuse("not_your_turn_to_vote")
 
 
 def no_last_words(ph: str) -> Refusal:
-    return refuse("not_your_turn", "You have no last words to leave now.")
+    return refuse("no_last_words_due")
 
 
 # --- who checks: (state, actor, phase) -> Refusal | None ----------------------------------
@@ -110,7 +113,7 @@ def owes_last_words(state: dict, actor: int, ph: str) -> Refusal | None:
     if actor not in state["public"]["last_words_due"]:
         return no_last_words(ph)
     if actor in state["public"]["last_words_given"]:
-        return refuse("already_done", "You already left your last words.")
+        return refuse("last_words_given")
     return None
 
 
@@ -125,7 +128,7 @@ def night_open(state: dict, actor: int, ph: str) -> Refusal | None:
 def has_team(state: dict, actor: int, ph: str) -> Refusal | None:
     if team_role(state, actor) is None or (ph == "extra_check" and not night_goes_on(state)
                                            and role_of(state, actor) != R.POLICE):
-        return refuse("no_team", "You have no team to talk to now.")
+        return refuse("no_team")
     return None
 
 
@@ -140,64 +143,63 @@ def night_key(state: dict, actor: int) -> str:
 def may_defer(state: dict, actor: int, ph: str) -> Refusal | None:
     nt = state["secret"]["night"]
     if ph == "extra_check" and role_of(state, actor) != R.POLICE and not night_goes_on(state):
-        return refuse("not_police", "Only the police check.")
+        return refuse("not_police")
     if ph == "extra_check" and role_of(state, actor) == R.POLICE:
         current = nt["extra"][actor]
     elif team_role(state, actor) is None:
-        return refuse("no_team", "Only a team member can go with the team's choice.")
+        return refuse("not_a_team_member")
     else:
         current = nt[night_key(state, actor)][actor]
     if current == "defer":
-        return refuse("already_done", "You already said you go with your team.")
+        return refuse("already_deferred")
     return None
 
 
 def is_police(state: dict, actor: int, ph: str) -> Refusal | None:
     if role_of(state, actor) != R.POLICE:
-        return refuse("not_police", "Only the police check.")
+        return refuse("not_police")
     return None
 
 
 def is_bandit(state: dict, actor: int, ph: str) -> Refusal | None:
     if role_of(state, actor) != R.BANDIT:
-        return refuse("not_bandit", "Only the bandits kill.")
+        return refuse("not_bandit")
     return None
 
 
 def is_ghost(state: dict, actor: int, ph: str) -> Refusal | None:
     if not night.may_possess(state, actor):
-        return refuse("cannot_possess", "Only the living ghost may possess, once per game "
-                                        "(seed 003 ghost bandit).")
+        return refuse("cannot_possess")
     return None
 
 
 def has_possession(state: dict, actor: int, ph: str) -> Refusal | None:
     if not night.may_possess(state, actor) or state["secret"]["night"]["possess"] is None:
-        return refuse("nothing_to_cancel", "You have no possession to cancel.")
+        return refuse("nothing_to_cancel")
     return None
 
 
 def is_guardian(state: dict, actor: int, ph: str) -> Refusal | None:
     if role_of(state, actor) not in R.GUARDIANS or actor in state["secret"]["lapsed"]:
-        return refuse("not_guardian", "Only a guardian protects.")
+        return refuse("not_guardian")
     return None
 
 
 def may_skip(state: dict, actor: int, ph: str) -> Refusal | None:
     if state["secret"]["night"]["protect"][actor] == "skip":
-        return refuse("already_done", "You already chose to protect nobody.")
+        return refuse("already_skipped")
     if not night.protect_targets(state, actor):
-        return refuse("nobody_to_protect", "There is nobody left you may protect.")
+        return refuse("nobody_to_protect")
     return None
 
 
 # --- parameters and targets -----------------------------------------------------------------
 
 def kill_keys(state: dict) -> tuple[tuple[str, ...], str | None]:
+    """The kill's parameters: the victim and, in the ghost variant, the bandit of the death
+    pact, who dies with the poison if the victim is the poison (seed 003 minor rule 2)."""
     if state["config"]["variant_ghost_poison"]:
-        return ("target", "pact"), ("Name the victim and, in the death pact, the bandit who "
-                                    "dies with the poison if the victim is the poison (seed "
-                                    "003 minor rule 2).")
+        return ("target", "pact"), "kill_needs_pact"
     return ("target",), None
 
 
@@ -205,13 +207,13 @@ def valid_pact(state: dict, actor: int, params: dict) -> Refusal | None:
     if state["config"]["variant_ghost_poison"] and (
             not is_seat(state, params["pact"])
             or params["pact"] not in night.pact_choices(state)):
-        return refuse("bad_pact", "The death pact must name a living bandit.")
+        return refuse("bad_pact")
     return None
 
 
 def not_self_vote(state: dict, actor: int, params: dict) -> Refusal | None:
     if params["target"] == actor:
-        return refuse("self_vote", "You cannot vote for yourself.")
+        return refuse("self_vote")
     return None
 
 
@@ -225,19 +227,14 @@ def kill_options(state: dict, actor: int, ph: str) -> Iterator[dict]:
 
 # --- recording an accepted step ---------------------------------------------------------------
 
-def me(actor: int) -> str:
-    return seat_name(actor).capitalize()
-
-
 def do_kill(state: dict, actor: int, params: dict, events: list) -> None:
     t, p = params["target"], params.get("pact")
     state["secret"]["night"]["kill"][actor] = [t, p]
     state["private"][actor]["choice"] = {"kill": t, "pact": p}
-    why = [f"{me(actor)} proposes to kill {seat_name(t)}."]
+    because = [why("proposes_kill", seat=actor, target=t)]
     if p is not None:
-        why.append(f"If the victim is the poison, {seat_name(p)} dies with it "
-                   "(the death pact, seed 003 minor rule 2).")
-    note(state, events, "kill_proposed", team_visibility(state, R.BANDIT), why,
+        because.append(why("death_pact_named", seat=p, ref=["minor 2"]))
+    note(state, events, "kill_proposed", team_visibility(state, R.BANDIT), because,
          seat=actor, target=t, pact=p)
 
 
@@ -245,22 +242,19 @@ def do_defer(state: dict, actor: int, params: dict, events: list) -> None:
     state["secret"]["night"][night_key(state, actor)][actor] = "defer"
     state["private"][actor]["choice"] = {"defer": True}
     note(state, events, "deferred", team_visibility(state, role_of(state, actor)),
-         [f"{me(actor)} goes with the team's choice; silence counts as agreeing "
-          "(seed 001 §3.6)."], seat=actor)
+         [why("defers", seat=actor, ref=["3.6"])], seat=actor)
 
 
 def do_team_message(state: dict, actor: int, params: dict, events: list) -> None:
     note(state, events, "team_message", team_visibility(state, role_of(state, actor)),
-         [f"{me(actor)} writes to the team (the GM reads the team's talk)."],
-         seat=actor, text=params["text"])
+         [why("writes_to_team", seat=actor)], seat=actor, text=params["text"])
 
 
 def do_possess(state: dict, actor: int, params: dict, events: list) -> None:
     state["secret"]["night"]["possess"] = params["target"]
     state["private"][actor]["possession_pending"] = params["target"]
     note(state, events, "possession_submitted", team_visibility(state, R.BANDIT),
-         [f"The ghost in {seat_name(actor)} will possess {seat_name(params['target'])} "
-          "after tonight's kill (seed 003 ghost bandit)."],
+         [why("will_possess", seat=actor, target=params["target"], ref=["ghost"])],
          seat=actor, target=params["target"])
 
 
@@ -268,7 +262,7 @@ def do_cancel_possession(state: dict, actor: int, params: dict, events: list) ->
     state["secret"]["night"]["possess"] = None
     state["private"][actor]["possession_pending"] = None
     note(state, events, "possession_cancelled", team_visibility(state, R.BANDIT),
-         [f"The ghost in {seat_name(actor)} withdrew tonight's possession."], seat=actor)
+         [why("possession_withdrawn", seat=actor)], seat=actor)
 
 
 def do_check(state: dict, actor: int, params: dict, events: list) -> None:
@@ -276,7 +270,7 @@ def do_check(state: dict, actor: int, params: dict, events: list) -> None:
     state["secret"]["night"][key][actor] = params["target"]
     state["private"][actor]["choice"] = {"check": params["target"]}
     note(state, events, "check_proposed", team_visibility(state, R.POLICE),
-         [f"{me(actor)} proposes to check {seat_name(params['target'])}."],
+         [why("proposes_check", seat=actor, target=params["target"])],
          seat=actor, target=params["target"])
 
 
@@ -284,29 +278,29 @@ def do_protect(state: dict, actor: int, params: dict, events: list) -> None:
     state["secret"]["night"]["protect"][actor] = params["target"]
     state["private"][actor]["choice"] = {"protect": params["target"]}
     note(state, events, "protection_submitted", to_seats(actor),
-         [f"You protect {seat_name(params['target'])} this round, against the night's "
-          "kill and the day's vote (seed 003 guardian)."], target=params["target"])
+         [why("you_protect", seat=params["target"], ref=["guardian"])],
+         target=params["target"])
 
 
 def do_skip_protection(state: dict, actor: int, params: dict, events: list) -> None:
     state["secret"]["night"]["protect"][actor] = "skip"
     state["private"][actor]["choice"] = {"protect": None}
     note(state, events, "protection_skip_chosen", to_seats(actor),
-         ["You protect nobody this round; a guardian may do so once, the second time "
-          "is death by dereliction (seed 003 guardian rule 2)."])
+         [why("you_protect_nobody", ref=["guardian 2"])])
 
 
 def do_last_words(state: dict, actor: int, params: dict, events: list) -> None:
     state["public"]["last_words_given"].append(actor)
     note(state, events, "last_words", public(),
-         [f"{me(actor)} leaves last words (seed 001 §3.14)."], seat=actor, text=params["text"])
+         [why("leaves_last_words", seat=actor, ref=["3.14"])], seat=actor,
+         text=params["text"])
 
 
 def do_speak(state: dict, actor: int, params: dict, events: list) -> None:
     pub = state["public"]
     pub["done"] = True
     note(state, events, "speech", public(),
-         [f"{me(actor)} speaks and closes with 过 (seed 001 §3.15)."],
+         [why("speaks", seat=actor, ref=["3.15"])],
          seat=actor, stage=pub["stage"], text=params["text"])
 
 
@@ -316,10 +310,9 @@ def do_vote(state: dict, actor: int, params: dict, events: list) -> None:
     target = params.get("target")
     pub["votes"].append([actor, target])
     pub["done"] = True
-    why = (f"{me(actor)} votes for {seat_name(target)}." if target is not None
-           else f"{me(actor)} abstains.")
-    note(state, events, "vote", public(), [why + " Votes are cast in the open, in "
-                                           "order (seed 001 §3.16)."],
+    because = (why("votes_for", seat=actor, target=target, ref=["3.16"]) if target is not None
+               else why("abstains", seat=actor, ref=["3.16"]))
+    note(state, events, "vote", public(), [because],
          voter=actor, target=target, stage=pub["stage"])
 
 
@@ -342,10 +335,11 @@ class Action:
     do: Callable[[dict, int, dict, list], None]
     label: str                                  # "{t}" is the target's name
     who: tuple[Check, ...] = ()
+    # the parameter names, and the refusal code of other names (None: "bad_params")
     keys: Callable[[dict], tuple[tuple[str, ...], str | None]] = no_keys
     extra: Callable[[dict, int, dict], Refusal | None] | None = None
     targets: Callable[[dict, int, str], list[int]] | None = None
-    verb: str = ""                              # "You cannot {verb} that seat now."
+    bad_target: str = ""                        # the refusal of a target not offered
     options: Callable[[dict, int, str], Iterator[dict]] | None = None
     text: TextField | None = None
     living: bool = True                         # False: the dead may take it too
@@ -366,21 +360,23 @@ ACTIONS: dict[str, Action] = {
     "kill": Action(
         NIGHT_PHASES, by_night, do_kill, "kill {t}", who=(night_open, is_bandit),
         keys=kill_keys, extra=valid_pact, targets=lambda s, a, ph: night.kill_targets(s),
-        verb="kill", options=kill_options),
+        bad_target="bad_kill_target", options=kill_options),
     "possess": Action(
         NIGHT_PHASES, by_night, do_possess, "possess {t}", who=(night_open, is_ghost),
-        keys=target_keys, targets=lambda s, a, ph: night.possess_targets(s, a), verb="possess"),
+        keys=target_keys, targets=lambda s, a, ph: night.possess_targets(s, a),
+        bad_target="bad_possess_target"),
     "cancel_possession": Action(
         NIGHT_PHASES, by_night, do_cancel_possession,
         "cancel the possession", who=(night_open, has_possession)),
     "check": Action(
         NIGHT_PHASES, by_night, do_check, "check {t}", who=(is_police,), keys=target_keys,
         targets=lambda s, a, ph: night.check_targets(s, a, extra=ph == "extra_check"),
-        verb="check"),
+        bad_target="bad_check_target"),
     "protect": Action(
         NIGHT_PHASES, by_night, do_protect, "protect {t}",
         who=(night_open, is_guardian), keys=target_keys,
-        targets=lambda s, a, ph: night.protect_targets(s, a), verb="protect"),
+        targets=lambda s, a, ph: night.protect_targets(s, a),
+        bad_target="bad_protect_target"),
     "skip_protection": Action(
         NIGHT_PHASES, by_night, do_skip_protection, "protect nobody",
         who=(night_open, is_guardian, may_skip)),
@@ -395,7 +391,7 @@ ACTIONS: dict[str, Action] = {
     "vote": Action(
         VOTE_PHASES, not_voter, do_vote, "vote for {t}", who=(votes_now,),
         keys=target_keys, extra=not_self_vote,
-        targets=lambda s, a, ph: s["public"]["candidates"], verb="vote for"),
+        targets=lambda s, a, ph: s["public"]["candidates"], bad_target="bad_vote_target"),
     "abstain": Action(VOTE_PHASES, not_voter, do_vote, "abstain",
                       who=(votes_now,)),
 }
@@ -408,7 +404,7 @@ def may_act(state: dict, actor: int, row: Action) -> Refusal | None:
     """Checks 1-3: whether `actor` may take this kind of step at all now."""
     ph = state["public"]["phase"]
     if row.living and not is_alive(state, actor):
-        return refuse("dead", "You are dead; the dead take no part in the game.")
+        return refuse("dead")
     if ph not in row.phases:
         return row.off_phase(ph)
     for check in row.who:
@@ -420,10 +416,9 @@ def may_act(state: dict, actor: int, row: Action) -> Refusal | None:
 
 def params_refusal(state: dict, actor: int, row: Action, params: dict) -> Refusal | None:
     """Checks 4-6: the parameters (text already removed) of a step `may_act` allows."""
-    names, message = row.keys(state)
+    names, code = row.keys(state)
     if set(params) != set(names):
-        return refuse("bad_params", message or
-                      f"This action takes: {', '.join(names) or 'nothing'}.")
+        return refuse(code or "bad_params")
     if row.extra is not None:
         refusal = row.extra(state, actor, params)
         if refusal is not None:
@@ -431,7 +426,7 @@ def params_refusal(state: dict, actor: int, row: Action, params: dict) -> Refusa
     if row.targets is not None:
         t = params.get("target")
         if not is_seat(state, t) or t not in row.targets(state, actor, state["public"]["phase"]):
-            return refuse("bad_target", f"You cannot {row.verb} that seat now.")
+            return refuse(row.bad_target)
     return None
 
 
@@ -439,7 +434,7 @@ def refusal(state: dict, actor: int, kind: str, params: dict) -> Refusal | None:
     """Whether `actor` may take `kind` with `params` (text already checked) now."""
     row = ACTIONS.get(kind)
     if row is None:
-        return refuse("unknown_action", f"There is no action called {kind[:40]!r}.")
+        return refuse("unknown_action")
     found = may_act(state, actor, row)
     return found if found is not None else params_refusal(state, actor, row, params)
 

@@ -12,27 +12,18 @@ from __future__ import annotations
 
 from ..base import emit, gm_only, make_event, public, seats
 from . import roles as R
+from .reasons import R as why
 
 
 def seat_name(seat: int) -> str:
-    """Seats are numbered from 1 in every readable text."""
+    """Seats are numbered from 1 in every readable text (the plain labels of the choices)."""
     return f"seat {seat + 1}"
 
 
-def seat_list(numbers) -> str:
-    names = [seat_name(s) for s in sorted(numbers)]
-    if not names:
-        return "nobody"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def leave(seats_: list) -> str:
-    """The verb agreeing with a list of seats: "seat 3 leaves", "seat 3 and seat 5 leave"."""
-    return "leaves" if len(seats_) == 1 else "leave"
-
-
-def note(state: dict, events: list, kind: str, visibility: dict, because: list[str],
+def note(state: dict, events: list, kind: str, visibility: dict, because: list[dict],
          **data) -> dict:
+    """Emit an event explained by `because`, a list of reasons of the rule set's table
+    (games/engine/classic/reasons.py)."""
     return emit(state, events, make_event(kind, visibility, because=because, **data))
 
 
@@ -102,18 +93,6 @@ VOTED_OUT = "voted_out"
 GUARDED_VOTE = "guarded_vote"      # a guardian dying in place of the seat voted out
 TIE_PAIR = "tie_pair"              # a guardian and its protégé tied at the top of a vote
 
-CAUSE_TEXT = {
-    KILLED: "was killed by the bandits",
-    GUARDED_KILL: "died in place of the bandits' victim it protected",
-    PACT: "died with the poison, as the bandits' death pact named it",
-    POSSESSION: "died when the ghost possessed the poison",
-    DERELICTION: "died of dereliction",
-    VOTED_OUT: "was voted out",
-    GUARDED_VOTE: "died in place of the seat it protected, which was voted out",
-    TIE_PAIR: "died with its protégé after they tied at the top of the vote",
-}
-
-
 def reveal_label(state: dict, seat: int, cause: str) -> str | None:
     """The label a death announcement gives `seat`, or None when it stays hidden.
 
@@ -160,9 +139,17 @@ def record_deaths(state: dict, dead: list[int]) -> list[int]:
     return due
 
 
+def last_words_reason(due: list[int], limit: int) -> dict:
+    """Why `due` (seats in order) leave last words: the first `limit` deaths of the game do
+    (seed 001 §3.19)."""
+    if len(due) == 1:
+        return why("last_words_due_one", seat=due[0], n=limit, ref=["3.19"])
+    return why("last_words_due", seats=list(due), n=limit, ref=["3.19"])
+
+
 # --- victory ---------------------------------------------------------------------------------
 
-def victory(state: dict) -> tuple[str, list[str]] | None:
+def victory(state: dict) -> tuple[str, list[dict]] | None:
     """The result if the game is over now, with the reasons, else None.
 
     1. Count the living police, bandits (the possessed included) and civilians (a lapsed
@@ -174,6 +161,7 @@ def victory(state: dict) -> tuple[str, list[str]] | None:
        game's `all_civilians_dead` option.
     5. When two different results hold at once, the game is a draw (seed 003 5D, which
        names the case of the last police and the last bandit dying together).
+    The last reason of the list is the one that decided the result (`finish_if_over`).
     """
     counts = {R.POLICE: 0, R.BANDIT: 0, R.CIVILIAN: 0}
     secret = state["secret"]
@@ -181,51 +169,44 @@ def victory(state: dict) -> tuple[str, list[str]] | None:
         group = R.counts_as(secret["roles"][s], lapsed=s in secret["lapsed"])
         if group:
             counts[group] += 1
-    results: dict[str, str] = {}
+    results: dict[str, dict] = {}
     if counts[R.BANDIT] == 0:
-        results[R.POLICE_WIN] = "every bandit is dead (seed 001 §4.1)"
+        results[R.POLICE_WIN] = why("every_bandit_dead", ref=["4.1"])
     if counts[R.POLICE] == 0:
-        results.setdefault(R.BANDIT_WIN, "every police officer is dead (seed 001 §4.2)")
+        results.setdefault(R.BANDIT_WIN, why("every_police_dead", ref=["4.2"]))
     if counts[R.CIVILIAN] == 0:
         rule = state["public"]["all_civilians_dead"]
-        why = ("every civilian is dead, a draw under this game's rule (seed 001 §4.3)"
-               if rule == R.DRAW else
-               "every civilian is dead, a bandit win under this game's rule (seed 003 5B)")
-        results.setdefault(rule, why)
+        reason = (why("every_civilian_dead_draw", ref=["4.3"]) if rule == R.DRAW else
+                  why("every_civilian_dead_bandit_win", ref=["minor 5B"]))
+        results.setdefault(rule, reason)
     if not results:
         return None
     if len(results) == 1:
-        (result, why), = results.items()
-        return result, [why[0].upper() + why[1:] + "."]
-    reasons = [w[0].upper() + w[1:] + "." for w in results.values()]
-    return R.DRAW, reasons + ["Two results hold at once, so the game is a draw (seed 003 5D)."]
+        (result, reason), = results.items()
+        return result, [reason]
+    return R.DRAW, [*results.values(), why("two_results", ref=["minor 5D"])]
 
 
 def finish_if_over(state: dict, events: list) -> bool:
-    """End the game if a side has won: record the outcome and reveal every seat."""
+    """End the game if a side has won: record the outcome (its reason: the victory reason
+    that decided it) and reveal every seat."""
     found = victory(state)
     if found is None:
         return False
     result, reasons = found
     roles = state["secret"]["roles"]
     winners = [s for s in range(n_seats(state)) if R.winning_side(roles[s], result)]
-    if result == R.POLICE_WIN:
-        summary = "The police and the civilians win: every bandit is dead."
-    elif result == R.BANDIT_WIN:
-        summary = "The bandits win."
-    else:
-        summary = "The game is a draw."
     pub = state["public"]
     pub["phase"] = "over"
     pub["slot"] += 1
-    pub["outcome"] = {"result": result, "winners": winners, "summary": summary}
+    pub["outcome"] = {"result": result, "winners": winners, "reason": reasons[-1]}
     pub["final_roles"] = [final_label(state, s) for s in range(n_seats(state))]
     note(state, events, "game_over", public(), reasons, result=result, winners=winners,
-         summary=summary, roles=pub["final_roles"])
+         reason=reasons[-1], roles=pub["final_roles"])
     return True
 
 
-def gm_note(state: dict, events: list, kind: str, because: list[str], **data) -> dict:
+def gm_note(state: dict, events: list, kind: str, because: list[dict], **data) -> dict:
     return note(state, events, kind, gm_only(), because, **data)
 
 
@@ -252,5 +233,4 @@ def enter_night(state: dict, events: list, number: int) -> None:
     for s in range(len(state["private"])):
         state["private"][s]["choice"] = None
     note(state, events, "night_falls", public(),
-         [f"Night {number} begins: the bandits choose a victim and the police a seat to "
-          "check (seed 001 §3.3-§3.11)."], number=number)
+         [why("night_begins", n=number, ref=["3.3-3.11"])], number=number)

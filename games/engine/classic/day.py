@@ -29,24 +29,23 @@ from .common import (
     finish_if_over,
     is_alive,
     kill_seat,
-    leave,
+    last_words_reason,
     living,
     n_seats,
     note,
     record_deaths,
     reveal_label,
     role_of,
-    seat_list,
-    seat_name,
 )
+from .reasons import R as why
 
+# Why the speeches of each stage open: every living player speaks in seat order from the
+# seat after the night's first dead (seed 001 §3.15); after a tie, the tied seats speak
+# again (§4.5); after a second tie, the others speak (§4.5).
 STAGE_WHY = {
-    0: "Each living player speaks once, in seat order from the seat after the night's "
-       "first dead, and closes with 过 (seed 001 §3.15).",
-    1: "The vote tied: the tied seats speak again, then the others vote among them "
-       "(seed 001 §4.5).",
-    2: "The vote tied again: the others speak, then vote among the seats still tied "
-       "(seed 001 §4.5).",
+    0: ("speeches_open", "3.15"),
+    1: ("tie_speeches", "4.5"),
+    2: ("tie_speeches_again", "4.5"),
 }
 
 
@@ -81,8 +80,7 @@ def end_last_words(state: dict, events: list) -> None:
     silent = [s for s in pub["last_words_due"] if s not in pub["last_words_given"]]
     if silent:
         note(state, events, "last_words_skipped", public(),
-             [f"{seat_list(silent).capitalize()} left no last words before the time ran out."],
-             seats=silent)
+             [why("no_last_words_left", seats=silent)], seats=silent)
     then = pub["last_words_then"]
     pub.update(last_words_due=[], last_words_given=[])
     if then == "speech":
@@ -115,7 +113,8 @@ def enter_speech(state: dict, events: list) -> None:
     pub.update(phase="speech" if pub["stage"] == 0 else "tie_speech", queue=queue, turn=0,
                done=False, votes=[], candidates=[])
     pub["slot"] += 1
-    note(state, events, "speeches_open", public(), [STAGE_WHY[pub["stage"]]],
+    code, ref = STAGE_WHY[pub["stage"]]
+    note(state, events, "speeches_open", public(), [why(code, ref=[ref])],
          stage=pub["stage"], order=queue)
     if not queue:
         enter_vote(state, events)
@@ -125,9 +124,8 @@ def end_speech_slot(state: dict, events: list) -> None:
     pub = state["public"]
     if not pub["done"]:
         speaker = pub["queue"][pub["turn"]]
-        note(state, events, "speech_skipped", public(),
-             [f"{seat_name(speaker).capitalize()} said nothing before the time ran out, so "
-              "the turn passes (a silent speaker is skipped)."], seat=speaker)
+        note(state, events, "speech_skipped", public(), [why("speech_skipped", seat=speaker)],
+             seat=speaker)
     pub["turn"] += 1
     pub["done"] = False
     pub["slot"] += 1
@@ -142,11 +140,10 @@ def enter_vote(state: dict, events: list) -> None:
     pub.update(phase="vote" if pub["stage"] == 0 else "tie_vote", queue=queue, turn=0,
                done=False, votes=[], candidates=candidates)
     pub["slot"] += 1
-    why = ["After the speeches comes the vote, in the same order: one vote or abstention "
-           "each (seed 001 §3.16)."]
+    because = [why("vote_follows", ref=["3.16"])]
     if pub["stage"]:
-        why.append(f"Only {seat_list(candidates)} can receive votes (seed 001 §4.5).")
-    note(state, events, "vote_opens", public(), why, stage=pub["stage"], order=queue,
+        because.append(why("only_candidates", seats=sorted(candidates), ref=["4.5"]))
+    note(state, events, "vote_opens", public(), because, stage=pub["stage"], order=queue,
          candidates=candidates)
     if not queue:
         tally(state, events)
@@ -157,9 +154,8 @@ def end_vote_slot(state: dict, events: list) -> None:
     if not pub["done"]:
         voter = pub["queue"][pub["turn"]]
         pub["votes"].append([voter, None])
-        note(state, events, "abstained", public(),
-             [f"{seat_name(voter).capitalize()} did not vote before the time ran out, which "
-              "counts as abstaining."], voter=voter, silent=True)
+        note(state, events, "abstained", public(), [why("silent_voter", seat=voter)],
+             voter=voter, silent=True)
     pub["turn"] += 1
     pub["done"] = False
     pub["slot"] += 1
@@ -195,11 +191,10 @@ def tally(state: dict, events: list) -> None:
     pub = state["public"]
     stage, cands = pub["stage"], pub["candidates"]
     counts = Counter(t for _, t in pub["votes"] if t is not None)
-    per_seat = ", ".join(f"{seat_name(c)}: {counts[c]}" for c in cands if counts.get(c))
-    why = [f"Votes per seat: {per_seat or 'none'}."]
+    per_seat = [[c, counts[c]] for c in cands if counts.get(c)]
+    because = [why("votes_per_seat", tally=per_seat) if per_seat else why("no_votes_cast")]
     if not counts and stage == 0:
-        note(state, events, "vote_result", public(),
-             why + ["Nobody received a vote, so nobody is eliminated today."],
+        note(state, events, "vote_result", public(), [*because, why("nobody_voted")],
              stage=stage, eliminated=[], tied=[])
         return after_verdict(state, events, [])
     if counts:
@@ -209,7 +204,7 @@ def tally(state: dict, events: list) -> None:
         top = sorted(cands)
     if len(top) == 1:
         note(state, events, "vote_result", public(),
-             why + [f"{seat_name(top[0]).capitalize()} has the most votes (seed 001 §3.17)."],
+             [*because, why("most_votes", seat=top[0], ref=["3.17"])],
              stage=stage, eliminated=top, tied=[])
         return after_verdict(state, events, eliminate(state, events, top[0]))
     pair = guardian_pair(state, top)
@@ -217,20 +212,19 @@ def tally(state: dict, events: list) -> None:
         for s in pair:
             kill_seat(state, s, TIE_PAIR)
         note(state, events, "vote_result", public(),
-             why + [f"{seat_list(top).capitalize()} tied at the top: a guardian and the seat "
-                    "it protects, so both die (seed 003 guardian rule 4)."],
+             [*because, why("guardian_pair_tie", seats=top, ref=["guardian 4"])],
              stage=stage, eliminated=sorted(pair), tied=top)
         return after_verdict(state, events, sorted(pair))
     if stage < 2:
         note(state, events, "vote_result", public(),
-             why + [f"{seat_list(top).capitalize()} tied at the top (seed 001 §4.5)."],
+             [*because, why("tied_at_top", seats=top, ref=["4.5"])],
              stage=stage, eliminated=[], tied=top)
         pub["stage"] = stage + 1
         pub["tied"] = top
         return enter_speech(state, events)
+    # seed 001 §4.5, read as a day without elimination (docs/rules/classic.md)
     note(state, events, "vote_result", public(),
-         why + [f"{seat_list(top).capitalize()} tied a third time, so nobody is eliminated "
-                "today (seed 001 §4.5, read as a day without elimination)."],
+         [*because, why("third_tie", seats=top, ref=["4.5"])],
          stage=stage, eliminated=[], tied=top)
     return after_verdict(state, events, [])
 
@@ -257,18 +251,16 @@ def after_verdict(state: dict, events: list, dead: list[int]) -> None:
         due = record_deaths(state, dead)
         causes = {d["seat"]: d["cause"] for d in state["secret"]["deaths"][-len(dead):]}
         entries = []
-        why = []
+        because = []
         for s in sorted(dead):
             label = reveal_label(state, s, causes[s])
             pub["revealed"][s] = label
             entries.append({"seat": s, "label": label, "last_words": s in due})
-            why.append(f"{seat_name(s).capitalize()} died: {R.label_text(label)}"
-                       + (" (a guardian dying for the seat voted out, seed 003)"
-                          if causes[s] == GUARDED_VOTE else "") + ".")
+            because.append(why("died_for_voted_out", seat=s, role=label, ref=["guardian"])
+                           if causes[s] == GUARDED_VOTE else why("died_as", seat=s, role=label))
         if due:
-            why.append(f"{seat_list(due).capitalize()} {leave(due)} last words: the first "
-                       f"{pub['last_words_limit']} deaths do (seed 001 §3.19).")
-        note(state, events, "verdict", public(), why, deaths=entries)
+            because.append(last_words_reason(due, pub["last_words_limit"]))
+        note(state, events, "verdict", public(), because, deaths=entries)
         if finish_if_over(state, events):
             return
         if due:

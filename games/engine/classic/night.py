@@ -16,7 +16,6 @@ from collections import Counter
 from ..base import clone, draw_random, public, seats
 from . import roles as R
 from .common import (
-    CAUSE_TEXT,
     DERELICTION,
     GUARDED_KILL,
     KILLED,
@@ -27,7 +26,7 @@ from .common import (
     gm_note,
     is_alive,
     kill_seat,
-    leave,
+    last_words_reason,
     living,
     living_with_role,
     note,
@@ -35,11 +34,10 @@ from .common import (
     record_deaths,
     reveal_label,
     role_of,
-    seat_list,
-    seat_name,
     team_visibility,
 )
 from .day import begin_day
+from .reasons import R as why
 
 # --- what a seat may target -------------------------------------------------------------------
 
@@ -90,9 +88,15 @@ def may_possess(state: dict, actor: int) -> bool:
 
 # --- resolution ---------------------------------------------------------------------------
 
+# What a team chooses at night: the reasons that name it (none proposed, who proposed).
+CHOOSING = {"victim": ("no_victim_proposed", "victim_proposed"),
+            "pact": ("no_pact_proposed", "pact_proposed"),
+            "check": ("no_check_proposed", "check_proposed")}
+
+
 def team_choice(state: dict, events: list, proposals: list, purpose: str,
-                what: str) -> tuple[int | None, list[str]]:
-    """The team's pick among its members' proposals, and why.
+                what: str) -> tuple[int | None, list[dict]]:
+    """The team's pick among its members' proposals, and why (`what`: a key of CHOOSING).
 
     1. Only members who proposed a seat express an opinion; silent and deferring members
        agree with the others (seed 001 §3.6).
@@ -100,26 +104,25 @@ def team_choice(state: dict, events: list, proposals: list, purpose: str,
     3. A tie between the most-proposed seats is broken by lot (the seed has the GM take the
        majority; with no majority, the lot is the neutral choice). The draw is recorded.
     """
+    nobody, proposed = CHOOSING[what]
     counts = Counter(p for p in proposals if isinstance(p, int))
     if not counts:
-        return None, [f"Nobody proposed {what}, so there is none."]
+        return None, [why(nobody)]
     top = max(counts.values())
     tied = sorted(s for s, c in counts.items() if c == top)
     voters = [s for s, p in enumerate(proposals) if isinstance(p, int)]
-    why = [f"{seat_list(voters).capitalize()} proposed {what}; silent members count as "
-           "agreeing (seed 001 §3.6)."]
+    because = [why(proposed, seats=voters, ref=["3.6"])]
     if len(tied) == 1:
-        why.append(f"{seat_name(tied[0]).capitalize()} had the most proposals ({top}).")
-        return tied[0], why
+        because.append(why("most_proposals", seat=tied[0], n=top))
+        return tied[0], because
     pick = draw_random(state, purpose).choice(tied)
-    gm_note(state, events, "chance", [f"A lot breaks the tie between {seat_list(tied)}."],
+    gm_note(state, events, "chance", [why("lot_breaks_tie", seats=tied)],
             purpose=purpose, among=tied, drawn=pick)
-    why.append(f"{seat_list(tied).capitalize()} tied with {top} proposal(s) each; the lot drew "
-               f"{seat_name(pick)}.")
-    return pick, why
+    because.append(why("lot_drew", seats=tied, n=top, seat=pick))
+    return pick, because
 
 
-def report_check(state: dict, events: list, target: int, why: list[str], *,
+def report_check(state: dict, events: list, target: int, because: list[dict], *,
                  extra: bool) -> bool:
     """Tell the living police the exact identity of `target` as it is now, after this
     night's possession (seed 003 ghost rule 8). Returns True if the target is the poison."""
@@ -130,12 +133,11 @@ def report_check(state: dict, events: list, target: int, why: list[str], *,
         state["private"][p].setdefault("checks", []).append(
             {"number": number, "seat": target, "result": label, "extra": extra})
     note(state, events, "check_result", seats(*police),
-         why + [f"The police learn that {seat_name(target)} is: {R.label_text(label)} "
-                "(seed 001 §3.10)."], seat=target, result=label, extra=extra)
+         [*because, why("police_learn", seat=target, role=label, ref=["3.10"])],
+         seat=target, result=label, extra=extra)
     if role_of(state, target) != R.POISON:
         return False
-    note(state, events, "poison_checked", seats(target),
-         ["The police checked the poison, which is told so (seed 003 poison rule 3)."],
+    note(state, events, "poison_checked", seats(target), [why("poison_told", ref=["poison 3"])],
          seat=target)
     return True
 
@@ -172,16 +174,15 @@ def open_extra_check(state: dict, events: list) -> bool:
     if not state["config"]["variant_ghost_poison"] or not living_with_role(state, R.POLICE):
         return False
     probe = {**state, "secret": clone(state["secret"]), "log": []}
-    check, _ = team_choice(probe, [], night["check"], "check_tie", "a seat to check")
+    check, _ = team_choice(probe, [], night["check"], "check_tie", "check")
     if check is None or role_of(state, check) != R.POISON:
         return False
-    check, check_why = team_choice(state, events, night["check"], "check_tie", "a seat to check")
+    check, check_why = team_choice(state, events, night["check"], "check_tie", "check")
     night.update(extra_due=True, held=True, settled_check=check)
     report_check(state, events, check, check_why, extra=False)
     state["public"].update(phase="extra_check")  # the night, on every page but the police's
     note(state, events, "extra_check", team_visibility(state, R.POLICE),
-         ["The police checked the poison and may check one more seat before the day "
-          "(seed 003 poison rule 4)."])
+         [why("extra_check_opens", ref=["poison 4"])])
     return True
 
 
@@ -209,7 +210,7 @@ def settle_night(state: dict, events: list, *, check_told: bool = False) -> bool
     """
     secret = state["secret"]
     night = secret["night"]
-    gm_why: list[str] = []
+    gm_why: list[dict] = []
     deaths_before = len(secret["deaths"])
     victim, pact, check, check_why = team_choices(state, events, gm_why,      # 1
                                                   check_settled=check_told)
@@ -219,36 +220,36 @@ def settle_night(state: dict, events: list, *, check_told: bool = False) -> bool
     if check is not None and not check_told:                                  # 5
         report_check(state, events, check, check_why, extra=False)
     derelictions(state, derelict, gm_why)                                     # 6
-    gm_note(state, events, "night_resolved", gm_why or ["Nothing happened tonight."],
+    gm_note(state, events, "night_resolved", gm_why or [why("nothing_happened")],
             victim=victim, pact=pact, check=check, possess=night["possess"],
             protecting=[[g, t] for g, t in enumerate(secret["protecting"]) if t is not None])
     return dawn(state, events, deaths_before, pair=pair, hide_all=hide_all)  # 7
 
 
-def team_choices(state: dict, events: list, gm_why: list[str], *, check_settled: bool = False
-                 ) -> tuple[int | None, int | None, int | None, list[str]]:
+def team_choices(state: dict, events: list, gm_why: list[dict], *, check_settled: bool = False
+                 ) -> tuple[int | None, int | None, int | None, list[dict]]:
     """Step 1: the bandits' victim and (ghost variant) death pact, the police's check, and
     the reasons for the check (told to the police with its result). A check settled when
     the extra check began (`check_settled`) is not chosen again."""
     night = state["secret"]["night"]
     kill_props = [p[0] if isinstance(p, list) else p for p in night["kill"]]
-    victim, why = team_choice(state, events, kill_props, "kill_tie", "a victim")
-    gm_why += why
+    victim, because = team_choice(state, events, kill_props, "kill_tie", "victim")
+    gm_why += because
     pact = None
     if victim is not None and state["config"]["variant_ghost_poison"]:
         pacts = [p[1] if isinstance(p, list) and p[0] == victim else None
                  for p in night["kill"]]
-        pact, why = team_choice(state, events, pacts, "pact_tie", "a bandit for the death pact")
-        gm_why += why
+        pact, because = team_choice(state, events, pacts, "pact_tie", "pact")
+        gm_why += because
     if check_settled:
         return victim, pact, night["settled_check"], []
-    check, check_why = team_choice(state, events, night["check"], "check_tie", "a seat to check")
+    check, check_why = team_choice(state, events, night["check"], "check_tie", "check")
     return victim, pact, check, check_why
 
 
-def set_guardians(state: dict, events: list, gm_why: list[str]) -> list[tuple[int, str]]:
+def set_guardians(state: dict, events: list, gm_why: list[dict]) -> list[tuple[int, str]]:
     """Step 2: each active guardian protects, is stranded or skips; returns the guardians
-    that die of dereliction at step 6, with the reason."""
+    that die of dereliction at step 6, with the code of the reason."""
     secret = state["secret"]
     night = secret["night"]
     protecting = [None] * len(state["private"])
@@ -261,31 +262,27 @@ def set_guardians(state: dict, events: list, gm_why: list[str]) -> list[tuple[in
             secret["protected"][g].append(sub)
             mine["protected"] = list(secret["protected"][g])
             secret["stranded"][g] = 0
-            gm_why.append(f"The guardian in {seat_name(g)} protects {seat_name(sub)} this round.")
+            gm_why.append(why("guardian_protects", seat=g, target=sub))
         elif not protect_targets(state, g):
             secret["stranded"][g] += 1
             mine["stranded"] = secret["stranded"][g]
-            gm_why.append(f"The guardian in {seat_name(g)} had nobody left to protect "
-                          f"({secret['stranded'][g]} round(s) in a row).")
+            gm_why.append(why("guardian_stranded", seat=g, n=secret["stranded"][g]))
             if secret["stranded"][g] >= 2:
-                derelict.append((g, "it had nobody left to protect for two rounds in a row "
-                                    "(seed 003 guardian rule 5)"))
+                derelict.append((g, "dereliction_stranded"))  # seed 003 guardian rule 5
         else:
             secret["skips"][g] += 1
             mine["skips"] = secret["skips"][g]
             if secret["skips"][g] >= 2:
-                derelict.append((g, "it skipped its protection a second time "
-                                    "(seed 003 guardian rule 2)"))
+                derelict.append((g, "dereliction_skipped"))  # seed 003 guardian rule 2
             else:
                 note(state, events, "protection_skipped", seats(g),
-                     ["The guardian protected nobody this round; a second skip in the game "
-                      "is death by dereliction (seed 003 guardian rule 2)."], seat=g)
+                     [why("guardian_skipped", ref=["guardian 2"])], seat=g)
     secret["protecting"] = protecting
     return derelict
 
 
 def kill(state: dict, events: list, victim: int | None, pact: int | None,
-         gm_why: list[str]) -> list[int] | None:
+         gm_why: list[dict]) -> list[int] | None:
     """Step 3: the kill. Returns [poison, pact bandit] when the pact made both die."""
     secret = state["secret"]
     if victim is None or not is_alive(state, victim):
@@ -297,29 +294,31 @@ def kill(state: dict, events: list, victim: int | None, pact: int | None,
     if savers:
         for g in savers:
             kill_seat(state, g, GUARDED_KILL)
-        gm_why.append(f"{seat_list(savers)} protected {seat_name(victim)}, so died in its "
-                      "place (seed 003 guardian).")
+        gm_why.append(why("died_in_its_place", seats=sorted(savers), target=victim,
+                          ref=["guardian"]))
         return None
     kill_seat(state, victim, KILLED)
-    gm_why.append(f"{seat_name(victim).capitalize()} {CAUSE_TEXT[KILLED]}.")
+    gm_why.append(why("killed_by_bandits", seat=victim))
     if target_role == R.BANDIT_GUARDIAN:
         lapse_police_guardian(state, events)
-        gm_why.append("The victim was the bandit guardian: the police guardian "
-                      "lapses (seed 003 dual §6).")
+        gm_why.append(why("police_guardian_lapses", ref=["dual 6"]))
     if target_role == R.POISON and pact is not None and is_alive(state, pact):
         kill_seat(state, pact, PACT)
-        gm_why.append(f"The victim was the poison: {seat_name(pact)}, named in the "
-                      "death pact, dies with it (seed 003 poison rule 1).")
+        gm_why.append(why("pact_bandit_dies", seat=pact, ref=["poison 1"]))
         return [victim, pact]
     return None
 
 
-def derelictions(state: dict, derelict: list[tuple[int, str]], gm_why: list[str]) -> None:
+# Where the seed says a guardian dies of dereliction, by the reason's code.
+DERELICTION_REF = {"dereliction_stranded": "guardian 5", "dereliction_skipped": "guardian 2"}
+
+
+def derelictions(state: dict, derelict: list[tuple[int, str]], gm_why: list[dict]) -> None:
     """Step 6: guardians still alive that skipped twice or were stranded twice die."""
-    for g, reason in derelict:
+    for g, code in derelict:
         if is_alive(state, g):
             kill_seat(state, g, DERELICTION)
-            gm_why.append(f"The guardian in {seat_name(g)} died of dereliction: {reason}.")
+            gm_why.append(why(code, seat=g, ref=[DERELICTION_REF[code]]))
 
 
 def dawn(state: dict, events: list, deaths_before: int, *, pair: list | None,
@@ -347,9 +346,9 @@ def resolve_extra_check(state: dict, events: list) -> None:
     held = night.get("held", False)
     if held and settle_night(state, events, check_told=True):
         return
-    target, why = team_choice(state, events, night["extra"], "extra_check_tie", "a seat to check")
+    target, because = team_choice(state, events, night["extra"], "extra_check_tie", "check")
     if target is not None and (held or is_alive(state, target)):
-        report_check(state, events, target, why, extra=True)
+        report_check(state, events, target, because, extra=True)
     for mine in state["private"]:
         mine["choice"] = None
     begin_day(state, events)
@@ -366,13 +365,11 @@ def lapse_police_guardian(state: dict, events: list) -> None:
         secret["lapsed"].append(g)
         secret["protecting"][g] = None
         state["private"][g]["lapsed"] = True
-        note(state, events, "guardian_lapsed", seats(g),
-             ["The bandits killed the bandit guardian, so from this round the police guardian "
-              "plays as a civilian and its protection is void (seed 003 dual guardians §6)."],
+        note(state, events, "guardian_lapsed", seats(g), [why("guardian_lapsed", ref=["dual 6"])],
              seat=g)
 
 
-def possess(state: dict, events: list, gm_why: list[str]) -> bool:
+def possess(state: dict, events: list, gm_why: list[dict]) -> bool:
     """Step 4 of `resolve_night`. Returns True if the ghost possessed the poison (every
     identity of the night then stays hidden, seed 003 minor rule 3)."""
     secret = state["secret"]
@@ -382,10 +379,11 @@ def possess(state: dict, events: list, gm_why: list[str]) -> bool:
         return False
     bandits_vis = team_visibility(state, R.BANDIT)
     if not is_alive(state, ghost) or not is_alive(state, target):
-        who = "the ghost" if not is_alive(state, ghost) else seat_name(target)
-        note(state, events, "possession_void", bandits_vis,
-             [f"The possession did not happen: {who} died first tonight; the ghost keeps "
-              "its one possession (the kill comes first, seed 003 ghost paragraph 2)."])
+        # the kill comes first (seed 003 ghost paragraph 2)
+        because = (why("possession_void_ghost_dead", ref=["ghost_paragraph 2"])
+                   if not is_alive(state, ghost) else
+                   why("possession_void_target_dead", seat=target, ref=["ghost_paragraph 2"]))
+        note(state, events, "possession_void", bandits_vis, [because])
         return False
     secret["possession_used"] = True
     state["private"][ghost]["possession_used"] = True
@@ -400,25 +398,21 @@ def possess(state: dict, events: list, gm_why: list[str]) -> bool:
         mine = state["private"][target]
         mine.update(role=R.BANDIT, possessed=True, team=list(team), ghost_seat=ghost)
         note(state, events, "possessed", team_visibility(state, R.BANDIT),
-             [f"The ghost possessed {seat_name(target)}, a civilian, who turns bandit and "
-              "joins the team (seed 003 ghost rule 1); the GM introduces them (rule 7)."],
+             [why("possessed_civilian", seat=target, ref=["ghost 1"], n=7)],
              seat=target, team=team)
-        gm_why.append(f"The ghost possessed {seat_name(target)}, a civilian, now a bandit.")
+        gm_why.append(why("civilian_now_bandit", seat=target))
         return False
     if role == R.POISON:
         kill_seat(state, ghost, POSSESSION)
         kill_seat(state, target, POSSESSION)
-        gm_why.append(f"The ghost possessed {seat_name(target)}, the poison: both die "
-                      "(seed 003 ghost rule 3).")
+        gm_why.append(why("possessed_poison", seat=target, ref=["ghost 3"]))
         return True
     if role == R.POLICE:
         note(state, events, "possession_on_police", team_visibility(state, R.POLICE),
-             ["A ghost possessed one of the police, without effect; the GM does not say "
-              "whom (seed 003 ghost rule 2)."])
+             [why("possession_on_police", ref=["ghost 2"])])
     note(state, events, "possession_void", bandits_vis,
-         [f"The possession of {seat_name(target)} had no effect, and the ghost has used its "
-          "one possession (seed 003 ghost rule 2)."], seat=target)
-    gm_why.append(f"The ghost possessed {seat_name(target)} ({R.label_text(role)}): no effect.")
+         [why("possession_no_effect", seat=target, ref=["ghost 2"])], seat=target)
+    gm_why.append(why("possession_without_effect", seat=target, role=role))
     return False
 
 
@@ -430,36 +424,31 @@ def announce_dawn(state: dict, events: list, new_deaths: list[dict], *, pair: li
     due = record_deaths(state, dead)
     cause = {d["seat"]: d["cause"] for d in new_deaths}
     entries = []
-    why = ["At dawn the GM announces who died in the night (seed 001 §3.13)."]
+    because = [why("dawn_announces", ref=["3.13"])]
     for s in dead:
         label = None if hide_all else reveal_label(state, s, cause[s])
         pub["revealed"][s] = label
         entries.append({"seat": s, "label": label, "last_words": s in due})
     pair_note = None
     if hide_all:
-        why.append("The ghost possessed the poison, so no identity of tonight's dead is "
-                   "revealed (seed 003 minor rule 3).")
+        because.append(why("identities_hidden", ref=["minor 3"]))
     elif pair:
-        bandit = pair[1]
-        kind = R.label_text(public_label(state, bandit))
-        pair_note = f"one of {seat_list(pair)} was the poison, the other a {kind}"
-        why.append(f"The bandits killed the poison: {pair_note}, and the GM does not say "
-                   "which is which (seed 003 minor rule 3, ghost rule 6).")
+        # the two seats in seat order, so that the order does not tell which is the poison
+        pair_note = {"seats": sorted(pair), "label": public_label(state, pair[1])}
+        because.append(why("poison_pair", seats=pair_note["seats"], role=pair_note["label"],
+                           ref=["minor 3", "ghost 6"]))
     if not dead:
-        why.append("Nobody died.")
+        because.append(why("nobody_died"))
     for e in entries:
         if e["label"] and not hide_all:
-            why.append(f"{seat_name(e['seat']).capitalize()} died: "
-                       f"{R.label_text(e['label'])}.")
+            because.append(why("died_as", seat=e["seat"], role=e["label"]))
     derelict = [] if hide_all else [s for s in dead if cause[s] == DERELICTION]
     if derelict:
-        why.append(f"{seat_list(derelict).capitalize()} died of dereliction: a guardian that "
-                   "skipped twice, or had nobody to protect for two rounds (seed 003 guardian "
-                   "rules 2 and 5).")
+        because.append(why("died_of_dereliction", seats=derelict,
+                           ref=["guardian 2", "guardian 5"]))
     if due:
-        why.append(f"{seat_list(due).capitalize()} {leave(due)} last words: the first "
-                   f"{pub['last_words_limit']} deaths do (seed 001 §3.19).")
-    note(state, events, "dawn", public(), why, number=pub["number"], deaths=entries,
+        because.append(last_words_reason(due, pub["last_words_limit"]))
+    note(state, events, "dawn", public(), because, number=pub["number"], deaths=entries,
          pair=pair_note, dereliction=derelict)
     pub["last_words_due"] = due
 

@@ -60,16 +60,17 @@ from .common import (
     living_with_role,
     new_night,
     note,
-    seat_list,
-    seat_name,
 )
+from .reasons import R as why
 
 ALL_CIVILIANS_DEAD = ("seed", R.DRAW, R.BANDIT_WIN)
 FIXED_CARDS = (*R.ROLES, R.GHOST)
 
 
-def _refuse(code: str, reason: str, **params) -> Refusal:
-    return Refusal(code, reason, params)
+def _refuse(code: str, **params) -> Refusal:
+    """A refusal: a code of the rule set's reason table (reasons.py) and its arguments."""
+    why(code, **params)  # a code or an argument the table does not declare fails here
+    return Refusal(code, params=params)
 
 
 def clone(data):
@@ -124,22 +125,20 @@ def deal_roles(state: State, events: list, comp: dict[str, int]) -> tuple[list[s
         cards = list(cfg["fixed_roles"])
         ghost = cards.index(R.GHOST) if R.GHOST in cards else None
         roles = [R.BANDIT if c == R.GHOST else c for c in cards]
-        gm_note(state, events, "deal", ["The GM dealt the roles by hand (fixed_roles)."],
-                roles=cards)
+        gm_note(state, events, "deal", [why("dealt_by_hand")], roles=cards)
         return roles, ghost
     deck = [role for role, k in comp.items() for _ in range(k)]
     deck = [R.BANDIT if c == R.GHOST else c for c in deck]
     draw_random(state, "deal").shuffle(deck)
     roles = deck
-    gm_note(state, events, "chance", ["The roles are dealt by lot (seed 001 §3.1)."],
+    gm_note(state, events, "chance", [why("dealt_by_lot", ref=["3.1"])],
             purpose="deal", drawn=roles)
     ghost = None
     if cfg["variant_ghost_poison"]:
         bandits = [s for s, r in enumerate(roles) if r == R.BANDIT]
         ghost = draw_random(state, "ghost").choice(bandits)
-        gm_note(state, events, "chance",
-                ["The ghost is drawn among the bandits once their list is fixed "
-                 "(seed 003, ghost bandit)."], purpose="ghost", drawn=ghost)
+        gm_note(state, events, "chance", [why("ghost_drawn", ref=["ghost"])],
+                purpose="ghost", drawn=ghost)
     return roles, ghost
 
 
@@ -164,16 +163,15 @@ def tell_roles(state: State, events: list, roles: list[str], ghost: int | None) 
             if role == R.POLICE_GUARDIAN:
                 mine["lapsed"] = False
         state["private"][s] = mine
-        what = R.label_text(R.GHOST if s == ghost else role)
-        note(state, events, "role", to_seats(s), [f"You drew the card: {what}."],
-             seat=s, role=R.GHOST if s == ghost else role)
+        card = R.GHOST if s == ghost else role
+        note(state, events, "role", to_seats(s), [why("drew_card", role=card)],
+             seat=s, role=card)
     note(state, events, "teammates", to_seats(*police),
-         [f"The police are {seat_list(police)}; they see each other (seed 001 §3.9)."],
-         team=police)
-    why = [f"The bandits are {seat_list(bandits)}; they see each other (seed 001 §3.5)."]
+         [why("police_team", seats=police, ref=["3.9"])], team=police)
+    because = [why("bandit_team", seats=bandits, ref=["3.5"])]
     if ghost is not None:
-        why.append(f"Their ghost is {seat_name(ghost)} (seed 003, ghost bandit).")
-    note(state, events, "teammates", to_seats(*bandits), why, team=bandits, ghost=ghost)
+        because.append(why("their_ghost", seat=ghost, ref=["ghost"]))
+    note(state, events, "teammates", to_seats(*bandits), because, team=bandits, ghost=ghost)
 
 
 class Classic(RuleSet):
@@ -333,29 +331,26 @@ class Classic(RuleSet):
         own checks, from the table (`actions.refusal`)."""
         if not isinstance(step, dict) or not isinstance(step.get("params"), dict) \
                 or not isinstance(step.get("kind"), str):
-            return _refuse("bad_step", "That is not a well-formed action.")
+            return _refuse("bad_step")
         actor, kind, params = step.get("actor"), step["kind"], step["params"]
         if state["public"]["phase"] == "over":
-            return _refuse("game_over", "The game is over.")
+            return _refuse("game_over")
         if actor == GM:
-            return _refuse("gm_has_no_moves", "The GM has no moves of its own in this game; "
-                                              "the rules run the night and the day.")
+            return _refuse("gm_has_no_moves")
         if actor == CLOCK:
-            return _refuse("clock_step", "Only the clock ends a phase, through end_phase.")
+            return _refuse("clock_step")
         if not is_seat(state, actor):
-            return _refuse("bad_actor", "That seat is not in this game.")
+            return _refuse("bad_actor")
         if kind not in actions.ACTIONS:
-            return _refuse("unknown_action", f"There is no action called {kind[:40]!r}.")
+            return _refuse("unknown_action")
         field = actions.ACTIONS[kind].text
         plain = dict(params)
         if field is not None:
             text = plain.pop(field.name, None)
             if not isinstance(text, str):
-                return _refuse("bad_text", "Write some text.")
+                return _refuse("bad_text")
             if not (field.min_chars <= len(text.strip()) and len(text) <= field.max_chars):
-                return _refuse("bad_text_length",
-                               f"The text must hold {field.min_chars} to {field.max_chars} "
-                               "characters.", min=field.min_chars, max=field.max_chars)
+                return _refuse("bad_text_length", min=field.min_chars, max=field.max_chars)
         return actions.refusal(state, actor, kind, plain)
 
     def end_phase(self, state: State) -> Transition:
@@ -403,4 +398,4 @@ class Classic(RuleSet):
         found = state["public"]["outcome"]
         if not found:
             return None
-        return Outcome(found["result"], tuple(found["winners"]), found["summary"])
+        return Outcome(found["result"], tuple(found["winners"]), reason=found.get("reason"))

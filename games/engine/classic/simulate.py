@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..base import Refusal, action
@@ -79,7 +80,8 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float, float]:
 def _do(rules: Classic, state: dict, seat: int, kind: str, **params) -> None:
     result = rules.apply_in_place(state, action(seat, kind, **params))
     if isinstance(result, Refusal):  # the policy only makes legal moves; a refusal is a bug
-        raise AssertionError(f"random policy move refused: {kind} {params}: {result.reason}")
+        raise AssertionError(f"random policy move refused: {kind} {params}: {result.code} "
+                             f"{result.params}")
 
 
 def _random_night(rules: Classic, state: dict, rng: random.Random) -> None:
@@ -112,12 +114,24 @@ def _random_night(rules: Classic, state: dict, rng: random.Random) -> None:
 
 def play_random_game(rules: Classic, seats: int, config: dict, seed: int) -> tuple[str | None, int]:
     """Play one game with the random policy; return (result or None, rounds played)."""
+    state = random_game(rules, seats, config, seed)
+    pub = state["public"]
+    return (pub["outcome"]["result"] if pub["outcome"] is not None else None), pub["number"]
+
+
+def random_game(rules: Classic, seats: int, config: dict, seed: int,
+                before_each_end: Callable[[dict], None] | None = None) -> dict:
+    """One game played with the random policy, its final state (its log: every event).
+
+    `before_each_end(state)`, if given, is called before the clock ends each phase or slot,
+    with the live state: it may take steps of its own in place (`apply_in_place`), e.g. a
+    test's speeches and refused steps."""
     rng = random.Random(seed)
     state = rules.initial_state(seats=seats, config=config, seed=f"sim-{seed}").state
     pub = state["public"]
     for _ in range(MAX_STEPS):
         if pub["outcome"] is not None:
-            return pub["outcome"]["result"], pub["number"]
+            break
         ph = pub["phase"]
         if ph == "night":
             _random_night(rules, state, rng)
@@ -131,9 +145,11 @@ def play_random_game(rules: Classic, seats: int, config: dict, seed: int) -> tup
             options = [c for c in pub["candidates"] if c != voter]
             if options:
                 _do(rules, state, voter, "vote", target=rng.choice(options))
+        if before_each_end is not None:
+            before_each_end(state)
         rules.end_phase_in_place(state, [])
         pub = state["public"]
-    return None, pub["number"]
+    return state
 
 
 def simulate(seats: int, variant: str, games: int, *, seed: int = 0) -> Tally:

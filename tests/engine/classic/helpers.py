@@ -16,6 +16,11 @@ CARD = {"P": "police", "B": "bandit", "G": "ghost", "C": "civilian", "X": "poiso
 RULES = Classic()
 
 
+def codes(event: dict) -> list[str]:
+    """The codes of an event's `because` chain, in order."""
+    return [reason["code"] for reason in event["because"]]
+
+
 def deal(letters: str) -> list[str]:
     return [CARD[c] for c in letters]
 

@@ -35,23 +35,21 @@ def test_the_checks_run_in_the_declared_order():
     g.state["public"]["alive"][6] = False
     assert actions.refusal(g.state, 6, "vote", {"target": 1}).code == "dead"
     # 2. the phase, before 3. the role
-    assert actions.refusal(g.state, 0, "speak", {}).code == "not_your_turn"
+    assert actions.refusal(g.state, 0, "speak", {}).code == "not_your_turn_to_speak"
     # 3. the role, before 4. the parameters
     assert actions.refusal(g.state, 0, "kill", {}).code == "not_bandit"
     # 4. the parameters, before 6. the target
     assert actions.refusal(g.state, 3, "kill", {"target": 0, "x": 1}).code == "bad_params"
-    assert actions.refusal(g.state, 3, "kill", {"target": 6}).code == "bad_target"
+    assert actions.refusal(g.state, 3, "kill", {"target": 6}).code == "bad_kill_target"
     assert actions.refusal(g.state, 3, "kill", {"target": 0}) is None
 
 
 def test_a_kind_of_the_night_proper_is_refused_during_the_extra_check_without_naming_it():
     g = Table("PPPBBBCCCCCC")
     g.state["public"]["phase"] = "extra_check"
-    assert actions.refusal(g.state, 3, "kill", {"target": 0}).reason == (
-        "Tonight's choices are closed.")
+    assert actions.refusal(g.state, 3, "kill", {"target": 0}).code == "choices_closed"
     g.state["public"]["phase"] = "vote"
-    assert actions.refusal(g.state, 3, "kill", {"target": 0}).reason == (
-        "That is a night action; it is day now.")
+    assert actions.refusal(g.state, 3, "kill", {"target": 0}).code == "wrong_phase"
 
 
 def test_kill_step_a_protected_victim_survives_and_its_guardian_dies():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.engine.base import SPECTATOR
 
-from .helpers import RULES, Table
+from .helpers import RULES, Table, codes
 
 CLASSIC = "PPPBBBCCCCCC"   # police 1-3, bandits 4-6, civilians 7-12 (0-based: 0-2, 3-5, 6-11)
 
@@ -20,9 +20,9 @@ def test_the_victim_leaves_last_words_and_only_the_victim_may():
     t.night(kill=6)
     assert t.phase == "last_words"
     assert RULES.phase(t.state).awaiting == frozenset({6})
-    assert t.refuse(7, "last_words", text="me too").code == "not_your_turn"
+    assert t.refuse(7, "last_words", text="me too").code == "no_last_words_due"
     t.act(6, "last_words", text="seat 4 is a bandit")
-    assert t.refuse(6, "last_words", text="again").code == "already_done"
+    assert t.refuse(6, "last_words", text="again").code == "last_words_given"
     assert RULES.phase(t.state).awaiting == frozenset()
     assert t.last("last_words", SPECTATOR)["data"]["text"] == "seat 4 is a bandit"
     t.end()
@@ -67,11 +67,11 @@ def test_each_living_player_speaks_once_in_turn_closing_with_guo():
     t.night(kill=11)
     t.end()
     assert t.pub["queue"][0] == 0
-    assert t.refuse(1, "speak", text="my turn?").code == "not_your_turn"
+    assert t.refuse(1, "speak", text="my turn?").code == "not_your_turn_to_speak"
     assert RULES.phase(t.state).awaiting == frozenset({0})
     t.act(0, "speak", text="I trust seat 2. 过")
     assert RULES.phase(t.state).awaiting == frozenset()
-    assert t.refuse(0, "speak", text="one more thing").code == "not_your_turn"
+    assert t.refuse(0, "speak", text="one more thing").code == "not_your_turn_to_speak"
     assert t.refuse(11, "speak", text="boo").code == "dead"
     t.end()
     assert RULES.phase(t.state).awaiting == frozenset({1})
@@ -85,11 +85,11 @@ def test_votes_are_cast_in_the_speech_order_one_each_in_the_open():
     t.night(kill=8)
     to_votes(t)
     assert t.phase == "vote" and t.pub["queue"] == [9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7]
-    assert t.refuse(10, "vote", target=3).code == "not_your_turn"
+    assert t.refuse(10, "vote", target=3).code == "not_your_turn_to_vote"
     assert t.refuse(9, "vote", target=9).code == "self_vote"
-    assert t.refuse(9, "vote", target=8).code == "bad_target"      # dead
+    assert t.refuse(9, "vote", target=8).code == "bad_vote_target"      # dead
     t.act(9, "vote", target=3)
-    assert t.refuse(9, "vote", target=4).code == "not_your_turn"
+    assert t.refuse(9, "vote", target=4).code == "not_your_turn_to_vote"
     assert t.last("vote", 5)["data"] == {"voter": 9, "target": 3, "stage": 0}
 
 
@@ -141,7 +141,7 @@ def test_a_tie_makes_the_tied_speak_again_and_the_others_vote_among_them():
     assert t.pub["candidates"] == [3, 6]
     assert 3 not in t.pub["queue"] and 6 not in t.pub["queue"]
     voter = t.pub["queue"][0]
-    assert t.refuse(voter, "vote", target=0).code == "bad_target"   # not among the tied
+    assert t.refuse(voter, "vote", target=0).code == "bad_vote_target"   # not among the tied
     t.act(voter, "vote", target=6)
     while t.phase == "tie_vote":
         t.end()
@@ -171,7 +171,8 @@ def test_a_third_tie_eliminates_nobody():
     assert t.phase == "night" and t.pub["number"] == 2
     result = t.last("vote_result", SPECTATOR)
     assert result["data"] == {"stage": 2, "eliminated": [], "tied": [3, 6]}
-    assert any("third time" in line for line in result["because"])
+    assert codes(result) == ["votes_per_seat", "third_tie"]
+    assert result["because"][-1]["args"] == {"seats": [3, 6], "ref": ["4.5"]}
 
 
 def test_a_tie_stage_narrows_to_the_seats_still_tied():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.engine.base import SPECTATOR
 
-from .helpers import RULES, Table
+from .helpers import RULES, Table, codes
 
 # police 0-2, bandit 3, ghost 4, bandit 5, poison 6, civilians 7-11
 GHOSTLY = "PPPBGBXCCCCC"
@@ -39,8 +39,8 @@ def test_the_ghost_possesses_once_per_game():
 def test_only_the_ghost_possesses_and_never_its_own_team():
     t = Table(GHOSTLY)
     assert t.refuse(3, "possess", target=7).code == "cannot_possess"
-    assert t.refuse(4, "possess", target=5).code == "bad_target"
-    assert t.refuse(4, "possess", target=4).code == "bad_target"
+    assert t.refuse(4, "possess", target=5).code == "bad_possess_target"
+    assert t.refuse(4, "possess", target=4).code == "bad_possess_target"
     t.act(4, "possess", target=7)
     t.act(4, "cancel_possession")
     t.end()
@@ -65,7 +65,7 @@ def test_possessing_the_poison_kills_the_ghost_and_the_poison_and_hides_every_id
     dawn = t.last("dawn", SPECTATOR)
     assert [d["label"] for d in dawn["data"]["deaths"]] == [None, None, None]
     assert t.pub["revealed"][9] is None
-    assert any("no identity" in line for line in dawn["because"])
+    assert "identities_hidden" in codes(dawn) and "died_as" not in codes(dawn)
 
 
 def test_the_kill_comes_before_the_possession_so_possessing_the_victim_does_nothing():
@@ -88,7 +88,9 @@ def test_killing_the_poison_kills_the_pact_bandit_without_saying_which_is_which(
     assert t.dead() == [5, 6]
     dawn = t.last("dawn", SPECTATOR)
     assert [d["label"] for d in dawn["data"]["deaths"]] == [None, None]
-    assert dawn["data"]["pair"] == "one of seat 6 and seat 7 was the poison, the other a bandit"
+    assert dawn["data"]["pair"] == {"seats": [5, 6], "label": "bandit"}
+    pair = dawn["because"][codes(dawn).index("poison_pair")]
+    assert pair["args"] == {"seats": [5, 6], "role": "bandit", "ref": ["minor 3", "ghost 6"]}
 
 
 def test_a_possessed_pact_bandit_is_named_as_possessed_in_the_pair():
@@ -96,12 +98,13 @@ def test_a_possessed_pact_bandit_is_named_as_possessed_in_the_pair():
     t.night(possess=8)
     t.day()
     t.night(kill=6, pact=8)
-    assert "possessed bandit" in t.last("dawn", SPECTATOR)["data"]["pair"]
+    assert t.last("dawn", SPECTATOR)["data"]["pair"] == {"seats": [6, 8],
+                                                         "label": "possessed_bandit"}
 
 
 def test_the_kill_list_must_name_a_living_bandit_in_the_death_pact():
     t = Table(GHOSTLY)
-    assert t.refuse(3, "kill", target=7).code == "bad_params"
+    assert t.refuse(3, "kill", target=7).code == "kill_needs_pact"
     assert t.refuse(3, "kill", target=7, pact=7).code == "bad_pact"
     assert t.refuse(3, "kill", target=7, pact="4").code == "bad_pact"
     t.act(3, "kill", target=7, pact=5)
@@ -197,7 +200,10 @@ def test_the_last_police_and_the_last_bandit_dying_together_is_a_draw():
     t.night(kill=2, pact=4, possess=6)       # the ghost is the last bandit
     outcome = t.outcome()
     assert outcome.result == "draw" and outcome.winners == ()
-    assert any("5D" in line for line in t.last("game_over", SPECTATOR)["because"])
+    over = t.last("game_over", SPECTATOR)
+    assert codes(over) == ["every_bandit_dead", "every_police_dead", "two_results"]
+    assert over["because"][-1]["args"] == {"ref": ["minor 5D"]}
+    assert outcome.reason == over["data"]["reason"] == over["because"][-1]
 
 
 def test_the_bandits_win_when_possession_leaves_no_civilian():

@@ -107,7 +107,7 @@ def test_classic_police_cannot_check_the_same_seat_twice():
     t = Table(CLASSIC)
     t.night(check=6)
     t.day()
-    assert t.refuse(0, "check", target=6).code == "bad_target"
+    assert t.refuse(0, "check", target=6).code == "bad_check_target"
 
 
 def test_police_cannot_check_themselves_teammates_or_the_dead():
@@ -115,14 +115,14 @@ def test_police_cannot_check_themselves_teammates_or_the_dead():
     t.night(kill=9)
     t.day()
     for target in (0, 1, 9, 12, -1, "3", None):
-        assert t.refuse(0, "check", target=target).code == "bad_target"
+        assert t.refuse(0, "check", target=target).code == "bad_check_target"
 
 
 def test_only_bandits_kill_and_only_police_check():
     t = Table(CLASSIC)
     assert t.refuse(0, "kill", target=7).code == "not_bandit"
     assert t.refuse(6, "check", target=3).code == "not_police"
-    assert t.refuse(6, "defer").code == "no_team"
+    assert t.refuse(6, "defer").code == "not_a_team_member"
     assert t.refuse(3, "kill", target=7, pact=4).code == "bad_params"
 
 
@@ -136,8 +136,8 @@ def test_bandits_may_kill_one_of_their_own():
 
 def test_night_actions_are_refused_by_day_and_day_actions_by_night():
     t = Table(CLASSIC)
-    assert t.refuse(0, "vote", target=4).code == "not_your_turn"
-    assert t.refuse(0, "speak", text="hi").code == "not_your_turn"
+    assert t.refuse(0, "vote", target=4).code == "not_your_turn_to_vote"
+    assert t.refuse(0, "speak", text="hi").code == "not_your_turn_to_speak"
     t.night(kill=8)
     assert t.refuse(3, "kill", target=7).code == "wrong_phase"
 
@@ -148,7 +148,8 @@ def test_dawn_announces_the_dead_and_their_identity_to_everyone():
     dawn = t.last("dawn", SPECTATOR)
     assert dawn["data"]["deaths"] == [{"seat": 1, "label": "police", "last_words": True}]
     assert t.pub["revealed"][1] == "police"
-    assert any("seed 001 §3.13" in line for line in dawn["because"])
+    assert dawn["because"][0] == {"code": "dawn_announces", "args": {"ref": ["3.13"]}}
+    assert dawn["because"][1] == {"code": "died_as", "args": {"seat": 1, "role": "police"}}
 
 
 def test_the_night_ends_early_only_when_every_team_member_answered():

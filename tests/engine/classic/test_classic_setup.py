@@ -8,6 +8,7 @@ import pytest
 
 from games.engine.base import GM, SPECTATOR, replay
 from games.engine.classic import roles as R
+from games.engine.classic.reasons import R as WHY
 from games.engine.classic.rules import Classic
 
 from .helpers import RULES, Table, deal
@@ -147,7 +148,8 @@ def test_malformed_steps_are_refused_with_a_reason_never_raised():
         before = t.state
         result = RULES.apply(t.state, step)
         assert result.__class__.__name__ == "Refusal", step
-        assert result.code and result.reason
+        assert result.code and not result.reason
+        assert WHY.problems({"code": result.code, "args": result.params}) == []
         assert t.state is before
 
 
