@@ -25,14 +25,8 @@ GHOST = "ghost"                        # only as a card in a fixed deal and in t
 ROLES = (POLICE, BANDIT, CIVILIAN, POISON, GUARDIAN, POLICE_GUARDIAN, BANDIT_GUARDIAN)
 GUARDIANS = (GUARDIAN, POLICE_GUARDIAN, BANDIT_GUARDIAN)
 
-# Labels: what an announcement or a check may say about a seat.
+# Labels: what an announcement or a check may say about a seat (a role, or this one).
 POSSESSED_BANDIT = "possessed_bandit"
-LABEL_TEXT = {
-    POLICE: "police", BANDIT: "bandit", CIVILIAN: "civilian", POISON: "poison",
-    GUARDIAN: "guardian", POLICE_GUARDIAN: "police guardian",
-    BANDIT_GUARDIAN: "bandit guardian", POSSESSED_BANDIT: "possessed bandit",
-    GHOST: "ghost bandit",
-}
 ROLE_NAMES_ZH = {
     POLICE: "警", BANDIT: "匪", CIVILIAN: "民", POISON: "毒药", GUARDIAN: "守护神",
     POLICE_GUARDIAN: "警神", BANDIT_GUARDIAN: "匪神", POSSESSED_BANDIT: "被附体匪", GHOST: "鬼匪",
@@ -130,7 +124,3 @@ def winning_side(role: str, result: str) -> bool:
     if result == BANDIT_WIN:
         return role in (BANDIT, BANDIT_GUARDIAN)
     return False
-
-
-def label_text(label: str | None) -> str:
-    return LABEL_TEXT.get(label, "identity withheld") if label else "identity withheld"
