@@ -36,7 +36,7 @@ from .interface import Presenter
 from .reasons import GM_REASONS
 
 __all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "because_chain", "because_text", "choice_label", "describe", "explanation", "field_label", "listing",
-           "outcome_text", "result_lines", "param_label", "phase_end_title", "picker_entry", "phase_label", "phase_name", "phase_names", "phase_summary", "phase_step_title", "phase_title", "round_of", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
+           "outcome_text", "reason_types", "result_lines", "param_label", "phase_end_title", "picker_entry", "phase_label", "phase_name", "phase_names", "phase_summary", "phase_step_title", "phase_title", "round_of", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
            "round_thread_kinds", "round_thread_title", "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies", "who"]
 
 
@@ -375,6 +375,14 @@ def because_text(ruleset: str, reason, names: dict[int, str]) -> str:
             log.warning("no translation for the %s engine's sentence %r", ruleset, sentence)
         return sentence
     return text
+
+
+def reason_types(ruleset: str, code: str) -> dict[str, str]:
+    """The declared argument types of a reason code ({} for a code no table knows)."""
+    table = _presenter(ruleset).REASONS
+    if table is not None and code in table.reasons:
+        return table.reasons.table[code]
+    return GM_REASONS.reasons.table.get(code, {})
 
 
 def because_chain(ruleset: str, event: dict, names: dict[int, str]) -> list[str]:

@@ -11,9 +11,11 @@ The replay input (`setup`, `steps`) alone stays in the engine's own form, so tha
 
 from __future__ import annotations
 
+from ..engine.reasons import SEAT, SEATS, is_reason
 from ..models import Event
-from ..presenters import SEAT_KEYS, describe, explanation
+from ..presenters import SEAT_KEYS, because_text, describe, explanation, reason_types
 from ..presenters.gm_log import gm_log_text
+from ..selectors import outcome_line
 
 # A field holding one seat (an int; a field of these names holding anything else is kept).
 SEAT_FIELDS = frozenset(SEAT_KEYS) | {
@@ -76,6 +78,27 @@ def one_based(data, key: str = ""):
     return data
 
 
+def reason_json(ruleset: str, reason, names: dict[int, str]) -> dict | None:
+    """One reason of an event's `because` chain for the export: its code, its arguments with
+    seats numbered from 1 (by the argument's declared type: a seat, a list of seats; other
+    arguments as `one_based` reads them by name) and its sentence in the reader's language;
+    None for anything that is not a reason."""
+    if not is_reason(reason):
+        return None
+    types = reason_types(ruleset, reason["code"])
+    args = {}
+    for name, value in reason["args"].items():
+        kind = types.get(name)
+        if kind == SEAT and _is_int(value):
+            args[name] = value + 1
+        elif kind == SEATS and isinstance(value, list):
+            args[name] = [v + 1 if _is_int(v) else v for v in value]
+        else:
+            args[name] = one_based(value, name)
+    return {"code": reason["code"], "args": args,
+            "text": because_text(ruleset, reason, names)}
+
+
 def event_json(
     ruleset: str, event: Event, phase_seq: dict[int, int], names: dict[int, str], seq: int
 ) -> dict:
@@ -95,6 +118,21 @@ def event_json(
         "data": one_based(event.data),
         "text": text,
         "explanation": explanation(ruleset, engine_event, text, names),
-        "because": event.because,
+        "because": [r for r in (reason_json(ruleset, b, names) for b in event.because or [])
+                    if r is not None],
         "created": event.created.isoformat(),
     }
+
+
+def outcome_json(game, names: dict[int, str]) -> dict:
+    """A finished game's result for the export: its key, its winners (seats from 1), the
+    engine's reason as data (`reason_json`; none for a game the GM aborted, which has the
+    GM's `note` instead) and the result as the game's page words it (`text`)."""
+    outcome = game.outcome or {}
+    out = {"result": outcome.get("result"),
+           "winners": [w + 1 for w in outcome.get("winners") or [] if _is_int(w)],
+           "reason": reason_json(game.ruleset, outcome.get("reason"), names),
+           "text": outcome_line(game, names)}
+    if outcome.get("note"):
+        out["note"] = outcome["note"]
+    return out

@@ -53,7 +53,7 @@ from ..presenters import (
 from ..presenters.deal import deal_rows, headings
 from ..presenters.gm_log import gm_log_text
 from ..selectors import commitment_check, phase_titles, seat_holders
-from .events_export import event_json, one_based
+from .events_export import event_json, outcome_json
 
 PHASES_PER_PAGE = 10
 # A step's free text (a manifesto...) is shown whole in the review, but a runaway parameter
@@ -265,8 +265,8 @@ def events_json(request, pk):
                  "commitment": game.commitment or None,
                  "started_at": game.started_at.isoformat() if game.started_at else None,
                  "finished_at": game.finished_at.isoformat() if game.finished_at else None,
-                 "outcome": dict(one_based(game.outcome), text=selectors.outcome_line(
-                     game, names)) if game.is_over and game.outcome else None},
+                 "outcome": outcome_json(game, names) if game.is_over and game.outcome
+                 else None},
         "complete": full,
         "players": [{"seat": n + 1, "name": name} for n, name in sorted(names.items())],
         "phases": [{"seq": p.seq, "name": p.name, "number": p.number,

@@ -222,3 +222,34 @@ def test_events_json_renders_in_the_reader_s_language(chinese, make_user, client
     data = client.get(reverse("game-events-json", args=[game.pk])).json()
     texts = " ".join(e["text"] for e in data["events"])
     assert "seat" in texts.lower() and not re.search(r"[\u4e00-\u9fff]号", texts)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_events_json_gives_each_reason_as_a_code_with_seats_from_1_and_its_sentence(
+        ruleset, chinese, make_user, client):
+    from games.engine.reasons import SEAT, SEATS
+    from games.models import Event
+    from games.presenters import reason_types
+
+    game = finished(ruleset, make_user)
+    data = client.get(reverse("game-events-json", args=[game.pk])).json()
+    stored = list(Event.objects.filter(game=game).order_by("id"))
+    seen = 0
+    for out, engine in zip(data["events"], stored, strict=True):
+        assert len(out["because"]) == len(engine.because)
+        for shown, reason in zip(out["because"], engine.because, strict=True):
+            assert shown["code"] == reason["code"]
+            assert shown["text"] and re.search(r"[\u4e00-\u9fff]", shown["text"]), shown
+            assert not ENGINE_DATA.search(shown["text"]), shown["text"]
+            types = reason_types(ruleset, reason["code"])
+            for name, value in reason["args"].items():
+                if types.get(name) == SEAT:
+                    assert shown["args"][name] == value + 1
+                    seen += 1
+                elif types.get(name) == SEATS:
+                    assert shown["args"][name] == [v + 1 for v in value]
+    assert seen, "a reason that names a seat"
+    outcome = data["game"]["outcome"]
+    assert outcome["reason"]["code"] == game.outcome["reason"]["code"]
+    assert re.search(r"[\u4e00-\u9fff]", outcome["reason"]["text"])
+    assert "summary" not in outcome
