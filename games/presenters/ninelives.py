@@ -27,15 +27,16 @@ sentences here only restate the event's own data:
 2. private results (hand, investigations, own losses, voided powers, the free agent's camp,
    the loss order) are written to the seat ("you", "your");
 3. GM-only events (`loss_explained`, `action_resolved`, `count`, `chance`, ...) add the
-   engine's `because` chain, which names every card and seat involved (in English; other
-   readers get it apart, read with the table `BECAUSE` at the end of this module).
+   engine's `because` chain, which names every card and seat involved (for a reader of
+   English; other readers get it apart, translated).
+The engine's reasons (`because` chains, refusals, results, the rules a typed-in deal breaks)
+are codes with typed arguments (games/engine/ninelives/reasons.py); `REASONS` at the end of
+this module has the sentence of each code.
 
 Seats are numbered from 1 in every sentence ("3号阿狗" in Chinese).
 """
 
 from __future__ import annotations
-
-import re
 
 from django.utils.text import capfirst
 from django.utils.translation import get_language, gettext_noop, pgettext
@@ -43,22 +44,14 @@ from django.utils.translation import gettext as _
 
 from messaging.words import words_block
 
+from ..engine.ninelives import reasons
 from ..engine.ninelives.cards import CAMP_NAMES_ZH, CARDS
-from .base import (
-    Explanations,
-    Part,
-    TallyRow,
-    VoteTally,
-    plain_ref,
-    seat_number,
-    seat_numbers,
-    sentences,
-)
+from ..engine.ninelives.common import SILENT
+from ..engine.reasons import CAMP, CARD, PHASE, SEAT, SEATS
+from ..engine.reasons import CARDS as CARD_LIST
+from .base import TallyRow, VoteTally, sentences
 from .interface import Presenter
-
-CARD_IN_TEXT = re.compile(r"\b(" + "|".join(sorted(CARDS, key=len, reverse=True)) + r")\b")
-GM_FOUL_NO_VOTE = "no vote and no proxy vote"  # the engine's reason for §9.1.5
-
+from .reasons import ReasonTexts
 
 # --- small pieces --------------------------------------------------------------------------
 
@@ -197,14 +190,14 @@ def quote(text, author: str) -> str:
     return words_block(text, author)
 
 
-def with_chain(text: str, event: dict) -> str:
+def with_chain(text: str, event: dict, names: dict[int, str]) -> str:
     """A GM-only sentence followed by the engine's chain of causes, for a reader of English.
     A reader of another language gets the sentence only: the timeline and the console list
     the chain apart, translated (presenters.explanation), so it is never shown twice."""
-    chain = [str(b) for b in event.get("because") or []]
-    if not chain or not (get_language() or "").lower().startswith("en"):
+    reasons_ = event.get("because") or []
+    if not reasons_ or not (get_language() or "").lower().startswith("en"):
         return text
-    return text + "\n\n" + "\n".join(f"- {b}" for b in chain)
+    return text + "\n\n" + "\n".join(f"- {reason_text(b, names)}" for b in reasons_)
 
 
 # --- public events -------------------------------------------------------------------------
@@ -331,7 +324,7 @@ def _seat_died(d, names, event):
 
 
 def _foul_reason(reason) -> str:
-    if reason == GM_FOUL_NO_VOTE:
+    if reason == SILENT:
         return pgettext("ninelives", "it neither voted nor sent a proxy vote")
     return str(reason or "")
 
@@ -524,7 +517,7 @@ def _chance(d, names, event):
             "seat": who(names, d["seat"]), "camp": camp_name(d["result"])}
     else:
         text = pgettext("ninelives", "A random draw: %(purpose)s.") % {"purpose": purpose}
-    return with_chain(text, event)
+    return with_chain(text, event, names)
 
 
 RESOLVED = {
@@ -545,7 +538,7 @@ def _action_resolved(d, names, event):
     result = RESOLVED.get(d.get("result"))
     return with_chain(pgettext("ninelives", "%(use)s of %(seat)s: %(result)s.") % {
         "use": _use_text(d["card"], d.get("target"), names), "seat": who(names, d["seat"]),
-        "result": result() if result else d.get("result")}, event)
+        "result": result() if result else d.get("result")}, event, names)
 
 
 def _loss_explained(d, names, event):
@@ -557,7 +550,7 @@ def _loss_explained(d, names, event):
             "seat": who(names, d["seat"]), "card": card_name(d["card"]),
             "camp": camp_name(d.get("camp") or CARDS[d["card"]][0]),
             "cause": cause_text(d.get("cause"))}
-    return with_chain(text, event)
+    return with_chain(text, event, names)
 
 
 def _count(d, names, event):
@@ -565,13 +558,14 @@ def _count(d, names, event):
         text = pgettext("ninelives", "The count of the runoff: %(tally)s.")
     else:
         text = pgettext("ninelives", "The count of the day vote: %(tally)s.")
-    return with_chain(text % {"tally": tally_text(d, names)}, event)
+    return with_chain(text % {"tally": tally_text(d, names)}, event, names)
 
 
 def _execution_pending(d, names, event):
     return with_chain(_("%(seat)s is executed by the vote of day %(day)d; it is announced when "
                         "the next night ends, unless a %(card)s spares it.") % {
-        "seat": who(names, d["seat"]), "day": d["day"], "card": card_name("PARDON")}, event)
+        "seat": who(names, d["seat"]), "day": d["day"], "card": card_name("PARDON")},
+        event, names)
 
 
 def _camp_default_set(d, names, event):
@@ -702,99 +696,10 @@ def label(choice, names: dict[int, str]) -> str | None:
 
 # --- refusals ----------------------------------------------------------------------------
 
-def _refused_card(refused) -> str:
-    """The card a refusal is about: from its params, else named in the engine's reason."""
-    card = refused.params.get("card")
-    if not card:
-        found = CARD_IN_TEXT.search(refused.reason or "")
-        card = found.group(1) if found else None
-    return card_name(card) if card else pgettext("ninelives", "this card")
-
-
-def _refusals(refused) -> dict:
-    """Every refusal code of the engine, as a sentence; `refused` fills the placeholders."""
-    return {**_step_refusals(), **_card_refusals(refused), **_order_and_vote_refusals(refused)}
-
-
-def _step_refusals() -> dict:
-    return {
-        # malformed requests (a hand-made form, a stale page)
-        "bad_step": pgettext("ninelives", "That request is not a well-formed action."),
-        "bad_actor": pgettext("ninelives", "Only a seat of this game or the GM may act."),
-        "unknown_kind": pgettext("ninelives", "That is not an action of this game."),
-        "bad_params": pgettext("ninelives", "That action has fields it does not take."),
-        "game_over": pgettext("ninelives", "The game is over."),
-        "dead": pgettext("ninelives", "Dead seats take no more actions."),
-    }
-
-
-def _card_refusals(refused) -> dict:
-    params = refused.params or {}
-    card = _refused_card(refused)
-    tied = "tied" in (refused.reason or "")
-    return {
-        # card uses
-        "unknown_card": pgettext("ninelives", "There is no such card."),
-        "not_in_hand": pgettext("ninelives", "You do not hold %(card)s.") % {"card": card},
-        "dead_card": pgettext("ninelives", "Your %(card)s has no power left.") % {"card": card},
-        "banned_round": _("You used a card last night and another by day, so you may use no "
-                          "card this round."),
-        "night_only": pgettext("ninelives", "%(card)s can only be used at night.") % {"card": card},
-        "not_in_runoff": pgettext("ninelives", "%(card)s cannot be used during a runoff.") % {
-            "card": card},
-        "one_day_card": pgettext("ninelives", "You already used a card today."),
-        "no_target": pgettext("ninelives", "%(card)s takes no target.") % {"card": card},
-        "bad_target": (pgettext("ninelives", "Vote for one of the tied seats.") if tied
-                       else pgettext("ninelives", "Choose a living seat.")),
-        "not_self": pgettext("ninelives", "%(card)s must target another seat.") % {"card": card},
-        "jail_twice": _("You cannot jail the same seat two nights running."),
-        "nothing_to_pardon": pgettext("ninelives", "No execution is waiting for a pardon."),
-        "no_text": pgettext("ninelives", "%(card)s takes no manifesto.") % {"card": card},
-        "bad_text": pgettext("ninelives", "That text is too long."),
-        "two_texts": _("Send either a manifesto or a story, not both."),
-        "empty_story": pgettext("ninelives", "A story cannot be empty."),
-        "manifesto_too_short": _("An attack needs a manifesto of at least %(min)d characters "
-                                 "(yours has %(got)d), or a story of your own.") % {
-            "min": params.get("min", 100), "got": params.get("got", 0)},
-        "nothing_to_withdraw": pgettext("ninelives", "You have no card use to withdraw."),
-        "wrong_phase": pgettext("ninelives", "That cannot be done in this phase."),
-        "already_passed": pgettext("ninelives", "You already chose to use no card tonight."),
-    }
-
-
-def _order_and_vote_refusals(refused) -> dict:
-    params = refused.params or {}
-    card = _refused_card(refused)
-    return {
-        # loss order and camp
-        "order_closed": _("The loss order can be set during night 1 and changed only in the two "
-                          "reorder windows."),
-        "bad_order": _("List every card you hold, each once, the first to be lost first."),
-        "core_camp": _("The last card (your core card) must be of your own camp."),
-        "core_fixed": pgettext("ninelives", "Your core card %(core)s stays last.") % {
-            "core": card_name(params["core"]) if params.get("core") else card},
-        "camp_first": _("Choose your camp before your loss order: the core card must be of "
-                        "your camp."),
-        "camp_closed": _("The free agent chooses a camp during night 1 only."),
-        "not_free_agent": pgettext("ninelives", "Only an undecided free agent chooses a camp."),
-        "camp_not_held": _("You may only join a camp whose cards you hold."),
-        # votes
-        "no_vote_now": pgettext("ninelives", "Votes are cast by day."),
-        "may_not_vote": pgettext("ninelives", "You may talk but not vote today."),
-        "vote_final": pgettext("ninelives", "Your vote is cast and cannot change."),
-        "proxy_unchanged": pgettext("ninelives", "Your proxy vote already goes to that seat."),
-        # the GM's steps
-        "bad_seat": pgettext("ninelives", "Name a living seat."),
-        "no_manifesto": _("That seat has no pending manifesto to reject."),
-        "reason_needed": pgettext("ninelives", "Say why."),
-    }
-
-
 def refusal(refused) -> str | None:
-    """A refusal in the reader's language; an unknown code falls back to the engine's
-    English reason (through the catalogue)."""
-    text = _refusals(refused).get(refused.code)
-    return text or _(refused.reason)
+    """A refusal in the reader's language: its code's sentence (REASONS), its params the
+    code's arguments; None for a code the engine's table does not have."""
+    return REASONS.render({"code": refused.code, "args": dict(refused.params or {})}, {})
 
 
 # --- what the machinery asks besides sentences -----------------------------------------------
@@ -1273,226 +1178,340 @@ def review_secret(secret: dict, names: dict[int, str]) -> list[tuple[str, str]]:
     return rows
 
 
-# --- the engine's explanations (its `because` chains) -------------------------------------
-# Every sentence the engine writes into a `because` chain (games/engine/ninelives/*.py), as a
-# msgid with a placeholder per changing part (games/presenters/base.py `Explanations`);
-# tests/presenters/test_because.py plays random games and fails on any sentence not here.
+# --- the engine's reasons (`because` chains, refusals, results, broken deals) ---------------
+# One msgid per code of the engine's table (games/engine/ninelives/reasons.py), each argument
+# a named placeholder, rendered in the reader's words by the renderers below
+# (games/presenters/reasons.py `ReasonTexts`).
 
-def _use(text: str, names) -> str:
-    """"WEREWOLF of seat 2 on seat 4" (the engine's card use) as "2号阿狗对4号阿猫使用的狼人"."""
-    card, seat, target = re.fullmatch(r"(\w+) of seat (\d+)(?: on seat (\d+))?", text).groups()
-    if target is None:
+def _use_text_of(value, names) -> str:
+    """A USE argument, "2号阿狗对4号阿猫使用的狼人" / "WEREWOLF of seat 2 阿狗 on seat 4 阿猫"."""
+    if value["target"] is None:
         return pgettext("ninelives", "%(card)s of %(seat)s") % {
-            "card": card_name(card), "seat": who(names, int(seat) - 1)}
+            "card": card_name(value["card"]), "seat": who(names, value["seat"])}
     return pgettext("ninelives", "%(card)s of %(seat)s on %(target)s") % {
-        "card": card_name(card), "seat": who(names, int(seat) - 1),
-        "target": who(names, int(target) - 1)}
+        "card": card_name(value["card"]), "seat": who(names, value["seat"]),
+        "target": who(names, value["target"])}
 
 
-def _reason(text: str, names) -> str:
-    """A foul's reason: the engine's own (a seat that did not vote) or the GM's words."""
-    if text == GM_FOUL_NO_VOTE:
-        return pgettext("ninelives", "it neither voted nor sent a proxy vote")
-    return text
-
-
-def _phase(text: str, names) -> str:
-    name, number = text.split()
-    return phase_text({"name": name, "number": int(number)})
-
-
-_CARD = "(?:" + "|".join(sorted(CARDS, key=len, reverse=True)) + ")"
-_SEAT = Part(r"[Ss]eat \d+", lambda text, names: who(names, seat_number(text)))
-BECAUSE_PARTS = {
-    "seat": _SEAT,
-    "target": _SEAT,
-    "seats": Part(r"[Ss]eat \d+(?:, seat \d+)*|nobody",
-                  lambda text, names: seats_text(seat_numbers(text), names)),
-    "card": Part(_CARD, lambda text, names: card_name(text)),
-    "cards": Part(rf"\['{_CARD}'(?:, '{_CARD}')*\]",
-                  lambda text, names: cards_text(re.findall(r"\w+", text))),
-    "order": Part(rf"\['{_CARD}'(?:, '{_CARD}')*\]",
-                  lambda text, names: order_text(re.findall(r"\w+", text))),
-    "use": Part(rf"{_CARD} of seat \d+(?: on seat \d+)?", _use),
-    "camp": Part(r"killer|wolf|civilian|neutral", lambda text, names: camp_name(text)),
-    "camps": Part(r"\['(?:killer|wolf|civilian)'(?:, '(?:killer|wolf|civilian)')*\]",
-                  lambda text, names: listing(camp_name(c) for c in re.findall(r"\w+", text))),
-    "phase": Part(r"(?:night|day|runoff) \d+", _phase),
-    "n": Part(r"\d+", lambda text, names: text),
-    "marks": Part(r"\d+(?: and \d+)?", lambda text, names: listing(text.split(" and "))),
-    "delta": Part(r"[+-]\d+", lambda text, names: text),
-    "reason": Part(r".+", _reason),
-    "ref": Part(r"§[^()]*", lambda text, names: plain_ref(text)),
+RENDERERS = {
+    SEAT: lambda value, names: who(names, value),
+    SEATS: lambda value, names: seats_text(value, names),
+    CARD: lambda value, names: card_name(value),
+    CARD_LIST: lambda value, names: cards_text(value),
+    CAMP: lambda value, names: camp_name(value),
+    PHASE: lambda value, names: phase_text(value),
+    reasons.USE: _use_text_of,
+    reasons.ORDER: lambda value, names: order_text(value),
+    reasons.CAMPS: lambda value, names: listing(camp_name(c) for c in value),
+    reasons.NUMBERS: lambda value, names: listing(str(n) for n in value),
+    reasons.DELTA: lambda value, names: f"{value:+d}",
 }
 
-BECAUSE = [
-    # losing cards, dying, fouls, reorder windows, the end (common.py)
-    gettext_noop("%(seat)s has no card left, so nothing more is lost."),
-    gettext_noop("Only the camp of a lost card is announced (%(ref)s): %(seat)s lost a "
-                 "%(camp)s card."),
-    gettext_noop("It was the first card of your loss order (%(ref)s): %(card)s."),
-    gettext_noop("%(seat)s loses the first card of its loss order: %(card)s (%(camp)s)."),
-    gettext_noop("%(seat)s has lost its last card, so it is dead (%(ref)s)."),
-    gettext_noop("%(seat)s has no card left, so it is dead (%(ref)s)."),
-    gettext_noop("%(seat)s still held %(cards)s."),
-    gettext_noop("%(seat)s is out of the game (%(ref)s): %(reason)s"),
-    gettext_noop("Your %(card)s went off and is gone from your hand; nobody is told "
-                 "(%(ref)s)."),
-    gettext_noop("%(n)s cards have been lost in all, reaching %(marks)s (%(ref)s)."),
-    gettext_noop("Every living seat may send a new loss order until the end of %(phase)s; "
-                 "the core card stays last (%(ref)s). Silence keeps the old order."),
-    gettext_noop("Every seat is dead: a draw (%(ref)s); the camps alive at the start of the "
-                 "last phase share the prize."),
-    gettext_noop("Every killer and wolf seat is dead: the civilians win (%(ref)s)."),
-    gettext_noop("Only %(seat)s is left: the %(camp)s wins alone (%(ref)s)."),
-    gettext_noop("%(seats)s are left and neither can cost the other a card: a draw "
-                 "(%(ref)s)."),
+CHAIN_TEXTS = {
+    # losing cards, dying, fouls, reorder windows (common.py)
+    "nothing_left_to_lose": gettext_noop("%(seat)s has no card left, so nothing more is lost."),
+    "camp_announced": gettext_noop("Only the camp of a lost card is announced (%(ref)s): "
+                                   "%(seat)s lost a %(camp)s card."),
+    "first_of_loss_order": gettext_noop("It was the first card of your loss order (%(ref)s): "
+                                        "%(card)s."),
+    "loses_first_card": gettext_noop("%(seat)s loses the first card of its loss order: "
+                                     "%(card)s (%(camp)s)."),
+    "lost_last_card": gettext_noop("%(seat)s has lost its last card, so it is dead (%(ref)s)."),
+    "no_card_left": gettext_noop("%(seat)s has no card left, so it is dead (%(ref)s)."),
+    "still_held": gettext_noop("%(seat)s still held %(cards)s."),
+    "out_of_game": gettext_noop("%(seat)s is out of the game (%(ref)s): %(reason)s"),
+    "out_for_silence": gettext_noop("%(seat)s is out of the game (%(ref)s): it neither voted "
+                                    "nor sent a proxy vote."),
+    "bomb_gone": gettext_noop("Your %(card)s went off and is gone from your hand; nobody is "
+                              "told (%(ref)s)."),
+    "losses_reached": gettext_noop("%(n)s cards have been lost in all, reaching %(marks)s "
+                                   "(%(ref)s)."),
+    "reorder_open": gettext_noop("Every living seat may send a new loss order until the end of "
+                                 "%(phase)s; the core card stays last (%(ref)s). Silence keeps "
+                                 "the old order."),
     # the night (resolution.py)
-    gettext_noop("Camp of the free agent at %(seat)s drawn among %(camps)s."),
-    gettext_noop("The free agent at %(seat)s did not choose a camp during night 1, so the "
-                 "GM's default choice applies (%(ref)s): it joins the %(camp)s camp."),
-    gettext_noop("The free agent at %(seat)s did not choose a camp during night 1, so the "
-                 "GM set no default, so it was drawn at random (%(ref)s): it joins the "
-                 "%(camp)s camp."),
-    gettext_noop("%(seat)s sent no loss order in time; one was drawn (%(ref)s)."),
-    gettext_noop("You sent no loss order during night 1, so the GM drew one at random with a "
-                 "card of your camp last (%(ref)s): %(order)s."),
-    gettext_noop("%(phase)s is over; its actions take effect now (%(ref)s)."),
-    gettext_noop("The GM rejected the manifesto of %(use)s and no new one came before the "
-                 "night ended, so the attack did not happen (%(ref)s)."),
-    gettext_noop("%(use)s voided every power of %(seat)s tonight (%(ref)s)."),
-    gettext_noop("Your %(card)s had no effect during %(phase)s: a %(card2)s or a %(card3)s "
-                 "voided your powers (%(ref)s)."),
-    gettext_noop("%(use)s was void."),
-    gettext_noop("%(use)s landed: %(seat)s's powers are void tonight (%(ref)s)."),
-    gettext_noop("You asked with %(card)s whether %(seat)s holds %(card2)s during "
-                 "%(phase)s (%(ref)s): the answer is yes."),
-    gettext_noop("You asked with %(card)s whether %(seat)s holds %(card2)s during "
-                 "%(phase)s (%(ref)s): the answer is no."),
-    gettext_noop("%(use)s asked about %(card)s: it holds %(card2)s."),
-    gettext_noop("%(use)s asked about %(card)s: it holds %(cards)s with the %(camp)s taint, "
-                 "which answers yes (%(ref)s)."),
-    gettext_noop("%(use)s asked about %(card)s: it holds no %(card2)s."),
-    gettext_noop("%(use)s asked about %(card)s: it holds no %(card2)s and no "
-                 "%(camp)s-tainted card."),
-    gettext_noop("Your %(card)s is armed for day %(n)s: if you are executed that day, each "
-                 "seat that voted for you loses a card (%(ref)s)."),
-    gettext_noop("%(use)s will count at day %(n)s's vote (%(ref)s)."),
-    gettext_noop("%(use)s stopped it (%(ref)s)."),
-    gettext_noop("%(use)s protected %(seat)s (%(ref)s): it may talk but not vote on day "
-                 "%(n)s."),
-    gettext_noop("%(card)s of %(seats)s made every %(card2)s attack fail tonight (%(ref)s)."),
-    gettext_noop("%(use)s attacked (%(ref)s)."),
-    gettext_noop("→ %(seat)s loses a card."),
-    gettext_noop("→ no loss."),
-    gettext_noop("An attack on %(seat)s was made during %(phase)s; the GM publishes its "
-                 "manifesto without naming the author (%(ref)s)."),
-    gettext_noop("An attack on %(seat)s was made during %(phase)s; the GM publishes its "
-                 "story without naming the author (%(ref)s)."),
-    gettext_noop("%(seat)s was attacked during %(phase)s and saved; it may talk but not vote "
-                 "on day %(n)s (%(ref)s)."),
-    gettext_noop("%(seat)s was attacked during %(phase)s and lost no card."),
-    gettext_noop("%(seat)s lost a card to a protection that failed two nights running "
-                 "(%(ref)s)."),
-    gettext_noop("%(use)s protected %(seat)s on nights %(n)s and %(n2)s, and no %(card)s "
-                 "attacked it on either night (%(ref)s)."),
-    gettext_noop("%(use)s found nobody to pardon."),
-    gettext_noop("%(seat)s was executed on day %(n)s and pardoned during %(phase)s; it loses "
-                 "no card (%(ref)s)."),
-    gettext_noop("%(use)s spared %(seat)s, executed on day %(n)s (%(ref)s)."),
-    gettext_noop("%(seat)s was executed by the vote of day %(n)s and nobody pardoned it "
-                 "(%(ref)s)."),
-    gettext_noop("%(seat)s was executed on day %(n)s (%(ref)s)."),
-    gettext_noop("%(seat)s was hit by a %(card)s during %(phase)s (%(ref)s)."),
-    gettext_noop("%(seat)s was hit by a %(card)s during %(phase)s; the bomber is not named "
-                 "(%(ref)s)."),
-    gettext_noop("%(seat)s was attacked during %(phase)s (%(ref)s)."),
-    gettext_noop("Day %(n)s begins: every living seat votes for one seat to execute "
-                 "(%(ref)s)."),
-    gettext_noop("Saved last night, %(seats)s may talk but not vote (%(ref)s)."),
+    "free_agent_camp_drawn": gettext_noop("Camp of the free agent at %(seat)s drawn among "
+                                          "%(camps)s."),
+    "default_camp_applies": gettext_noop(
+        "The free agent at %(seat)s did not choose a camp during night 1, so the GM's default "
+        "choice applies (%(ref)s): it joins the %(camp)s camp."),
+    "camp_drawn_at_random": gettext_noop(
+        "The free agent at %(seat)s did not choose a camp during night 1, so the GM set no "
+        "default, so it was drawn at random (%(ref)s): it joins the %(camp)s camp."),
+    "loss_order_drawn": gettext_noop("%(seat)s sent no loss order in time; one was drawn "
+                                     "(%(ref)s)."),
+    "your_loss_order_drawn": gettext_noop(
+        "You sent no loss order during night 1, so the GM drew one at random with a card of "
+        "your camp last (%(ref)s): %(order)s."),
+    "night_over": gettext_noop("%(phase)s is over; its actions take effect now (%(ref)s)."),
+    "manifesto_not_resent": gettext_noop(
+        "The GM rejected the manifesto of %(use)s and no new one came before the night ended, "
+        "so the attack did not happen (%(ref)s)."),
+    "voided_powers": gettext_noop("%(use)s voided every power of %(seat)s tonight (%(ref)s)."),
+    "your_powers_voided": gettext_noop(
+        "Your %(card)s had no effect during %(phase)s: a %(card2)s or a %(card3)s voided your "
+        "powers (%(ref)s)."),
+    "use_void": gettext_noop("%(use)s was void."),
+    "jail_landed": gettext_noop("%(use)s landed: %(seat)s's powers are void tonight "
+                                "(%(ref)s)."),
+    "answered_yes": gettext_noop("You asked with %(card)s whether %(seat)s holds %(card2)s "
+                                 "during %(phase)s (%(ref)s): the answer is yes."),
+    "answered_no": gettext_noop("You asked with %(card)s whether %(seat)s holds %(card2)s "
+                                "during %(phase)s (%(ref)s): the answer is no."),
+    "holds_card": gettext_noop("%(use)s asked about %(card)s: it holds %(card2)s."),
+    "holds_tainted": gettext_noop("%(use)s asked about %(card)s: it holds %(cards)s with the "
+                                  "%(camp)s taint, which answers yes (%(ref)s)."),
+    "holds_no_card": gettext_noop("%(use)s asked about %(card)s: it holds no %(card2)s."),
+    "holds_no_tainted": gettext_noop("%(use)s asked about %(card)s: it holds no %(card2)s and "
+                                     "no %(camp)s-tainted card."),
+    "saint_armed": gettext_noop("Your %(card)s is armed for day %(n)s: if you are executed "
+                                "that day, each seat that voted for you loses a card "
+                                "(%(ref)s)."),
+    "counts_at_vote": gettext_noop("%(use)s will count at day %(n)s's vote (%(ref)s)."),
+    "stopped_by": gettext_noop("%(use)s stopped it (%(ref)s)."),
+    "protected_by": gettext_noop("%(use)s protected %(seat)s (%(ref)s): it may talk but not "
+                                 "vote on day %(n)s."),
+    "counter_sniper": gettext_noop("%(card)s of %(seats)s made every %(card2)s attack fail "
+                                   "tonight (%(ref)s)."),
+    "attacked_with": gettext_noop("%(use)s attacked (%(ref)s)."),
+    "target_loses": gettext_noop("→ %(seat)s loses a card."),
+    "no_loss": gettext_noop("→ no loss."),
+    "manifesto_published": gettext_noop(
+        "An attack on %(seat)s was made during %(phase)s; the GM publishes its manifesto "
+        "without naming the author (%(ref)s)."),
+    "story_published": gettext_noop(
+        "An attack on %(seat)s was made during %(phase)s; the GM publishes its story without "
+        "naming the author (%(ref)s)."),
+    "saved": gettext_noop("%(seat)s was attacked during %(phase)s and saved; it may talk but "
+                          "not vote on day %(n)s (%(ref)s)."),
+    "attacked_no_loss": gettext_noop("%(seat)s was attacked during %(phase)s and lost no "
+                                     "card."),
+    "failed_protection": gettext_noop("%(seat)s lost a card to a protection that failed two "
+                                      "nights running (%(ref)s)."),
+    "protected_twice": gettext_noop("%(use)s protected %(seat)s on nights %(n)s and %(n2)s, "
+                                    "and no %(card)s attacked it on either night (%(ref)s)."),
+    "nobody_to_pardon": gettext_noop("%(use)s found nobody to pardon."),
+    "pardoned_at_night": gettext_noop("%(seat)s was executed on day %(n)s and pardoned during "
+                                      "%(phase)s; it loses no card (%(ref)s)."),
+    "spared": gettext_noop("%(use)s spared %(seat)s, executed on day %(n)s (%(ref)s)."),
+    "executed_unpardoned": gettext_noop("%(seat)s was executed by the vote of day %(n)s and "
+                                        "nobody pardoned it (%(ref)s)."),
+    "executed_on_day": gettext_noop("%(seat)s was executed on day %(n)s (%(ref)s)."),
+    "hit_by": gettext_noop("%(seat)s was hit by a %(card)s during %(phase)s (%(ref)s)."),
+    "hit_by_bomb": gettext_noop("%(seat)s was hit by a %(card)s during %(phase)s; the bomber "
+                                "is not named (%(ref)s)."),
+    "attacked": gettext_noop("%(seat)s was attacked during %(phase)s (%(ref)s)."),
+    "day_begins": gettext_noop("Day %(n)s begins: every living seat votes for one seat to "
+                               "execute (%(ref)s)."),
+    "saved_may_not_vote": gettext_noop("Saved last night, %(seats)s may talk but not vote "
+                                       "(%(ref)s)."),
     # the deal and the seats' own steps (rules.py)
-    gettext_noop("The GM dealt %(seat)s its camp and %(n)s cards (%(ref)s)."),
-    gettext_noop("The dealer drew a valid deal at random (%(ref)s)."),
-    gettext_noop("The game opens at night 1 (%(ref)s). Send your loss order before night 1 "
-                 "ends (%(ref2)s); the free agent chooses a camp tonight (%(ref3)s)."),
-    gettext_noop("%(seat)s chose to use %(card)s during %(phase)s; it takes effect when the "
-                 "phase ends (%(ref)s) and may be changed until then (%(ref2)s)."),
-    gettext_noop("%(seat)s chose to use %(card)s on %(target)s during %(phase)s; it takes "
-                 "effect when the phase ends (%(ref)s) and may be changed until then "
-                 "(%(ref2)s)."),
-    gettext_noop("It replaces the earlier choice: %(card)s on %(seat)s."),
-    gettext_noop("It replaces the earlier choice: %(card)s."),
-    gettext_noop("It replaces the earlier choice: no card."),
-    gettext_noop("%(seat)s withdrew its choice for %(phase)s (%(ref)s)."),
-    gettext_noop("%(seat)s will use no card during %(phase)s."),
-    gettext_noop("The free agent at %(seat)s joined the %(camp)s camp (%(ref)s); the choice "
-                 "is final."),
-    gettext_noop("%(seat)s cast its vote of %(phase)s for %(target)s; it cannot be changed "
-                 "(%(ref)s)."),
-    gettext_noop("%(seat)s cast its runoff vote of %(phase)s for %(target)s; it cannot be "
-                 "changed (%(ref)s)."),
-    gettext_noop("%(seat)s voted in person, so its proxy vote is void (%(ref)s)."),
-    gettext_noop("The messenger holds %(seat)s's proxy vote for %(target)s; it counts after "
-                 "all others, can change until then, and is void if %(seat2)s votes in "
-                 "person (%(ref)s)."),
-    gettext_noop("The messenger holds %(seat)s's proxy runoff vote for %(target)s; it counts "
-                 "after all others, can change until then, and is void if %(seat2)s votes in "
-                 "person (%(ref)s)."),
-    gettext_noop("%(seat)s will lose its cards in this order, %(card)s (the core card) last "
-                 "(%(ref)s)."),
+    "dealt": gettext_noop("The GM dealt %(seat)s its camp and %(n)s cards (%(ref)s)."),
+    "deal_drawn": gettext_noop("The dealer drew a valid deal at random (%(ref)s)."),
+    "game_opens": gettext_noop(
+        "The game opens at night 1 (%(ref)s). Send your loss order before night 1 ends "
+        "(%(ref2)s); the free agent chooses a camp tonight (%(ref3)s)."),
+    "chose_card": gettext_noop(
+        "%(seat)s chose to use %(card)s during %(phase)s; it takes effect when the phase ends "
+        "(%(ref)s) and may be changed until then (%(ref2)s)."),
+    "chose_card_on": gettext_noop(
+        "%(seat)s chose to use %(card)s on %(target)s during %(phase)s; it takes effect when "
+        "the phase ends (%(ref)s) and may be changed until then (%(ref2)s)."),
+    "replaces_use_on": gettext_noop("It replaces the earlier choice: %(card)s on %(seat)s."),
+    "replaces_use": gettext_noop("It replaces the earlier choice: %(card)s."),
+    "replaces_pass": gettext_noop("It replaces the earlier choice: no card."),
+    "withdrew": gettext_noop("%(seat)s withdrew its choice for %(phase)s (%(ref)s)."),
+    "will_pass": gettext_noop("%(seat)s will use no card during %(phase)s."),
+    "joined_camp": gettext_noop("The free agent at %(seat)s joined the %(camp)s camp "
+                                "(%(ref)s); the choice is final."),
+    "vote_is_final": gettext_noop("%(seat)s cast its vote of %(phase)s for %(target)s; it "
+                                  "cannot be changed (%(ref)s)."),
+    "runoff_vote_is_final": gettext_noop("%(seat)s cast its runoff vote of %(phase)s for "
+                                         "%(target)s; it cannot be changed (%(ref)s)."),
+    "proxy_void_by_vote": gettext_noop("%(seat)s voted in person, so its proxy vote is void "
+                                       "(%(ref)s)."),
+    "proxy_held": gettext_noop(
+        "The messenger holds %(seat)s's proxy vote for %(target)s; it counts after all others, "
+        "can change until then, and is void if %(seat2)s votes in person (%(ref)s)."),
+    "proxy_runoff_held": gettext_noop(
+        "The messenger holds %(seat)s's proxy runoff vote for %(target)s; it counts after all "
+        "others, can change until then, and is void if %(seat2)s votes in person (%(ref)s)."),
+    "loss_order_sent": gettext_noop("%(seat)s will lose its cards in this order, %(card)s (the "
+                                    "core card) last (%(ref)s)."),
     # the GM's steps (rules.py)
-    gettext_noop("The GM ended the game without a result (%(ref)s): %(reason)s"),
-    gettext_noop("The GM rejected your manifesto or story (%(ref)s): %(reason)s"),
-    gettext_noop("The GM rejected your manifesto or story (%(ref)s)."),
-    gettext_noop("Send the attack again with an acceptable manifesto before the night ends, "
-                 "or it will not happen."),
-    gettext_noop("If %(seat)s does not choose by the end of night 1, it joins the %(camp)s "
-                 "camp (%(ref)s)."),
-    gettext_noop("The GM put %(seat)s out of the game (%(ref)s): %(reason)s"),
+    "gm_aborted": gettext_noop("The GM ended the game without a result (%(ref)s): "
+                               "%(reason)s"),
+    "manifesto_rejected_for": gettext_noop("The GM rejected your manifesto or story (%(ref)s): "
+                                           "%(reason)s"),
+    "manifesto_rejected": gettext_noop("The GM rejected your manifesto or story (%(ref)s)."),
+    "send_attack_again": gettext_noop("Send the attack again with an acceptable manifesto "
+                                      "before the night ends, or it will not happen."),
+    "default_camp_set": gettext_noop("If %(seat)s does not choose by the end of night 1, it "
+                                     "joins the %(camp)s camp (%(ref)s)."),
+    "gm_fouled_out": gettext_noop("The GM put %(seat)s out of the game (%(ref)s): %(reason)s"),
     # the day's vote and the runoff (votes.py)
-    gettext_noop("The vote of %(phase)s is closed (%(ref)s)."),
-    gettext_noop("The messenger casts %(seat)s's proxy vote for %(target)s after all others "
-                 "(%(ref)s)."),
-    gettext_noop("%(seat)s neither voted nor sent a proxy vote in %(phase)s (%(ref)s)."),
-    gettext_noop("%(seat)s was hit by a %(card)s today, so its vote does not count "
-                 "(%(ref)s)."),
-    gettext_noop("%(seat)s voted for %(target)s."),
-    gettext_noop("%(use)s counts %(delta)s for %(target)s (%(ref)s)."),
-    gettext_noop("Nobody voted."),
-    gettext_noop("%(use)s hit %(target)s during %(phase)s (%(ref)s)."),
-    gettext_noop("%(seats)s tied with the most votes in %(phase)s: a runoff among them "
-                 "follows, without %(card)s or %(card2)s (%(ref)s)."),
-    gettext_noop("Nobody is executed after %(phase)s: the runoff tied again (%(ref)s)."),
-    gettext_noop("Nobody is executed after %(phase)s: no seat had a vote to count "
-                 "(%(ref)s)."),
-    gettext_noop("The runoff of day %(n)s: every living seat votes for one of %(seats)s "
-                 "(%(ref)s)."),
-    gettext_noop("%(seats)s may not vote today."),
-    gettext_noop("Night %(n)s begins: choose one card to use, or none (%(ref)s)."),
-    gettext_noop("A %(card)s may spare the seat executed today (%(ref)s)."),
-    gettext_noop("The vote of %(phase)s executed a seat. Since a %(card)s may still spare it, "
-                 "the seat and the camp of its lost card are announced when night %(n)s ends "
-                 "(%(ref)s)."),
-    gettext_noop("%(seat)s had the most votes in %(phase)s and is executed (%(ref)s)."),
-    gettext_noop("%(seat)s is executed by the vote of %(phase)s; it used a %(card)s that "
-                 "fired, which no %(card2)s can undo (%(ref)s), so its loss is announced at "
-                 "once (%(ref2)s)."),
-    gettext_noop("%(seat)s is executed by the vote of %(phase)s; it was pardoned once already "
-                 "(%(ref)s), so its loss is announced at once (%(ref2)s)."),
-    gettext_noop("%(seat)s had used a %(card)s: each seat that voted to execute it loses a "
-                 "card (%(ref)s): %(seats)s."),
-    gettext_noop("Your %(card)s fired and is now a dead card (%(ref)s)."),
-    gettext_noop("%(seat)s voted to execute the %(card)s %(target)s (%(ref)s)."),
-    gettext_noop("%(use)s fired; %(seat)s voted for it (%(ref)s)."),
-]
+    "vote_over": gettext_noop("The vote of %(phase)s is closed (%(ref)s)."),
+    "proxy_cast": gettext_noop("The messenger casts %(seat)s's proxy vote for %(target)s after "
+                               "all others (%(ref)s)."),
+    "silent": gettext_noop("%(seat)s neither voted nor sent a proxy vote in %(phase)s "
+                           "(%(ref)s)."),
+    "vote_void_bomb": gettext_noop("%(seat)s was hit by a %(card)s today, so its vote does not "
+                                   "count (%(ref)s)."),
+    "voted_for": gettext_noop("%(seat)s voted for %(target)s."),
+    "count_effect": gettext_noop("%(use)s counts %(delta)s for %(target)s (%(ref)s)."),
+    "nobody_voted": gettext_noop("Nobody voted."),
+    "hit_target": gettext_noop("%(use)s hit %(target)s during %(phase)s (%(ref)s)."),
+    "runoff_follows": gettext_noop(
+        "%(seats)s tied with the most votes in %(phase)s: a runoff among them follows, without "
+        "%(card)s or %(card2)s (%(ref)s)."),
+    "runoff_tied_again": gettext_noop("Nobody is executed after %(phase)s: the runoff tied "
+                                      "again (%(ref)s)."),
+    "no_vote_counted": gettext_noop("Nobody is executed after %(phase)s: no seat had a vote to "
+                                    "count (%(ref)s)."),
+    "runoff_begins": gettext_noop("The runoff of day %(n)s: every living seat votes for one of "
+                                  "%(seats)s (%(ref)s)."),
+    "may_not_vote_today": gettext_noop("%(seats)s may not vote today."),
+    "night_begins": gettext_noop("Night %(n)s begins: choose one card to use, or none "
+                                 "(%(ref)s)."),
+    "pardon_may_spare": gettext_noop("A %(card)s may spare the seat executed today "
+                                     "(%(ref)s)."),
+    "execution_waits": gettext_noop(
+        "The vote of %(phase)s executed a seat. Since a %(card)s may still spare it, the seat "
+        "and the camp of its lost card are announced when night %(n)s ends (%(ref)s)."),
+    "most_votes": gettext_noop("%(seat)s had the most votes in %(phase)s and is executed "
+                               "(%(ref)s)."),
+    "executed_saint_fired": gettext_noop(
+        "%(seat)s is executed by the vote of %(phase)s; it used a %(card)s that fired, which no "
+        "%(card2)s can undo (%(ref)s), so its loss is announced at once (%(ref2)s)."),
+    "executed_pardoned_before": gettext_noop(
+        "%(seat)s is executed by the vote of %(phase)s; it was pardoned once already (%(ref)s), "
+        "so its loss is announced at once (%(ref2)s)."),
+    "saint_fired": gettext_noop("%(seat)s had used a %(card)s: each seat that voted to execute "
+                                "it loses a card (%(ref)s): %(seats)s."),
+    "saint_spent": gettext_noop("Your %(card)s fired and is now a dead card (%(ref)s)."),
+    "voted_for_saint": gettext_noop("%(seat)s voted to execute the %(card)s %(target)s "
+                                    "(%(ref)s)."),
+    "saint_voter": gettext_noop("%(use)s fired; %(seat)s voted for it (%(ref)s)."),
+}
 
-EXPLANATIONS = Explanations(BECAUSE_PARTS, BECAUSE)
+RESULT_TEXTS = {
+    "all_dead_draw": gettext_noop("Every seat is dead: a draw (%(ref)s); the camps alive at the "
+                                  "start of the last phase share the prize."),
+    "civilians_win": gettext_noop("Every killer and wolf seat is dead: the civilians win "
+                                  "(%(ref)s)."),
+    "last_seat_wins": gettext_noop("Only %(seat)s is left: the %(camp)s wins alone (%(ref)s)."),
+    "stalemate_draw": gettext_noop("%(seats)s are left and neither can cost the other a card: "
+                                   "a draw (%(ref)s)."),
+}
+
+REFUSAL_TEXTS = {
+    # malformed requests (a hand-made form, a stale page)
+    "bad_step": gettext_noop("That request is not a well-formed action."),
+    "bad_actor": gettext_noop("Only a seat of this game or the GM may act."),
+    "unknown_kind": gettext_noop("That is not an action of this game."),
+    "bad_params": gettext_noop("That action has fields it does not take."),
+    "game_over": gettext_noop("The game is over."),
+    "dead": gettext_noop("Dead seats take no more actions."),
+    # card uses
+    "unknown_card": gettext_noop("There is no such card."),
+    "not_in_hand": gettext_noop("You do not hold %(card)s."),
+    "dead_card": gettext_noop("Your %(card)s has no power left."),
+    "banned_round": gettext_noop("You used a card last night and another by day, so you may "
+                                 "use no card this round."),
+    "night_only": gettext_noop("%(card)s can only be used at night."),
+    "not_in_runoff": gettext_noop("%(card)s cannot be used during a runoff."),
+    "one_day_card": gettext_noop("You already used a card today."),
+    "no_target": gettext_noop("%(card)s takes no target."),
+    "bad_target": gettext_noop("Choose a living seat."),
+    "not_self": gettext_noop("%(card)s must target another seat."),
+    "jail_twice": gettext_noop("You cannot jail the same seat two nights running."),
+    "nothing_to_pardon": gettext_noop("No execution is waiting for a pardon."),
+    "no_text": gettext_noop("%(card)s takes no manifesto."),
+    "bad_text": gettext_noop("That text is too long."),
+    "two_texts": gettext_noop("Send either a manifesto or a story, not both."),
+    "empty_story": gettext_noop("A story cannot be empty."),
+    "manifesto_too_short": gettext_noop("An attack needs a manifesto of at least %(min)s "
+                                        "characters (yours has %(got)s), or a story of your "
+                                        "own."),
+    "nothing_to_withdraw": gettext_noop("You have no card use to withdraw."),
+    "wrong_phase": gettext_noop("That cannot be done in this phase."),
+    "already_passed": gettext_noop("You already chose to use no card tonight."),
+    # loss order and camp
+    "order_closed": gettext_noop("The loss order can be set during night 1 and changed only in "
+                                 "the two reorder windows."),
+    "bad_order": gettext_noop("List every card you hold, each once, the first to be lost "
+                              "first."),
+    "core_camp": gettext_noop("The last card (your core card) must be of your own camp."),
+    "core_fixed": gettext_noop("Your core card %(core)s stays last."),
+    "camp_first": gettext_noop("Choose your camp before your loss order: the core card must be "
+                               "of your camp."),
+    "camp_closed": gettext_noop("The free agent chooses a camp during night 1 only."),
+    "not_free_agent": gettext_noop("Only an undecided free agent chooses a camp."),
+    "camp_not_held": gettext_noop("You may only join a camp whose cards you hold."),
+    # votes
+    "no_vote_now": gettext_noop("Votes are cast by day."),
+    "may_not_vote": gettext_noop("You may talk but not vote today."),
+    "vote_final": gettext_noop("Your vote is cast and cannot change."),
+    "vote_among_tied": gettext_noop("Vote for one of the tied seats."),
+    "proxy_unchanged": gettext_noop("Your proxy vote already goes to that seat."),
+    # the GM's steps
+    "bad_seat": gettext_noop("Name a living seat."),
+    "no_manifesto": gettext_noop("That seat has no pending manifesto to reject."),
+    "reason_needed": gettext_noop("Say why."),
+}
+
+DEAL_TEXTS = {
+    "deal_malformed": gettext_noop("This is not a deal for %(n)s players: it names the camp "
+                                   "and the cards of each seat, and the tainted cards "
+                                   "(%(ref)s)."),
+    "deal_players": gettext_noop("猫有n条命 is played by 5 or 6 players, not %(n)s (%(ref)s)."),
+    "deal_seats": gettext_noop("A deal for %(n)s players has %(seats)s seats with a camp and a "
+                               "hand each; this one has %(camps)s camps and %(hands)s hands "
+                               "(%(ref)s)."),
+    "deal_camps": gettext_noop("The camps drawn by lot must be exactly %(camps)s (%(ref)s)."),
+    "deal_hand_size": gettext_noop("%(seat)s holds %(n)s cards; every hand has %(size)s "
+                                   "(%(ref)s)."),
+    "deal_saint": gettext_noop("With 6 players the %(card)s is left out of the deck "
+                               "(%(ref)s)."),
+    "deal_not_the_deck": gettext_noop("The hands together must be exactly the deck: missing "
+                                      "%(missing)s; not in the deck %(extra)s (%(ref)s)."),
+    "deal_must_hold": gettext_noop("%(seat)s is of the %(camp)s camp and must be dealt a "
+                                   "%(card)s (%(ref)s)."),
+    "deal_may_not_hold": gettext_noop("%(seat)s is of the %(camp)s camp and may not be dealt "
+                                      "the %(card)s (%(ref)s)."),
+    "deal_apart": gettext_noop("%(seat)s holds both %(card)s and %(card2)s, which are never "
+                               "dealt to one player (%(ref)s)."),
+    "deal_copies": gettext_noop("%(seat)s holds %(n)s %(card)s cards; the copies of a kind go "
+                                "to different players (%(ref)s)."),
+    "deal_neutral_cap": gettext_noop("%(seat)s holds %(n)s neutral cards; at most %(cap)s "
+                                     "(%(ref)s)."),
+    "deal_camp_cap": gettext_noop("%(seat)s is of the %(camp)s camp and holds %(n)s cards of "
+                                  "the %(card_camp)s camp; at most %(cap)s (%(ref)s)."),
+    "deal_no_core": gettext_noop("%(seat)s is of the %(camp)s camp but holds no card of its "
+                                 "camp to keep as its core card (%(ref)s)."),
+    "deal_free_agent_closed": gettext_noop(
+        "%(seat)s is the free agent but no camp is open to it: for every camp it lacks a card "
+        "of that camp, holds a card kept away from it (%(ref)s) or too many cards of another "
+        "camp (%(ref2)s) (%(ref3)s)."),
+    "deal_taints_named": gettext_noop("The taints must name the killer-tainted and the "
+                                      "wolf-tainted neutral cards (%(ref)s)."),
+    "deal_taint_count": gettext_noop("%(n)s different neutral cards carry the %(camp)s taint "
+                                     "(%(ref)s)."),
+    "deal_taint_not_neutral": gettext_noop("Only neutral cards of the deck can carry a taint, "
+                                           "not %(cards)s (%(ref)s)."),
+    "deal_taints_apart": gettext_noop("%(seat)s holds both cards with the %(camp)s taint; they "
+                                      "go to different players (%(ref)s)."),
+    "deal_one_taint": gettext_noop("A neutral card carries at most one taint (%(ref)s)."),
+}
+
+REASONS = ReasonTexts(reasons.R, {**CHAIN_TEXTS, **RESULT_TEXTS, **REFUSAL_TEXTS,
+                                  **DEAL_TEXTS}, renderers=RENDERERS)
 
 
-def because_text(sentence: str, names: dict[int, str]) -> str | None:
-    """One sentence of the engine's `because` chain in the reader's language; None when the
-    table does not know it (the machinery then shows the engine's sentence and logs it)."""
-    return EXPLANATIONS.read(sentence, names)
+def reason_text(reason: dict, names: dict[int, str]) -> str:
+    """One reason of the engine's table in the reader's language (its code if unknown)."""
+    text = REASONS.render(reason, names)
+    return str(reason.get("code")) if text is None else text
 
 
 class NineLivesPresenter(Presenter):
@@ -1500,12 +1519,12 @@ class NineLivesPresenter(Presenter):
     (games/presenters/interface.py declares them; the others keep their defaults)."""
 
     EVENTS = EVENTS
+    REASONS = REASONS
     ANNOUNCE_AT_ONCE = ANNOUNCE_AT_ONCE
     present = staticmethod(present)
     label = staticmethod(label)
     param_label = staticmethod(param_label)
     refusal = staticmethod(refusal)
-    because_text = staticmethod(because_text)
     seat_facts = staticmethod(seat_facts)
     final_camp = staticmethod(final_camp)
     outcome = staticmethod(outcome)

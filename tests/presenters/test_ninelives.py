@@ -11,8 +11,9 @@ from django.utils import translation
 
 from games.engine.base import Choice, Refusal, TextField, visible_to
 from games.engine.ninelives.cards import CAMP_NAMES_ZH, CARDS
+from games.engine.ninelives.reasons import R
 from games.engine.ninelives.simulate import play
-from games.presenters import choice_label, describe, refusal_text
+from games.presenters import because_chain, choice_label, describe, refusal_text
 from games.presenters import ninelives as P
 from tests.factories import DJANGO_PO, read_catalog
 from tests.factories.ninelives import (
@@ -141,21 +142,22 @@ def test_private_results_are_written_to_the_seat(games, chinese):
             assert "你" in P.present(event, NAMES), event
 
 
-def test_gm_only_events_carry_the_chain_of_causes_in_english_only(games, chinese):
-    """The engine's chain is English: an English reader gets it after the sentence, a
-    Chinese reader the Chinese sentence alone (no explanation twice)."""
+def test_gm_only_events_carry_the_chain_of_causes_for_english_readers_only(games, chinese):
+    """An English reader gets the chain of reasons after the sentence; a Chinese reader the
+    Chinese sentence alone, the timeline and the console listing the chain apart,
+    translated (no explanation twice)."""
     checked = 0
     for event in all_events(games):
         if event["kind"] in ("loss_explained", "action_resolved", "count", "chance") \
                 and event["because"]:
             with translation.override("en"):
                 text = P.present(event, NAMES)
-            for because in event["because"]:
-                assert because in text
+                chain = because_chain("ninelives", event, NAMES)
+            assert all(f"- {line}" in text for line in chain), (text, chain)
             with translation.override("zh-hans"):
                 text = P.present(event, NAMES)
-            for because in event["because"]:
-                assert because not in text
+                chain = because_chain("ninelives", event, NAMES)
+            assert not any(line in text for line in chain), (text, chain)
             checked += 1
     assert checked > 0
 
@@ -219,29 +221,30 @@ def test_every_offered_choice_has_a_label(games, chinese):
 
 # --- refusals ------------------------------------------------------------------------------
 
+REFUSAL_PARAMS = {"card": "WITCH_DOCTOR", "core": "KILLER", "min": 100, "got": 12}
+
+
 def test_every_refusal_code_has_a_chinese_sentence(chinese):
     codes = refusal_codes()
     assert len(codes) >= 40
     with translation.override("zh-hans"):
         for code in codes:
-            text = refusal_text("ninelives", Refusal(code, "An English reason (§1)."))
-            assert text != "An English reason (§1).", code
+            params = {k: REFUSAL_PARAMS[k] for k in R.table[code]}
+            text = refusal_text("ninelives", Refusal(code, params=params))
             assert is_chinese_sentence(text), (code, text)
 
 
-def test_refusals_name_the_card_from_params_or_reason(chinese):
+def test_refusals_name_the_card_from_their_arguments(chinese):
     with translation.override("zh-hans"):
-        assert P.refusal(Refusal("not_in_hand", "You do not hold SNIPER (§5.5).",
-                                 {"card": "SNIPER"})) == "你手里没有狙击手。"
-        assert P.refusal(Refusal("night_only", "WITCH_DOCTOR can only be used at night "
-                                 "(§3.5.3).")) == "巫医只能在夜里使用。"
-        assert "%(got)d" not in P.refusal(Refusal("manifesto_too_short", "x",
-                                                  {"min": 100, "got": 12}))
-        assert "12" in P.refusal(Refusal("manifesto_too_short", "x", {"min": 100, "got": 12}))
+        assert P.refusal(Refusal("not_in_hand", params={"card": "SNIPER"})) == "你手里没有狙击手。"
+        assert P.refusal(Refusal("night_only", params={"card": "WITCH_DOCTOR"})) == \
+            "巫医只能在夜里使用。"
+        text = P.refusal(Refusal("manifesto_too_short", params={"min": 100, "got": 12}))
+        assert "%(" not in text and "12" in text and "100" in text
 
 
-def test_an_unknown_code_falls_back_to_the_engine_reason():
-    assert P.refusal(Refusal("brand_new", "Something new.")) == "Something new."
+def test_an_unknown_code_has_no_sentence_of_its_own():
+    assert P.refusal(Refusal("brand_new")) is None
 
 
 # --- seat facts for the home page ------------------------------------------------------------

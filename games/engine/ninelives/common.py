@@ -2,7 +2,8 @@
 deaths, the reorder windows (§6.3), fouls (§9.1) and the victory test (§10).
 
 Every function here takes a state the caller owns (a fresh deep copy) and a list of new
-events, and changes both in place. Readable texts number seats from 1.
+events, and changes both in place. Events explain themselves with reasons of the rule set's
+table (reasons.py), never with sentences.
 
 Interpretations made here (docs/rules/ninelives.md lists them all):
     §5.8   A loss takes the first card of the seat's loss order at the moment it is
@@ -23,6 +24,7 @@ from __future__ import annotations
 from ..base import Outcome, State, emit, gm_only, make_event, public, seats
 from .cards import CIVILIAN_CAMP, KILLER_CAMP, SEAT_CAMPS, WOLF_CAMP, camp_of
 from .dealing import free_agent_camps
+from .reasons import R, phase_of, ref
 
 NIGHT = "night"
 DAY = "day"
@@ -30,23 +32,13 @@ RUNOFF = "runoff"
 OVER = "over"
 
 REORDER_AFTER = (8, 16)                     # §6.3: total cards lost that open a window
+# The `reason` of the `foul_out` event of a seat that neither voted nor sent a proxy vote
+# (§9.1.5); a GM's foul carries the GM's own words.
+SILENT = "no vote and no proxy vote"
 
 # Cards that let one of two last seats cost the other a card (§10.4 draw test).
 PRESSURE_CARDS = ("KILLER", "WEREWOLF", "SNIPER", "STRIKE", "BOMB", "CURSE", "BLESS",
                   "SOULBINDER", "WITCH_DOCTOR")
-
-
-def label(seat: int) -> str:
-    """A seat as readers see it: numbered from 1."""
-    return f"seat {seat + 1}"
-
-
-def seat_list(numbers) -> str:
-    return ", ".join(label(s) for s in sorted(numbers)) or "nobody"
-
-
-def phase_label(phase: dict) -> str:
-    return f"{phase['name']} {phase['number']}"
 
 
 def alive_seats(state: State) -> list[int]:
@@ -60,9 +52,12 @@ def usable_cards(private: dict) -> list[str]:
 
 # --- losing cards and dying --------------------------------------------------------------
 
-def lose_card(state: State, events: list, seat: int, *, cause: str, public_because: list[str],
-              gm_because: list[str]) -> str | None:
+def lose_card(state: State, events: list, seat: int, *, cause: str, public_because: list[dict],
+              gm_because: list[dict]) -> str | None:
     """Take one card from `seat` for `cause`; return the card, or None if nothing was lost.
+
+    `public_because` explains the loss to everyone (and to the seat), `gm_because` to the GM:
+    lists of reasons, to which the loss's own reasons are added.
 
     1. A dead seat (or one with no card left) loses nothing; the GM is told why.
     2. The first card of the loss order goes (the hand order if no order was ever set).
@@ -74,7 +69,7 @@ def lose_card(state: State, events: list, seat: int, *, cause: str, public_becau
     if not pub["alive"][seat] or not priv["hand"]:
         emit(state, events, make_event(
             "loss_explained", gm_only(), because=gm_because + [
-                f"{label(seat)} has no card left, so nothing more is lost."],
+                R("nothing_left_to_lose", seat=seat)],
             seat=seat, card=None, cause=cause))
         return None
     order = priv["loss_order"] or priv["hand"]
@@ -88,24 +83,23 @@ def lose_card(state: State, events: list, seat: int, *, cause: str, public_becau
     pub["total_lost"] += 1
     emit(state, events, make_event(
         "card_lost", public(), because=public_because + [
-            f"Only the camp of a lost card is announced (§5.8): {label(seat)} lost a "
-            f"{camp} card."],
+            R("camp_announced", seat=seat, camp=camp, ref=ref("5.8"))],
         seat=seat, camp=camp, cause=cause))
     emit(state, events, make_event(
         "own_card_lost", seats(seat), because=public_because + [
-            f"It was the first card of your loss order (§6): {card}."],
+            R("first_of_loss_order", card=card, ref=ref("6"))],
         seat=seat, card=card, camp=camp, cause=cause))
     emit(state, events, make_event(
         "loss_explained", gm_only(), because=gm_because + [
-            f"{label(seat)} loses the first card of its loss order: {card} ({camp})."],
+            R("loses_first_card", seat=seat, card=card, camp=camp)],
         seat=seat, card=card, camp=camp, cause=cause))
     if not priv["hand"]:
         die(state, events, seat, cause="no_cards",
-            because=[f"{label(seat)} has lost its last card, so it is dead (§5.8)."])
+            because=[R("lost_last_card", seat=seat, ref=ref("5.8"))])
     return card
 
 
-def die(state: State, events: list, seat: int, *, cause: str, because: list[str]) -> None:
+def die(state: State, events: list, seat: int, *, cause: str, because: list[dict]) -> None:
     """Mark `seat` dead and announce it with its camp (§5.8; §7.2: the dead are known)."""
     state["public"]["alive"][seat] = False
     priv = state["private"][seat]
@@ -115,9 +109,12 @@ def die(state: State, events: list, seat: int, *, cause: str, because: list[str]
                                    seat=seat, camp=priv["camp"], cause=cause))
 
 
-def foul_out(state: State, events: list, seat: int, *, reason: str, because: list[str]) -> None:
+def foul_out(state: State, events: list, seat: int, *, reason: str, because: list[dict],
+             out: dict) -> None:
     """A seat leaves the game for a foul (§9.1): its cards are gone, it counts as dead.
 
+    `reason` is the foul as the event states it (the GM's words, or SILENT); `because`
+    explains the foul, `out` (a reason) the death it makes.
     The cards are not "lost" in the §5.8 sense: they are not announced one by one and do not
     count toward the reorder windows.
     """
@@ -125,13 +122,13 @@ def foul_out(state: State, events: list, seat: int, *, reason: str, because: lis
     emit(state, events, make_event(
         "foul_out", public(), because=because, seat=seat, reason=reason))
     emit(state, events, make_event(
-        "foul_out_cards", gm_only(), because=[f"{label(seat)} still held {priv['hand']}."],
+        "foul_out_cards", gm_only(),
+        because=[R("still_held", seat=seat, cards=list(priv["hand"]))],
         seat=seat, cards=list(priv["hand"])))
     priv["hand"] = []
     priv["loss_order"] = [] if priv["loss_order"] is not None else None
     priv["dead_cards"] = []
-    die(state, events, seat, cause="foul_out",
-        because=[f"{label(seat)} is out of the game (§9.1): {reason}"])
+    die(state, events, seat, cause="foul_out", because=[out])
 
 
 def spend_used_cards(state: State, events: list, *, strikers: list[int],
@@ -159,11 +156,10 @@ def spend_bomb(state: State, events: list, seat: int) -> None:
         if priv["core_card"] == "BOMB" and priv["loss_order"]:
             priv["core_card"] = priv["loss_order"][-1]
     emit(state, events, make_event("bomb_spent", seats(seat), because=[
-        "Your BOMB went off and is gone from your hand; nobody is told (§3.4.7)."],
-        seat=seat))
+        R("bomb_gone", card="BOMB", ref=ref("3.4.7"))], seat=seat))
     if not priv["hand"]:
         die(state, events, seat, cause="no_cards",
-            because=[f"{label(seat)} has no card left, so it is dead (§5.8)."])
+            because=[R("no_card_left", seat=seat, ref=ref("5.8"))])
 
 
 # --- reorder windows (§6.3) ----------------------------------------------------------------
@@ -182,11 +178,8 @@ def open_reorder_window(state: State, events: list, next_phase: dict) -> None:
     pub["reorder"] = {"window": opened, "phase": dict(next_phase)}
     emit(state, events, make_event(
         "reorder_window", public(), because=[
-            f"{pub['total_lost']} cards have been lost in all, reaching "
-            f"{' and '.join(map(str, crossed))} (§6.3).",
-            f"Every living seat may send a new loss order until the end of "
-            f"{phase_label(next_phase)}; the core card stays last (§6.2). "
-            f"Silence keeps the old order."],
+            R("losses_reached", n=pub["total_lost"], marks=crossed, ref=ref("6.3")),
+            R("reorder_open", phase=phase_of(next_phase), ref=ref("6.2"))],
         window=opened, total_lost=pub["total_lost"], until=dict(next_phase)))
 
 
@@ -216,21 +209,17 @@ def decide_outcome(state: State) -> Outcome | None:
     start_camps = {camps[s] for s in state["public"]["phase_alive"]}
     draw_winners = tuple(seats_of_camps(state, start_camps))
     if not alive:
-        return Outcome("draw", draw_winners,
-                       "Every seat is dead: a draw (§10.4); the camps alive at the start of "
-                       "the last phase share the prize.")
+        return Outcome("draw", draw_winners, reason=R("all_dead_draw", ref=ref("10.4")))
     if not any(camps[s] in (KILLER_CAMP, WOLF_CAMP) for s in alive):
         return Outcome(CIVILIAN_CAMP, tuple(seats_of_camps(state, {CIVILIAN_CAMP})),
-                       "Every killer and wolf seat is dead: the civilians win (§10.1).")
+                       reason=R("civilians_win", ref=ref("10.1")))
     if len(alive) == 1:
         seat = alive[0]
-        return Outcome(camps[seat], (seat,),
-                       f"Only {label(seat)} is left: the {camps[seat]} wins alone "
-                       f"(§10.2, §10.3).")
+        return Outcome(camps[seat], (seat,), reason=R(
+            "last_seat_wins", seat=seat, camp=camps[seat], ref=ref("10.2", "10.3")))
     if len(alive) == 2 and not any(can_pressure(state["private"][s]) for s in alive):
-        return Outcome("draw", draw_winners,
-                       f"{seat_list(alive)} are left and neither can cost the other a card: "
-                       f"a draw (§10.4).")
+        return Outcome("draw", draw_winners, reason=R(
+            "stalemate_draw", seats=sorted(alive), ref=ref("10.4")))
     return None
 
 
@@ -241,7 +230,7 @@ def check_victory(state: State, events: list) -> bool:
         return False
     pub = state["public"]
     pub["outcome"] = {"result": result.result, "winners": list(result.winners),
-                      "summary": result.summary}
+                      "reason": result.reason}
     pub["phase"] = {"name": OVER, "number": pub["phase"]["number"]}
     pub["reorder"] = None
     # §3.5.1: the taints stay secret until the game ends; now everything is public.
@@ -252,7 +241,7 @@ def check_victory(state: State, events: list) -> bool:
         "deal": state["secret"]["deal"],
     }
     emit(state, events, make_event(
-        "game_over", public(), because=[result.summary],
+        "game_over", public(), because=[result.reason],
         result=result.result, winners=list(result.winners), reveal=pub["reveal"]))
     return True
 
@@ -262,6 +251,3 @@ def camp_options(hand: list[str]) -> list[str]:
     a camp of a card it holds, whose §4 limits its hand keeps)."""
     return [c for c in SEAT_CAMPS if c in free_agent_camps(list(hand), 6)]
 
-
-def card_camp_label(card: str) -> str:
-    return f"{card} ({camp_of(card)})"

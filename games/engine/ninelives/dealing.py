@@ -52,6 +52,7 @@ from .cards import (
     deck,
     hand_size,
 )
+from .reasons import R, ref
 
 PLAYER_CAMPS = (KILLER_CAMP, WOLF_CAMP, CIVILIAN_CAMP)
 TAINTS = (KILLER_CAMP, WOLF_CAMP)
@@ -220,20 +221,26 @@ class Deal:
 
 @dataclass(frozen=True)
 class Violation:
-    """A rule a deal breaks: the seed's section, the seat (0-based) if one, and a sentence."""
+    """A rule a deal breaks: the seed's section, the seat (0-based) if one, and the reason
+    (a reason of the rule set's table, reasons.py: the presenters word it)."""
 
     rule: str
     seat: int | None
-    message: str
+    reason: dict
 
 
-def _seat_name(seat: int) -> str:
-    return f"Seat {seat + 1}"
+class BrokenDeal(ValueError):
+    """A deal the rules refuse (a GM's hand-entered one): `violations`, every rule it breaks.
+    Its text names the sections only; the presenters word each violation's reason."""
 
+    def __init__(self, violations: list[Violation]):
+        self.violations = list(violations)
+        super().__init__("the deal breaks " + ", ".join(
+            dict.fromkeys(f"§{v.rule}" for v in self.violations)))
 
-def _camp_word(camp: str) -> str:
-    return {KILLER_CAMP: "the killer", WOLF_CAMP: "the wolf", CIVILIAN_CAMP: "a civilian",
-            FREE_AGENT: "the free agent"}.get(camp, camp)
+    @property
+    def reasons(self) -> list[dict]:
+        return [v.reason for v in self.violations]
 
 
 def _open_camps(counts: dict[str, int], held: set[str], rules: DealRules) -> tuple[str, ...]:
@@ -275,8 +282,7 @@ def validate(deal: Deal, rules: DealRules | None = None) -> list[Violation]:
     """
     if rules is None:
         if deal.players not in (5, 6):
-            return [Violation("2", None, f"猫有n条命 is played by 5 or 6 players, "
-                                         f"not {deal.players} (§2).")]
+            return [Violation("2", None, R("deal_players", n=deal.players, ref=ref("2")))]
         rules = rules_for(deal.players)
     out: list[Violation] = []
     out += _check_seats(deal, rules)
@@ -295,17 +301,16 @@ def _check_seats(deal: Deal, rules: DealRules) -> list[Violation]:
     out = []
     n = len(rules.seat_camps)
     if deal.players != rules.players or len(deal.camps) != n or len(deal.hands) != n:
-        out.append(Violation("2", None, f"A deal for {rules.players} players has {n} seats "
-                                        f"with a camp and a hand each; this one has "
-                                        f"{len(deal.camps)} camps and {len(deal.hands)} hands "
-                                        f"(§2)."))
+        out.append(Violation("2", None, R(
+            "deal_seats", n=rules.players, seats=n, camps=len(deal.camps),
+            hands=len(deal.hands), ref=ref("2"))))
     if Counter(deal.camps) != expected_camps(rules):
-        want = ", ".join(f"{k} x{v}" for k, v in sorted(expected_camps(rules).items()))
-        out.append(Violation("2", None, f"The camps drawn by lot must be exactly {want} (§2)."))
+        out.append(Violation("2", None, R("deal_camps", camps=sorted(rules.seat_camps),
+                                          ref=ref("2"))))
     for seat, hand in enumerate(deal.hands):
         if len(hand) != rules.hand_size:
-            out.append(Violation("2", seat, f"{_seat_name(seat)} holds {len(hand)} cards; "
-                                            f"every hand has {rules.hand_size} (§2)."))
+            out.append(Violation("2", seat, R("deal_hand_size", seat=seat, n=len(hand),
+                                              size=rules.hand_size, ref=ref("2"))))
     return out
 
 
@@ -318,69 +323,60 @@ def _check_deck(deal: Deal, rules: DealRules) -> list[Violation]:
     missing = want - dealt
     extra = dealt - want
     if "SAINT" in extra and rules.players == 6:
-        out.append(Violation("3.5.4", None, "With 6 players the SAINT is left out of the deck "
-                                            "(§3.5.4)."))
+        out.append(Violation("3.5.4", None, R("deal_saint", card="SAINT", ref=ref("3.5.4"))))
         extra = extra - Counter({"SAINT": extra["SAINT"]})
     if missing or extra:
-        parts = []
-        if missing:
-            parts.append("missing " + ", ".join(sorted(missing.elements())))
-        if extra:
-            parts.append("not in the deck " + ", ".join(sorted(extra.elements())))
-        out.append(Violation("3", None, "The hands together must be exactly the deck: "
-                                        + "; ".join(parts) + " (§3)."))
+        out.append(Violation("3", None, R("deal_not_the_deck", missing=sorted(missing.elements()),
+                                          extra=sorted(extra.elements()), ref=ref("3"))))
     return out
 
 
 def _check_hand(seat: int, camp: str, hand: tuple[str, ...], rules: DealRules) -> list[Violation]:
     out = []
-    who = _seat_name(seat)
     known = [c for c in hand if c in rules.deck]
     held = Counter(known)
     for rule, seat_camp, card in rules.required:
         if seat_camp == camp and not held[card]:
-            out.append(Violation(rule, seat, f"{who} is {_camp_word(camp)} and must be dealt "
-                                             f"a {card} (§{rule})."))
+            out.append(Violation(rule, seat, R("deal_must_hold", seat=seat, camp=camp,
+                                               card=card, ref=ref(rule))))
     for rule, seat_camp, card in rules.forbidden:
         if seat_camp == camp and held[card]:
-            out.append(Violation(rule, seat, f"{who} is {_camp_word(camp)} and may not be "
-                                             f"dealt the {card} (§{rule})."))
+            out.append(Violation(rule, seat, R("deal_may_not_hold", seat=seat, camp=camp,
+                                               card=card, ref=ref(rule))))
     for rule, a, b in rules.apart:
         if held[a] and held[b]:
-            out.append(Violation(rule, seat, f"{who} holds both {a} and {b}, which are never "
-                                             f"dealt to one player (§{rule})."))
+            out.append(Violation(rule, seat, R("deal_apart", seat=seat, card=a, card2=b,
+                                               ref=ref(rule))))
     for card in rules.single:
         if held[card] > 1:
-            out.append(Violation("4.4.7", seat, f"{who} holds {held[card]} {card} cards; the "
-                                                f"copies of a kind go to different players "
-                                                f"(§4.4.7)."))
+            out.append(Violation("4.4.7", seat, R("deal_copies", seat=seat, n=held[card],
+                                                  card=card, ref=ref("4.4.7"))))
     by_camp = Counter(rules.camp_of(c) for c in known)
     if by_camp[NEUTRAL] > rules.neutral_cap:
-        out.append(Violation("4.4.10", seat, f"{who} holds {by_camp[NEUTRAL]} neutral cards; "
-                                             f"at most {rules.neutral_cap} (§4.4.10)."))
+        out.append(Violation("4.4.10", seat, R("deal_neutral_cap", seat=seat,
+                                               n=by_camp[NEUTRAL], cap=rules.neutral_cap,
+                                               ref=ref("4.4.10"))))
     if camp in PLAYER_CAMPS:
         for card_camp in PLAYER_CAMPS:
             cap = rules.own_cap if card_camp == camp else rules.other_cap
             if by_camp[card_camp] > cap:
-                out.append(Violation("4.4.10", seat, f"{who} is {_camp_word(camp)} and holds "
-                                                     f"{by_camp[card_camp]} {card_camp} cards; "
-                                                     f"at most {cap} (§4.4.10)."))
+                out.append(Violation("4.4.10", seat, R(
+                    "deal_camp_cap", seat=seat, camp=camp, n=by_camp[card_camp],
+                    card_camp=card_camp, cap=cap, ref=ref("4.4.10"))))
         if not by_camp[camp]:
-            out.append(Violation("6.2", seat, f"{who} is {_camp_word(camp)} but holds no "
-                                              f"{camp} card to keep as its core card (§6.2)."))
+            out.append(Violation("6.2", seat, R("deal_no_core", seat=seat, camp=camp,
+                                                ref=ref("6.2"))))
     elif camp == FREE_AGENT and not _open_camps(by_camp, set(known), rules):
-        out.append(Violation("6.2", seat, f"{who} is the free agent but no camp is open to it: "
-                                          f"for every camp it lacks a card of that camp, holds "
-                                          f"a card kept away from it (§4.4.5, §4.4.6) or too "
-                                          f"many cards of another camp (§4.4.10) (§2, §6.2)."))
+        out.append(Violation("6.2", seat, R("deal_free_agent_closed", seat=seat,
+                                            ref=ref("4.4.5", "4.4.6"), ref2=ref("4.4.10"),
+                                            ref3=ref("2", "6.2"))))
     return out
 
 
 def _check_taints(deal: Deal, rules: DealRules) -> list[Violation]:
     out = []
     if set(deal.taints) != set(TAINTS):
-        return [Violation("3.5.1", None, "The taints must name the killer-tainted and the "
-                                         "wolf-tainted neutral cards (§3.5.1).")]
+        return [Violation("3.5.1", None, R("deal_taints_named", ref=ref("3.5.1")))]
     neutral = set(rules.neutral_cards)
     holder = {}
     for seat, hand in enumerate(deal.hands):
@@ -391,23 +387,21 @@ def _check_taints(deal: Deal, rules: DealRules) -> list[Violation]:
     for kind in TAINTS:
         cards = deal.taints[kind]
         if len(cards) != rules.taints or len(set(cards)) != len(cards):
-            out.append(Violation("3.5.1", None, f"{rules.taints} different neutral cards carry "
-                                                f"the {kind} taint (§3.5.1)."))
+            out.append(Violation("3.5.1", None, R("deal_taint_count", n=rules.taints, camp=kind,
+                                                  ref=ref("3.5.1"))))
             well_formed = False
             continue
         if not all(c in neutral for c in cards):
-            out.append(Violation("3.5.1", None, f"Only neutral cards of the deck can carry a "
-                                                f"taint, not {', '.join(cards)} (§3.5.1)."))
+            out.append(Violation("3.5.1", None, R("deal_taint_not_neutral", cards=list(cards),
+                                                  ref=ref("3.5.1"))))
             well_formed = False
             continue
         seats = [holder.get(c) for c in cards]
         for seat in sorted({s for s in seats if s is not None and seats.count(s) > 1}):
-            out.append(Violation("4.4.11", seat, f"{_seat_name(seat)} holds both {kind}-tainted"
-                                                 f" cards; they go to different players "
-                                                 f"(§4.4.11)."))
+            out.append(Violation("4.4.11", seat, R("deal_taints_apart", seat=seat, camp=kind,
+                                                   ref=ref("4.4.11"))))
     if well_formed and len(set(chosen)) != len(chosen):
-        out.append(Violation("3.5.1", None, "A neutral card carries at most one taint "
-                                            "(§3.5.1)."))
+        out.append(Violation("3.5.1", None, R("deal_one_taint", ref=ref("3.5.1"))))
     return out
 
 

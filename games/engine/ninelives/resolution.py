@@ -50,34 +50,32 @@ from .common import (
     alive_seats,
     camp_options,
     check_victory,
-    label,
     lose_card,
     open_reorder_window,
-    phase_label,
     spend_used_cards,
 )
+from .reasons import R, phase_of, ref, use
 
 BLOCKS = ("JAIL", "BOMB")
 ATTACK_ORDER = ("KILLER", "WEREWOLF", "SNIPER", "STRIKE", "BOMB")
-# card -> (what it looks for, the taint that also answers yes, section)
+# card -> (what it looks for, the taint that also answers yes, sections)
 QUESTIONS = {
-    "DEMON": ("DIVINER", None, "§3.1.2"),
-    "SORCERER": ("PROPHET", None, "§3.2.2"),
-    "DIVINER": ("KILLER", "killer", "§3.3.2, §3.5.1"),
-    "PROPHET": ("WEREWOLF", "wolf", "§3.3.3, §3.5.1"),
+    "DEMON": ("DIVINER", None, ["3.1.2"]),
+    "SORCERER": ("PROPHET", None, ["3.2.2"]),
+    "DIVINER": ("KILLER", "killer", ["3.3.2", "3.5.1"]),
+    "PROPHET": ("WEREWOLF", "wolf", ["3.3.3", "3.5.1"]),
 }
 # protection card -> (the attack it stops, section)
-GUARDS = {"SOULBINDER": ("KILLER", "§3.3.4"), "WITCH_DOCTOR": ("WEREWOLF", "§3.3.5")}
-SELF_GUARDS = {"VEST": ("KILLER", "§3.4.1"), "WOLFSBANE": ("WEREWOLF", "§3.4.2")}
-SECTIONS = {"KILLER": "§3.1.1", "WEREWOLF": "§3.2.1", "SNIPER": "§3.3.1", "STRIKE": "§3.4.6",
-            "BOMB": "§3.4.7", "JAIL": "§3.4.3"}
+GUARDS = {"SOULBINDER": ("KILLER", "3.3.4"), "WITCH_DOCTOR": ("WEREWOLF", "3.3.5")}
+SELF_GUARDS = {"VEST": ("KILLER", "3.4.1"), "WOLFSBANE": ("WEREWOLF", "3.4.2")}
+SECTIONS = {"KILLER": "3.1.1", "WEREWOLF": "3.2.1", "SNIPER": "3.3.1", "STRIKE": "3.4.6",
+            "BOMB": "3.4.7", "JAIL": "3.4.3"}
 
 
-def describe(seat: int, action: dict) -> str:
-    """'WEREWOLF of seat 2 on seat 4': a card use, for the GM's chains."""
-    target = action.get("target")
-    return f"{action['card']} of {label(seat)}" + (
-        "" if target is None else f" on {label(target)}")
+def describe(seat: int, action: dict) -> dict:
+    """A card use as the GM's chains name it (a USE argument: "WEREWOLF of seat 2 on
+    seat 4")."""
+    return use(seat, action["card"], action.get("target"))
 
 
 def resolve_blocks(blocks: list[tuple[int, int, str]]) -> dict[int, bool]:
@@ -118,17 +116,16 @@ def settle_first_night(state: State, events: list) -> None:
         options = camp_options(priv["hand"])
         default = secret["free_agent_default"]
         if default in options:
-            camp, why = default, "the GM's default choice applies"
+            camp, why = default, "default_camp_applies"
         else:
             camp = draw_random(state, f"free agent camp/{seat}").choice(options)
-            why = "the GM set no default, so it was drawn at random"
+            why = "camp_drawn_at_random"
             emit(state, events, make_event("chance", gm_only(), because=[
-                f"Camp of the free agent at {label(seat)} drawn among {options}."],
+                R("free_agent_camp_drawn", seat=seat, camps=list(options))],
                 purpose="free_agent_camp", seat=seat, result=camp))
         priv["camp"] = camp
         emit(state, events, make_event("camp_chosen", seats(seat), because=[
-            f"The free agent at {label(seat)} did not choose a camp during night 1, so {why} "
-            f"(§2): it joins the {camp} camp."], seat=seat, camp=camp, by="default"))
+            R(why, seat=seat, camp=camp, ref=ref("2"))], seat=seat, camp=camp, by="default"))
     for seat in alive_seats(state):
         priv = state["private"][seat]
         if priv["loss_order"] is None:
@@ -139,11 +136,11 @@ def settle_first_night(state: State, events: list) -> None:
             rng.shuffle(rest)
             priv["loss_order"] = rest + [core]
             emit(state, events, make_event("chance", gm_only(), because=[
-                f"{label(seat)} sent no loss order in time; one was drawn (§5.3)."],
+                R("loss_order_drawn", seat=seat, ref=ref("5.3"))],
                 purpose="loss_order", seat=seat, result=list(priv["loss_order"])))
             emit(state, events, make_event("loss_order_set", seats(seat), because=[
-                "You sent no loss order during night 1, so the GM drew one at random with a "
-                f"card of your camp last (§5.3, §6.2): {priv['loss_order']}."],
+                R("your_loss_order_drawn", order=list(priv["loss_order"]),
+                  ref=ref("5.3", "6.2"))],
                 seat=seat, cards=list(priv["loss_order"]), by="random"))
         priv["core_card"] = priv["loss_order"][-1]
 
@@ -170,8 +167,9 @@ def end_night(state: State, events: list) -> None:
     start_day(state, events, attacks.saved)                         # 10
 
 
-def night_label(state: State) -> str:
-    return phase_label(state["public"]["phase"])
+def night_of(state: State) -> dict:
+    """The night now ending, as a PHASE argument."""
+    return phase_of(state["public"]["phase"])
 
 
 def cards_used(eff: dict[int, dict], card: str) -> list[int]:
@@ -187,7 +185,7 @@ def close_night(state: State, events: list) -> None:
     if pub["reorder"] and pub["reorder"]["phase"] == pub["phase"]:
         pub["reorder"] = None
     emit(state, events, make_event("phase_ended", public(), because=[
-        f"{night_label(state)} is over; its actions take effect now (§5.5)."],
+        R("night_over", phase=night_of(state), ref=ref("5.5"))],
         phase=dict(pub["phase"])))
 
 
@@ -203,8 +201,7 @@ def record_card_uses(state: State, events: list) -> dict[int, dict]:
             continue
         if action.get("rejected"):
             emit(state, events, make_event("attack_dropped", seats(seat), because=[
-                f"The GM rejected the manifesto of {describe(seat, action)} and no new one "
-                f"came before the night ended, so the attack did not happen (§3.5.2)."],
+                R("manifesto_not_resent", use=describe(seat, action), ref=ref("3.5.2"))],
                 seat=seat, card=action["card"], target=action["target"]))
             continue
         acts[seat] = action
@@ -217,7 +214,7 @@ def record_card_uses(state: State, events: list) -> dict[int, dict]:
 def apply_blocks(state: State, events: list, acts: dict[int, dict]) -> dict[int, dict]:
     """Step 2: the card uses that still work once JAIL and BOMB blocks are applied
     (`resolve_blocks`); the void ones are told to their users and explained to the GM."""
-    night = night_label(state)
+    night = night_of(state)
     blocks = [(s, a["target"], a["card"]) for s, a in sorted(acts.items())
               if a["card"] in BLOCKS]
     landed = resolve_blocks(blocks)
@@ -231,19 +228,19 @@ def apply_blocks(state: State, events: list, acts: dict[int, dict]) -> dict[int,
         if works:
             eff[seat] = action
             continue
-        chain = [f"{describe(b, acts[b])} voided every power of {label(seat)} tonight "
-                 f"({SECTIONS[acts[b]['card']]})." for b in blocked_by.get(seat, [])]
+        chain = [R("voided_powers", use=describe(b, acts[b]), seat=seat,
+                   ref=ref(SECTIONS[acts[b]["card"]])) for b in blocked_by.get(seat, [])]
         emit(state, events, make_event("power_voided", seats(seat), because=[
-            f"Your {action['card']} had no effect during {night}: a JAIL or a BOMB voided "
-            f"your powers (§3.4.3, §3.4.7)."], seat=seat, card=action["card"]))
+            R("your_powers_voided", card=action["card"], phase=night, card2="JAIL",
+              card3="BOMB", ref=ref("3.4.3", "3.4.7"))], seat=seat, card=action["card"]))
         emit(state, events, make_event("action_resolved", gm_only(), because=[
-            f"{describe(seat, action)} was void."] + chain,
+            R("use_void", use=describe(seat, action))] + chain,
             seat=seat, card=action["card"], target=action.get("target"), result="void"))
     for user, target, card in blocks:
         if landed[user] and card == "JAIL":
             emit(state, events, make_event("action_resolved", gm_only(), because=[
-                f"{describe(user, acts[user])} landed: {label(target)}'s powers are void "
-                f"tonight (§3.4.3)."], seat=user, card=card, target=target, result="blocked"))
+                R("jail_landed", use=describe(user, acts[user]), seat=target,
+                  ref=ref("3.4.3"))], seat=user, card=card, target=target, result="blocked"))
     return eff
 
 
@@ -256,7 +253,7 @@ def pardoner(state: State, eff: dict[int, dict]) -> int | None:
 def answer_investigations(state: State, events: list, eff: dict[int, dict]) -> None:
     """Step 4: each investigation answers from the hands at nightfall (no loss is announced
     yet, §5.8), taints included (§3.5.1)."""
-    secret, night = state["secret"], night_label(state)
+    secret, night = state["secret"], night_of(state)
     for seat in [s for s, a in sorted(eff.items()) if a["card"] in QUESTIONS]:
         card, target = eff[seat]["card"], eff[seat]["target"]
         wanted, taint, section = QUESTIONS[card]
@@ -264,15 +261,20 @@ def answer_investigations(state: State, events: list, eff: dict[int, dict]) -> N
         tainted = [c for c in hand if taint and c in secret["taints"][taint]]
         found = wanted in hand or bool(tainted)
         emit(state, events, make_event("investigation", seats(seat), because=[
-            f"You asked with {card} whether {label(target)} holds {wanted} during {night} "
-            f"({section}): the answer is {'yes' if found else 'no'}."],
+            R("answered_yes" if found else "answered_no", card=card, seat=target,
+              card2=wanted, phase=night, ref=list(section))],
             seat=seat, card=card, target=target, asked=wanted, found=found))
-        truth = (f"it holds {wanted}" if wanted in hand else
-                 f"it holds {tainted} with the {taint} taint, which answers yes (§3.5.1)"
-                 if tainted else f"it holds no {wanted}" + (
-                     f" and no {taint}-tainted card" if taint else ""))
-        emit(state, events, make_event("action_resolved", gm_only(), because=[
-            f"{describe(seat, eff[seat])} asked about {wanted}: {truth}."],
+        asked = describe(seat, eff[seat])
+        if wanted in hand:
+            truth = R("holds_card", use=asked, card=wanted, card2=wanted)
+        elif tainted:
+            truth = R("holds_tainted", use=asked, card=wanted, cards=tainted, camp=taint,
+                      ref=ref("3.5.1"))
+        elif taint:
+            truth = R("holds_no_tainted", use=asked, card=wanted, card2=wanted, camp=taint)
+        else:
+            truth = R("holds_no_card", use=asked, card=wanted, card2=wanted)
+        emit(state, events, make_event("action_resolved", gm_only(), because=[truth],
             seat=seat, card=card, target=target, result="yes" if found else "no"))
 
 
@@ -299,19 +301,19 @@ def arm_day_effects(state: State, events: list, eff: dict[int, dict]) -> None:
     for seat in cards_used(eff, "SAINT"):
         secret["saint"] = {"seat": seat, "day": n}
         emit(state, events, make_event("saint_armed", seats(seat), because=[
-            f"Your SAINT is armed for day {n}: if you are executed that day, each seat that "
-            f"voted for you loses a card (§3.4.10)."], seat=seat, day=n))
+            R("saint_armed", card="SAINT", n=n, ref=ref("3.4.10"))], seat=seat, day=n))
     for card in ("CURSE", "BLESS"):
         for seat in cards_used(eff, card):
             secret["count_effects"].append(
                 {"card": card, "seat": seat, "target": eff[seat]["target"], "day": n})
             emit(state, events, make_event("action_resolved", gm_only(), because=[
-                f"{describe(seat, eff[seat])} will count at day {n}'s vote (§3.4.8, §3.4.9)."],
+                R("counts_at_vote", use=describe(seat, eff[seat]), n=n,
+                  ref=ref("3.4.8", "3.4.9"))],
                 seat=seat, card=card, target=eff[seat]["target"], result="waiting"))
 
 
-# A loss waiting to be announced: (seat, cause, public because, GM chain).
-Loss = tuple[int, str, list[str], list[str]]
+# A loss waiting to be announced: (seat, cause, public because, GM chain), reasons both.
+Loss = tuple[int, str, list[dict], list[dict]]
 
 
 @dataclass
@@ -320,43 +322,42 @@ class Attacks:
     saves, failed attacks), the seats KILLER and WEREWOLF attacked, and the seats saved."""
 
     losses: list[Loss] = field(default_factory=list)
-    announcements: list[tuple[str, dict, list[str]]] = field(default_factory=list)
+    announcements: list[tuple[str, dict, list[dict]]] = field(default_factory=list)
     attacked: dict[str, set[int]] = field(
         default_factory=lambda: {"KILLER": set(), "WEREWOLF": set()})
     saved: set[int] = field(default_factory=set)
 
 
 def attack_result(card: str, target: int, guards: Protections, n: int,
-                  chain: list[str]) -> str:
+                  chain: list[dict]) -> str:
     """Step 7 for one attack: "stopped" (by the target's own card or a COUNTER_SNIPER),
     "saved" (by another seat's protection) or "lost"; the reasons go onto `chain`."""
     result = "lost"
     for guard, (stops, section) in SELF_GUARDS.items():
         if stops == card and target in guards.self_guarded[guard]:
             result = "stopped"
-            chain.append(f"{guard} of {label(target)} stopped it ({section}).")
+            chain.append(R("stopped_by", use=use(target, guard), ref=ref(section)))
     for guard, (stops, section) in GUARDS.items():
         if stops == card and result == "lost" and target in guards.guards[guard]:
             result = "saved"
-            chain.append(f"{guard} of {label(guards.guards[guard][target])} protected "
-                         f"{label(target)} ({section}): it may talk but not vote "
-                         f"on day {n}.")
+            chain.append(R("protected_by", use=use(guards.guards[guard][target], guard),
+                           seat=target, n=n, ref=ref(section)))
     if card == "SNIPER" and guards.counter:
         result = "stopped"
-        chain.append(f"COUNTER_SNIPER of {seat_names(guards.counter)} made every SNIPER "
-                     f"attack fail tonight (§3.4.5).")
+        chain.append(R("counter_sniper", card="COUNTER_SNIPER", seats=list(guards.counter),
+                       card2="SNIPER", ref=ref("3.4.5")))
     return result
 
 
 def resolve_attacks(state: State, events: list, eff: dict[int, dict],
                     guards: Protections) -> Attacks:
     """Step 7: every attack, in ATTACK_ORDER and seat order, is stopped, saved or lands."""
-    n, night = state["public"]["phase"]["number"], night_label(state)
+    n, night = state["public"]["phase"]["number"], night_of(state)
     out = Attacks()
     for card in ATTACK_ORDER:
         for seat in cards_used(eff, card):
             target = eff[seat]["target"]
-            chain = [f"{describe(seat, eff[seat])} attacked ({SECTIONS[card]})."]
+            chain = [R("attacked_with", use=describe(seat, eff[seat]), ref=ref(SECTIONS[card]))]
             if card in out.attacked:
                 out.attacked[card].add(target)
             result = attack_result(card, target, guards, n, chain)
@@ -364,26 +365,23 @@ def resolve_attacks(state: State, events: list, eff: dict[int, dict],
                 out.saved.add(target)
             emit(state, events, make_event(
                 "action_resolved", gm_only(), because=chain + [
-                    "→ " + {"lost": f"{label(target)} loses a card.",
-                            "stopped": "no loss.", "saved": "no loss."}[result]],
+                    R("target_loses", seat=target) if result == "lost" else R("no_loss")],
                 seat=seat, card=card, target=target, result=result))
             if card in ATTACK_CARDS:
                 text = eff[seat]
                 out.announcements.append(("manifesto", {
                     "target": target, "text": text["text"], "story": text["story"]},
-                    [f"An attack on {label(target)} was made during {night}; the GM publishes "
-                     f"its {'story' if text['story'] else 'manifesto'} without naming the "
-                     f"author (§3.5.2)."]))
+                    [R("story_published" if text["story"] else "manifesto_published",
+                       seat=target, phase=night, ref=ref("3.5.2"))]))
             if result == "lost":
                 out.losses.append((target, card.lower() if card in ("STRIKE", "BOMB") else
                                    "attack", attack_public_because(card, target, night), chain))
             elif result == "saved":
                 out.announcements.append(("protected", {"seat": target}, [
-                    f"{label(target)} was attacked during {night} and saved; it may talk "
-                    f"but not vote on day {n} (§3.3.4, §3.3.5)."]))
+                    R("saved", seat=target, phase=night, n=n, ref=ref("3.3.4", "3.3.5"))]))
             else:
                 out.announcements.append(("attack_failed", {"seat": target}, [
-                    f"{label(target)} was attacked during {night} and lost no card."]))
+                    R("attacked_no_loss", seat=target, phase=night)]))
     return out
 
 
@@ -403,10 +401,9 @@ def protection_failures(state: State, eff: dict[int, dict],
             if (prev and prev["night"] == n - 1 and prev["target"] == target
                     and not prev["attacked"] and not hit_now):
                 losses.append((target, "failed_protection", [
-                    f"{label(target)} lost a card to a protection that failed two nights "
-                    f"running (§3.3.4, §3.3.5)."], [
-                    f"{guard} of {label(seat)} protected {label(target)} on nights {n - 1} "
-                    f"and {n}, and no {stops} attacked it on either night ({section})."]))
+                    R("failed_protection", seat=target, ref=ref("3.3.4", "3.3.5"))], [
+                    R("protected_twice", use=use(seat, guard), seat=target, n=n - 1, n2=n,
+                      card=stops, ref=ref(section))]))
             history[guard] = {"seat": seat, "night": n, "target": target, "attacked": hit_now}
     return losses
 
@@ -415,13 +412,13 @@ def settle_execution(state: State, events: list, eff: dict[int, dict],
                      pardoned_by: int | None) -> list[Loss]:
     """Step 9, first part: yesterday's execution is pardoned (announced, no loss) or
     announced with the loss it costs (returned, to come first, §8.1)."""
-    pub, secret, night = state["public"], state["secret"], night_label(state)
+    pub, secret, night = state["public"], state["secret"], night_of(state)
     ex = secret["execution"]
     if not ex:
         pardoners = cards_used(eff, "PARDON")
         if pardoners:
             emit(state, events, make_event("action_resolved", gm_only(), because=[
-                f"{describe(pardoners[0], eff[pardoners[0]])} found nobody to pardon."],
+                R("nobody_to_pardon", use=describe(pardoners[0], eff[pardoners[0]]))],
                 seat=pardoners[0], card="PARDON", result="nothing"))
         return []
     seat = ex["seat"]
@@ -429,29 +426,28 @@ def settle_execution(state: State, events: list, eff: dict[int, dict],
     if pardoned_by is not None and pub["alive"][seat]:
         pub["pardoned"].append(seat)
         emit(state, events, make_event("pardoned", public(), because=[
-            f"{label(seat)} was executed on day {ex['day']} and pardoned during {night}; "
-            f"it loses no card (§3.4.4, §8.1)."], seat=seat, day=ex["day"],
-            tally=ex["tally"]))
+            R("pardoned_at_night", seat=seat, n=ex["day"], phase=night,
+              ref=ref("3.4.4", "8.1"))], seat=seat, day=ex["day"], tally=ex["tally"]))
         emit(state, events, make_event("action_resolved", gm_only(), because=[
-            f"{describe(pardoned_by, eff[pardoned_by])} spared {label(seat)}, executed "
-            f"on day {ex['day']} (§3.4.4)."], seat=pardoned_by, card="PARDON",
+            R("spared", use=describe(pardoned_by, eff[pardoned_by]), seat=seat, n=ex["day"],
+              ref=ref("3.4.4"))], seat=pardoned_by, card="PARDON",
             target=seat, result="pardoned"))
         holder = state["private"][pardoned_by]
         if set(pub["pardoned"]) >= set(range(len(state["private"]))):
             holder["dead_cards"].append("PARDON")
     else:
         emit(state, events, make_event("execution", public(), because=[
-            f"{label(seat)} was executed by the vote of day {ex['day']} and nobody "
-            f"pardoned it (§8.1)."], seat=seat, day=ex["day"], tally=ex["tally"]))
+            R("executed_unpardoned", seat=seat, n=ex["day"], ref=ref("8.1"))],
+            seat=seat, day=ex["day"], tally=ex["tally"]))
         losses.append((seat, "execution", [
-            f"{label(seat)} was executed on day {ex['day']} (§8.1)."], ex["chain"]))
+            R("executed_on_day", seat=seat, n=ex["day"], ref=ref("8.1"))], ex["chain"]))
     secret["execution"] = None
     pub["pending_execution"] = None
     return losses
 
 
 def announce_night(state: State, events: list, eff: dict[int, dict],
-                   announcements: list[tuple[str, dict, list[str]]],
+                   announcements: list[tuple[str, dict, list[dict]]],
                    losses: list[Loss]) -> None:
     """Step 9, the rest: the public announcements, the spent STRIKEs and BOMBs, then every
     loss in order (deaths happen in `lose_card`)."""
@@ -464,17 +460,14 @@ def announce_night(state: State, events: list, eff: dict[int, dict],
                   gm_because=chain)
 
 
-def attack_public_because(card: str, target: int, night: str) -> list[str]:
+def attack_public_because(card: str, target: int, phase: dict) -> list[dict]:
+    """What everyone is told of a loss to an attack during `phase` (a PHASE argument): a
+    STRIKE or a BOMB is named (the bomber is not), an attack card is not (§3.5.2)."""
     if card == "STRIKE":
-        return [f"{label(target)} was hit by a STRIKE during {night} (§3.4.6)."]
+        return [R("hit_by", seat=target, card=card, phase=phase, ref=ref("3.4.6"))]
     if card == "BOMB":
-        return [f"{label(target)} was hit by a BOMB during {night}; the bomber is not named "
-                f"(§3.4.7)."]
-    return [f"{label(target)} was attacked during {night} (§3.5.2)."]
-
-
-def seat_names(numbers: list[int]) -> str:
-    return ", ".join(label(s) for s in numbers)
+        return [R("hit_by_bomb", seat=target, card=card, phase=phase, ref=ref("3.4.7"))]
+    return [R("attacked", seat=target, phase=phase, ref=ref("3.5.2"))]
 
 
 def start_day(state: State, events: list, saved: set[int]) -> None:
@@ -491,7 +484,7 @@ def start_day(state: State, events: list, saved: set[int]) -> None:
     pub.update(phase=next_phase, phase_alive=alive_seats(state), votes={}, candidates=[],
                no_vote=sorted(s for s in saved if pub["alive"][s]))
     emit(state, events, make_event("phase_started", public(), because=[
-        f"Day {n} begins: every living seat votes for one seat to execute (§8.1)."]
-        + ([f"Saved last night, {seat_names(pub['no_vote'])} may talk but not vote "
-            f"(§3.3.4, §3.3.5)."] if pub["no_vote"] else []),
+        R("day_begins", n=n, ref=ref("8.1"))]
+        + ([R("saved_may_not_vote", seats=list(pub["no_vote"]), ref=ref("3.3.4", "3.3.5"))]
+           if pub["no_vote"] else []),
         phase=next_phase, no_vote=list(pub["no_vote"])))

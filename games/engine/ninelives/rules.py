@@ -76,10 +76,7 @@ from .cards import (
     CARDS,
     DAY_CARDS,
     FREE_AGENT,
-    NEUTRAL,
-    SEAT_CAMPS,
     camp_of,
-    deck,
     hand_size,
 )
 from .common import (
@@ -91,9 +88,8 @@ from .common import (
     camp_options,
     check_victory,
     foul_out,
-    label,
-    phase_label,
 )
+from .reasons import R, phase_of, ref
 from .resolution import end_night
 from .votes import end_vote
 
@@ -138,6 +134,11 @@ def copy_plain(data):
     return marshal.loads(marshal.dumps(data))
 
 
+def label(seat: int) -> str:
+    """A seat in a Choice's own label (the forms use the presenter's): numbered from 1."""
+    return f"seat {seat + 1}"
+
+
 @cache
 def use_label(card: str, target: int | None) -> str:
     """'Use JAIL on seat 3': a card use as a Choice label."""
@@ -170,44 +171,25 @@ def is_seat_number(value, players: int) -> bool:
 def parse_deal(data, players: int) -> dict:
     """Check a deal in the `Deal.to_json()` shape and return it as plain JSON data.
 
-    Raises ValueError on a malformed deal. The dealer's `validate` runs too (the §4
-    constraints), so a GM's hand-entered deal is held to the same rules as a drawn one.
+    Raises dealing.BrokenDeal (a ValueError) naming every rule the deal breaks: a shape that
+    is no deal for `players` players, else each §2-§6.2 rule of the dealer's `validate`, so a
+    GM's hand-entered deal is held to the same rules as a drawn one. The hands keep the
+    order the GM gave.
     """
-    if not isinstance(data, dict) or data.get("players") != players:
-        raise ValueError(f"the deal must be a dict for {players} players")
-    seats_data = data.get("seats")
-    if not isinstance(seats_data, list) or len(seats_data) != players:
-        raise ValueError("the deal needs one entry per seat")
-    camps, hands = [], []
-    for entry in seats_data:
-        camp, cards = entry.get("camp"), entry.get("cards")
-        if camp not in SEAT_CAMPS + (FREE_AGENT,):
-            raise ValueError(f"unknown camp {camp!r}")
-        if (not isinstance(cards, list) or len(cards) != hand_size(players)
-                or len(set(cards)) != len(cards)):
-            raise ValueError(f"each hand holds {hand_size(players)} different cards")
-        camps.append(camp)
-        hands.append(list(cards))
-    if sorted(c for h in hands for c in h) != sorted(deck(players)):
-        raise ValueError("the hands must hold exactly the deck (§2, §3.5.4)")
-    if (camps.count(FREE_AGENT) != (1 if players == 6 else 0)
-            or sorted(c for c in camps if c != FREE_AGENT)
-            != sorted(["killer", "wolf", "civilian", "civilian", "civilian"])):
-        raise ValueError("the camps must be 1 killer, 1 wolf, 3 civilians (+1 free agent) (§2)")
-    taints = data.get("taints")
-    if not isinstance(taints, dict) or set(taints) != {"killer", "wolf"}:
-        raise ValueError("taints must name the killer and the wolf cards (§3.5.1)")
-    tainted = [c for k in ("killer", "wolf") for c in taints[k]]
-    if (any(len(taints[k]) != 2 for k in taints) or len(set(tainted)) != 4
-            or any(c not in CARDS or camp_of(c) != NEUTRAL for c in tainted)):
-        raise ValueError("taints are two killer and two wolf neutral cards (§3.5.1)")
-    out = {"players": players,
-           "seats": [{"camp": c, "cards": h} for c, h in zip(camps, hands, strict=True)],
-           "taints": {k: list(taints[k]) for k in ("killer", "wolf")}}
-    violations = dealing.validate(dealing.Deal.from_json(out))
+    try:
+        deal = dealing.Deal.from_json(data)
+    except ValueError:
+        deal = None
+    if deal is None or deal.players != players:
+        raise dealing.BrokenDeal([dealing.Violation(
+            "2", None, R("deal_malformed", n=players, ref=ref("2")))])
+    violations = dealing.validate(deal, dealing.rules_for(players))
     if violations:
-        raise ValueError(f"the deal breaks §4: {violations}")
-    return out
+        raise dealing.BrokenDeal(violations)
+    return {"players": players,
+            "seats": [{"camp": str(e["camp"]), "cards": [str(c) for c in e["cards"]]}
+                      for e in data["seats"]],
+            "taints": {k: [str(c) for c in data["taints"][k]] for k in ("killer", "wolf")}}
 
 
 def random_deal(state: State, players: int) -> dict:
@@ -264,7 +246,7 @@ def deal_hands(state: State, events: list, deal: dict) -> None:
         }
         emit(state, events, make_event(
             "hand_dealt", only(i), because=[
-                f"The GM dealt {label(i)} its camp and {hand_size(seats)} cards (§2, §4)."],
+                R("dealt", seat=i, n=hand_size(seats), ref=ref("2", "4"))],
             seat=i, camp=entry["camp"], cards=list(entry["cards"])))
 
 
@@ -299,13 +281,12 @@ class NineLives(RuleSet):
         deal = parse_deal(fixed, seats) if fixed is not None else random_deal(state, seats)
         if fixed is None:
             emit(state, events, make_event("chance", gm_only(), because=[
-                "The dealer drew a valid deal at random (§4)."], purpose="deal", deal=deal))
+                R("deal_drawn", ref=ref("4"))], purpose="deal", deal=deal))
         open_first_night(state, deal)
         deal_hands(state, events, deal)
         emit(state, events, make_event(
             "phase_started", public(), because=[
-                "The game opens at night 1 (§5.4). Send your loss order before night 1 "
-                "ends (§5.3, §6.1); the free agent chooses a camp tonight (§2)."],
+                R("game_opens", ref=ref("5.4"), ref2=ref("5.3", "6.1"), ref3=ref("2"))],
             phase={"name": NIGHT, "number": 1}))
         return Transition(state, events)
 
@@ -470,9 +451,9 @@ class NineLives(RuleSet):
         """The checks of a card use that do not depend on its target (§3.5.3, §5.5, §8.2),
         in this order: the card, the seat's hand, the round, the phase, today's card."""
         if not isinstance(card, str) or card not in CARDS:
-            return Refusal("unknown_card", "There is no such card.")
+            return Refusal("unknown_card")
         if card not in state["private"][seat]["hand"]:
-            return Refusal("not_in_hand", f"You do not hold {card} (§5.5).", {"card": card})
+            return Refusal("not_in_hand", params={"card": card})
         for refusal in (self._dead_card_refusal(state, seat, card),
                         self._banned_round_refusal(state, seat),
                         self._phase_card_refusal(state, card),
@@ -483,27 +464,26 @@ class NineLives(RuleSet):
 
     def _dead_card_refusal(self, state: State, seat: int, card: str) -> Refusal | None:
         if card in state["private"][seat]["dead_cards"]:
-            return Refusal("dead_card", f"Your {card} has no power left.", {"card": card})
+            return Refusal("dead_card", params={"card": card})
         return None
 
     def _banned_round_refusal(self, state: State, seat: int) -> Refusal | None:
         if self._round_banned(state["private"][seat], state["public"]["phase"]["number"]):
-            return Refusal("banned_round", "You used a card last night and another by day, so "
-                           "you may use none this round (§3.5.3).")
+            return Refusal("banned_round")
         return None
 
     def _phase_card_refusal(self, state: State, card: str) -> Refusal | None:
         name = state["public"]["phase"]["name"]
         if name == DAY and card not in DAY_CARDS:
-            return Refusal("night_only", f"{card} can only be used at night (§3.5.3).")
+            return Refusal("night_only", params={"card": card})
         if name == RUNOFF and card not in RUNOFF_CARDS:
-            return Refusal("not_in_runoff", f"{card} cannot be used during a runoff (§8.2).")
+            return Refusal("not_in_runoff", params={"card": card})
         return None
 
     def _day_card_used_refusal(self, state: State, seat: int) -> Refusal | None:
         name, number = state["public"]["phase"]["name"], state["public"]["phase"]["number"]
         if name in (DAY, RUNOFF) and DAY in state["private"][seat]["uses"].get(str(number), []):
-            return Refusal("one_day_card", "You already used a card today (§3.5.3).")
+            return Refusal("one_day_card")
         return None
 
     def _target_refusal(self, state: State, seat: int, card: str, target) -> Refusal | None:
@@ -511,42 +491,39 @@ class NineLives(RuleSet):
         pub, priv = state["public"], state["private"][seat]
         if card in NO_TARGET:
             if target is not None:
-                return Refusal("no_target", f"{card} takes no target.")
+                return Refusal("no_target", params={"card": card})
         elif not is_seat_number(target, state["config"]["players"]) or not pub["alive"][target]:
-            return Refusal("bad_target", "Choose a living seat.")
+            return Refusal("bad_target")
         elif card in NOT_SELF and target == seat:
-            return Refusal("not_self", f"{card} must target another seat.")
+            return Refusal("not_self", params={"card": card})
         if card == "JAIL":
             last = priv["last_jail"]
             if last and last["night"] == pub["phase"]["number"] - 1 and last["target"] == target:
-                return Refusal("jail_twice", "You cannot jail the same seat two nights "
-                               "running (§3.4.3).", {"target": target})
+                return Refusal("jail_twice")
         return None
 
     def _pardon_refusal(self, state: State) -> Refusal | None:
         if not (state["public"]["pending_execution"] or {}).get("pardonable"):
-            return Refusal("nothing_to_pardon", "No execution is waiting for a pardon "
-                           "(§3.4.4, §8.1).")
+            return Refusal("nothing_to_pardon")
         return None
 
     def _text_refusal(self, card: str, manifesto, story) -> Refusal | None:
         if card not in ATTACK_CARDS:
             if manifesto is not None or story is not None:
-                return Refusal("no_text", f"{card} takes no manifesto.")
+                return Refusal("no_text", params={"card": card})
             return None
         for text in (manifesto, story):
             if text is not None and (not isinstance(text, str) or len(text) > TEXT_MAX):
-                return Refusal("bad_text", f"A text must be at most {TEXT_MAX} characters.")
+                return Refusal("bad_text")
         if manifesto is not None and story is not None:
-            return Refusal("two_texts", "Send either a manifesto or a story, not both.")
+            return Refusal("two_texts")
         if story is not None:
             if not story:
-                return Refusal("empty_story", "A story cannot be empty.")
+                return Refusal("empty_story")
             return None
         if manifesto is None or len(manifesto) < MANIFESTO_MIN:
-            return Refusal("manifesto_too_short", "An attack needs a manifesto of at least "
-                           f"{MANIFESTO_MIN} characters, or a story of your own (§3.5.2).",
-                           {"min": MANIFESTO_MIN, "got": len(manifesto or "")})
+            return Refusal("manifesto_too_short",
+                           params={"min": MANIFESTO_MIN, "got": len(manifesto or "")})
         return None
 
     def _order_window(self, state: State) -> bool:
@@ -557,11 +534,9 @@ class NineLives(RuleSet):
 
     def _loss_order_open(self, state: State, seat: int) -> Refusal | None:
         if not self._order_window(state):
-            return Refusal("order_closed", "The loss order can be set during night 1 and "
-                           "changed only in the two reorder windows (§6.1, §6.3).")
+            return Refusal("order_closed")
         if state["private"][seat]["camp"] == FREE_AGENT:
-            return Refusal("camp_first", "Choose your camp before your loss order: the core "
-                           "card must be of your camp (§2, §6.2).")
+            return Refusal("camp_first")
         return None
 
     def _core_options(self, priv: dict) -> list[str]:
@@ -579,21 +554,20 @@ class NineLives(RuleSet):
     def _camp_for_refusal(self, state: State, seat) -> Refusal | None:
         pub = state["public"]
         if not (pub["phase"]["name"] == NIGHT and pub["phase"]["number"] == 1):
-            return Refusal("camp_closed", "The free agent chooses during night 1 (§2).")
+            return Refusal("camp_closed")
         if not is_seat_number(seat, state["config"]["players"]) \
                 or state["private"][seat]["camp"] != FREE_AGENT:
-            return Refusal("not_free_agent", "Only an undecided free agent chooses a camp (§2).")
+            return Refusal("not_free_agent")
         return None
 
     def _vote_refusal(self, state: State, seat: int) -> Refusal | None:
         pub = state["public"]
         if pub["phase"]["name"] not in (DAY, RUNOFF):
-            return Refusal("no_vote_now", "Votes are cast by day (§8).")
+            return Refusal("no_vote_now")
         if seat in pub["no_vote"]:
-            return Refusal("may_not_vote", "You may talk but not vote today (§3.3.4, §3.3.5, "
-                           "§3.4.7).")
+            return Refusal("may_not_vote")
         if str(seat) in pub["votes"]:
-            return Refusal("vote_final", "Your vote is cast and cannot change (§8.1, §8.2).")
+            return Refusal("vote_final")
         return None
 
     def _vote_targets(self, state: State) -> list[int]:
@@ -617,23 +591,23 @@ class NineLives(RuleSet):
 
     def _apply(self, state: State, step, *, own: bool) -> Transition | Refusal:
         if not isinstance(step, dict) or not isinstance(step.get("params"), dict):
-            return Refusal("bad_step", "A step is a dict with an actor, a kind and params.")
+            return Refusal("bad_step")
         actor, kind, params = step.get("actor"), step.get("kind"), step["params"]
         if state["public"]["outcome"] is not None:
-            return Refusal("game_over", "The game is over.")
+            return Refusal("game_over")
         if actor == GM:
             allowed, handler = GM_KINDS, self._apply_gm
         elif is_seat_number(actor, state["config"]["players"]):
             allowed, handler = SEAT_KINDS, self._apply_seat
             if not state["public"]["alive"][actor]:
-                return Refusal("dead", "Dead seats take no more actions (§7.2).")
+                return Refusal("dead")
         else:
-            return Refusal("bad_actor", "Only a seat of this game or the GM may act.")
+            return Refusal("bad_actor")
         if not isinstance(kind, str) or kind not in allowed:
-            return Refusal("unknown_kind", "That is not an action of this game.")
+            return Refusal("unknown_kind")
         extra = set(params) - allowed[kind]
         if extra:
-            return Refusal("bad_params", f"Unexpected fields: {', '.join(sorted(map(str, extra)))}.")
+            return Refusal("bad_params")
         return handler(state, actor, kind, params, own=own)
 
     def _apply_seat(self, state: State, seat: int, kind: str, params: dict, *, own: bool):
@@ -659,16 +633,19 @@ class NineLives(RuleSet):
                           story=story is not None, rejected=False)
         replaced = priv["action"]
         new["private"][seat]["action"] = action
-        what = f"{card}" + ("" if target is None else f" on {label(target)}")
+        here, refs = phase_of(pub["phase"]), {"ref": ref("5.5"), "ref2": ref("3.5.5")}
+        because = [R("chose_card", seat=seat, card=card, phase=here, **refs) if target is None
+                   else R("chose_card_on", seat=seat, card=card, target=target, phase=here,
+                          **refs)]
+        if replaced and not replaced.get("card"):
+            because.append(R("replaces_pass"))
+        elif replaced and replaced.get("target") is None:
+            because.append(R("replaces_use", card=replaced["card"]))
+        elif replaced:
+            because.append(R("replaces_use_on", card=replaced["card"],
+                             seat=replaced["target"]))
         emit(new, events, make_event(
-            "card_chosen", only(seat), because=[
-                f"{label(seat)} chose to use {what} during {phase_label(pub['phase'])}; it "
-                f"takes effect when the phase ends (§5.5) and may be changed until then "
-                f"(§3.5.5)."]
-            + ([f"It replaces the earlier choice: {replaced.get('card') or 'no card'}"
-                + ("" if replaced.get("target") is None
-                   else f" on {label(replaced['target'])}") + "."] if replaced else []),
-            seat=seat, card=card, target=target,
+            "card_chosen", only(seat), because=because, seat=seat, card=card, target=target,
             story=action.get("story"), text=action.get("text")))
         return Transition(new, events)
 
@@ -677,13 +654,13 @@ class NineLives(RuleSet):
         """Withdraw this phase's card use (I3)."""
         pub, priv = state["public"], state["private"][seat]
         if priv["action"] is None:
-            return Refusal("nothing_to_withdraw", "You have no card use to withdraw.")
+            return Refusal("nothing_to_withdraw")
         if pub["phase"]["name"] not in (NIGHT, DAY, RUNOFF):
-            return Refusal("wrong_phase", "Nothing can be withdrawn now.")
+            return Refusal("wrong_phase")
         new, events = self._copy(state, seat, own=own)
         new["private"][seat]["action"] = None
         emit(new, events, make_event("withdrawn", only(seat), because=[
-            f"{label(seat)} withdrew its choice for {phase_label(pub['phase'])} (§3.5.5)."],
+            R("withdrew", seat=seat, phase=phase_of(pub["phase"]), ref=ref("3.5.5"))],
             seat=seat))
         return Transition(new, events)
 
@@ -693,13 +670,13 @@ class NineLives(RuleSet):
         pub, priv = state["public"], state["private"][seat]
         name = pub["phase"]["name"]
         if name != NIGHT:
-            return Refusal("wrong_phase", "Passing is for the night; by day, just vote.")
+            return Refusal("wrong_phase")
         if (priv["action"] or {}).get("pass"):
-            return Refusal("already_passed", "You already chose to use no card tonight.")
+            return Refusal("already_passed")
         new, events = self._copy(state, seat, own=own)
         new["private"][seat]["action"] = {"pass": True, "phase": name}
         emit(new, events, make_event("passed", only(seat), because=[
-            f"{label(seat)} will use no card during {phase_label(pub['phase'])}."], seat=seat))
+            R("will_pass", seat=seat, phase=phase_of(pub["phase"]))], seat=seat))
         return Transition(new, events)
 
     def _apply_choose_camp(self, state: State, seat: int, params: dict, *,
@@ -710,13 +687,12 @@ class NineLives(RuleSet):
         if refusal is not None:
             return refusal
         if camp not in self._camp_options(state["private"][seat]):
-            return Refusal("camp_not_held", "You may only join a camp whose cards you hold "
-                           "(§2).", {"camp": str(camp)})
+            return Refusal("camp_not_held")
         new, events = self._copy(state, seat, own=own)
         new["private"][seat]["camp"] = camp
         emit(new, events, make_event("camp_chosen", only(seat), because=[
-            f"The free agent at {label(seat)} joined the {camp} camp (§2); the choice is "
-            f"final."], seat=seat, camp=camp, by="seat"))
+            R("joined_camp", seat=seat, camp=camp, ref=ref("2"))], seat=seat, camp=camp,
+            by="seat"))
         return Transition(new, events)
 
     def _apply_vote(self, state: State, seat: int, params: dict, *,
@@ -731,36 +707,35 @@ class NineLives(RuleSet):
                    own: bool) -> Transition | Refusal:
         """A vote in person (final) or a proxy vote (changeable until the count) (§8, I8)."""
         pub, priv = state["public"], state["private"][seat]
-        name, here = pub["phase"]["name"], phase_label(pub["phase"])
+        name, here = pub["phase"]["name"], phase_of(pub["phase"])
         refusal = self._vote_refusal(state, seat)
         if refusal is not None:
             return refusal
         target = params.get("target")
         if target not in self._vote_targets(state) or not is_seat_number(
                 target, state["config"]["players"]):
-            what = "one of the tied seats" if name == RUNOFF else "a living seat"
-            return Refusal("bad_target", f"Vote for {what} (§8).")
+            if name == RUNOFF:
+                return Refusal("vote_among_tied")
+            return Refusal("bad_target")
         if proxy and priv["proxy"] == target:
-            return Refusal("proxy_unchanged", f"Your proxy vote already goes to {label(target)} "
-                           "(§8.3).", {"target": target})
+            return Refusal("proxy_unchanged")
         new, events = self._copy(state, seat, own=own)
-        which = "runoff vote" if name == RUNOFF else "vote"
+        runoff = name == RUNOFF
         if not proxy:
             new["public"]["votes"][str(seat)] = target
             emit(new, events, make_event("vote_cast", public(), because=[
-                f"{label(seat)} cast its {which} of {here} for {label(target)}; it cannot be "
-                f"changed (§8.1, §8.2)."], seat=seat, target=target, runoff=name == RUNOFF))
+                R("runoff_vote_is_final" if runoff else "vote_is_final", seat=seat,
+                  phase=here, target=target, ref=ref("8.1", "8.2"))],
+                seat=seat, target=target, runoff=runoff))
             if priv["proxy"] is not None:
                 new["private"][seat]["proxy"] = None
                 emit(new, events, make_event("proxy_void", only(seat), because=[
-                    f"{label(seat)} voted in person, so its proxy vote is void (§8.3)."],
-                    seat=seat))
+                    R("proxy_void_by_vote", seat=seat, ref=ref("8.3"))], seat=seat))
         else:
             new["private"][seat]["proxy"] = target
             emit(new, events, make_event("proxy_vote_received", only(seat), because=[
-                f"The messenger holds {label(seat)}'s proxy {which} for {label(target)}; it "
-                f"counts after all others, can change until then, and is void if "
-                f"{label(seat)} votes in person (§8.3)."], seat=seat, target=target))
+                R("proxy_runoff_held" if runoff else "proxy_held", seat=seat, target=target,
+                  seat2=seat, ref=ref("8.3"))], seat=seat, target=target))
         return Transition(new, events)
 
     def _apply_loss_order(self, state: State, seat: int, params: dict, *,
@@ -772,19 +747,16 @@ class NineLives(RuleSet):
             return refusal
         if (not isinstance(cards, list) or not all(isinstance(c, str) for c in cards)
                 or sorted(cards) != sorted(priv["hand"])):
-            return Refusal("bad_order", "List every card you hold, each once, the first to be "
-                           "lost first (§6.1).")
+            return Refusal("bad_order")
         if cards[-1] not in self._core_options(priv):
             if priv["core_card"] is not None:
-                return Refusal("core_fixed", f"Your core card {priv['core_card']} stays last "
-                               "(§6.2, §6.3).", {"core": priv["core_card"]})
-            return Refusal("core_camp", "The last card (the core card) must be of your own camp "
-                           "(§6.2).")
+                return Refusal("core_fixed", params={"core": priv["core_card"]})
+            return Refusal("core_camp")
         new, events = self._copy(state, seat, own=own)
         new["private"][seat]["loss_order"] = list(cards)
         emit(new, events, make_event("loss_order_set", only(seat), because=[
-            f"{label(seat)} will lose its cards in this order, {cards[-1]} (the core card) "
-            f"last (§6)."], seat=seat, cards=list(cards), by="seat"))
+            R("loss_order_sent", seat=seat, card=cards[-1], ref=ref("6"))],
+            seat=seat, cards=list(cards), by="seat"))
         return Transition(new, events)
 
     def _apply_gm(self, state: State, actor, kind: str, params: dict, *, own: bool):
@@ -792,32 +764,31 @@ class NineLives(RuleSet):
         pub = state["public"]
         reason = params.get("reason")
         if reason is not None and (not isinstance(reason, str) or len(reason) > TEXT_MAX):
-            return Refusal("bad_text", "The reason must be a short text.")
+            return Refusal("bad_text")
         if kind == "abort":
             if not reason:
-                return Refusal("reason_needed", "Say why the game ends (§11.3).")
+                return Refusal("reason_needed")
             new, events = self._copy(state, own=own)
-            new["public"]["outcome"] = {"result": "aborted", "winners": [], "summary":
-                                        "The GM ended the game without a result (§11.3)."}
+            why = R("gm_aborted", reason=reason, ref=ref("11.3"))
+            new["public"]["outcome"] = {"result": "aborted", "winners": [], "reason": why}
             new["public"]["phase"] = {"name": OVER, "number": pub["phase"]["number"]}
-            emit(new, events, make_event("game_aborted", public(), because=[
-                f"The GM ended the game without a result (§11.3): {reason}"], reason=reason))
+            emit(new, events, make_event("game_aborted", public(), because=[why],
+                                         reason=reason))
             return Transition(new, events)
         seat = params.get("seat")
         if not is_seat_number(seat, players) or not pub["alive"][seat]:
-            return Refusal("bad_seat", "Name a living seat.")
+            return Refusal("bad_seat")
         if kind == "reject_manifesto":
             action = state["private"][seat]["action"]
             if not (pub["phase"]["name"] == NIGHT and action
                     and action.get("card") in ATTACK_CARDS and not action.get("rejected")):
-                return Refusal("no_manifesto", "That seat has no pending manifesto to reject.")
+                return Refusal("no_manifesto")
             new, events = self._copy(state, own=own)
             new["private"][seat]["action"]["rejected"] = True
             emit(new, events, make_event("manifesto_rejected", only(seat), because=[
-                "The GM rejected your manifesto or story (§3.5.2)"
-                + (f": {reason}" if reason else "."),
-                "Send the attack again with an acceptable manifesto before the night ends, or "
-                "it will not happen."], seat=seat, reason=reason))
+                R("manifesto_rejected_for", reason=reason, ref=ref("3.5.2")) if reason
+                else R("manifesto_rejected", ref=ref("3.5.2")),
+                R("send_attack_again")], seat=seat, reason=reason))
             return Transition(new, events)
         if kind == "choose_camp_for":
             refusal = self._camp_for_refusal(state, seat)
@@ -825,19 +796,20 @@ class NineLives(RuleSet):
                 return refusal
             camp = params.get("camp")
             if camp not in self._camp_options(state["private"][seat]):
-                return Refusal("camp_not_held", "The free agent holds no card of that camp (§2).")
+                return Refusal("camp_not_held")
             new, events = self._copy(state, own=own)
             new["secret"]["free_agent_default"] = camp
             emit(new, events, make_event("camp_default_set", gm_only(), because=[
-                f"If {label(seat)} does not choose by the end of night 1, it joins the {camp} "
-                f"camp (§2)."], seat=seat, camp=camp))
+                R("default_camp_set", seat=seat, camp=camp, ref=ref("2"))],
+                seat=seat, camp=camp))
             return Transition(new, events)
         # foul_out
         if not reason:
-            return Refusal("reason_needed", "Say which foul (§9.1).")
+            return Refusal("reason_needed")
         new, events = self._copy(state, own=own)
         foul_out(new, events, seat, reason=reason,
-                 because=[f"The GM put {label(seat)} out of the game (§9.1): {reason}"])
+                 because=[R("gm_fouled_out", seat=seat, reason=reason, ref=ref("9.1"))],
+                 out=R("out_of_game", seat=seat, reason=reason, ref=ref("9.1")))
         check_victory(new, events)
         return Transition(new, events)
 
@@ -900,7 +872,7 @@ class NineLives(RuleSet):
         result = state["public"]["outcome"]
         if result is None:
             return None
-        return Outcome(result["result"], tuple(result["winners"]), result["summary"])
+        return Outcome(result["result"], tuple(result["winners"]), reason=result.get("reason"))
 
     # 4. reading it ------------------------------------------------------------------------
 

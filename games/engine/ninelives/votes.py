@@ -35,16 +35,15 @@ from .common import (
     DAY,
     NIGHT,
     RUNOFF,
+    SILENT,
     alive_seats,
     check_victory,
     foul_out,
-    label,
     lose_card,
     open_reorder_window,
-    phase_label,
-    seat_list,
     spend_used_cards,
 )
+from .reasons import R, phase_of, ref, use
 
 
 def end_vote(state: State, events: list) -> None:
@@ -64,8 +63,9 @@ def end_vote(state: State, events: list) -> None:
     open_next_phase(state, events, next_phase, candidates, bombed)  # 9
 
 
-def vote_label(state: State) -> str:
-    return phase_label(state["public"]["phase"])
+def vote_of(state: State) -> dict:
+    """The day or runoff now ending, as a PHASE argument."""
+    return phase_of(state["public"]["phase"])
 
 
 def close_vote(state: State, events: list) -> None:
@@ -74,7 +74,7 @@ def close_vote(state: State, events: list) -> None:
     if pub["reorder"] and pub["reorder"]["phase"] == pub["phase"]:
         pub["reorder"] = None
     emit(state, events, make_event("phase_ended", public(), because=[
-        f"The vote of {vote_label(state)} is closed (§8)."], phase=dict(pub["phase"])))
+        R("vote_over", phase=vote_of(state), ref=ref("8"))], phase=dict(pub["phase"])))
 
 
 def record_day_uses(state: State) -> dict[int, dict]:
@@ -102,19 +102,19 @@ def publish_proxies(state: State, events: list) -> dict[int, int]:
         if proxy is not None and seat not in votes and seat not in pub["no_vote"]:
             votes[seat] = proxy
             emit(state, events, make_event("proxy_vote_published", public(), because=[
-                f"The messenger casts {label(seat)}'s proxy vote for {label(proxy)} after "
-                f"all others (§8.3)."], seat=seat, target=proxy, runoff=runoff))
+                R("proxy_cast", seat=seat, target=proxy, ref=ref("8.3"))],
+                seat=seat, target=proxy, runoff=runoff))
     return votes
 
 
 def foul_out_silent(state: State, events: list, votes: dict[int, int]) -> None:
     """Step 4: a seat that owed a vote and sent neither vote nor proxy is out (§9.1.5)."""
-    pub, here = state["public"], vote_label(state)
+    pub, here = state["public"], vote_of(state)
     for seat in alive_seats(state):
         if seat not in pub["no_vote"] and seat not in votes:
-            foul_out(state, events, seat, reason="no vote and no proxy vote", because=[
-                f"{label(seat)} neither voted nor sent a proxy vote in {here} "
-                f"(§8.3, §9.1.5)."])
+            foul_out(state, events, seat, reason=SILENT, because=[
+                R("silent", seat=seat, phase=here, ref=ref("8.3", "9.1.5"))],
+                out=R("out_for_silence", seat=seat, ref=ref("9.1")))
 
 
 @dataclass
@@ -124,7 +124,7 @@ class Count:
 
     counted: dict[int, int]
     tally: dict[int, int]
-    chain: list[str]
+    chain: list[dict]
     adjustments: list[dict]
 
 
@@ -138,12 +138,11 @@ def count_votes(state: State, events: list, votes: dict[int, int], bombed: set[i
     for voter, target in sorted(votes.items()):
         if voter in bombed:
             emit(state, events, make_event("vote_void", public(), because=[
-                f"{label(voter)} was hit by a BOMB today, so its vote does not count "
-                f"(§3.4.7)."], seat=voter))
+                R("vote_void_bomb", seat=voter, card="BOMB", ref=ref("3.4.7"))], seat=voter))
         else:
             counted[voter] = target
     tally = {s: 0 for s in alive_seats(state)}
-    chain = [f"{label(v)} voted for {label(t)}." for v, t in counted.items()]
+    chain = [R("voted_for", seat=v, target=t) for v, t in counted.items()]
     for target in counted.values():
         if target in tally:
             tally[target] += 1
@@ -157,11 +156,11 @@ def count_votes(state: State, events: list, votes: dict[int, int], bombed: set[i
                 delta = 1 if e["card"] == "CURSE" else -1
                 tally[e["target"]] += delta
                 adjustments.append({"target": e["target"], "delta": delta})
-                chain.append(f"{e['card']} of {label(e['seat'])} counts {delta:+d} for "
-                             f"{label(e['target'])} (§3.4.8, §3.4.9).")
+                chain.append(R("count_effect", use=use(e["seat"], e["card"]), delta=delta,
+                               target=e["target"], ref=ref("3.4.8", "3.4.9")))
         secret["count_effects"] = [e for e in secret["count_effects"] if e["day"] > n]
     tally = {s: v for s, v in tally.items() if v != 0}
-    emit(state, events, make_event("count", gm_only(), because=chain or ["Nobody voted."],
+    emit(state, events, make_event("count", gm_only(), because=chain or [R("nobody_voted")],
                                    tally={str(k): v for k, v in tally.items()},
                                    runoff=runoff))
     return Count(counted, tally, chain, adjustments)
@@ -170,26 +169,26 @@ def count_votes(state: State, events: list, votes: dict[int, int], bombed: set[i
 def strike_and_bomb(state: State, events: list, acts: dict[int, dict]) -> None:
     """Step 6: the STRIKEs and BOMBs used in this phase are spent first (as at night), then
     STRIKEs, then BOMBs, cost their targets a card (seat order within a kind)."""
-    here = vote_label(state)
+    here = vote_of(state)
     used = {card: [s for s, a in sorted(acts.items()) if a["card"] == card]
             for card in ("STRIKE", "BOMB")}
     spend_used_cards(state, events, strikers=used["STRIKE"], bombers=used["BOMB"])
     for card in ("STRIKE", "BOMB"):
-        section = "§3.4.6" if card == "STRIKE" else "§3.4.7"
+        section = "3.4.6" if card == "STRIKE" else "3.4.7"
         for seat in used[card]:
             target = acts[seat]["target"]
             lose_card(state, events, target, cause=card.lower(), public_because=[
-                f"{label(target)} was hit by a {card} during {here}"
-                + ("; the bomber is not named" if card == "BOMB" else "") + f" ({section})."],
-                gm_because=[f"{card} of {label(seat)} hit {label(target)} during {here} "
-                            f"({section})."])
+                R("hit_by_bomb" if card == "BOMB" else "hit_by", seat=target, card=card,
+                  phase=here, ref=ref(section))],
+                gm_because=[R("hit_target", use=use(seat, card), target=target, phase=here,
+                              ref=ref(section))])
 
 
 def announce_result(state: State, events: list, count: Count) -> tuple[dict, list[int]]:
     """Steps 7 and 8: an execution, a runoff or none; returns the next phase and the runoff
     candidates (empty unless a runoff follows)."""
     pub = state["public"]
-    n, runoff, here = pub["phase"]["number"], pub["phase"]["name"] == RUNOFF, vote_label(state)
+    n, runoff, here = pub["phase"]["number"], pub["phase"]["name"] == RUNOFF, vote_of(state)
     tally = count.tally
     top = max(tally.values(), default=0)
     leaders = sorted(s for s, v in tally.items() if v == top) if top > 0 else []
@@ -200,14 +199,13 @@ def announce_result(state: State, events: list, count: Count) -> tuple[dict, lis
         execute(state, events, leaders[0], count.counted, count.chain, public_tally, here)
     elif len(leaders) > 1 and not runoff:
         emit(state, events, make_event("runoff_started", public(), because=[
-            f"{seat_list(leaders)} tied with the most votes in {here}: a runoff among them "
-            f"follows, without CURSE or BLESS (§8.2)."], candidates=leaders, **public_tally))
+            R("runoff_follows", seats=leaders, phase=here, card="CURSE", card2="BLESS",
+              ref=ref("8.2"))], candidates=leaders, **public_tally))
         return {"name": RUNOFF, "number": n}, leaders
     else:
-        why = ("the runoff tied again" if runoff and len(leaders) > 1
-               else "no seat had a vote to count")
+        why = ("runoff_tied_again" if runoff and len(leaders) > 1 else "no_vote_counted")
         emit(state, events, make_event("no_execution", public(), because=[
-            f"Nobody is executed after {here}: {why} (§8.2)."], **public_tally))
+            R(why, phase=here, ref=ref("8.2"))], **public_tally))
     return {"name": NIGHT, "number": n + 1}, []
 
 
@@ -231,45 +229,44 @@ def open_next_phase(state: State, events: list, next_phase: dict, candidates: li
                candidates=candidates)
     if candidates:
         pub["no_vote"] = sorted(s for s in set(saved_today) | bombed if pub["alive"][s])
-        because = [f"The runoff of day {n}: every living seat votes for one of "
-                   f"{seat_list(candidates)} (§8.2)."]
+        because = [R("runoff_begins", n=n, seats=sorted(candidates), ref=ref("8.2"))]
         if pub["no_vote"]:
-            because.append(f"{seat_list(pub['no_vote'])} may not vote today.")
+            because.append(R("may_not_vote_today", seats=list(pub["no_vote"])))
     else:
         pub["no_vote"] = []
-        because = [f"Night {n + 1} begins: choose one card to use, or none (§5.5)."]
+        because = [R("night_begins", n=n + 1, ref=ref("5.5"))]
         if pub["pending_execution"]:
-            because.append("A PARDON may spare the seat executed today (§3.4.4).")
+            because.append(R("pardon_may_spare", card="PARDON", ref=ref("3.4.4")))
     emit(state, events, make_event("phase_started", public(), because=because,
                                    phase=next_phase, no_vote=list(pub["no_vote"]),
                                    candidates=candidates))
 
 
-def execute(state: State, events: list, seat: int, counted: dict, chain: list[str],
-            public_tally: dict, here: str) -> None:
+def execute(state: State, events: list, seat: int, counted: dict, chain: list[dict],
+            public_tally: dict, here: dict) -> None:
     """Step 8: the execution of `seat` by the vote that just closed."""
     pub, secret = state["public"], state["secret"]
     n = pub["phase"]["number"]
     saint = secret["saint"]
     fires = bool(saint and saint["seat"] == seat and saint["day"] == n)
-    gm_chain = chain + [f"{label(seat)} had the most votes in {here} and is executed (§8.1)."]
+    gm_chain = chain + [R("most_votes", seat=seat, phase=here, ref=ref("8.1"))]
     if not fires and seat not in pub["pardoned"]:
         secret["execution"] = {"seat": seat, "day": n, "tally": public_tally, "chain": gm_chain}
         pub["pending_execution"] = {"day": n, "pardonable": True}
         emit(state, events, make_event("vote_closed", public(), because=[
-            f"The vote of {here} executed a seat. Since a PARDON may still spare it, the seat "
-            f"and the camp of its lost card are announced when night {n + 1} ends (§8.1)."],
+            R("execution_waits", phase=here, card="PARDON", n=n + 1, ref=ref("8.1"))],
             day=n))
         emit(state, events, make_event("execution_pending", gm_only(), because=gm_chain,
                                        seat=seat, day=n))
         return
-    why = ("it used a SAINT that fired, which no PARDON can undo (§3.4.4)" if fires
-           else "it was pardoned once already (§3.4.4)")
-    emit(state, events, make_event("execution", public(), because=[
-        f"{label(seat)} is executed by the vote of {here}; {why}, so its loss is announced "
-        f"at once (§8.1)."], seat=seat, day=n, **public_tally))
+    why = (R("executed_saint_fired", seat=seat, phase=here, card="SAINT", card2="PARDON",
+             ref=ref("3.4.4"), ref2=ref("8.1")) if fires
+           else R("executed_pardoned_before", seat=seat, phase=here, ref=ref("3.4.4"),
+                  ref2=ref("8.1")))
+    emit(state, events, make_event("execution", public(), because=[why],
+                                   seat=seat, day=n, **public_tally))
     lose_card(state, events, seat, cause="execution", public_because=[
-        f"{label(seat)} was executed on day {n} (§8.1)."], gm_because=gm_chain)
+        R("executed_on_day", seat=seat, n=n, ref=ref("8.1"))], gm_because=gm_chain)
     if not fires:
         return
     voters = sorted(v for v, t in counted.items() if t == seat)
@@ -277,12 +274,12 @@ def execute(state: State, events: list, seat: int, counted: dict, chain: list[st
     if "SAINT" in state["private"][seat]["hand"]:  # the execution may have taken it
         state["private"][seat]["dead_cards"].append("SAINT")
     emit(state, events, make_event("saint_fired", public(), because=[
-        f"{label(seat)} had used a SAINT: each seat that voted to execute it loses a card "
-        f"(§3.4.10): {seat_list(voters)}."], seat=seat, voters=voters))
+        R("saint_fired", seat=seat, card="SAINT", ref=ref("3.4.10"), seats=voters)],
+        seat=seat, voters=voters))
     emit(state, events, make_event("saint_spent", seats(seat), because=[
-        "Your SAINT fired and is now a dead card (§3.4.10)."], seat=seat))
+        R("saint_spent", card="SAINT", ref=ref("3.4.10"))], seat=seat))
     for voter in voters:
         lose_card(state, events, voter, cause="saint", public_because=[
-            f"{label(voter)} voted to execute the SAINT {label(seat)} (§3.4.10)."],
-            gm_because=gm_chain + [f"SAINT of {label(seat)} fired; {label(voter)} voted for "
-                                   f"it (§3.4.10)."])
+            R("voted_for_saint", seat=voter, card="SAINT", target=seat, ref=ref("3.4.10"))],
+            gm_because=gm_chain + [R("saint_voter", use=use(seat, "SAINT"), seat=voter,
+                                     ref=ref("3.4.10"))])

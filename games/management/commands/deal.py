@@ -27,6 +27,7 @@ from games.engine.ninelives.dealing import (
     new_salt,
     validate,
 )
+from games.presenters.ninelives import reason_text
 
 
 def deal_text(number: int, d: Deal) -> str:
@@ -120,8 +121,8 @@ class Command(BaseCommand):
             if broken:
                 bad += 1
                 self.stdout.write(f"Deal {number}: breaks {len(broken)} rule(s)")
-                for v in broken:
-                    self.stdout.write(f"  §{v.rule}: {v.message}")
+                for v in broken:  # in the active language, as the site words it
+                    self.stdout.write(f"  §{v.rule}: {reason_text(v.reason, {})}")
             else:
                 self.stdout.write(f"Deal {number}: valid")
         if bad:

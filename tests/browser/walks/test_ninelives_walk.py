@@ -426,7 +426,8 @@ def test_five_players_walk_a_ninelives_game_by_clicking(
     # the console shows the end as the players read it, in Chinese, never the engine's English
     shown = read_in_chinese(gm, "#result")
     assert shown.endswith("平民阵营获胜。获胜者：1号阿猫、3号小白、4号老黑。"), shown
-    assert game.outcome["summary"] not in unescape(gm.content())
+    assert game.outcome["reason"]["code"] == "civilians_win"
+    assert "Every killer and wolf seat is dead" not in unescape(gm.content())
 
     # Everyone reads the result; 阿狗 checks the deal against its commitment, 阿猫 reads the
     # review on her phone.

@@ -10,8 +10,10 @@ import random
 
 from games.engine.base import GM, Refusal, action, end_phase, visible_to
 from games.engine.ninelives.cards import camp_of
+from games.engine.ninelives.reasons import USE, R
 from games.engine.ninelives.rules import MANIFESTO_MIN, NineLives
 from games.engine.prose import prose
+from games.engine.reasons import SEAT, SEATS
 
 from .deals import FIVE
 
@@ -33,6 +35,22 @@ def deal_with(base: dict, *, taints: dict | None = None, swap: tuple | None = No
         ha, hb = deal["seats"][a]["cards"], deal["seats"][b]["cards"]
         ha[ha.index(ca)], hb[hb.index(cb)] = cb, ca
     return deal
+
+
+def seats_named(reasons: list[dict]) -> set[int]:
+    """Every seat a chain of reasons names (its seats, lists of seats, card uses' users and
+    targets): what a reader of the chain learns about who did what."""
+    out: set[int] = set()
+    for reason in reasons:
+        for name, kind in R.table[reason["code"]].items():
+            value = reason["args"][name]
+            if kind == SEAT:
+                out.add(value)
+            elif kind == SEATS:
+                out.update(value)
+            elif kind == USE:
+                out.update(s for s in (value["seat"], value["target"]) if s is not None)
+    return out
 
 
 def default_order(hand: list[str], camp: str) -> list[str]:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from games.engine.ninelives import dealing
 from games.engine.ninelives.dealing import Deal, validate
+from games.engine.ninelives.reasons import R
 
 # A valid 5-player deal written out by hand (seats 0-based).
 FIVE = Deal(
@@ -94,7 +95,7 @@ def test_a_deal_breaking_one_rule_is_rejected_naming_it(rule, deal, seat):
     broken = validate(deal)
     assert {v.rule for v in broken} == {rule}, broken
     assert seat in {v.seat for v in broken}
-    assert all(f"§{rule}" in v.message for v in broken)
+    assert all(rule in v.reason["args"]["ref"] and not R.problems(v.reason) for v in broken)
 
 
 def test_a_civilian_without_a_civilian_card_breaks_the_core_card_rule():
@@ -153,7 +154,9 @@ def test_the_hands_must_be_exactly_the_deck():
     hands[3][hands[3].index("BOMB" if "BOMB" in hands[3] else "STRIKE")] = "NOT_A_CARD"
     broken = validate(Deal(players=5, camps=FIVE.camps, hands=hands, taints=FIVE.taints))
     assert [v.rule for v in broken] == ["3"]
-    assert "NOT_A_CARD" in broken[0].message and "STRIKE" in broken[0].message
+    assert broken[0].reason["code"] == "deal_not_the_deck"
+    assert "NOT_A_CARD" in broken[0].reason["args"]["extra"]
+    assert "STRIKE" in broken[0].reason["args"]["missing"]
 
 
 def test_six_players_play_without_the_saint():
@@ -180,7 +183,7 @@ def test_the_wolf_taints_go_to_different_hands_too():
                 taints={"killer": ("VEST", "CURSE"), "wolf": ("WOLFSBANE", "PARDON")})
     broken = validate(deal)
     assert [(v.rule, v.seat) for v in broken] == [("4.4.11", 1)]
-    assert "wolf" in broken[0].message
+    assert broken[0].reason == R("deal_taints_apart", seat=1, camp="wolf", ref=["4.4.11"])
 
 
 def test_a_card_carries_one_taint_at_most():
@@ -209,7 +212,7 @@ junk_cards = st.sampled_from(list(dealing.CARDS) + ["", "NOT_A_CARD", "killer", 
 def test_validate_never_raises_on_a_typed_in_deal(players, camps, hands, taints):
     broken = validate(Deal(players=players, camps=camps, hands=hands, taints=taints))
     assert broken, "junk passed as a valid deal"
-    assert all(isinstance(v, dealing.Violation) and v.message for v in broken)
+    assert all(isinstance(v, dealing.Violation) and not R.problems(v.reason) for v in broken)
 
 
 # --- the free agent's open camps (module doc of dealing.py) ---------------------------------

@@ -6,6 +6,7 @@ SIX deal: seat 6 (index 5) is the free agent with KILLER, SORCERER, VEST, CURSE.
 from __future__ import annotations
 
 from games.engine.base import GM
+from games.engine.ninelives.reasons import R
 
 from .deals import SIX
 from .helpers import RULES, Game
@@ -57,7 +58,8 @@ def test_the_gm_default_applies_when_the_free_agent_does_not_choose():
     events = g.end()
     assert g.priv(FA)["camp"] == "wolf"
     (e,) = g.find("camp_chosen", events, seat=FA)
-    assert e["data"]["by"] == "default" and "default choice" in e["because"][0]
+    assert e["data"]["by"] == "default"
+    assert e["because"] == [R("default_camp_applies", seat=FA, camp="wolf", ref=["2"])]
     assert g.priv(FA)["core_card"] == "SORCERER"
 
 

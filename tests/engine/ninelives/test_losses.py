@@ -8,6 +8,7 @@ from __future__ import annotations
 from games.engine.base import GM, visible_to
 from games.engine.ninelives.cards import camp_of
 from games.engine.ninelives.common import open_reorder_window
+from games.engine.ninelives.reasons import R, use
 
 from .helpers import RULES, Game
 
@@ -74,7 +75,8 @@ def test_losses_announce_only_the_camp_and_every_camp_is_kept_publicly():
             assert set(e["data"]) == {"seat", "camp", "cause"}
     explained = g.find("loss_explained", events, seat=1)
     assert len(explained) == 2 and not any(visible_to(e["visibility"], 1) for e in explained)
-    assert any("KILLER of seat 1" in line for line in explained[0]["because"])
+    assert R("attacked_with", use=use(0, "KILLER", 1), ref=["3.1.1"]) in \
+        explained[0]["because"]
 
 
 def test_two_attacks_on_one_seat_cost_two_cards():
@@ -163,10 +165,10 @@ def test_the_gm_sees_the_chain_of_causes_of_every_loss():
     assert g.losses(events) == [(3, "PROPHET")]
     chains = [e["because"] for e in events if e["kind"] == "action_resolved"
               and visible_to(e["visibility"], GM)]
-    assert ["WEREWOLF of seat 2 on seat 4 attacked (§3.2.1).",
-            "WITCH_DOCTOR of seat 1 protected seat 4 (§3.3.5): it may talk but not vote on "
-            "day 1.", "→ no loss."] in chains
-    assert any(c[0].startswith("SNIPER of seat 3 on seat 4") and c[-1] ==
-               "→ seat 4 loses a card." for c in chains)
+    assert [R("attacked_with", use=use(1, "WEREWOLF", 3), ref=["3.2.1"]),
+            R("protected_by", use=use(0, "WITCH_DOCTOR"), seat=3, n=1, ref=["3.3.5"]),
+            R("no_loss")] in chains
+    assert any(c[0] == R("attacked_with", use=use(2, "SNIPER", 3), ref=["3.3.1"])
+               and c[-1] == R("target_loses", seat=3) for c in chains)
     assert RULES.view(g.state, 3)["log"] == [e for e in g.state["log"]
                                              if visible_to(e["visibility"], 3)]

@@ -215,8 +215,8 @@ def test_t13_losses_follow_the_fixed_order_of_kinds():
     g = Game()
     events = g.night({3: ("STRIKE", 4), 2: ("SNIPER", 4), 0: ("KILLER", 4),
                       1: ("WEREWOLF", 4)})
-    causes = [e["because"][0] for e in events if e["kind"] == "loss_explained"]
-    assert [c.split(" of ")[0] for c in causes] == ["KILLER", "WEREWOLF", "SNIPER", "STRIKE"]
+    causes = [e["because"][0]["args"]["use"] for e in events if e["kind"] == "loss_explained"]
+    assert [c["card"] for c in causes] == ["KILLER", "WEREWOLF", "SNIPER", "STRIKE"]
 
 
 # T14-T16: votes -----------------------------------------------------------------------------

@@ -157,7 +157,7 @@ def test_every_refusal_through_the_form_is_a_chinese_sentence_and_changes_nothin
     form.refuse(3, "use_card", "dead_card", card="STRIKE", target=4)
     form.refuse(3, "use_card", "not_in_runoff", card="CURSE", target=0)
     form.refuse(4, "use_card", "one_day_card", card="BOMB", target=0)
-    assert form.refuse(0, "vote", "bad_target", target=2) == "请投给平票的座位之一。"
+    assert form.refuse(0, "vote", "vote_among_tied", target=2) == "请投给平票的座位之一。"
     for voter in range(4):
         act(game, voter, "vote", target=1)
     game = fresh(game)
