@@ -8,7 +8,8 @@ conversations a user may answer as 神的使者 (`rules.gm_conversations`, the s
 are not listed, their pages and forged POSTs answer "does not exist" and change nothing.
 The answers name their writer here (never to players). Threads and posts are written
 through the site (the services number posts and keep counters), so the admin does not add
-them.
+them; what it changes or deletes goes through `messaging.services` too, which move the
+versions the pages' cached parts are keyed by.
 """
 
 from __future__ import annotations
@@ -87,6 +88,12 @@ class BoardAdmin(OutOfReach, admin.ModelAdmin):
         return {} if obj is not None and obj.pk in rules.game_boards() else \
             self.prepopulated_fields
 
+    def save_model(self, request, obj: Board, form, change):
+        if not change:
+            super().save_model(request, obj, form, change)
+            return
+        services.save_board(board=obj, fields=form.changed_data)
+
 
 @admin.register(Thread)
 class ThreadAdmin(OutOfReach, DateRangeAdmin, admin.ModelAdmin):
@@ -119,13 +126,24 @@ class ThreadAdmin(OutOfReach, DateRangeAdmin, admin.ModelAdmin):
     def author_name(self, obj: Thread) -> str:
         return _name(obj.author)
 
+    def save_model(self, request, obj: Thread, form, change):
+        if "board" in form.changed_data:
+            services.move_thread(thread=obj, board=obj.board)
+        services.save_thread(thread=obj, fields=form.changed_data)
+
+    def delete_model(self, request, obj: Thread):
+        services.delete_threads(threads=Thread.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request, queryset):
+        services.delete_threads(threads=queryset)
+
     @admin.action(description=_("Lock the selected threads"))
     def lock(self, request, queryset):
-        queryset.update(is_locked=True)
+        services.set_threads_locked(threads=queryset, locked=True)
 
     @admin.action(description=_("Unlock the selected threads"))
     def unlock(self, request, queryset):
-        queryset.update(is_locked=False)
+        services.set_threads_locked(threads=queryset, locked=False)
 
 
 @admin.register(Post)
@@ -167,21 +185,15 @@ class PostAdmin(OutOfReach, DateRangeAdmin, admin.ModelAdmin):
     def save_model(self, request, obj: Post, form, change):
         # A moderator's edit goes through the service: rendered like a post written on the
         # site, the earlier text kept in the post's revisions, "edited by the GM" shown.
+        # The body is the one field the form may change.
         if "body" in form.changed_data:
             services.edit_post(post=obj, editor=request.user, body=obj.body)
-            return
-        super().save_model(request, obj, form, change)
 
     def delete_model(self, request, obj: Post):
-        thread = obj.thread
-        super().delete_model(request, obj)
-        services.recount_thread(thread=thread)
+        services.delete_posts(posts=Post.objects.filter(pk=obj.pk))
 
     def delete_queryset(self, request, queryset):
-        threads = list(Thread.objects.filter(posts__in=queryset).distinct())
-        super().delete_queryset(request, queryset)
-        for thread in threads:
-            services.recount_thread(thread=thread)
+        services.delete_posts(posts=queryset)
 
 
 class WaitingFilter(admin.SimpleListFilter):

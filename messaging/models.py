@@ -41,9 +41,9 @@ class Board(models.Model):
         help_text=_("Only staff may start threads or reply in a locked board."))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     last_post_at = models.DateTimeField(_("last post"), null=True, blank=True)
-    # Bumped by the database (triggers on messaging_thread, migration 0009) whenever one of
-    # the board's threads is created, changed, moved or deleted, and never lowered: the key
-    # of the board page's kept rows (messaging/board_rows.py), so no writer can forget it.
+    # Moved by the services (messaging.services) in the transaction that creates, changes,
+    # moves or deletes one of the board's threads or posts in one, and published on the
+    # change feed when it commits: a board's list changed.
     version = models.PositiveIntegerField(default=0, db_default=0, editable=False)
 
     class Meta:
@@ -99,9 +99,9 @@ class Thread(models.Model):
     post_count = models.PositiveIntegerField(_("posts"), default=0)
     # The counter that numbers posts; never decreases, so a post's number is stable.
     last_number = models.PositiveIntegerField(default=0, editable=False)
-    # Bumped by the database (triggers on messaging_post, migration 0007) whenever one of
-    # the thread's posts is written, changed or deleted: the key of the cached pages of
-    # posts (messaging/page_cache.py), so no writer can forget it.
+    # Moved by the services (messaging.services) in the transaction that writes, edits,
+    # withdraws or deletes one of the thread's posts or changes its row, and published on
+    # the change feed when it commits: the key of its cached parts (messaging.blocks).
     # db_default: code of the previous release, still serving while the migration runs,
     # creates threads without naming the column.
     version = models.PositiveIntegerField(default=0, db_default=0, editable=False)

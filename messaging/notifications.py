@@ -11,6 +11,11 @@ where some can no longer read it), `read_seen` (a page of a thread seen), `read_
 Precondition of every writer here: called inside the writer's transaction (or none), so a
 rolled-back post leaves no notice behind. Notices are on-site only; email stays with the
 user's email settings (games/notifications.py).
+
+Every writer here that adds, joins, reads or deletes a user's notices publishes, once its
+transaction commits, the change feed's ("user", id, n, what="notices") with n the user's
+unread notices as committed (`publish_counts`): an open page asks the header's counts
+again. Other writers of notices (the games' reminder sweep) call `publish_counts` too.
 """
 
 from __future__ import annotations
@@ -19,10 +24,12 @@ import zlib
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value, Window
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+
+from config import feed
 
 from . import drafts, rules
 from .models import Conversation, Notification, Post, Thread, ThreadWatch
@@ -51,12 +58,32 @@ def notify(*, user, kind: str, actor=None, thread: Thread | None = None,
     if notice is None:
         return None
     notice.group = group_key(notice)
+    publish_counts(user_ids=[notice.user_id])
     if notice.group:
         joined = _join_group(notice)
         if joined is not None:
             return joined
     notice.save(force_insert=True)
     return notice
+
+
+def publish_counts(*, user_ids) -> None:
+    """Once the current transaction commits (at once outside one), publish on the change
+    feed each of these users' unread notices, as committed: ("user", id, n,
+    what="notices"). One query after the commit, none inside the writer's transaction (a
+    reply's notices are written while its thread is locked). Publishing is best effort: a
+    failure is logged, never raised (config.feed)."""
+    ids = sorted({pk for pk in user_ids if pk is not None})
+    if ids:
+        transaction.on_commit(lambda: _publish_counts(ids), robust=True)
+
+
+def _publish_counts(user_ids: list[int]) -> None:
+    counts = dict(Notification.objects.filter(user_id__in=user_ids, read_at__isnull=True)
+                  .order_by().values("user_id").annotate(n=Count("pk"))
+                  .values_list("user_id", "n"))
+    for pk in user_ids:
+        feed.publish(feed.event("user", pk, counts.get(pk, 0), what="notices"))
 
 
 # The kinds whose alike notices are grouped while unread, and what makes them alike (the
@@ -210,6 +237,7 @@ def drop_unreadable(*, thread: Thread) -> int:
     gone = [u.pk for u in users if not rules.can_read_thread(u, thread)]
     if not gone:
         return 0
+    publish_counts(user_ids=gone)
     return notices.filter(user_id__in=gone).delete()[0]
 
 
@@ -287,13 +315,19 @@ def _player_counts(user_id: int, thread_id: int | None = None) -> dict[str, int]
 def mark_read(*, user, notification_id: int) -> bool:
     """Mark one of `user`'s own notices read; False if it is not theirs (or not there)."""
     own = Notification.objects.filter(pk=notification_id, user=user)
-    return own.filter(read_at__isnull=True).update(read_at=timezone.now()) > 0 or own.exists()
+    if own.filter(read_at__isnull=True).update(read_at=timezone.now()):
+        publish_counts(user_ids=[user.pk])
+        return True
+    return own.exists()
 
 
 def mark_all_read(*, user) -> int:
     """Mark every unread notice of `user` read; returns how many."""
-    return Notification.objects.filter(user=user, read_at__isnull=True).update(
+    read = Notification.objects.filter(user=user, read_at__isnull=True).update(
         read_at=timezone.now())
+    if read:
+        publish_counts(user_ids=[user.pk])
+    return read
 
 
 def read_seen(*, user, thread: Thread, first: int, last: int) -> int:
@@ -301,12 +335,16 @@ def read_seen(*, user, thread: Thread, first: int, last: int) -> int:
     the notices about those posts are read, and only those (a notice about a post on
     another page stays unread until that page is seen, whatever the thread's read mark
     says). Returns how many."""
-    return Notification.objects.filter(
+    read = Notification.objects.filter(
         user=user, thread=thread, read_at__isnull=True, post__number__gte=first,
         post__number__lte=last).update(read_at=timezone.now())
+    if read:
+        publish_counts(user_ids=[user.pk])
+    return read
 
 
 def read_conversation(*, user, conversation: Conversation) -> None:
     """`user` opened `conversation`: notices of its messages from 神的使者 are read."""
-    Notification.objects.filter(user=user, conversation=conversation,
-                                read_at__isnull=True).update(read_at=timezone.now())
+    if Notification.objects.filter(user=user, conversation=conversation,
+                                   read_at__isnull=True).update(read_at=timezone.now()):
+        publish_counts(user_ids=[user.pk])

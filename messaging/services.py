@@ -3,6 +3,12 @@
 Views, admin actions, the games app and the demo loader all call these keyword-only
 functions. Every rule is enforced here (see `messaging.rules`), and a refusal raises
 `PostingRefused` with a readable, translatable message; nothing is stored when one is raised.
+
+Versions: every writer here that changes what a thread page shows moves `Thread.version`,
+and one that changes what a board's list shows (a thread created, changed, moved or deleted,
+a new post) moves `Board.version`, in the same transaction, and calls `config.feed.changed`
+for each, which publishes once the transaction commits. The cached parts of the pages are
+keyed by these numbers (docs/architecture.md, "Read path"); nothing else moves them.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.names import has_invisible, visible_text
+from config import feed
 from config.ratelimit import RateLimited, consume
 
 from . import hooks, notifications, rules, search
@@ -107,6 +114,38 @@ def _refuse_if(reason: str | None, code: str = "forbidden") -> None:
         raise PostingRefused(reason, code=code)
 
 
+# --- versions -----------------------------------------------------------------------------
+
+def _bump_threads(thread_ids, **changes) -> dict[int, int]:
+    """Move the version of each thread in `thread_ids` forward (with `changes` to their rows,
+    in the same UPDATE) and publish each new version once the transaction commits; returns
+    {thread id: new version}. The UPDATE holds the rows until the commit, so the versions
+    read back are this transaction's.
+
+    Precondition: inside the writer's transaction."""
+    ids = sorted(set(thread_ids))
+    if not ids:
+        return {}
+    Thread.objects.filter(pk__in=ids).update(version=F("version") + 1, **changes)
+    versions = dict(Thread.objects.filter(pk__in=ids).values_list("pk", "version"))
+    for pk, version in versions.items():
+        feed.changed("thread", pk, version)
+    return versions
+
+
+def _bump_boards(board_ids, **changes) -> dict[int, int]:
+    """`_bump_threads` for boards: their lists changed (a thread created, changed, moved in
+    or out, deleted, or given a post). Precondition: inside the writer's transaction."""
+    ids = sorted(set(board_ids))
+    if not ids:
+        return {}
+    Board.objects.filter(pk__in=ids).update(version=F("version") + 1, **changes)
+    versions = dict(Board.objects.filter(pk__in=ids).values_list("pk", "version"))
+    for pk, version in versions.items():
+        feed.changed("board", pk, version)
+    return versions
+
+
 # --- boards -------------------------------------------------------------------------------
 
 def create_board(*, slug: str, title: str, kind: str = Board.Kind.GAME, description: str = "",
@@ -114,6 +153,30 @@ def create_board(*, slug: str, title: str, kind: str = Board.Kind.GAME, descript
     """Create a board (games call this when a game is created)."""
     return Board.objects.create(slug=slug, title=clean_title(title), kind=kind,
                                 description=description, position=position)
+
+
+def board_with_slug(*, slug: str, title: str, kind: str) -> Board:
+    """The board named `slug`, created with `title` (as given, up to the longest a title may
+    be) and `kind` on first use (a game's GM board); two callers at once get the same board
+    (the slug is unique)."""
+    board, _created = Board.objects.get_or_create(
+        slug=slug, defaults={"kind": kind, "title": title[:MAX_TITLE_LENGTH]})
+    return board
+
+
+BOARD_FIELDS = ("title", "slug", "kind", "description", "position", "is_locked")
+
+
+def save_board(*, board: Board, fields=BOARD_FIELDS) -> Board:
+    """Store the `fields` of `board` as the caller set them (the admin's form and list) and
+    move its version: its page shows them. Only the named columns are written, so a row read
+    before another writer moved the version never writes the old number back."""
+    fields = [f for f in fields if f in BOARD_FIELDS]
+    with transaction.atomic():
+        if fields:
+            board.save(update_fields=fields)
+        board.version = _bump_boards([board.pk])[board.pk]
+    return board
 
 
 LOBBY_SLUG = "lobby"
@@ -130,23 +193,33 @@ def lobby_board() -> Board:
 # --- threads and posts --------------------------------------------------------------------
 
 def _add_post(*, thread: Thread, author, body: str, html: str, quote: Post | None) -> Post:
-    """Append a post to `thread` and update the counters.
+    """Append a post to `thread`, update the counters and move the thread's and its board's
+    versions (published on commit).
 
-    Precondition: inside a transaction holding the lock on `thread`'s row, so two replies
-    cannot take the same number.
+    Precondition: inside a transaction holding the locks on `thread`'s row and its board's
+    row, both as read under those locks (`thread.board`): two replies cannot take the same
+    number, and the versions written are the rows' own plus one, with no statement to read
+    them back (a vote's reply is written while its game is locked).
     """
     number = thread.last_number + 1
+    board = thread.board
     post = Post.objects.create(thread=thread, number=number, author=author, body=body,
                                html=html, quote=quote)
     search.index_after_commit(post)  # after the commit: the index is never kept under the lock
     Thread.objects.filter(pk=thread.pk).update(
         last_number=number, post_count=F("post_count") + 1, last_post=post,
-        last_post_at=post.created_at)
-    Board.objects.filter(pk=thread.board_id).update(last_post_at=post.created_at)
+        last_post_at=post.created_at, version=thread.version + 1)
+    Board.objects.filter(pk=board.pk).update(last_post_at=post.created_at,
+                                             version=board.version + 1)
     thread.last_number = number
     thread.post_count += 1
     thread.last_post = post
     thread.last_post_at = post.created_at
+    thread.version += 1
+    board.version += 1
+    board.last_post_at = post.created_at
+    feed.changed("thread", thread.pk, thread.version)
+    feed.changed("board", board.pk, board.version)
     hooks.post_added(post)  # other apps' writes for a new post (messaging.hooks)
     return post
 
@@ -241,9 +314,9 @@ def edit_post(*, post: Post, editor, body: str) -> Post:
     body = clean_body(body)
     html, _mentioned = render_with_mentions(body, official=rules.is_messenger(post.author))
     with transaction.atomic():
-        # The thread's row first, as a reply locks it: storing the edit bumps the thread's
-        # version (a trigger), and a reply quoting this post while it is locked would
-        # otherwise wait for the post while holding the thread (a deadlock).
+        # The thread's row first, as a reply locks it: storing the edit moves the thread's
+        # version, and a reply quoting this post while it is locked would otherwise wait
+        # for the post while holding the thread (a deadlock).
         Thread.objects.select_for_update().filter(pk=post.thread_id).values_list("pk").first()
         post = Post.objects.select_for_update().select_related("thread").get(pk=post.pk)
         if body == post.body:
@@ -254,6 +327,7 @@ def edit_post(*, post: Post, editor, body: str) -> Post:
         post.edited_at, post.edited_by = timezone.now(), editor
         post.save(update_fields=["body", "html", "edited_at", "edited_by"])
         search.index_after_commit(post)
+        post.thread.version = _bump_threads([post.thread_id])[post.thread_id]
     return post
 
 
@@ -264,23 +338,94 @@ def withdraw(*, post_ids=(), message_ids=(), when=None) -> None:
     from django.utils import timezone
 
     when = when or timezone.now()
-    Post.objects.filter(pk__in=list(post_ids), withdrawn_at=None).update(withdrawn_at=when)
-    Message.objects.filter(pk__in=list(message_ids), withdrawn_at=None).update(
-        withdrawn_at=when)
+    with transaction.atomic():
+        posts = Post.objects.filter(pk__in=list(post_ids), withdrawn_at=None)
+        threads = set(posts.values_list("thread_id", flat=True))
+        posts.update(withdrawn_at=when)
+        _bump_threads(threads)
+        Message.objects.filter(pk__in=list(message_ids), withdrawn_at=None).update(
+            withdrawn_at=when)
+
+
+def delete_posts(*, posts) -> int:
+    """Delete `posts` (a queryset; the admin's delete) and bring their threads' counters
+    back in line (`recount_thread`); returns how many were deleted."""
+    with transaction.atomic():
+        threads = list(Thread.objects.filter(pk__in=posts.values("thread_id")))
+        deleted = posts.delete()[1].get(Post._meta.label, 0)
+        for thread in threads:
+            recount_thread(thread=thread)
+    return deleted
 
 
 def recount_thread(*, thread: Thread) -> None:
     """Bring `thread`'s post count and last post back in line after posts were deleted
-    (numbers are not reused: `last_number` never goes down)."""
-    last = thread.posts.order_by("-number").first()
-    Thread.objects.filter(pk=thread.pk).update(
-        post_count=thread.posts.count(), last_post=last,
-        last_post_at=last.created_at if last else thread.created_at)
+    (numbers are not reused: `last_number` never goes down), and move its version and its
+    board's."""
+    with transaction.atomic():
+        last = thread.posts.order_by("-number").first()
+        thread.version = _bump_threads(
+            [thread.pk], post_count=thread.posts.count(), last_post=last,
+            last_post_at=last.created_at if last else thread.created_at)[thread.pk]
+        _bump_boards([thread.board_id])
 
 
 def set_thread_locked(*, thread: Thread, locked: bool) -> None:
-    Thread.objects.filter(pk=thread.pk).update(is_locked=locked)
+    with transaction.atomic():
+        thread.version = _bump_threads([thread.pk], is_locked=locked)[thread.pk]
+        _bump_boards([thread.board_id])
     thread.is_locked = locked
+
+
+def set_threads_locked(*, threads, locked: bool) -> int:
+    """`set_thread_locked` for every thread of the queryset `threads` (the admin's action);
+    returns how many."""
+    with transaction.atomic():
+        rows = list(threads.values_list("pk", "board_id"))
+        _bump_threads([pk for pk, _board in rows], is_locked=locked)
+        _bump_boards([board for _pk, board in rows])
+    return len(rows)
+
+
+def set_thread_title(*, thread: Thread, title: str, pinned: bool | None = None) -> None:
+    """Give `thread` the title `title` (and, unless None, `pinned`) as the games write them
+    (a rolled-back vote thread's "[withdrawn]" mark, and its title given back): the title is
+    stored as given, up to the longest a title may be."""
+    changes = {"title": title[:MAX_TITLE_LENGTH]}
+    if pinned is not None:
+        changes["is_pinned"] = pinned
+    with transaction.atomic():
+        thread.version = _bump_threads([thread.pk], **changes)[thread.pk]
+        _bump_boards([thread.board_id])
+    thread.title = changes["title"]
+    if pinned is not None:
+        thread.is_pinned = pinned
+
+
+THREAD_FIELDS = ("kind", "title", "key", "is_locked", "is_pinned")
+
+
+def save_thread(*, thread: Thread, fields=THREAD_FIELDS) -> Thread:
+    """Store the `fields` of `thread` as the caller set them (the admin's form) and move its
+    version and its board's; a changed board is a move (`move_thread`). Only the named
+    columns are written."""
+    fields = [f for f in fields if f in THREAD_FIELDS]
+    with transaction.atomic():
+        if fields:
+            thread.save(update_fields=fields)
+        thread.version = _bump_threads([thread.pk])[thread.pk]
+        _bump_boards([thread.board_id])
+    return thread
+
+
+def delete_threads(*, threads) -> int:
+    """Delete the threads of the queryset `threads` with their posts (the admin's delete),
+    moving their boards' versions; returns how many threads."""
+    with transaction.atomic():
+        boards = set(threads.values_list("board_id", flat=True))
+        deleted = threads.delete()[1].get(Thread._meta.label, 0)
+        _bump_boards(boards)
+    return deleted
 
 
 def move_thread(*, thread: Thread, board: Board) -> Thread:
@@ -296,12 +441,16 @@ def move_thread(*, thread: Thread, board: Board) -> Thread:
         moved = Thread.objects.select_for_update().get(pk=thread.pk)
         if moved.key and Thread.objects.filter(board=board, key=moved.key).exists():
             raise PostingRefused(_("A thread with this key already exists on this board."))
+        was = moved.board_id
         moved.board = board
-        moved.save(update_fields=["board"])
-        thread.board = board
+        moved.version = _bump_threads([moved.pk], board=board)[moved.pk]
+        thread.board, thread.version = board, moved.version
+        _bump_boards([was])
+        later = {}
         if moved.last_post_at and (board.last_post_at is None
                                    or board.last_post_at < moved.last_post_at):
-            Board.objects.filter(pk=board.pk).update(last_post_at=moved.last_post_at)
+            later = {"last_post_at": moved.last_post_at}
+        _bump_boards([board.pk], **later)
         notifications.drop_unreadable(thread=moved)
     return moved
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from urllib.parse import urlencode
 
@@ -10,10 +9,8 @@ from django.conf import settings
 from django.contrib import messages as flash
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.cache import caches
 from django.core.paginator import Page, Paginator
-from django.db import connection
-from django.db.models import Count, Min, Q
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,19 +21,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from config.anonymous_pages import anonymous_page, cacheable, marker, row_key
-from config.build import BUILD
 from config.http import is_page_navigation
 from config.inputs import parse_int, parse_page
 from config.ratelimit import RateLimited, consume
 
 from . import (
-    board_rows,
+    blocks,
     drafts,
     hooks,
     keeping,
     notifications,
-    page_cache,
     rules,
     search,
     services,
@@ -53,8 +47,9 @@ THREADS_PER_PAGE = 30
 MESSAGES_PER_PAGE = 50
 NOTIFICATIONS_PER_PAGE = 30
 RESULTS_PER_PAGE = 20
-# What the board pages read of a board's game (the breadcrumb, the games' posting check).
-GAME_READ = ("id", "name", "status", "gm", "board")
+# A board's game as the forum's pages read it: not its state, record or options (large
+# columns no forum page shows; read on demand should one be asked for).
+GAME_UNREAD = ("state", "outcome", "awaiting", "config", "durations")
 # Deep pages of a search cost an OFFSET scan; nobody reads result 1,000.
 MAX_RESULT_PAGE = 50
 LATEST_THREADS = 15
@@ -102,7 +97,9 @@ def _page(paginator: Paginator, raw: str | None, *, default_last: bool = False) 
 
 
 def _board_or_404(slug: str) -> Board:
-    board = _board_with_game(slug)
+    """The board named `slug` with its game (`board.game`, or none) in one query."""
+    board = (Board.objects.select_related("game")
+             .defer(*(f"game__{name}" for name in GAME_UNREAD)).filter(slug=slug).first())
     if board is not None:
         return board
     # The site-wide lobby always exists: created on first visit on a fresh install.
@@ -111,75 +108,28 @@ def _board_or_404(slug: str) -> Board:
     raise Http404
 
 
-def _board_with_game(slug: str) -> Board | None:
-    """The board named `slug` with what its pages read of its game (`board.game`, or no
-    game: none), in one query. A board page is built on it (the breadcrumb names the game,
-    the games' posting check reads its status and GM), so it is read without the ORM's
-    compiling and without the game's other columns (its state and options are large): a
-    third of a signed-in board page's time otherwise. Another column of the game is read
-    when asked for (Django's deferred fields), so nothing else changes."""
-    sql, board_fields, game_fields, converters = _board_query()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [slug])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    values = []
-    for (column, convert), value in zip(converters, row, strict=True):
-        for one in convert:
-            value = one(value, column, connection)
-        values.append(value)
-    relation = Board._meta.get_field("game")
-    board = Board.from_db(connection.alias, board_fields, values[:len(board_fields)])
-    game = None
-    if values[len(board_fields)] is not None:  # the game's id
-        game = relation.related_model.from_db(connection.alias, game_fields,
-                                              values[len(board_fields):])
-        relation.field.set_cached_value(game, board)
-    relation.set_cached_value(board, game)
-    return board
-
-
-@functools.cache
-def _board_query() -> tuple[str, list[str], list[str], list[tuple]]:
-    """`_board_with_game`'s statement, the board's and the game's field names it reads, and
-    each column's converters from the database's values (made once per process)."""
-    relation = Board._meta.get_field("game")  # the games app's one-to-one, named, not imported
-    game_model = relation.related_model
-    game = [f for f in game_model._meta.concrete_fields if f.name in GAME_READ]
-    board = list(Board._meta.concrete_fields)
-    quote = connection.ops.quote_name
-    sql = (f"SELECT {', '.join(f'b.{quote(f.column)}' for f in board)}, "
-           f"{', '.join(f'g.{quote(f.column)}' for f in game)} "
-           f"FROM {quote(Board._meta.db_table)} b LEFT JOIN {quote(game_model._meta.db_table)} g "
-           f"ON g.{quote(relation.field.column)} = b.id WHERE b.slug = %s")
-    converters = []
-    for field in (*board, *game):
-        column = field.get_col("b")
-        converters.append((column, (*connection.ops.get_db_converters(column),
-                                    *column.get_db_converters(connection))))
-    return sql, [f.attname for f in board], [f.attname for f in game], converters
-
-
-def _readable_thread_or_404(user, pk: int, digest: str | None = None) -> Thread:
-    """The thread `user` may read, or 404. With `digest` (page_cache.thread_rows_digest) the
-    rows may come from this process's memory instead of a query."""
-    def load() -> Thread:
-        # board__game: the breadcrumb names a game's board through its game (no extra
-        # query). Not the thread's author: no page of a thread shows it.
-        return get_object_or_404(Thread.objects.select_related("board__game"), pk=pk)
-
-    thread = page_cache.thread_by_digest(pk, digest, load) if digest else load()
+def _readable_thread_or_404(user, pk: int) -> Thread:
+    """The thread `user` may read, with its board and the board's game (the breadcrumb names
+    the game, the games' posting check reads it), or 404. Not the thread's author: no page
+    of a thread shows it."""
+    thread = get_object_or_404(
+        Thread.objects.select_related("board__game")
+        .defer(*(f"board__game__{name}" for name in GAME_UNREAD)), pk=pk)
     if not rules.can_read_thread(user, thread):
         raise Http404
     return thread
 
 
+def floor_page(number: int) -> int:
+    """The page of a thread that shows post (floor) `number`: pages are by floor number,
+    `POSTS_PER_PAGE` floors each (a deleted post leaves its floor empty)."""
+    return (max(number, 1) - 1) // POSTS_PER_PAGE + 1
+
+
 def post_page_url(post: Post) -> str:
-    """The URL of the thread page showing `post`, anchored at it (one count query)."""
-    before = Post.objects.filter(thread_id=post.thread_id, number__lt=post.number).count()
-    page = before // POSTS_PER_PAGE + 1
-    return f"{reverse('messaging-thread', args=[post.thread_id])}?page={page}#p{post.number}"
+    """The URL of the thread page showing `post`, anchored at it (no query)."""
+    return (f"{reverse('messaging-thread', args=[post.thread_id])}"
+            f"?page={floor_page(post.number)}#p{post.number}")
 
 
 # --- lobby, board ----------------------------------------------------------------------------
@@ -214,39 +164,23 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """A board's threads, 30 a page. The count and the page's rows are kept under the
-    board's version (messaging.board_rows): a kept page costs the board's query, and for a
-    signed-in reader one query of their read marks, whatever the number of threads. A
-    reader who is not signed in gets the whole page kept for every such reader
-    (config.anonymous_pages) under the board's row (its version covers its threads) and what
-    the page shows of its game (the breadcrumb's name)."""
+    """A board's threads, 30 a page, newest activity first, with the reader's unread counts:
+    two queries whatever the number of threads (the count of those the reader may see, and
+    the page's rows with their last posts' writers and the reader's marks)."""
     board = _board_or_404(slug)
     user = request.user
     if not rules.can_read_board(user, board):
         raise Http404
-    return anonymous_page(
-        request, key=lambda: ("board", *row_key(board), *row_key(board.owning_game())),
-        render=lambda holes: _render_board(request, board))
-
-
-def _render_board(request: HttpRequest, board: Board) -> HttpResponse:
-    user = request.user
-    gm = rules.is_gm(user, board)
-
-    def threads():
-        return rules.readable_threads(user, board.threads.all())
-
-    page = _page(Paginator(range(board_rows.thread_count(board, gm=gm, threads=threads)),
-                           THREADS_PER_PAGE), request.GET.get("page"))
-    rows = board_rows.page_rows(board, gm=gm, threads=threads, number=page.number,
-                                span=page.object_list)
+    threads = rules.readable_threads(user, board.threads.all())
+    page = _page(Paginator(range(threads.count()), THREADS_PER_PAGE), request.GET.get("page"))
+    span = page.object_list
+    rows = list(unread.with_read_marks(threads.select_related("last_post__author__profile"),
+                                       user)[span.start:span.stop])
     signed_in = user.is_authenticated
     can_start = signed_in and any(rules.start_refusal(user, board, kind) is None
                                   for kind in Thread.Kind)
     return render(request, "messaging/board.html", {
-        "board": board, "page": page, "can_start": can_start,
-        "rows": board_rows.rows_html(board, rows, board_rows.unread_counts(user, rows),
-                                     gm=gm, number=page.number, signed_in=signed_in)})
+        "board": board, "page": page, "can_start": can_start, "threads": rows})
 
 
 @login_required
@@ -314,55 +248,60 @@ def thread_new(request: HttpRequest, slug: str) -> HttpResponse:
 def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
                    page_number: str | None, status: int = 200,
                    authors: list[int] | None = None, bad_query: str = "",
-                   panels: list[SafeString] | None = None, kept: bool = False,
                    quote: int | None = None) -> HttpResponse:
     """The thread page, or with `authors` only those users' posts (只看该作者), keeping their
-    floor numbers. Its query count does not depend on the number of posts: the page of
-    posts comes from the cache (`page_cache.posts_block`: one read, or on a miss one query
-    of the posts with their quotes), then one query names its authors; filtering costs one
-    count and one query for the authors' names, and is not kept in the cache. `panels`: the
-    boxes above the posts as already rendered (a hole's marker, config.anonymous_pages);
-    `kept`: the page is for `anonymous_page`, which writes the posts' badges on every answer
-    (the response's kept hole "posts"). `quote`: a post whose quote is added to the reply
-    box (the quote button without script, `?quote=`)."""
-    posts = thread.posts.all()
-    iso_users = []
-    if authors:
-        posts = posts.filter(author_id__in=authors)
-        iso_users = list(get_user_model().objects.filter(pk__in=authors)
-                         .select_related("profile").order_by("pk"))
-    elif bad_query:
-        posts = posts.none()
-    paginator = Paginator(posts, POSTS_PER_PAGE)
+    floor numbers. `quote`: a post whose quote is added to the reply box (the quote button
+    without script, `?quote=`).
+
+    The whole thread is paged by floor number: page N shows the posts numbered
+    (N-1)×POSTS_PER_PAGE+1 to N×POSTS_PER_PAGE, read by the (thread, number) index, so the
+    last page of a long thread costs what page 2 does. Its posts' markup is kept in the
+    cache (messaging.blocks: one read; on a miss one query of the page's posts), and the
+    thread's authors are read once (names, badges); the number of queries does not depend on
+    the number of posts. The "only this author" view counts and pages its posts (not kept)."""
+    user = request.user
     whole = not authors and not bad_query
+    iso_users = []
     if whole:
-        paginator.count = thread.post_count  # kept by every writer: no COUNT per page view
-    page = _page(paginator, page_number)
+        # Pages of floors: no count and no OFFSET (`last_number` is kept by every writer).
+        page = _page(Paginator(range(1, thread.last_number + 1), POSTS_PER_PAGE), page_number)
+        floors = page.object_list
+        posts = thread.posts.filter(number__gte=floors.start, number__lt=floors.stop)
+    else:
+        posts = thread.posts.all()
+        if authors:
+            posts = posts.filter(author_id__in=authors)
+            iso_users = list(get_user_model().objects.filter(pk__in=authors)
+                             .select_related("profile").order_by("pk"))
+        else:
+            posts = posts.none()
+        page = _page(Paginator(posts, POSTS_PER_PAGE), page_number)
+        posts = page.object_list
     refusal = None
     can_edit = False
-    if request.user.is_authenticated:
-        refusal = rules.reply_refusal(request.user, thread)
-        can_edit = not rules.is_messenger(request.user) and rules.is_gm(request.user,
-                                                                        thread.board_id)
+    if user.is_authenticated:
+        refusal = rules.reply_refusal(user, thread)
+        can_edit = not rules.is_messenger(user) and rules.is_gm(user, thread.board_id)
     page_query = urlencode([("author", a) for a in authors or []])
-    block = page_cache.posts_block(
-        thread=thread, posts=page.object_list, page_number=page.number,
-        can_quote=request.user.is_authenticated and not refusal, can_edit=can_edit,
-        page_query=page_query, cache=whole, fill=not (whole and kept))
+    people = blocks.thread_people(thread)
+    posts_html = blocks.posts_html(
+        thread=thread, posts=posts, page_number=page.number, people=people,
+        can_quote=user.is_authenticated and not refusal, can_edit=can_edit,
+        page_query=page_query, cached=whole)
     # How far the reader had read before this page (for the new-replies divider).
     read_before = _read_mark(request, thread) if whole else 0
     # Only the whole thread read as a page counts: an ISO view skips other posts.
-    if block.last_number and whole and request.user.is_authenticated \
-            and request.method == "GET" and is_page_navigation(request):
+    if whole and floors and user.is_authenticated and request.method == "GET" \
+            and is_page_navigation(request):
+        last = min(floors[-1], thread.last_number)
         # The header's counts first (the query the header makes anyway): with no unread
         # notice there is none to mark read; otherwise the ones read here are subtracted.
         # A player's counts come with their mark of this thread: a page read again, with no
         # unread notice, writes nothing and costs no statement.
         counts = header_counts(request, thread)
-        if counts["notices"] > 0 or counts.get("mark", 0) < block.last_number:
-            counts["notices"] -= unread.mark_read(user=request.user, thread=thread,
-                                                  up_to=block.last_number,
-                                                  seen_from=block.first_number,
+        if counts["notices"] > 0 or counts.get("mark", 0) < last:
+            counts["notices"] -= unread.mark_read(user=user, thread=thread, up_to=last,
+                                                  seen_from=floors.start,
                                                   unread_notices=counts["notices"] > 0)
     quoting = None
     # A quote posted by a page of the previous release (the hidden field), as the form read
@@ -373,13 +312,13 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
         quoting = (thread.posts.select_related("author__profile")
                    .filter(pk=quote_id).first())
     draft = None
-    if request.user.is_authenticated and not refusal:
-        # The reader's own draft, rendered into their own page only (a signed-in page is
-        # never kept for others: config.anonymous_pages). ?quote= (a quote button followed
-        # without script) adds the quote after the draft, so nothing written is lost.
+    if user.is_authenticated and not refusal:
+        # The reader's own draft, rendered into their own page only. ?quote= (a quote button
+        # followed without script) adds the quote after the draft, so nothing written is
+        # lost.
         counts = header_counts(request, thread)  # a player's carry their draft of it
         draft = (counts["draft"] if "draft" in counts
-                 else drafts.draft_for(user=request.user, thread=thread))
+                 else drafts.draft_for(user=user, thread=thread))
         if not form.is_bound:
             body = draft.body if draft else ""
             quoted = (thread.posts.select_related("author__profile").filter(pk=quote).first()
@@ -388,22 +327,15 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
                 body = drafts.with_quote(body, drafts.quote_markdown(quoted,
                                                                      _name(quoted.author)))
             form = ReplyForm(initial={"body": body})
-    navigation = _navigation(thread, "" if block.fill else block.html, read_before=read_before,
-                             authors=authors or [], bad_query=bool(bad_query))
-    posts_html = navigation.pop("posts_html")
-    # The posts' badges are written on every answer, also of a page kept for anonymous
-    # readers (whether a staff author acts as the GM here is not in any key).
-    response = render(request, "messaging/thread.html", {
+    return render(request, "messaging/thread.html", {
         "thread": thread, "board": thread.board, "page": page, "form": form,
         "reply_refusal": refusal, "quoting": quoting, **_draft_times(draft),
-        "posts_html": SafeString(marker("posts") if block.fill else posts_html),
         "iso": bool(authors) or bool(bad_query), "iso_users": iso_users,
-        "bad_query": bad_query, "page_query": page_query, **navigation,
-        "panels": panels if panels is not None else hooks.render_thread_panels(request, thread),
+        "bad_query": bad_query, "page_query": page_query,
+        **_navigation(thread, posts_html, people, read_before=read_before,
+                      authors=authors or [], bad_query=bool(bad_query)),
+        "panels": hooks.render_thread_panels(request, thread),
     }, status=status)
-    if block.fill:
-        response.kept_holes = {"posts": block.fill}
-    return response
 
 
 # Navigation of a long thread: numbered pages with a jump to a page or a floor (楼), the
@@ -426,15 +358,14 @@ def _read_mark(request: HttpRequest, thread: Thread) -> int:
     return mark
 
 
-def _navigation(thread: Thread, posts_html: str, *, read_before: int, authors: list[int],
-                bad_query: bool) -> dict:
+def _navigation(thread: Thread, posts_html: str, people: list[blocks.Person], *,
+                read_before: int, authors: list[int], bad_query: bool) -> dict:
     """The thread page's navigation parts: "posts_html" with the 以下是新回复 divider before
     the first post the reader had not read, when this page shows where read meets unread
     (the page holds a read post before it, or begins with the post right after the mark);
     "first_unread_url", the link to that post (#new on this page, else the jump that finds
     it), only for a reader who read part of the thread and not all; the thread's authors
-    for the 只看这些作者 picker; the floors a jump may ask for. `posts_html` is "" for a page
-    kept for every anonymous reader (no divider: nobody's marks)."""
+    for the 只看这些作者 picker; the floors a jump may ask for."""
     first_unread_url = ""
     if read_before and posts_html:
         numbers = [int(n) for n in _POST_LI.findall(posts_html)]
@@ -447,86 +378,36 @@ def _navigation(thread: Thread, posts_html: str, *, read_before: int, authors: l
             first_unread_url = "#new"
     if not first_unread_url and 0 < read_before < thread.last_number:
         first_unread_url = reverse("messaging-thread-unread", args=[thread.pk])
-    return {"posts_html": posts_html, "first_unread_url": first_unread_url,
-            "thread_authors": thread_authors(thread), "iso_ids": authors,
-            "jump_floors": 0 if bad_query else thread.last_number}
-
-
-def thread_authors(thread: Thread) -> list[dict]:
-    """Everyone who wrote in `thread`, in the order they first did ({"pk", "name"}), kept in
-    the "pages" cache under the thread's version: the version moves with every post and
-    with every rename of a person who wrote in it (messaging migrations 0007, 0008), so the
-    list is never stale. A kept list costs no query; a miss, one."""
-    key = ":".join(str(part) for part in (
-        "thread-authors", thread.pk, thread.created_at.timestamp(), thread.version, BUILD))
-    found = caches[page_cache.CACHE].get(key)
-    if found is None:
-        rows = (thread.posts.exclude(author=None).values(
-            "author_id", "author__username", "author__profile__display_name")
-            .annotate(first=Min("number")).order_by("first"))
-        found = [{"pk": row["author_id"],
-                  "name": row["author__profile__display_name"] or row["author__username"]}
-                 for row in rows]
-        caches[page_cache.CACHE].set(key, found, page_cache.SECONDS)
-    return found
+    return {"posts_html": SafeString(posts_html), "first_unread_url": first_unread_url,
+            "thread_authors": [{"pk": p.pk, "name": p.name} for p in people],
+            "iso_ids": authors, "jump_floors": 0 if bad_query else thread.last_number}
 
 
 def _jump_to_floor(thread: Thread, raw: str, authors: list[int]) -> HttpResponse:
     """?floor=N (第 N 楼): the page of the thread (with ?author=, of those authors' posts)
-    that holds post number N, anchored at it; one count. A floor that is no number, or past
-    the thread's last, is a 400 with a sentence (config.inputs)."""
+    that holds post number N, anchored at it (with ?author=, one count). A floor that is no
+    number, or past the thread's last, is a 400 with a sentence (config.inputs)."""
     number = parse_int(raw, field=_("floor"), minimum=1, maximum=max(thread.last_number, 1))
-    posts = thread.posts.all()
+    page = floor_page(number)
     if authors:
-        posts = posts.filter(author_id__in=authors)
-    page = posts.filter(number__lt=number).count() // POSTS_PER_PAGE + 1
+        page = (thread.posts.filter(author_id__in=authors, number__lt=number).count()
+                // POSTS_PER_PAGE + 1)
     query = urlencode([*(("author", a) for a in authors), ("page", page)])
     return redirect(f"{thread.get_absolute_url()}?{query}#p{number}")
 
 
 def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     quote = parse_int(request.GET.get("quote"), field="quote", minimum=1, default=None)
-
-    def form() -> ReplyForm:  # built only for a page that is rendered
-        return ReplyForm()
-
+    thread = _readable_thread_or_404(request.user, pk)
     try:
         authors = author_ids(request.GET.getlist("author"))
     except BadQuery as bad:
-        return _render_thread(request, _readable_thread_or_404(request.user, pk), form(),
-                              page_number=None, status=400, bad_query=bad.message,
-                              quote=quote)
+        return _render_thread(request, thread, ReplyForm(), page_number=None, status=400,
+                              bad_query=bad.message, quote=quote)
     if request.GET.get("floor"):
-        return _jump_to_floor(_readable_thread_or_404(request.user, pk), request.GET["floor"],
-                              authors)
-    if authors:
-        return _render_thread(request, _readable_thread_or_404(request.user, pk), form(),
-                              page_number=request.GET.get("page"), authors=authors,
-                              quote=quote)
-    loaded: list[Thread] = []
-    # One short statement says whether the thread's rows changed (the key of a page kept
-    # for anonymous readers, and of the rows kept in this process's memory).
-    digest = page_cache.thread_rows_digest(pk)
-
-    def thread() -> Thread:
-        if not loaded:
-            loaded.append(_readable_thread_or_404(request.user, pk, digest))
-        return loaded[0]
-
-    def key() -> tuple:
-        if digest is None:  # no such thread
-            raise Http404
-        return ("thread", pk, digest)
-
-    # A reader who is not signed in gets the page kept for every such reader
-    # (config.anonymous_pages) under the thread's rows; the vote box above a game's vote
-    # thread follows the game's votes, so it is rendered on every request.
-    return anonymous_page(
-        request, key=key,
-        render=lambda holes: _render_thread(
-            request, thread(), form(), page_number=request.GET.get("page"),
-            panels=[SafeString(holes["panels"])], kept=cacheable(request), quote=quote),
-        holes={"panels": lambda: "".join(hooks.render_thread_panels(request, thread()))})
+        return _jump_to_floor(thread, request.GET["floor"], authors)
+    return _render_thread(request, thread, ReplyForm(), page_number=request.GET.get("page"),
+                          authors=authors, quote=quote)
 
 
 @login_required

@@ -146,10 +146,6 @@ def clear_cache() -> None:
             _redis.delete(*keys)
     else:
         cache.clear()  # the whole Redis db: every cache alias of this process
-    from messaging import board_rows, page_cache
-
-    page_cache.forget_recent()  # and this process's own copies, with or without Redis
-    board_rows.forget_recent()
     from config import anonymous_pages
 
     anonymous_pages.PAGES.clear()  # whole pages kept for anonymous readers (memory only)

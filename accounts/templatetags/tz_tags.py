@@ -4,7 +4,7 @@ footer (`timezone_label`), not after every time.
 A time is a `<time datetime="…Z">` holding the local date and time; static/js/timezone.js
 adds how long ago (or how far ahead) it is ("3 小时前"), from the `datetime` attribute, in
 the reader's browser: a page of posts is kept in the cache for an hour and more
-(messaging.page_cache), so a "3 hours ago" written by the server would soon be wrong.
+(messaging.blocks), so a "3 hours ago" written by the server would soon be wrong.
 """
 
 from __future__ import annotations

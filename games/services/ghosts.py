@@ -32,10 +32,8 @@ def dead_talk(game: Game) -> rulesets.DeadTalk:
 
 
 def gm_board(game: Game) -> Board:
-    board, _created = Board.objects.get_or_create(
-        slug=f"gm-{game.board.slug}"[:60],
-        defaults={"kind": Board.Kind.GM, "title": _("GM board: %(name)s") % {"name": game.name}})
-    return board
+    return forum.board_with_slug(slug=f"gm-{game.board.slug}"[:60], kind=Board.Kind.GM,
+                                 title=_("GM board: %(name)s") % {"name": game.name})
 
 
 def move_ghost_thread(thread: Thread) -> MovedThread | None:

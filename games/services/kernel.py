@@ -177,9 +177,7 @@ def restore_thread(thread: Thread) -> bool:
     withdrawn = WithdrawnThread.objects.filter(thread=thread).first()
     if withdrawn is None:
         return False
-    Thread.objects.filter(pk=thread.pk).update(title=withdrawn.title,
-                                               is_pinned=withdrawn.pinned)
-    thread.title, thread.is_pinned = withdrawn.title, withdrawn.pinned
+    forum.set_thread_title(thread=thread, title=withdrawn.title, pinned=withdrawn.pinned)
     withdrawn.delete()
     return True
 

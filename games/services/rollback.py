@@ -34,7 +34,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from messaging import services as forum
-from messaging.models import MAX_TITLE_LENGTH, Thread
+from messaging.models import Thread
 
 from .. import awaiting, selectors
 from ..mail import queue_withdrawn_email, user_locale
@@ -242,8 +242,8 @@ def _withdraw_threads(game: Game, plan: selectors.RollbackPlan, now: dt.datetime
             continue
         WithdrawnThread.objects.create(game=game, thread=thread, title=thread.title,
                                        pinned=thread.is_pinned, withdrawn_at=now)
-        title = (_("[withdrawn]") + " " + thread.title)[:MAX_TITLE_LENGTH]
-        Thread.objects.filter(pk=thread.pk).update(title=title, is_pinned=False)
+        forum.set_thread_title(thread=thread, title=_("[withdrawn]") + " " + thread.title,
+                               pinned=False)
 
 
 def _tell_seats(game: Game, plan: selectors.RollbackPlan) -> None:

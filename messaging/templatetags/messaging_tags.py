@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import functools
-
 from django import template
-from django.template.loader import get_template
-from django.utils import timezone, translation
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -76,39 +72,18 @@ def jump_label(kind: str, place: int, maximum: int) -> SafeString:
     return format_html("<label>{}</label>", SafeString(conditional_escape(text) % {"box": box}))
 
 
-# Rendered rows of thread lists kept per process (about 1 kB each).
-THREAD_ROWS = 4096
-_ROW_FIELDS = ("pk", "kind", "kind_label", "is_pinned", "is_locked", "title", "unread_count",
-               "post_count", "last_number", "last_name", "last_post_at", "signed_in",
-               "board_slug", "board_title", "language", "timezone")
-
-
-@register.simple_tag(takes_context=True)
-def thread_row(context, thread, show_board=False) -> SafeString:
-    """`{% thread_row thread %}`: one row of a thread list (messaging/_thread_row.html).
-
-    Issue 17 item 1: a board page shows 30 rows, and a row reads the same for every reader
-    with the same unread count, sign-in, language and timezone, so each is rendered once
-    per process and reused. The cache key is every value the row is made of (title, kind,
-    flags, counts, the last post's number, writer's name and time, the board shown, the
-    reader's unread count, language and timezone): a new post, a renamed writer or a
-    moved thread makes a new key, so a row is never stale; the least recently used rows
-    are dropped."""
+@register.inclusion_tag("messaging/_thread_row.html", takes_context=True)
+def thread_row(context, thread, show_board=False) -> dict:
+    """`{% thread_row thread %}`: one row of a thread list (messaging/_thread_row.html), from
+    a thread read with its last post's writer (`last_post__author__profile`) and, for a
+    signed-in reader, its unread count (`unread.with_read_marks`)."""
     last = thread.last_post if thread.last_post_id else None
     board = thread.board if show_board else None
-    key = (thread.pk, thread.kind, thread.get_kind_display(), thread.is_pinned,
-           thread.is_locked, thread.title, getattr(thread, "unread_count", 0),
-           thread.post_count, last.number if last else 0,
-           forum_name(last.author) if last else "", thread.last_post_at,
-           context["request"].user.is_authenticated,
-           board.slug if board else "", board.title if board else "",
-           translation.get_language(), timezone.get_current_timezone_name())
-    return render_thread_row(key)
-
-
-@functools.lru_cache(maxsize=THREAD_ROWS)
-def render_thread_row(key: tuple) -> SafeString:
-    """Render from the key alone (the row is a function of it; messaging.board_rows builds
-    the key from the values it keeps)."""
-    return SafeString(get_template("messaging/_thread_row.html").render(
-        dict(zip(_ROW_FIELDS, key, strict=True))))
+    return {"pk": thread.pk, "kind": thread.kind, "kind_label": thread.get_kind_display(),
+            "is_pinned": thread.is_pinned, "is_locked": thread.is_locked, "title": thread.title,
+            "unread_count": getattr(thread, "unread_count", 0),
+            "post_count": thread.post_count, "last_number": last.number if last else 0,
+            "last_name": forum_name(last.author) if last else "",
+            "last_post_at": thread.last_post_at,
+            "signed_in": context["request"].user.is_authenticated,
+            "board_slug": board.slug if board else "", "board_title": board.title if board else ""}

@@ -312,7 +312,7 @@ def test_thread_page_query_count_does_not_grow_with_the_thread(
         client.force_login(bob)
     for page in ("1", "last", "10"):
         # Each page is measured from the same reading state (the reader's first visit) and
-        # the same cache (no page of posts kept: tests/messaging/test_page_cache.py measures
+        # the same cache (no page of posts kept: tests/messaging/test_thread_cache.py measures
         # a kept one), so a difference can only come from the thread's size.
         ThreadReadState.objects.all().delete()
         _forget_kept_pages()
@@ -321,13 +321,11 @@ def test_thread_page_query_count_does_not_grow_with_the_thread(
         _forget_kept_pages()
         large_count = _queries_for(client, f"{large.get_absolute_url()}?page={page}")
         assert large_count == small_count
-    # anonymous: the digest of the thread's rows (the key of kept pages and kept rows), the
-    # thread, one page of posts (with their authors, profiles and quotes joined; the page
-    # count is the thread's post_count, no COUNT) or, when the page's markup is in the
-    # cache, its authors' names; signed in also the session, the user with their profile,
-    # the header badges and the first reading mark (one INSERT … ON CONFLICT; no notices to
-    # read: the header's count says there are none), and the thread's authors for the
-    # 只看这些作者 picker (kept under the thread's version: one query on a miss).
+    # anonymous: the thread with its board and game, the thread's authors (their ids, kept
+    # under the thread's version, and their names), one page of posts by floor number (with
+    # their quotes; no COUNT, no OFFSET); signed in also the session, the user with their
+    # profile, the header badges and the first reading mark (one INSERT … ON CONFLICT; no
+    # notices to read: the header's count says there are none).
     assert small_count == (4 if not signed_in else 8)
 
 

@@ -1,13 +1,12 @@
-"""The thread page reuses each post's rendered markup; whatever a reader
-would see differently is part of the fragment's key, so a reused fragment is never stale."""
+"""The thread page's posts come from the cache (messaging.blocks); whatever a reader would
+see differently is part of the block's key, so a kept block is never stale."""
 
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone
 
 from accounts.models import Profile
-from messaging.models import Post
+from messaging import services
 
 pytestmark = pytest.mark.django_db
 
@@ -21,10 +20,9 @@ def page(client, thread) -> str:
     return client.get(thread.get_absolute_url()).content.decode()
 
 
-def test_an_edited_post_shows_its_new_text_and_edit_note(client, thread):
+def test_an_edited_post_shows_its_new_text_and_edit_note(client, thread, gm):
     assert "<strong>more</strong>" in page(client, thread)
-    Post.objects.filter(thread=thread, number=2).update(
-        html="<p>changed by the GM</p>", edited_at=timezone.now())
+    services.edit_post(post=thread.posts.get(number=2), editor=gm, body="changed by the GM")
     html = page(client, thread)
     assert "changed by the GM" in html
     assert html.count('class="edited muted"') == 1
@@ -38,9 +36,9 @@ def test_a_renamed_author_shows_the_new_name_on_every_post_and_quote(client, thr
     assert "新名字 wrote in #1" in html
 
 
-def test_a_quoted_post_that_is_edited_changes_the_quote(client, thread):
+def test_a_quoted_post_that_is_edited_changes_the_quote(client, thread, gm):
     page(client, thread)
-    Post.objects.filter(thread=thread, number=1).update(html="<p>first, edited</p>")
+    services.edit_post(post=thread.posts.get(number=1), editor=gm, body="first, edited")
     assert page(client, thread).count("first, edited") == 3  # the post and two quotes
 
 

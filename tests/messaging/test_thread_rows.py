@@ -1,5 +1,5 @@
-"""Rows of thread lists are rendered once per process and reused (issue 17 item 1); every
-value a row shows is part of its key, so a reused row is never stale."""
+"""Rows of thread lists (the board page, the home page's latest threads): each shows the
+thread as it is now, with the reader's own unread count."""
 
 from __future__ import annotations
 

@@ -159,10 +159,10 @@ def test_board_with_unread_marks_query_budget_does_not_grow_with_threads(
             _reply(thread, alice)
     client.force_login(bob)
     client.get(lobby.get_absolute_url())
-    # session, user with profile, the board with its game, the reader's marks of the page's
-    # threads, the header's unread messages (the count and the rows are kept:
-    # messaging.board_rows)
-    with django_assert_num_queries(5):
+    # session, user with profile, the board with its game, the count of the threads the
+    # reader may see, the page's rows with their last writers and the reader's marks, the
+    # header's unread messages
+    with django_assert_num_queries(6):
         response = client.get(lobby.get_absolute_url())
     assert "new-mark" in response.content.decode()
 
@@ -174,11 +174,11 @@ def test_reading_a_thread_as_a_page_costs_a_fixed_number_of_queries(
     client.force_login(bob)
     ThreadReadState.objects.create(user=bob, thread=thread, last_read_number=1)
     client.get(reverse("lobby"))
-    # session, user with profile, the digest of the thread's rows (the key of the rows kept
-    # in memory), thread (the games' posting check reads the game it joined), one page of
-    # posts (no COUNT: the thread's post_count), the header's badges (no unread notice, so
-    # none to mark read), the read mark moved (one statement), the thread's authors for the
-    # 只看这些作者 picker (kept under the thread's version: one query on a miss)
+    # session, user with profile, thread (the games' posting check reads the game it
+    # joined), the thread's authors (their ids kept under the thread's version: one query
+    # on a miss) and their names, one page of posts by floor number (no COUNT, no OFFSET),
+    # the header's badges (no unread notice, so none to mark read), the read mark moved
+    # (one statement)
     with django_assert_num_queries(8):
         client.get(thread.get_absolute_url(), {"page": "last"}, **PAGE)
     assert _mark(bob, thread) == posts
@@ -191,8 +191,8 @@ def test_the_jump_to_the_first_unread_floor_costs_a_fixed_number_of_queries(
     ThreadReadState.objects.create(user=bob, thread=thread, last_read_number=posts - 2)
     client.force_login(bob)
     client.get(reverse("lobby"))
-    # session, user with profile, thread, the read mark, the first unread post, its page (a
-    # count)
-    with django_assert_num_queries(6):
+    # session, user with profile, thread, the read mark, the first unread post (its page is
+    # its floor number's: no count)
+    with django_assert_num_queries(5):
         response = client.get(reverse("messaging-thread-unread", args=[thread.pk]))
     assert response["Location"].endswith(f"#p{posts - 1}")

@@ -26,11 +26,11 @@ PAGE_FILES = (
     "games/web/", "games/selectors/", "games/presenters/",
     "games/templatetags/", "games/admin/", "games/urls.py", "games/community_urls.py",
     "messaging/views.py", "messaging/rules.py", "messaging/profile.py",
-    "messaging/page_cache.py", "messaging/context_processors.py", "messaging/templatetags/",
+    "messaging/blocks.py", "messaging/context_processors.py", "messaging/templatetags/",
     "messaging/urls.py",
     "accounts/views.py", "accounts/urls.py", "accounts/profile_sections.py",
     "accounts/templatetags/",
-    "config/urls.py", "config/anonymous_pages.py",
+    "config/urls.py",
     "tests/proof/crawl.py", "tests/proof/test_leak_crawler.py",
 )
 SUFFIXES = (".py", ".html", ".txt", ".xml", ".json")
