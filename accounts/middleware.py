@@ -5,8 +5,8 @@ the zone their browser told us (the `TIMEZONE_COOKIE`, written by `accounts.view
 set_timezone`); else the site's default. `request.timezone_unset` says whether the
 browser should still be asked (static/js/timezone.js): a profile whose zone nobody set
 yet. A reader who is not signed in is asked whenever their browser holds no cookie, which
-the script itself checks, so a page kept for every such reader (config.anonymous_pages,
-keyed by the active zone) reads the same for all of them.
+the script itself checks, so the page reads the same for all of them (the cached parts of
+pages are keyed by the active zone).
 """
 
 from __future__ import annotations

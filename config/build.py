@@ -1,10 +1,10 @@
 """`BUILD`: a digest of what this process renders pages with — the project's own Python
 code, its templates and its compiled catalogues (not the virtualenv, not the tests).
 
-Everything kept between requests (config.anonymous_pages, messaging.page_cache,
-games.web.pages.home_parts) puts it in its keys, so a deploy that changes a sentence, a presenter
-or a template never meets parts kept by the code before it, even in a cache shared by every
-machine (Redis). Computed once per process at import (a few milliseconds).
+Every part kept in the cache between requests (messaging.blocks, the game home's parts in
+games.web.pages.home_parts) puts it in its key, so a deploy that changes a sentence, a
+presenter or a template never meets parts kept by the code before it, even in a cache shared
+by every machine (Redis). Computed once per process at import (a few milliseconds).
 """
 
 from __future__ import annotations

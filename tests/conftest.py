@@ -146,9 +146,6 @@ def clear_cache() -> None:
             _redis.delete(*keys)
     else:
         cache.clear()  # the whole Redis db: every cache alias of this process
-    from config import anonymous_pages
-
-    anonymous_pages.PAGES.clear()  # whole pages kept for anonymous readers (memory only)
 
 
 @pytest.fixture(autouse=True)

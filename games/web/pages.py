@@ -11,7 +11,6 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
 
-from config.anonymous_pages import anonymous_page, cacheable, marker
 from config.build import BUILD
 
 from .. import rules_pages, selectors
@@ -72,20 +71,16 @@ def game_home(request, pk):
     """The game's home page: its status card and tables (the same for everyone who sees the
     game through the same seat: kept under the game's version, `home_parts`) around the
     visitor's own card. A visit reads the game's key row with the visitor's seat and
-    sign-up (one query, `selectors.home_row`); an anonymous visitor is answered with the
-    whole page kept under that row's page version (config.anonymous_pages); rendering the
-    kept parts (a miss only) reads the game's whole row, the seats, the public events, the
-    announcements and the vote and announcement threads. The game clock's notice
-    (games/web/clock.py) is written on every answer, outside the kept parts and page."""
+    sign-up (one query, `selectors.home_row`); rendering the kept parts (a miss only) reads
+    the game's whole row, the seats, the public events, the announcements and the vote and
+    announcement threads. The game clock's notice (games/web/clock.py) and the seats' posts
+    of the last 48 hours are written on every answer, outside the kept parts."""
     user = request.user
     game = selectors.home_row(pk, user)
     if game is None or game.status == Game.Status.DRAFT:
         raise Http404
-    if not user.is_authenticated:
-        # `page_version` moves with everything the page shows (the services move it), and
-        # a visitor without an account sees no one's seat: one page for every such visitor.
-        return anonymous_page(request, key=lambda: ("game-home", game.pk, game.page_version),
-                              render=lambda holes: _home(request, game, None, None))
+    if not user.is_authenticated:  # no seat, no sign-up: the page of everyone without one
+        return _home(request, game, None, None)
     return _home(request, game, game.viewer_seat, game.viewer_signup_role)
 
 
@@ -134,25 +129,16 @@ def _home(request, game: Game, seat: int | None, role: str | None):
     can_substitute = not seated and role == Signup.Role.SUBSTITUTE and \
         selectors.waiting_substitutes(game).filter(user=user).exists() and \
         game.substitutions.filter(status="open").exists()
-    # The clock's notice follows the clock, not the game's version: a page kept for every
-    # anonymous reader holds a marker in its place, filled on each answer from the key row
-    # (its status and deadline are covered by the page version the page is kept under).
-    kept = cacheable(request)
-    response = render(request, "games/home.html", {
+    return render(request, "games/home.html", {
         "game": game, "parts": (status, tables), "seat": seated, "signup": signup,
         "can_substitute": can_substitute,
         "checkin_open": seated and game.viewer_checked_in_at is None and game.is_live,
-        "clock_notice": SafeString(marker("clock") if kept else clock.notice_html(
-            game, runs=game.viewer_runs)),
+        # The clock's notice follows the clock, not the game's version.
+        "clock_notice": SafeString(clock.notice_html(game, runs=game.viewer_runs)),
         # Each seat's posts in the last 48 hours follow the clock and the board, not the
         # game's version: written on every answer, like the clock's notice.
-        "seat_posts": SafeString(marker("seat_posts") if kept else seat_posts_html(
-            game, runs=game.viewer_runs)),
+        "seat_posts": SafeString(seat_posts_html(game, runs=game.viewer_runs)),
     })
-    if kept:
-        response.kept_holes = {"clock": lambda: clock.notice_html(game, runs=False),
-                               "seat_posts": lambda: seat_posts_html(game, runs=False)}
-    return response
 
 
 def seat_posts_html(game: Game, *, runs: bool) -> str:
