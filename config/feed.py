@@ -36,10 +36,15 @@ KINDS = frozenset({"game", "thread", "board", "user"})
 
 
 def channel() -> str:
-    """The pub/sub channel, under the site's cache prefix (test workers do not hear each
-    other's events)."""
+    """The pub/sub channel, under the site's cache prefix and its Redis database number
+    (test workers do not hear each other's events; nor do two sites, or two test runs,
+    sharing one Redis server on different databases: pub/sub channels belong to the
+    server, not to a database)."""
+    from redis.connection import parse_url
+
     prefix = settings.CACHES["default"].get("KEY_PREFIX") or "kg"
-    return f"{prefix}:{CHANNEL_SUFFIX}"
+    db = parse_url(settings.REDIS_URL).get("db", 0)
+    return f"{prefix}:{db}:{CHANNEL_SUFFIX}"
 
 
 @lru_cache(maxsize=1)

@@ -6,6 +6,7 @@ from django.urls import include, path
 
 from . import converters  # noqa: F401  registers <id:...> before any pattern uses it
 from .health import healthz, readyz
+from .live_view import live_stream
 from .views import favicon
 
 # The admin's own login form goes through allauth's login, and so through its rate limits.
@@ -19,6 +20,7 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
+    path("live/", live_stream, name="live"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

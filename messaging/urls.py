@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import live_parts, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -12,6 +12,7 @@ urlpatterns = [
     path("t/<id:pk>/unread/", views.thread_first_unread, name="messaging-thread-unread"),
     path("t/<id:pk>/reply/", views.thread_reply, name="messaging-reply"),
     path("t/<id:pk>/draft/", views.draft_thread, name="messaging-draft"),
+    path("t/<id:pk>/since/", live_parts.new_posts, name="messaging-thread-since"),
     path("p/<id:pk>/", views.post_permalink, name="messaging-post"),
     path("p/<id:pk>/quote/", views.post_quote, name="messaging-post-quote"),
     path("p/<id:pk>/edit/", views.post_edit, name="messaging-post-edit"),
@@ -23,6 +24,7 @@ urlpatterns = [
     path("preview/", views.preview, name="messaging-preview"),
     path("search/", views.search_page, name="messaging-search"),
     path("notifications/", views.notification_list, name="messaging-notifications"),
+    path("notifications/counts/", live_parts.header_counts, name="messaging-header-counts"),
     path("notifications/read/", views.notification_read_all,
          name="messaging-notifications-read-all"),
     path("notifications/<id:pk>/read/", views.notification_read,

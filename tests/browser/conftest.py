@@ -9,7 +9,36 @@ from django.contrib.sessions.backends.db import SessionStore
 @pytest.fixture
 def page_for(browser, live_server):
     """page_for(user) -> a Playwright page in its own context, signed in as `user`."""
+    return _pages(browser, live_server.url)
 
+
+@pytest.fixture
+def asgi_server(transactional_db):
+    """The site over ASGI (uvicorn in a thread: tests/browser/asgi_server.py), for live
+    pages; `.url` like `live_server`'s. Database connections are not kept between requests
+    (each ASGI request has a thread of its own), so none outlives the test."""
+    from django.db import connections
+
+    from .asgi_server import AsgiServer
+
+    settings_dict = connections["default"].settings_dict
+    kept = settings_dict["CONN_MAX_AGE"]
+    settings_dict["CONN_MAX_AGE"] = 0
+    server = AsgiServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        settings_dict["CONN_MAX_AGE"] = kept
+
+
+@pytest.fixture
+def asgi_page_for(browser, asgi_server):
+    """page_for over the ASGI server (`asgi_server`)."""
+    return _pages(browser, asgi_server.url)
+
+
+def _pages(browser, url: str):
     def make(user, *, timezone_id: str = "Asia/Shanghai"):
         # The browser's zone: the site's default unless a test says otherwise (the page
         # reports it once, static/js/timezone.js, and reloads if it differs).
@@ -20,7 +49,7 @@ def page_for(browser, live_server):
         store.create()
         context = browser.new_context(locale="zh-CN", timezone_id=timezone_id)
         context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": store.session_key,
-                              "url": live_server.url}])
+                              "url": url}])
         page = context.new_page()
         page.set_default_timeout(20_000)
         return page

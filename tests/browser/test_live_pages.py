@@ -1,0 +1,132 @@
+"""Live pages in Chromium, served over ASGI (tests/browser/asgi_server.py), with the real
+services publishing on the change feed: two players of a toy game. One posts, acts and
+votes; the other's open pages follow without a reload (a marker set in each page's window
+stays): the thread's "1 条新回复" bar within 2 s and the post it adds, the bell, the game
+home's banner when the night ends and its countdown stopped, the vote tally, and the
+banner on every open page when the GM ends the day. Screenshots at 390 px in Chinese."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Game
+from messaging import services as forum
+from messaging.models import Thread
+from tests.browser.act_form import choose
+from tests.factories.toy import seat_user, wolf_seat
+
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("toy_ruleset")]
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _open(context, url: str):
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.set_viewport_size(PHONE)
+    page.goto(url)
+    page.wait_for_selector("body[data-live=open]")
+    page.evaluate("window.__notReloaded = true")
+    return page
+
+
+def _not_reloaded(*pages) -> None:
+    for page in pages:
+        assert page.evaluate("window.__notReloaded === true"), page.url
+
+
+def _countdown_stopped(page) -> None:
+    countdown = page.locator(".countdown").first
+    assert "已结束" in countdown.inner_text()
+    before = countdown.inner_text()
+    page.wait_for_timeout(1500)
+    assert countdown.inner_text() == before  # nothing ticks any more
+
+
+def test_two_players_pages_follow_each_other_without_a_reload(
+        asgi_server, asgi_page_for, game, players, gm, artifacts_dir):
+    url = asgi_server.url
+    wolf = seat_user(game, "wolf")
+    villagers = [s.user for s in game.seats.order_by("number") if s.number != wolf_seat(game)]
+    reader, victim = villagers[0], villagers[1]
+    victim_seat = game.seats.get(user=victim).number
+    thread = forum.start_thread(board=game.board, author=reader, kind=Thread.Kind.DISCUSSION,
+                                title="第一夜的分析", body="大家说说自己的身份吧")
+    home_url = url + reverse("game-home", args=[game.pk])
+
+    # The reader has the thread and the game home open.
+    reader_tab = asgi_page_for(reader)
+    reader_tab.close()  # asgi_page_for opens one page; the reader's pages follow
+    context = reader_tab.context
+    thread_page = _open(context, url + thread.get_absolute_url())
+    home = _open(context, home_url)
+    badge = home.locator("#bell #notification-count")
+    before = int(badge.inner_text()) if badge.count() else 0
+
+    # 1. The wolf replies in the thread: the reader's thread page shows the bar within 2 s.
+    writer = asgi_page_for(wolf)
+    writer.goto(url + thread.get_absolute_url())
+    writer.fill("#reply-form textarea[name=body]", "我是好人，昨晚什么也没看到。")
+    posted_at = time.monotonic()
+    writer.click("#reply-form button[type=submit]")
+    bar = thread_page.locator("#live-new-replies")
+    bar.wait_for(timeout=5_000)
+    took = time.monotonic() - posted_at
+    assert bar.inner_text() == "1 条新回复"
+    assert took < 2.0 + 1.0, took  # within 2 s of the commit (the click's round trip aside)
+    thread_page.screenshot(path=str(artifacts_dir / "live-new-replies-390.png"))
+    bar.click()
+    assert "我是好人，昨晚什么也没看到。" in thread_page.locator("#posts li.post").last.inner_text()
+    assert thread_page.locator("#live-new-replies").count() == 0
+
+    # 2. The reply is a notice for the thread's author: the bell of both open pages counts it.
+    for page in (thread_page, home):
+        page.wait_for_function(
+            "n => (document.getElementById('notification-count') || {}).textContent == n",
+            arg=str(before + 1), timeout=5_000)
+
+    # 3. The wolf acts: the night ends as soon as everyone has acted. The reader's game home
+    #    says the phase ended and its countdown stops.
+    writer.goto(url + reverse("game-act", args=[game.pk]))
+    choose(writer, "kill", {"target": victim_seat})
+    writer.click("#act-submit")
+    banner = home.locator("#live-banner")
+    banner.wait_for(timeout=5_000)
+    assert "本阶段已结束。" in banner.inner_text()
+    _countdown_stopped(home)
+    _not_reloaded(thread_page, home)
+
+    # 4. The day: the reader loads the new phase (the banner's button) and opens the day's
+    #    vote thread; the wolf votes. The reader's tally and home follow.
+    home.click("#live-reload")
+    home.wait_for_selector("body[data-live=open]")
+    home.evaluate("window.__notReloaded = true")
+    game.refresh_from_db()
+    assert game.phase_name == "day"
+    day = Thread.objects.get(board=game.board, key=f"vote-{game.current_phase.seq}")
+    vote_page = _open(context, url + day.get_absolute_url())
+    assert vote_page.locator("#vote-history li").count() == 0
+    writer.goto(url + day.get_absolute_url())
+    writer.check(f"#vote-form input[name=target][value='{game.seats.get(user=reader).number}']")
+    writer.click("#vote-submit")
+    writer.click("#vote-confirm-submit")
+    vote_page.locator("#vote-history li").first.wait_for(timeout=5_000)
+    assert vote_page.locator("#vote-history li").count() == 1
+    _not_reloaded(vote_page, home)
+
+    # 5. The GM ends the day: every open page of the game says so; the countdowns stop and
+    #    the reader's vote form can no longer be sent.
+    services.end_phase_now(game_id=game.pk, gm=gm)
+    ended = Game.objects.get(pk=game.pk)
+    said = "游戏已结束。" if ended.is_over else "本阶段已结束。"
+    for page in (vote_page, home):
+        page.locator("#live-banner").wait_for(timeout=5_000)
+        assert said in page.locator("#live-banner").inner_text()
+        _countdown_stopped(page)
+    assert vote_page.locator("#vote-submit").is_disabled()
+    vote_page.screenshot(path=str(artifacts_dir / "live-phase-ended-390.png"))
+    _not_reloaded(vote_page, home, thread_page)
