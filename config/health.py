@@ -20,8 +20,8 @@ one) would otherwise have the database read for its session before any check ran
 meet the generic "database unavailable" 503 page, which names no check (and takes a live
 instance out of a load balancer), whenever the database is down.
 
-The completion time (the heartbeat) lives in the "health" cache (Redis), never in the
-database, so an idle sweep still costs one query and reading it is a cache read, not a query.
+The completion time (the heartbeat) lives in the cache (Redis, under `SWEEP_KEY`), never in
+the database, so an idle sweep still costs one query and reading it is a cache read, not a query.
 `clock()` is the one reader, and it never raises. The pages that warn people of a stopped
 clock (the game's page and the 天神 console, games/web/clock.py) read through the cache as
 configured, which answers a miss while Redis is away (config/cache.py) and so costs them
@@ -51,7 +51,7 @@ BROKER_TIMEOUT = 1.0  # seconds, to connect to the broker and again for its answ
 
 def record_sweep_completed(at: float | None = None) -> None:
     """Called by the sweep task after a sweep finished (whatever it advanced)."""
-    caches["health"].set(SWEEP_KEY, time.time() if at is None else at, timeout=7 * 86_400)
+    caches["default"].set(SWEEP_KEY, time.time() if at is None else at, timeout=7 * 86_400)
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class Clock:
     """What the heartbeat says about the game clock.
 
     `age`: seconds since the last completed sweep (None: none recorded, or unreadable);
-    `unreadable`: the health cache could not be read (Redis down: then the broker, the same
+    `unreadable`: the cache could not be read (Redis down: then the broker, the same
     Redis, is down too, and no deadline advances); `limit`: the age past which the clock
     counts as stopped (READY_SWEEP_INTERVALS sweep intervals). A clock that cannot be seen
     to run counts as stopped."""
@@ -90,7 +90,7 @@ def clock(now: float | None = None, *, strict: bool = False) -> Clock:
     cannot answer (`unreadable`), where the configured cache answers a miss (an absent
     heartbeat: `age` None)."""
     limit = READY_SWEEP_INTERVALS * settings.SWEEP_INTERVAL_SECONDS
-    cache = caches["health"]
+    cache = caches["default"]
     try:
         at = RedisCache.get(cache, SWEEP_KEY) if strict else cache.get(SWEEP_KEY)
     except Exception as exc:  # redis-py raises several kinds; any means "cannot be read"

@@ -162,13 +162,12 @@ if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
 # a stopped or hung Redis costs a page its cached parts, never the page.
 _REDIS_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 1}
 _cache_prefix = env_str("CACHE_PREFIX", "kg") + _worker_suffix
+# One cache: the rate limits' counters, the pages' cached parts (messaging.blocks, the game
+# home's parts: keyed by the versions the services move) and the beat sweeper's heartbeat
+# for /readyz (config/health.py).
 CACHES = {"default": {"BACKEND": "config.cache.DegradingRedisCache",
                       "LOCATION": REDIS_URL, "KEY_PREFIX": _cache_prefix,
                       "OPTIONS": _REDIS_OPTIONS}}
-# The beat sweeper's heartbeat for /readyz (config/health.py), and rendered pages of posts
-# (messaging/page_cache.py), keyed by each thread's version: the same Redis, own prefixes.
-CACHES["health"] = dict(CACHES["default"], KEY_PREFIX=_cache_prefix + "-health")
-CACHES["pages"] = dict(CACHES["default"], KEY_PREFIX=_cache_prefix + "-pages")
 
 # --- Celery --------------------------------------------------------------------------------
 CELERY_BROKER_URL = devstack.broker_url(env_str("CELERY_BROKER_URL") or REDIS_URL)

@@ -115,8 +115,8 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 
 def _redis_keys_of_this_worker() -> list[str]:
     """The Redis keys this test process owns under pytest-xdist (config/settings.py gives
-    each worker its own cache prefix and Celery queue): its cache and health-cache entries
-    and its Celery queue (kombu keeps priorities 3, 6, 9 under suffixed names)."""
+    each worker its own cache prefix and Celery queue): its cache entries and its Celery
+    queue (kombu keeps priorities 3, 6, 9 under suffixed names)."""
     global _redis
     if _redis is None:
         import redis
@@ -125,8 +125,7 @@ def _redis_keys_of_this_worker() -> list[str]:
     prefix = settings.CACHES["default"]["KEY_PREFIX"]
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
     keys = [queue, *(f"{queue}\x06\x16{p}" for p in (3, 6, 9))]
-    for pattern in (f"{prefix}:*", f"{prefix}-health:*", f"{prefix}-pages:*"):
-        keys.extend(k.decode() for k in _redis.scan_iter(match=pattern, count=1000))
+    keys.extend(k.decode() for k in _redis.scan_iter(match=f"{prefix}:*", count=1000))
     return keys
 
 

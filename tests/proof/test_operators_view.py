@@ -23,9 +23,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def no_heartbeat():
-    caches["health"].delete(SWEEP_KEY)
+    caches["default"].delete(SWEEP_KEY)
     yield
-    caches["health"].delete(SWEEP_KEY)
+    caches["default"].delete(SWEEP_KEY)
 
 
 def test_ready_when_the_database_the_broker_and_a_recent_sweep_are_fine(client):
@@ -60,7 +60,7 @@ def test_the_sweep_task_records_its_completion(db):
 
     before = time.time()
     assert sweep() == {"advanced": 0}
-    assert caches["health"].get(SWEEP_KEY) >= before
+    assert caches["default"].get(SWEEP_KEY) >= before
 
 
 def readyz_with_broker(client, url: str):
@@ -122,7 +122,8 @@ def test_not_ready_but_no_error_when_the_health_cache_cannot_be_read(client, set
     (the configured cache would answer a miss)."""
     record_sweep_completed()
     settings.CACHES = {**settings.CACHES,
-                       "health": {**settings.CACHES["health"], "LOCATION": "redis://127.0.0.1:1/0"}}
+                       "default": {**settings.CACHES["default"],
+                                   "LOCATION": "redis://127.0.0.1:1/0"}}
     response = client.get("/readyz")
     assert response.status_code == 503
     assert response.json()["checks"]["sweep"] == "heartbeat unreadable (health cache unreachable)"

@@ -32,7 +32,7 @@ from tests.factories.toy import night_kill, seat_user, wolf_seat
 from tests.proof.crawl import Tally, fetch_all
 
 pytestmark = pytest.mark.django_db
-ALIASES = ("default", "health", "pages")
+ALIASES = ("default",)
 
 
 def free_port() -> int:

@@ -27,7 +27,6 @@ def test_each_xdist_worker_has_its_own_queue_and_cache_prefix():
     assert settings.TEST_WORKER == worker
     assert settings.CELERY_TASK_DEFAULT_QUEUE == f"celery-{worker}"
     assert settings.CACHES["default"]["KEY_PREFIX"].endswith(f"-{worker}")
-    assert settings.CACHES["health"]["KEY_PREFIX"].endswith(f"-{worker}-health")
 
 
 @pytest.mark.django_db(transaction=True)
