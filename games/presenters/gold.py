@@ -601,7 +601,7 @@ REASONS = ReasonTexts(R, {
     COUNTS: lambda v, names: counts_text(v),
     VIRTUAL: lambda v, names: virtual_name(v),
     PLACE: place,
-    PAYMENTS: lambda v, names: joined(f"{who(names, s)} +{p}" for s, p in v),
+    PAYMENTS: lambda v, names: joined(f"{who(names, p['seat'])} +{p['coins']}" for p in v),
 })
 
 

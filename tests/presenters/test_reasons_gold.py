@@ -36,7 +36,7 @@ SAMPLES = {
     SEAT: 1, SEATS: [0, 2], CARD: "THIEF", NUMBER: 3, SECTIONS: ["5④.3", "I12"],
     TABLE: {"seats": ["KILLER", "THIEF"], "virtual": ["ASSASSIN"]},
     COUNTS: {"KILLER": 2, "ASSASSIN": 1, "THIEF": 0}, VIRTUAL: 2, PLACE: {"virtual": 0},
-    PAYMENTS: [[0, 2], [2, 1]],
+    PAYMENTS: [{"seat": 0, "coins": 2}, {"seat": 2, "coins": 1}],
 }
 
 
@@ -185,7 +185,8 @@ EXAMPLES = [
      "2号银子 保持身份不变，掀开了虚拟玩家 3 背面朝上的牌：是盗贼（§5④ 操作3）。"),
     (reason("flipped", seat=0, place={"seat": 2}, card="KILLER", ref=["5④.3"]),
      "1号金子 保持身份不变，掀开了3号铜子 背面朝上的牌：是杀手（§5④ 操作3）。"),
-    (reason("paid", payments=[[0, 1], [2, 2]]), "发放金币：1号金子 +1；3号铜子 +2。"),
+    (reason("paid", payments=[{"seat": 0, "coins": 1}, {"seat": 2, "coins": 2}]),
+     "发放金币：1号金子 +1；3号铜子 +2。"),
     (reason("share_win", seats=[0, 2], n=5), "1号金子、3号铜子 各有 5 枚金币，共同获胜。"),
     (reason("all_rounds", n=4, ref=["6④", "I12"]),
      "4 轮全部结束；金币最多者获胜，并列则共同获胜（§6④、I12）。"),

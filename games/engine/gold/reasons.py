@@ -15,7 +15,9 @@ Types of this rule set only:
     COUNTS    how many of each card the table shows: {"KILLER": 2, "ASSASSIN": 3, "THIEF": 3}
     VIRTUAL   a virtual player, 0-based
     PLACE     a place on the table: {"seat": i} or {"virtual": j}
-    PAYMENTS  the coins a final judgment pays: [[seat, coins], ...], paying seats only
+    PAYMENTS  the coins a final judgment pays: [{"seat": 0, "coins": 2}, ...], paying seats
+              only (a seat under the name "seat", so that the event log's export numbers it
+              from 1 as it does every seat)
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ def _is_place(v) -> bool:
 
 def _is_payments(v) -> bool:
     return isinstance(v, list) and all(
-        isinstance(p, list) and len(p) == 2 and all(_is_int(x) for x in p) for p in v)
+        isinstance(p, dict) and set(p) == {"seat", "coins"} and all(_is_int(x) for x in p.values())
+        for p in v)
 
 
 TABLE = register_type("gold_table", _is_table)

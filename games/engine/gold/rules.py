@@ -661,7 +661,8 @@ class Gold(RuleSet):
             pub["coins"][i] += pay
             pub["supply"] -= pay
         if any(paid):
-            because.append(R("paid", payments=[[i, p] for i, p in enumerate(paid) if p]))
+            because.append(R("paid", payments=[{"seat": i, "coins": p}
+                                               for i, p in enumerate(paid) if p]))
         else:
             because.append(R("nobody_paid"))
         record = {"round": pub["round"], "lead": pub["lead"], "seats": list(truth["seats"]),
