@@ -205,7 +205,6 @@ def _add_post(*, thread: Thread, author, body: str, html: str, quote: Post | Non
     board = thread.board
     post = Post.objects.create(thread=thread, number=number, author=author, body=body,
                                html=html, quote=quote)
-    search.index_after_commit(post)  # after the commit: the index is never kept under the lock
     Thread.objects.filter(pk=thread.pk).update(
         last_number=number, post_count=F("post_count") + 1, last_post=post,
         last_post_at=post.created_at, version=thread.version + 1)
@@ -266,6 +265,9 @@ def start_thread(*, board: Board, author, kind: str, title: str, body: str, key:
         post = _add_post(thread=thread, author=author, body=body, html=html, quote=None)
         _where_it_ends_up(thread)
         notifications.notify_new_post(post=post, mentioned=mentioned)
+        # Its search row once the transaction has committed, never under the lock;
+        # registered last, so the change feed's events leave before that write.
+        search.index_after_commit(post)
     return thread
 
 
@@ -292,6 +294,9 @@ def reply(*, thread: Thread, author, body: str, quote: Post | None = None,
         post = _add_post(thread=thread, author=author, body=body, html=html, quote=quote)
         _where_it_ends_up(thread)
         notifications.notify_new_post(post=post, mentioned=mentioned)
+        # Its search row once the transaction has committed, never under the lock;
+        # registered last, so the change feed's events leave before that write.
+        search.index_after_commit(post)
     return post
 
 

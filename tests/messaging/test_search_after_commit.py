@@ -165,3 +165,21 @@ def test_a_reply_quoting_a_post_does_not_wait_for_that_posts_index_write(lobby, 
         release.set()
         writer.join(10)
     assert errors == [] and quoting.quote_id == post.pk
+
+
+def test_the_change_feeds_events_for_a_reply_leave_before_its_search_row_is_written(
+        lobby, alice, monkeypatch):
+    """Open pages hear of the reply first; the index write (now and then a flush of its
+    pending list) comes after the feed's publishing."""
+    from config import feed
+
+    thread = services.start_thread(board=lobby, author=alice, kind="discussion", title="讨论",
+                                   body="第一帖")
+    order = []
+    publish, index_post = feed.publish, search.index_post
+    monkeypatch.setattr(feed, "publish", lambda payload: (order.append(payload["t"]),
+                                                          publish(payload)))
+    monkeypatch.setattr(search, "index_post", lambda pk: (order.append("search"),
+                                                          index_post(pk)))
+    services.reply(thread=thread, author=alice, body="金水", enforce_rate_limit=False)
+    assert order[-1] == "search" and {"thread", "board"} <= set(order[:-1])
