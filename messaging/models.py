@@ -181,6 +181,10 @@ class PostSearch(models.Model):
     text = models.TextField(editable=False)
     terms = models.TextField(editable=False)
 
+    class Meta:
+        verbose_name = _("post's search terms")
+        verbose_name_plural = _("posts' search terms")
+
     def __str__(self) -> str:
         return str(self.post_id)
 

@@ -106,11 +106,10 @@ def end_phase() -> dict:
 class Refusal:
     """An action the rules do not allow: `code`, a reason code of the rule set's table
     (games/engine/reasons.py), and `params`, its typed arguments; the presenter renders it in
-    the reader's language. (`reason`, an English sentence, is the older form being removed.)
+    the reader's language.
     """
 
     code: str
-    reason: str = ""
     params: dict = field(default_factory=dict)
 
     def __bool__(self) -> bool:  # a refusal is falsy, so `if not result:` reads naturally
@@ -171,7 +170,6 @@ class PhaseInfo:
 class Outcome:
     result: str                  # e.g. "civilian", "killer", "wolf", "draw", "aborted"
     winners: tuple[int, ...]     # seats that share the prize
-    summary: str = ""            # older form: one English sentence (being replaced by reason)
     reason: dict | None = None   # why the game ended: a reason of the rule set's table
 
 
@@ -301,7 +299,7 @@ def replay(ruleset: RuleSet, setup: dict, steps: list[dict]) -> State:
     for i, s in enumerate(steps):
         result = ruleset.step(state, s)
         if isinstance(result, Refusal):
-            raise ValueError(f"step {i} refused on replay: {result.code}: {result.reason}")
+            raise ValueError(f"step {i} refused on replay: {result.code} {result.params}")
         state = result.state
     return state
 

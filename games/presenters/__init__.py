@@ -121,8 +121,7 @@ def describe(ruleset: str, event: dict, names: dict[int, str]) -> str:
 def refusal_text(ruleset: str, refusal) -> str:
     """A refusal (games.engine.base.Refusal: a reason code and its arguments) in the reader's
     language: the rule set's `refusal(refusal)`, else its code rendered from the rule set's
-    reasons table, else (an older refusal still carrying an English sentence) that sentence
-    through the catalogue."""
+    reasons table, else a general refusal."""
     text = _presenter(ruleset).refusal(refusal)
     if text:
         return text
@@ -131,7 +130,7 @@ def refusal_text(ruleset: str, refusal) -> str:
         rendered = table.render({"code": refusal.code, "args": dict(refusal.params)}, {})
         if rendered:
             return rendered
-    return _(refusal.reason) if refusal.reason else _("The rules do not allow that now.")
+    return _("The rules do not allow that now.")
 
 
 def seat_facts(ruleset: str, view: dict, number: int) -> str:
@@ -340,41 +339,24 @@ def phase_summary(ruleset: str, name: str, number: int, events: list[dict],
 
 # --- the engine's explanations ------------------------------------------------------------
 
-def _english() -> bool:
-    return (get_language() or "").startswith("en")
-
-
 def because_text(ruleset: str, reason, names: dict[int, str]) -> str:
-    """One reason of an event's `because` chain (games/engine/reasons.py) in the reader's
-    language, from the rule set's `REASONS` table or the reasons every rule set shares (the
-    GM's acts, base.GM_REASONS).
-
-    An older sentence stored as English text (a `because` written before reasons were data)
-    is read through the rule set's `because_text` while the rule sets move to codes.
-    A reason no table knows is shown as its code, and logged once as a warning
-    (tests/presenters/test_reasons.py fails on it first)."""
-    if engine_reasons.is_reason(reason):
-        table = _presenter(ruleset).REASONS
-        text = (table.render(reason, names) if table is not None else None) \
-            or GM_REASONS.render(reason, names)
-        if text is not None:
-            return text
-        shape = (ruleset, reason["code"])
-        if shape not in _UNTRANSLATED:
-            _UNTRANSLATED.add(shape)
-            log.warning("no sentence for the %s engine's reason %r", ruleset, reason["code"])
-        return str(reason["code"])
-    sentence = str(reason)
-    if _english():
-        return sentence
-    text = _presenter(ruleset).because_text(sentence, names)
-    if text is None:
-        shape = (ruleset, re.sub(r"\d+", "#", sentence))
-        if shape not in _UNTRANSLATED:
-            _UNTRANSLATED.add(shape)
-            log.warning("no translation for the %s engine's sentence %r", ruleset, sentence)
-        return sentence
-    return text
+    """One reason of an event's `because` chain (games/engine/reasons.py: a code and its
+    arguments) in the reader's language, from the rule set's `REASONS` table or the reasons
+    every rule set shares (the GM's acts). A reason no table knows is shown as its code and
+    logged once as a warning (the rule sets' conformance tests fail on it first); anything
+    that is not a reason is shown as nothing."""
+    if not engine_reasons.is_reason(reason):
+        return ""
+    table = _presenter(ruleset).REASONS
+    text = (table.render(reason, names) if table is not None else None) \
+        or GM_REASONS.render(reason, names)
+    if text is not None:
+        return text
+    shape = (ruleset, reason["code"])
+    if shape not in _UNTRANSLATED:
+        _UNTRANSLATED.add(shape)
+        log.warning("no sentence for the %s engine's reason %r", ruleset, reason["code"])
+    return str(reason["code"])
 
 
 def reason_types(ruleset: str, code: str) -> dict[str, str]:
@@ -387,7 +369,8 @@ def reason_types(ruleset: str, code: str) -> dict[str, str]:
 
 def because_chain(ruleset: str, event: dict, names: dict[int, str]) -> list[str]:
     """The event's `because` chain, sentence by sentence, in the reader's language."""
-    return [because_text(ruleset, b, names) for b in event.get("because") or []]
+    return [text for text in (because_text(ruleset, b, names)
+                              for b in event.get("because") or []) if text]
 
 
 def explanation(ruleset: str, event: dict, text: str, names: dict[int, str]) -> list[str]:

@@ -1,6 +1,5 @@
 """What every presenter shares: seat names, the generic text of an event or a choice, and
-the machinery that reads the engine's `because` sentences in the reader's language
-(`Explanations`).
+vote tallies. (The engine's reasons are rendered by games/presenters/reasons.py.)
 
 It is also the presenter of a rule set that has no sentences of its own (the test toy
 registers it explicitly): with no `present`/`label` here, every event and choice is shown in
@@ -9,8 +8,6 @@ the generic text.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -141,93 +138,3 @@ def row_text(row: TallyRow, count_label: str) -> str:
     text = count_label % {"seat": row.name, "n": count}
     return text + (pgettext("tally details", " (%(details)s)") % {
         "details": pgettext("tally parts", "; ").join(parts)} if parts else "")
-
-
-# --- the engine's explanations (`because` chains) ------------------------------------------
-#
-# The engine explains every event in English sentences with the rules' section numbers
-# ("seat 3 was attacked during night 2 (§3.5.2)."). A rule set's presenter reads them back with
-# an `Explanations` table: one msgid per sentence shape, written as the engine writes the
-# sentence with a placeholder for each changing part ("%(seat)s was attacked during
-# %(phase)s (%(ref)s)."). The msgid is both the pattern (its text matched literally, each
-# placeholder by its `Part`) and, through the catalogue, the sentence for the reader, filled
-# with the presenter's own words for the parts (a seat's name, a card, a phase).
-
-_SLOT = re.compile(r"%\((\w+)\)s")
-
-
-@dataclass(frozen=True)
-class Part:
-    """A changing part of an engine sentence: `pattern`, the regex of the engine's text for
-    it; `read(text, names)`, that text in the reader's words (None if it cannot be read, then
-    the sentence counts as unknown)."""
-
-    pattern: str
-    read: Callable[[str, dict], str | None]
-
-
-def part_name(slot: str) -> str:
-    """The part a placeholder stands for: its name without a trailing number (`seat2` is a
-    second `seat`)."""
-    return slot.rstrip("0123456789")
-
-
-class Explanations:
-    """A table of the engine's sentences (msgids, see above) and the parts they hold.
-
-    `read(sentence, names)` is the sentence in the active language, or None when no msgid of
-    the table matches it whole (a sentence the table does not know yet: the caller shows the
-    engine's English and logs it; tests/presenters/test_because.py fails on it).
-    """
-
-    def __init__(self, parts: dict[str, Part], msgids: list[str]):
-        self.parts = parts
-        self.rows = [(msgid, self.pattern(msgid)) for msgid in msgids]
-
-    def pattern(self, msgid: str) -> re.Pattern:
-        """The msgid as a regex: its text literally, each placeholder by its part."""
-        pieces, at = [], 0
-        for slot in _SLOT.finditer(msgid):
-            name = slot.group(1)
-            pieces += [re.escape(msgid[at:slot.start()]),
-                       f"(?P<{name}>{self.parts[part_name(name)].pattern})"]
-            at = slot.end()
-        return re.compile("".join(pieces) + re.escape(msgid[at:]))
-
-    def matching(self, sentence: str) -> list[str]:
-        """Every msgid that matches `sentence` whole (the tests want exactly one)."""
-        return [msgid for msgid, regex in self.rows if regex.fullmatch(sentence)]
-
-    def read(self, sentence: str, names: dict[int, str]) -> str | None:
-        """1. Find the first msgid matching the sentence whole; 2. read each part; 3. fill
-        the msgid's translation with them."""
-        for msgid, regex in self.rows:
-            match = regex.fullmatch(sentence)
-            if match is None:
-                continue
-            values = {slot: self.parts[part_name(slot)].read(text, names)
-                      for slot, text in match.groupdict().items()}
-            if any(v is None for v in values.values()):
-                return None
-            return _(msgid) % values
-        return None
-
-
-def seat_number(text: str) -> int:
-    """The seat index in an engine text such as "seat 3" (seats are numbered from 1)."""
-    return int(re.search(r"\d+", text).group()) - 1
-
-
-def seat_numbers(text: str) -> list[int]:
-    """Every seat index in an engine text such as "seat 3, seat 5 and seat 7"."""
-    return [int(n) - 1 for n in re.findall(r"\d+", text)]
-
-
-def plain_ref(text: str, words: tuple[tuple[str, str], ...] = ()) -> str | None:
-    """A reference to the rules in the reader's way: the engine's words for the rules'
-    paragraphs replaced (`words`: regex -> replacement, in order), its list joined the
-    reader's way ("§8.1、§8.2"); None when an English word is left (an unknown reference)."""
-    for pattern, replacement in words:
-        text = re.sub(pattern, replacement, text)
-    text = re.sub(r",? and |, |; ", pgettext("list separator", ", "), text)
-    return None if re.search(r"[A-Za-z]{2,}", text) else text

@@ -64,10 +64,6 @@ class Presenter:
         """A `Refusal` as a sentence for the player."""
         return None
 
-    def because_text(self, sentence: str, names: dict[int, str]) -> str | None:
-        """One sentence of the engine's `because` chain in the reader's language."""
-        return None
-
     # --- seats and results ------------------------------------------------------------------
     def seat_facts(self, view: dict, number: int) -> str:
         """Public facts of a seat for the game's home page, from the viewer's view."""

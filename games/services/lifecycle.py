@@ -25,7 +25,14 @@ from messaging.notifications import Kind
 from .. import awaiting, rulesets
 from ..engine.base import GM, SPECTATOR, end_phase, new_seed
 from ..models import Game, Phase, Seat
-from ..presenters import listing, phase_end_title, phase_summary, result_lines, vote_heading
+from ..presenters import (
+    because_text,
+    listing,
+    phase_end_title,
+    phase_summary,
+    result_lines,
+    vote_heading,
+)
 from ..presenters.deal import deal_markdown, deal_rows
 from ..selectors import commitment_of, seat_names
 from . import backoff, kernel, votes
@@ -79,7 +86,7 @@ def check_settings(*, ruleset: str, seat_count: int, config: dict | None,
         engine.initial_state(seats=seat_count, config=full, seed="settings-check")
     except (ValueError, TypeError, KeyError) as exc:
         raise GameError(_("These rule options do not work together: %(why)s")
-                        % {"why": exc}, code="config") from None
+                        % {"why": why_not(ruleset, exc)}, code="config") from None
     return full
 
 
@@ -189,7 +196,8 @@ def start_game(*, game_id: int, users: list[User], seed: str | None = None,
         try:
             t = engine.initial_state(seats=game.seat_count, config=game.config, seed=game.seed)
         except ValueError as exc:
-            raise GameError(_("The game cannot start: %(why)s") % {"why": exc}) from None
+            raise GameError(_("The game cannot start: %(why)s") % {"why": why_not(game.ruleset, exc)}) \
+                from None
         for number, user in enumerate(users):
             conversation = forum.conversation_for(owner=user, board=game.board)
             Seat.objects.create(game=game, number=number, user=user, conversation=conversation)
@@ -393,6 +401,15 @@ def advance_locked(game: Game, *, reason: str, now: dt.datetime, by: User | None
     log.info("phase advanced (%s): %s -> %s", reason, closing.name if closing else "-",
              "over" if outcome is not None else f"{phase.name} {phase.number}",
              extra={"game_id": game.pk})
+
+
+def why_not(ruleset: str, exc: Exception) -> str:
+    """Why the engine refused a setup, in the reader's language: the reasons it gives (a
+    typed-in deal's broken rules), else its message."""
+    reasons = getattr(exc, "reasons", None)
+    if reasons:
+        return listing(because_text(ruleset, r, {}) for r in reasons)
+    return str(exc)
 
 
 def _finish(game: Game, outcome: Outcome, phase: Phase | None, names: dict[int, str],

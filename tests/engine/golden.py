@@ -325,7 +325,7 @@ class _Writer:
         outcome = self.rules.outcome(state)
         assert outcome is not None, "a golden game must reach its end"
         data = {"result": outcome.result, "winners": list(outcome.winners),
-                "summary": outcome.summary, "reason": outcome.reason}
+                "reason": outcome.reason}
         winners = listing(who(self.names, s) for s in outcome.winners) or "无"
         text = plain(outcome_text(self.ruleset, data, self.names,
                                   self.rules.view(state, GM)))

@@ -87,19 +87,19 @@ class HighCard(RuleSet):
     # doing it
     def apply(self, state, step) -> Transition | Refusal:
         if not isinstance(step, dict) or not isinstance(step.get("params"), dict):
-            return Refusal("malformed", "A step is an actor, a kind and parameters.")
+            return Refusal("malformed")
         actor, kind, params = step.get("actor"), step.get("kind"), step["params"]
         refusal = self._refusal(state, actor)
         if refusal is not None:
             return refusal
         if kind not in ("raise", "fold", "whisper"):
-            return Refusal("unknown_action", "You may raise, fold or whisper.")
+            return Refusal("unknown_action")
         if kind == "whisper":
             to, text = params.get("to"), params.get("text")
             if not _is_seat(to, state) or to == actor:
-                return Refusal("bad_target", "Whisper to another seat.")
+                return Refusal("bad_target")
             if not isinstance(text, str) or not 3 <= len(text) <= 200:
-                return Refusal("bad_text", "A whisper has 3 to 200 characters.")
+                return Refusal("bad_text")
         new = copy.deepcopy(state)
         events: list[dict] = []
         pub = new["public"]
@@ -150,14 +150,14 @@ class HighCard(RuleSet):
 
     def _refusal(self, state, actor) -> Refusal | None:
         if not _is_seat(actor, state):
-            return Refusal("not_a_seat", "Only a seat may act.")
+            return Refusal("not_a_seat")
         pub = state["public"]
         if pub["shown"] is not None:
-            return Refusal("over", "The game is over.")
+            return Refusal("over")
         if actor in pub["folded"]:
-            return Refusal("folded", "You folded.")
+            return Refusal("folded")
         if actor in pub["acted"]:
-            return Refusal("already_acted", "You have acted this round.")
+            return Refusal("already_acted")
         return None
 
 
@@ -234,7 +234,7 @@ def test_a_refusal_is_a_falsy_value_with_a_reason_and_the_state_is_untouched():
     before = copy.deepcopy(after)
     refused = RULES.apply(after, action(0, "fold"))
     assert isinstance(refused, Refusal) and not refused
-    assert refused.code == "already_acted" and refused.reason
+    assert refused.code == "already_acted" and refused.params == {}
     assert after == before
 
 

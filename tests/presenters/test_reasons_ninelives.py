@@ -300,3 +300,16 @@ def test_the_result_of_a_game_reads_from_its_reason():
     assert P.REASONS.render(outcome["reason"], NAMES) == \
         "只剩下1号甲君、2号乙君，双方都无法让对方丢牌：平局（§10.4）。"
     assert outcome_text("ninelives", outcome, NAMES) == "平局。获胜者：1号甲君、2号乙君。"
+
+
+@pytest.mark.django_db
+def test_a_gm_s_broken_deal_is_refused_in_words_not_sections(chinese):
+    """The GM's settings form hears why a typed-in deal cannot be played in Chinese, from the
+    deal's reasons (the exception's own text names the sections only)."""
+    from games.services import GameError, check_settings
+
+    with translation.override("zh-hans"), pytest.raises(GameError) as refused:
+        check_settings(ruleset="ninelives", seat_count=5, config={"deal": {"players": 5}},
+                       durations=None, change_cutoff_minutes=0)
+    assert "这不是一副5人局的牌" in str(refused.value)
+    assert "deal breaks" not in str(refused.value)
