@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install messages migrate demo worker bench bench-writes lint clean ci loadtest services stop-services crawl
+.PHONY: run test install messages migrate demo worker bench bench-writes bench-live lint clean ci loadtest services stop-services crawl
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -81,6 +81,13 @@ bench: migrate
 # BENCH_ARGS="--variants as-is,fastupdate-off --rounds 2".
 bench-writes: messages
 	$(PY) scripts/bench_replies.py $(BENCH_ARGS)
+
+# Live pages: 1,000 idle /live/ streams (the live server's memory, the other pages' p99 with
+# and without them, one event to all), commit-to-event delivery for 200 replies and 50 phase
+# changes, then bench_http's read-page ratios (docs/operations.md, "Live pages"). The
+# machine's own PostgreSQL and Redis; options through BENCH_ARGS="--pages 500 --no-http".
+bench-live: messages
+	$(PY) scripts/bench_live.py $(BENCH_ARGS)
 
 # 5 games of 猫有n条命, 30 players, 2 minutes with a Celery worker and beat; the long run is
 # in docs/operations.md ("Load test"). Exits non-zero if a check fails.
