@@ -260,20 +260,34 @@ def load(port: int, made: dict, rate: float, seconds: float, rng: random.Random)
     return results
 
 
-def serial(made: dict, count: int, rng: random.Random) -> list[float]:
-    """`count` replies one after another through the service in this process, in ms."""
-    from messaging import services
+def serial(made: dict, count: int, rng: random.Random) -> tuple[list[float], list[float]]:
+    """`count` replies one after another through the service in this process: each reply's
+    time and, where the search row is written after the commit (messaging.search.index_post),
+    that write's time (how long search lags behind the post), in ms."""
+    from messaging import search, services
     from messaging.models import Thread
 
     thread = Thread.objects.get(pk=made["thread"])
-    times = []
-    for i in range(count):
-        body = post_text(rng)
-        t = time.perf_counter()
-        services.reply(thread=thread, author=made["people"][i % len(made["people"])], body=body,
-                       enforce_rate_limit=False)
-        times.append((time.perf_counter() - t) * 1000)
-    return times
+    times, lags = [], []
+    index_post = getattr(search, "index_post", None)
+    if index_post is not None:
+        def timed(post_id: int) -> None:
+            t = time.perf_counter()
+            index_post(post_id)
+            lags.append((time.perf_counter() - t) * 1000)
+
+        search.index_post = timed
+    try:
+        for i in range(count):
+            body = post_text(rng)
+            t = time.perf_counter()
+            services.reply(thread=thread, author=made["people"][i % len(made["people"])],
+                           body=body, enforce_rate_limit=False)
+            times.append((time.perf_counter() - t) * 1000)
+    finally:
+        if index_post is not None:
+            search.index_post = index_post
+    return times, lags
 
 
 def main() -> None:
@@ -330,7 +344,7 @@ def main() -> None:
             except OSError:
                 time.sleep(0.1)
         measured = {v: {"ms": [], "late": [], "bad": 0, "flushes": 0, "most": 0,
-                        "serial": [], "load": []} for v in variants}
+                        "serial": [], "lag": [], "load": []} for v in variants}
         shown = {}
         for round_ in range(args.rounds):
             for variant in variants:
@@ -339,7 +353,7 @@ def main() -> None:
                 set_index(url, VARIANTS[variant])
                 shown[variant] = index_options(url)
                 if args.serial and round_ == 0:
-                    row["serial"] = serial(made, args.serial, rng)
+                    row["serial"], row["lag"] = serial(made, args.serial, rng)
                     connections.close_all()
                 load(port, made, args.rate, args.warmup, rng)
                 set_index(url, None)  # every measurement starts with an empty pending list
@@ -381,12 +395,15 @@ def main() -> None:
     if args.serial:
         print()
         print("one reply after another in this process (ms): no concurrency, the reply's own cost")
-        print(f"{'variant':16} {'replies':>7} {'mean':>6} {'p50':>6} {'p99':>6} {'max':>6}")
+        print(f"{'variant':16} {'replies':>7} {'mean':>6} {'p50':>6} {'p99':>6} {'max':>6}"
+              "   search row after the commit: p50 p99 max")
         for variant, row in measured.items():
-            serial_ms = row["serial"]
+            serial_ms, lag = row["serial"], row["lag"]
+            after = (f"   {percentile(lag, 50):.1f} {percentile(lag, 99):.1f} {max(lag):.1f}"
+                     if lag else "   (written with the post)")
             print(f"{variant:16} {len(serial_ms):7} {statistics.mean(serial_ms):6.1f} "
                   f"{percentile(serial_ms, 50):6.1f} {percentile(serial_ms, 99):6.1f} "
-                  f"{max(serial_ms):6.1f}")
+                  f"{max(serial_ms):6.1f}{after}")
     lateness = [x for row in measured.values() for x in row["late"]]
     print(f"\nclient lateness (sent after due): p99 {percentile(lateness, 99):.1f} ms "
           f"(the client kept up if this is small)")
