@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET
 
 from config.inputs import parse_int
 
-from . import page_cache, rules
+from . import blocks, rules
 from .models import Thread
 from .notifications import header_counts as read_counts
 
@@ -29,12 +29,14 @@ PER_FETCH = 50  # a page of posts; more than that and the bar links the thread's
 def new_posts(request: HttpRequest, pk: int) -> HttpResponse:
     """`?after=N`: the first `PER_FETCH` posts of thread `pk` numbered after N, as `<li>`s
     inside `<ol data-count="how many there are after N">`; 404 for a thread the reader may
-    not read (rules.can_read_thread, as the thread page). Three queries: the thread, the
-    count, the posts (with their quotes and authors)."""
-    after = parse_int(request.GET.get("after"), field="after", minimum=0)
+    not read (rules.can_read_thread, as the thread page). Four queries: the thread, the
+    count, the thread's authors' names and badges (messaging.blocks.thread_people: their
+    ids kept under the thread's version), the posts (with their quotes); rendered as the
+    thread page renders its posts (blocks.render_posts), never kept."""
     thread = get_object_or_404(Thread.objects.select_related("board"), pk=pk)
     if not rules.can_read_thread(request.user, thread):
         raise Http404
+    after = parse_int(request.GET.get("after"), field="after", minimum=0)
     later = thread.posts.filter(number__gt=after).order_by("number")
     count = later.count()
     html = ""
@@ -43,11 +45,12 @@ def new_posts(request: HttpRequest, pk: int) -> HttpResponse:
         refusal = rules.reply_refusal(user, thread) if user.is_authenticated else True
         can_edit = (user.is_authenticated and not rules.is_messenger(user)
                     and rules.is_gm(user, thread.board_id))
-        # The page the first of them is on (the quote button's link without script).
-        page_number = thread.posts.filter(number__lte=after).count() // PER_FETCH + 1
-        html = page_cache.posts_block(
+        # The page the first of them (number after + 1) is on: pages are floor ranges of
+        # PER_FETCH (the quote button's link without script).
+        page_number = after // PER_FETCH + 1
+        html = blocks.render_posts(
             thread=thread, posts=later[:PER_FETCH], page_number=page_number,
-            can_quote=not refusal, can_edit=can_edit, cache=False).html
+            people=blocks.thread_people(thread), can_quote=not refusal, can_edit=can_edit)
     return HttpResponse(f'<ol class="posts" data-count="{count}" data-version="{thread.version}">'
                         f'{html}</ol>', content_type="text/html; charset=utf-8")
 
