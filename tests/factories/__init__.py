@@ -5,6 +5,8 @@ are in tests/conftest.py):
     ninelives.py  a 猫有n条命 game with a fixed deal; the msgids its presentation uses
     classic.py    an eleven-seat Classic game with a fixed deal; what a page may reveal
     gold.py       a 谁偷了我的金币 game; secrecy checks of a seat's page; engine-only play
+    chinese.py    what a Chinese page may show (the admin's and the players' crawls), and
+                  games of any rule set played with random legal steps and Chinese texts
 
 Here: what every rule set's tests use (a fresh row, a seat's user, the Chinese catalogue).
 """
