@@ -40,19 +40,28 @@ it to the next hour mark any living seated user has left (None when there is non
 A sweep is a plain ORM loop under a query budget that does not grow with the games, seats
 or reminders due (tests/services/test_reminders.py): in one transaction, the due looks
 locked (SKIP LOCKED: two sweeps never look at the same game at once, so a claim read and
-then written cannot race), the games with their seats, users and profiles, the claims of
-their phases, then the new claims, the moved claims, the bell notices, the outbox rows and
-the next looks, each one bulk statement. A game's `awaiting` record (games/awaiting.py)
-says who the engine awaits while its step count is the game's; otherwise the state is read
-for that game (one more query for it alone).
+then written cannot race), the games, their living seats with their users' columns and
+each user's claim of the phase, then the claims made or moved, the bell notices, the
+outbox rows and the next looks, each one bulk statement: seven in all. It reads plain
+values (`values_list` of the columns it uses) and builds model instances only for the rows
+it writes: building one for every game, seat, user and profile read was most of a sweep's
+time. A game's `awaiting` record (games/awaiting.py) says who the engine awaits while its
+step count is the game's; otherwise the state is read for that game (one more query for
+it alone).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import zoneinfo
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import NamedTuple
 
+from django.conf import settings
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -63,7 +72,7 @@ from messaging.models import Notification
 from messaging.notifications import MAX_TEXT, Kind, may_notify, site_path
 
 from . import awaiting
-from .mail import Locale, nudge_on_commit, user_locale
+from .mail import Locale, nudge_on_commit
 from .models import Game, OutboxEmail, ReminderLook, ReminderSent, Seat
 from .models.game import REMINDER_MAX_HOURS
 from .presenters import phase_name
@@ -73,11 +82,60 @@ BATCH = 500  # games looked at per sweep; the rest wait for the next one (oldest
 DEFAULT_HOURS = "6,1"  # accounts.models.Profile.reminder_hours' default (no profile)
 EMAIL_KIND = "reminders"  # accounts.unsubscribe.KINDS: the reminders' one-click unsubscribe
 DEFERRED_TEMPLATE = "reminder"  # games.mail.DEFERRED: the sender writes the text
-# What a sweep reads of a game (not its state: `who_is_awaited` reads that only for a game
-# whose awaiting record is stale).
+# What a sweep reads of a game, in DueGame's order (not its state: `who_is_awaited` reads
+# that only for a game whose awaiting record is stale).
 GAME_COLUMNS = ("id", "status", "name", "ruleset", "awaiting", "steps", "deadline",
-                "choices_close_at", "phase_name", "phase_number", "current_phase",
+                "choices_close_at", "phase_name", "phase_number", "current_phase_id",
                 "current_phase__started_at")
+# What it reads of a living seat with a user: the game, then Reader's fields in order.
+SEAT_COLUMNS = ("game_id", "number", "user_id", "user__email", "user__username",
+                "user__is_active", "user__profile__reminder_hours", "user__profile__language",
+                "user__profile__timezone")
+
+
+class Reader(NamedTuple):
+    """A living seat's user as the sweep reads them: plain values, no model instance."""
+
+    number: int
+    user_id: int
+    email: str
+    username: str
+    is_active: bool
+    hours: str | None  # the profile's reminder_hours; None without a profile
+    language: str | None  # the profile's; None without one, "" for the site's default
+    timezone: str | None
+    claimed: int | None  # the mark of the user's claim of the game's current phase, if any
+
+    @property
+    def locale(self) -> Locale:
+        """games.mail.user_locale's rule from the plain values: the site's defaults without
+        a profile, or where the profile leaves one empty."""
+        return Locale(language=self.language or settings.LANGUAGE_CODE,
+                      timezone=self.timezone or settings.DEFAULT_USER_TIMEZONE)
+
+
+_UNREAD = object()  # DueGame.awaited before who_is_awaited has read it
+
+
+@dataclass(slots=True, eq=False)
+class DueGame:
+    """A game due for a look as the sweep reads it: GAME_COLUMNS, and `seats`, its living
+    seats that have a user."""
+
+    pk: int
+    status: str
+    name: str
+    ruleset: str
+    awaiting: dict | None
+    steps: int
+    deadline: dt.datetime | None
+    choices_close_at: dt.datetime | None
+    phase_name: str
+    phase_number: int | None
+    current_phase_id: int | None
+    started_at: dt.datetime | None  # the current phase's
+    seats: list[Reader] = field(default_factory=list)
+    awaited: object = _UNREAD  # who_is_awaited's answer, once read
 
 
 def parse_hours(raw: str | None) -> list[int]:
@@ -135,40 +193,45 @@ def scaled_marks(marks: list[tuple[int, dt.timedelta]], length: dt.timedelta | N
     return kept or [(0, length / 4)]
 
 
-def due_games(now: dt.datetime, *, lock: bool = False) -> list[Game]:
+def due_games(now: dt.datetime, *, lock: bool = False) -> list[DueGame]:
     """The games due for a look at `now` (at most BATCH, the oldest look first), each with
-    its seats, their users and profiles (`seats_read`) and `look` (its ReminderLook). With
-    `lock` (inside a transaction) their looks are locked, SKIP LOCKED. Three queries."""
+    its living seats that have a user, their users' columns and each user's claim of the
+    game's current phase (`Reader.claimed`). With `lock` (inside a transaction) their looks
+    are locked, SKIP LOCKED (the looks alone: that statement reads no other table); the
+    games, seats and claims are read by the statements after it, so they are the ones as
+    they stand once the looks are held. Three queries, one when no look is due.
+    (`order_by()`: no model's default order, which for the seats would join the games.)"""
     looks = ReminderLook.objects.filter(at__lte=now).order_by("at")
     if lock:
         looks = looks.select_for_update(skip_locked=True)
-    looks = list(looks[:BATCH])
-    if not looks:
+    pks = list(looks.values_list("game_id", flat=True)[:BATCH])
+    if not pks:
         return []
-    seats = Seat.objects.select_related("user__profile").order_by("number")
-    games = {g.pk: g for g in Game.objects.filter(pk__in=[look.game_id for look in looks])
-             .select_related("current_phase").only(*GAME_COLUMNS)
-             .prefetch_related(Prefetch("seats", queryset=seats, to_attr="seats_read"))}
-    out = []
-    for look in looks:
-        game = games.get(look.game_id)
-        if game is not None:
-            game.look = look
-            out.append(game)
-    return out
+    games = {row[0]: DueGame(*row) for row in
+             Game.objects.filter(pk__in=pks).order_by().values_list(*GAME_COLUMNS)}
+    # The seat's user's claim of its game's current phase: two index probes a seat (the
+    # game by key, the claim by its unique (phase, user)), no join of the games.
+    current_phase = Game.objects.filter(pk=OuterRef(OuterRef("game_id"))).order_by().values(
+        "current_phase_id")
+    claimed = ReminderSent.objects.filter(phase_id=Subquery(current_phase),
+                                          user_id=OuterRef("user_id")).values("hours")
+    for game_id, *seat in (Seat.objects.filter(game_id__in=pks, alive=True, user__isnull=False)
+                           .order_by().values_list(*SEAT_COLUMNS, Subquery(claimed))):
+        games[game_id].seats.append(Reader(*seat))
+    return [games[pk] for pk in pks if pk in games]
 
 
-def reminder_deadline(game: Game) -> dt.datetime | None:
+def reminder_deadline(game: DueGame) -> dt.datetime | None:
     """The moment a reminder aims at: the night's choices' close where the phase keeps time
     for one run inside it (Game.choices_close_at), else the deadline."""
     return game.choices_close_at or game.deadline
 
 
-def who_is_awaited(game: Game) -> dict | None:
+def who_is_awaited(game: DueGame) -> dict | None:
     """{"living", "awaiting", "round"} of the game (games/awaiting.py): the record written
     with the state while its step count is the game's, else worked out from the state (read
     for this game alone); kept on the game."""
-    if not hasattr(game, "awaited"):
+    if game.awaited is _UNREAD:
         record = game.awaiting
         if not record or record.get("steps") != game.steps:
             record = awaiting.of_state(game.ruleset, Game.objects.values_list(
@@ -182,13 +245,13 @@ def send_due_reminders(*, now: dt.datetime | None = None) -> int:
 
     In one transaction, under a budget of queries that does not grow with the games, seats
     or reminders due (tests/services/test_reminders.py):
-    1. the due looks, locked (SKIP LOCKED), and their games with seats, users and profiles
-       (`due_games`);
+    1. the due looks, locked (SKIP LOCKED), and their games with their living seats, those
+       users' columns and their claims of the games' phases (`due_games`);
     2. for each game, the living seats the engine still awaits; for each of their users the
        hour marks due now (the nearest only: earlier ones are marked passed) and the game's
        next look: the next mark any living seated user has left (`plan`);
-    3. the claims of those phases; a user's claim is made, or moved to a nearer mark; a
-       mark already claimed (by an earlier sweep) is not sent again;
+    3. a user's claim of the phase is made, or moved to a nearer mark, all in one
+       statement; a mark already claimed (by an earlier sweep) is not sent again;
     4. the bell notice of each claim made (its first reminder of the phase), the outbox row
        of each claim made or moved (games.mail.DEFERRED "reminder": the text is written
        when it is sent, from the time left now and the reader's language and timezone),
@@ -200,19 +263,20 @@ def send_due_reminders(*, now: dt.datetime | None = None) -> int:
         if not games:
             return 0
         wanted, next_look = plan(games, now)
-        pks = _claim(wanted, now)
-        for game in games:
-            game.look.at = next_look.get(game.pk)
-        ReminderLook.objects.bulk_update([game.look for game in games], ["at"])
+        pks = _claim(wanted, now) if wanted else []
+        # The looks are held (step 1): each row is there, so this writes `at` of each.
+        ReminderLook.objects.bulk_create(
+            [ReminderLook(game_id=pk, at=at) for pk, at in next_look.items()],
+            update_conflicts=True, unique_fields=["game"], update_fields=["at"])
     nudge_on_commit(pks)
     return len(pks)
 
 
-def plan(games: list[Game], now: dt.datetime
-         ) -> tuple[list[tuple[Game, Seat, int]], dict[int, dt.datetime | None]]:
+def plan(games: list[DueGame], now: dt.datetime
+         ) -> tuple[list[tuple[DueGame, Reader, int]], dict[int, dt.datetime | None]]:
     """What the sweep claims: [(game, seat, the nearest hour mark due)], one per (phase,
     user), and each game's next look (None: none)."""
-    wanted: dict[tuple[int, int], tuple[Game, Seat, int]] = {}
+    wanted: dict[tuple[int, int], tuple[DueGame, Reader, int]] = {}
     next_look: dict[int, dt.datetime | None] = {}
     for game in games:
         next_look[game.pk] = None
@@ -225,80 +289,117 @@ def plan(games: list[Game], now: dt.datetime
             continue
         living, owing = set(awaited["living"]), set(awaited["awaiting"])
         left = deadline - now
-        length = phase_length(game.current_phase.started_at, deadline)
-        for seat in game.seats_read:
-            if seat.user_id is None or not seat.alive or seat.number not in living:
+        length = phase_length(game.started_at, deadline)
+        marks: dict[str | None, tuple[int | None, dt.datetime | None]] = {}  # by hours chosen
+        for seat in game.seats:
+            if seat.number not in living:
                 continue
-            due = None
-            for hours, span in scaled_marks(_marks(seat.user), length):
-                if span < left:  # the largest mark left: the user's next (owing or not)
-                    at = deadline - span
-                    look = next_look[game.pk]
-                    next_look[game.pk] = at if look is None else min(look, at)
-                    break
-                due = hours  # due now: the last of them is the nearest
+            if seat.hours not in marks:
+                marks[seat.hours] = _due(seat.hours, length, left, deadline)
+            due, at = marks[seat.hours]
+            if at is not None:  # the user's next mark (owing or not)
+                look = next_look[game.pk]
+                next_look[game.pk] = at if look is None else min(look, at)
             if due is not None and seat.number in owing:  # (one claim a user, seated twice)
                 wanted[game.current_phase_id, seat.user_id] = (game, seat, due)
     return list(wanted.values()), next_look
 
 
-def _marks(user) -> list[tuple[int, dt.timedelta]]:
-    """The user's hour marks, each with its span, largest first."""
-    return [(h, dt.timedelta(hours=h)) for h in reminder_hours(user)]
+def _due(raw: str | None, length: dt.timedelta | None, left: dt.timedelta,
+         deadline: dt.datetime) -> tuple[int | None, dt.datetime | None]:
+    """(the nearest mark due now, when the next mark falls due) for a user whose profile's
+    `reminder_hours` is `raw`, in a phase of `length` with `left` to go; None for none."""
+    due = None
+    for hours, span in scaled_marks(_marks(raw), length):
+        if span < left:  # the largest mark left: the user's next
+            return due, deadline - span
+        due = hours  # due now: the last of them is the nearest
+    return due, None
 
 
-def _claim(wanted: list[tuple[Game, Seat, int]], now: dt.datetime) -> list[int]:
+@lru_cache(maxsize=256)
+def _marks(raw: str | None) -> tuple[tuple[int, dt.timedelta], ...]:
+    """The hour marks of a profile's `reminder_hours` (None: no profile, the default), each
+    with its span, largest first; worked out once per distinct value."""
+    return tuple((h, dt.timedelta(hours=h)) for h in parse_hours(DEFAULT_HOURS if raw is None
+                                                                      else raw))
+
+
+def _claim(wanted: list[tuple[DueGame, Reader, int]], now: dt.datetime) -> list[int]:
     """Steps 3 and 4 for `wanted` (the caller holds the games' looks): returns the outbox
     rows' ids. A mark is sent when the user has no claim of the phase yet (the claim is
     made, and the bell rings) or their claim is of a farther mark (it moves here)."""
-    claims = {(c.phase_id, c.user_id): c for c in ReminderSent.objects.filter(
-        phase_id__in={game.current_phase_id for game, _seat, _mark in wanted},
-        user_id__in={seat.user_id for _game, seat, _mark in wanted})}
-    made, moved, sending = [], [], []
+    claims, sending = [], []
     for game, seat, mark in wanted:
-        claim = claims.get((game.current_phase_id, seat.user_id))
-        if claim is None:
-            made.append(ReminderSent(phase_id=game.current_phase_id, user_id=seat.user_id,
-                                     hours=mark, first_hours=mark))
-            sending.append((game, seat, True))
-        elif claim.hours > mark:
-            claim.hours, claim.created = mark, timezone.now()  # "last reminded"
-            moved.append(claim)
-            sending.append((game, seat, False))
-    ReminderSent.objects.bulk_create(made)  # the unique (phase, user) refuses a second row
-    ReminderSent.objects.bulk_update(moved, ["hours", "created"])
-    act = {game.pk: site_path(reverse("game-act", args=[game.pk]))
-           for game, _seat, _first in sending}
-    written = timezone.now()  # the notices' and the outbox rows' created (the real clock)
+        if seat.claimed is None or seat.claimed > mark:
+            claims.append(ReminderSent(phase_id=game.current_phase_id, user_id=seat.user_id,
+                                       hours=mark, first_hours=mark))
+            sending.append((game, seat, seat.locale, seat.claimed is None))
+    # Made, or moved to the nearer mark: `hours` and `created` ("last reminded"), never
+    # `first_hours`. The looks are held, so the claims read with the seats are the ones
+    # this writes over.
+    ReminderSent.objects.bulk_create(claims, update_conflicts=True,
+                                     unique_fields=["phase", "user"],
+                                     update_fields=["hours", "created"])
+    act = _act_path()
+    bells = [(game, seat, locale) for game, seat, locale, first in sending
+             if first and may_notify(user_id=seat.user_id, username=seat.username,
+                                     is_active=seat.is_active)]
+    texts = notice_texts({(game, locale) for game, _seat, locale in bells})
     Notification.objects.bulk_create([
-        Notification(user_id=seat.user_id, kind=Kind.DEADLINE, url=act[game.pk],
-                     text=notice_text(game, user_locale(seat.user))[:MAX_TEXT])
-        for game, seat, first in sending if first and may_notify(
-            user_id=seat.user_id, username=seat.user.get_username(),
-            is_active=seat.user.is_active)])
+        Notification(user_id=seat.user_id, kind=Kind.DEADLINE,
+                     url=site_path(act.format(game.pk)),
+                     text=texts[game.pk, locale][:MAX_TEXT])
+        for game, seat, locale in bells])
+    written = timezone.now()  # the outbox rows' created (the real clock)
     rows = OutboxEmail.objects.bulk_create([
-        OutboxEmail(kind=EMAIL_KIND, user_id=seat.user_id, to=seat.user.email,
+        OutboxEmail(kind=EMAIL_KIND, user_id=seat.user_id, to=seat.email,
                     subject="", body="", template=DEFERRED_TEMPLATE,
-                    context=email_context(game, user_locale(seat.user), now),
+                    context=email_context(game, locale, now),
                     created=written, next_attempt_at=written)
-        for game, seat, _first in sending if seat.user.email])  # no address: no email
+        for game, seat, locale, _first in sending if seat.email])  # no address: no email
     return [row.pk for row in rows]
 
 
-def notice_text(game: Game, locale: Locale) -> str:
+def notice_text(game: DueGame, locale: Locale) -> str:
     """The bell's deadline notice for `game`, in the reader's language and timezone."""
-    with translation.override(locale.language), timezone.override(locale.timezone):
-        local = timezone.localtime(reminder_deadline(game)).strftime("%Y-%m-%d %H:%M")
-        return _("%(game)s: %(phase)s ends %(deadline)s") % {
-            "game": game.name, "phase": _phase_name(game), "deadline": local}
+    return notice_texts({(game, locale)})[game.pk, locale]
 
 
-def _phase_name(game: Game) -> str:
-    return phase_name(game.ruleset, game.phase_name, game.phase_number or 0,
-                      who_is_awaited(game)["round"])
+def notice_texts(pairs: set[tuple[DueGame, Locale]]) -> dict[tuple[int, Locale], str]:
+    """`notice_text` of each (game, locale), by (game pk, locale): the language is switched
+    once per locale, not once per notice, and each phase named once per locale (many games
+    are at the same phase)."""
+    by_locale: dict[Locale, list[DueGame]] = defaultdict(list)
+    for game, locale in pairs:
+        by_locale[locale].append(game)
+    texts = {}
+    for locale, games in by_locale.items():
+        zone = zoneinfo.ZoneInfo(locale.timezone)
+        with translation.override(locale.language):
+            line = _("%(game)s: %(phase)s ends %(deadline)s")
+            phases: dict[tuple, str] = {}
+            for game in games:
+                phase = (game.ruleset, game.phase_name, game.phase_number or 0,
+                         who_is_awaited(game)["round"])
+                if phase not in phases:
+                    phases[phase] = phase_name(*phase)
+                # "2026-12-02 09:20", as strftime("%Y-%m-%d %H:%M") writes it, in half the time
+                local = reminder_deadline(game).astimezone(zone).isoformat(" ", "minutes")[:16]
+                texts[game.pk, locale] = line % {"game": game.name, "phase": phases[phase],
+                                                 "deadline": local}
+    return texts
 
 
-def email_context(game: Game, locale: Locale, now: dt.datetime) -> dict:
+def _act_path() -> str:
+    """reverse("game-act", args=[pk]) as a format string of the pk: one reverse() a sweep,
+    not one a notice."""
+    marker = 987654321
+    return reverse("game-act", args=[marker]).replace("{", "{{").replace(
+        "}", "}}").replace(str(marker), "{}")
+
+
+def email_context(game: DueGame, locale: Locale, now: dt.datetime) -> dict:
     """The deferred email's context: the time really left at this sweep, the reader's
     language and timezone as read now."""
     deadline = reminder_deadline(game)

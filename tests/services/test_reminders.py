@@ -247,6 +247,65 @@ def test_the_game_is_looked_at_again_only_at_the_next_hour_mark(long_game,
     assert _look(long_game) == long_game.deadline - dt.timedelta(hours=reminders.MAX_HOURS)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_sweep_skips_the_games_another_sweep_holds_and_locks_only_their_looks(long_game):
+    """While one sweep holds a game's look (its transaction open), another sweep skips that
+    game at once instead of waiting (SKIP LOCKED), and the game's own row stays free for the
+    services; once the first lets go, the next sweep sends."""
+    import threading
+
+    from django.db import connection, transaction
+
+    now = long_game.deadline - dt.timedelta(minutes=30)
+    held, release, seen = threading.Event(), threading.Event(), []
+
+    def other_sweep():
+        try:
+            with transaction.atomic():
+                seen.extend(game.pk for game in reminders.due_games(now, lock=True))
+                held.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=other_sweep)
+    thread.start()
+    try:
+        assert held.wait(30) and seen == [long_game.pk]
+        assert reminders.send_due_reminders(now=now) == 0
+        assert not ReminderSent.objects.exists()
+        with transaction.atomic():  # raises if the look's lock had taken the game's row too
+            Game.objects.select_for_update(nowait=True).get(pk=long_game.pk)
+    finally:
+        release.set()
+        thread.join()
+    assert reminders.send_due_reminders(now=now) == 1
+
+
+def test_a_user_without_a_profile_gets_the_default_marks_in_the_site_s_language(
+        long_game, django_capture_on_commit_callbacks):
+    """The sweep reads a user's hours, language and timezone as plain values: without a
+    profile, the default marks (6 and 1 hours) and games.mail.user_locale's defaults."""
+    from accounts.models import Profile
+    from games.mail import Locale, user_locale
+    from games.models import OutboxEmail
+
+    wolf = seat_user(long_game, "wolf")
+    Profile.objects.filter(user=wolf).delete()
+    wolf = type(wolf).objects.get(pk=wolf.pk)
+    now = long_game.deadline - dt.timedelta(hours=5)  # the 6-hour mark
+    [game] = reminders.due_games(now)
+    [seat] = [s for s in game.seats if s.user_id == wolf.pk]
+    assert seat.hours is None
+    assert seat.locale == user_locale(wolf) == Locale("zh-hans", "Asia/Shanghai")
+    with django_capture_on_commit_callbacks(execute=False):
+        assert reminders.send_due_reminders(now=now) == 1
+    [row] = OutboxEmail.objects.filter(kind="reminders")
+    assert (row.user_id, row.context["language"], row.context["timezone"]) == (
+        wolf.pk, "zh-hans", "Asia/Shanghai")
+    assert ReminderSent.objects.get(user=wolf).hours == 6
+
+
 def test_a_look_leaves_the_game_row_and_its_home_page_alone_and_an_ended_game_is_let_go(
         long_game, django_capture_on_commit_callbacks):
     """Moving the next look writes the narrow ReminderLook row, not the game's: the game's
@@ -264,10 +323,10 @@ def test_a_look_leaves_the_game_row_and_its_home_page_alone_and_an_ended_game_is
 
 
 # Every sweep's statements whatever the number of games, seats and reminders due: the
-# savepoint and its release, the due looks (locked), the games, their seats (users and
-# profiles joined), the claims of their phases, the claims made, the claims moved, the
-# notices, the outbox rows, the next looks.
-SWEEP_BUDGET = 11
+# savepoint and its release, the due looks (locked), the games, their living seats (users,
+# profiles and each user's claim of the phase), the claims made or moved (one upsert), the
+# notices, the outbox rows, the next looks (one upsert).
+SWEEP_BUDGET = 9
 
 
 def test_a_sweep_s_queries_do_not_grow_with_the_games_or_seats_due(
@@ -465,9 +524,10 @@ def test_a_sweep_reads_the_games_due_and_writes_every_row(
     assert (read_game.name, read_game.deadline, read_game.phase_name,
             read_game.current_phase_id) == (game.name, game.deadline, "day",
                                             game.current_phase_id)
-    read = {s.user_id: s.user for s in read_game.seats_read}
+    read = {s.user_id: s for s in read_game.seats}  # the living seats (all, this day)
     assert set(read) == {s.user_id for s in game.seats.all()}
-    assert user_locale(read[english.pk]) == Locale("en", "Europe/Paris")
+    assert read[english.pk].locale == user_locale(english) == Locale("en", "Europe/Paris")
+    assert all(read[user.pk].locale == user_locale(user) for user in living)
     assert read[mute.pk].email == "" and read[disabled.pk].is_active is False
     started = timezone.now()
     with django_capture_on_commit_callbacks(execute=False) as nudges:
@@ -485,7 +545,7 @@ def test_a_sweep_reads_the_games_due_and_writes_every_row(
     for notice in notices:
         assert (notice["kind"], notice["url"], notice["read_at"], notice["thread_id"]) == (
             "deadline", f"/games/{game.pk}/act/", None, None)
-        zone = ZoneInfo(user_locale(read[notice["user_id"]]).timezone)
+        zone = ZoneInfo(read[notice["user_id"]].locale.timezone)
         assert notice["text"].startswith(game.name)
         assert game.deadline.astimezone(zone).strftime("%Y-%m-%d %H:%M") in notice["text"]
     emails = {row.user_id: row for row in OutboxEmail.objects.filter(kind="reminders")}
@@ -502,6 +562,35 @@ def test_a_sweep_reads_the_games_due_and_writes_every_row(
         phase=game.current_phase).exclude(user=early))
     assert dict(looks)[game.pk] is None and dict(looks)[far.pk] == far.deadline - dt.timedelta(
         hours=6)
+
+
+def test_a_sweep_builds_model_instances_only_for_the_rows_it_writes(players, gm, make_user):
+    """Three games due (one of them at day, every seat owing): the sweep reads games, seats,
+    users, profiles and claims as plain values; the only model instances it builds are the
+    rows it writes, one per claim, notice, email and next look."""
+    from django.db.models.signals import post_init
+
+    crowd = players + [make_user(f"路人{i}") for i in range(10)]
+    games = [services.start_game(game_id=services.create_game(
+        name=f"局{i}", ruleset="toy", gm=gm, seat_count=5,
+        durations={"night": 3 * 60, "day": 3 * 60}).pk, users=crowd[5 * i:5 * i + 5])
+        for i in range(3)]
+    services.end_phase_now(game_id=games[0].pk, gm=gm)  # its day: all five owe a vote
+    now = min(Game.objects.get(pk=g.pk).deadline for g in games) - dt.timedelta(minutes=20)
+    ReminderLook.objects.filter(game__in=games).update(at=now)
+    built = []
+
+    def count(sender, **kwargs):
+        built.append(sender.__name__)
+
+    post_init.connect(count)
+    try:
+        sent = reminders.send_due_reminders(now=now)
+    finally:
+        post_init.disconnect(count)
+    assert sent == 5 + 1 + 1
+    assert sorted(set(built)) == ["Notification", "OutboxEmail", "ReminderLook", "ReminderSent"]
+    assert len(built) == 3 * sent + len(games)
 
 
 def test_the_plain_values_rule_of_who_gets_a_notice_is_notify_s(make_user, settings):
@@ -675,7 +764,7 @@ def test_the_read_carries_no_state_where_the_record_is_kept(long_game,
                                                             django_assert_num_queries):
     now = long_game.deadline - dt.timedelta(minutes=40)
     [game] = reminders.due_games(now)
-    assert "state" in game.get_deferred_fields()
+    assert not hasattr(game, "state")
     with django_assert_num_queries(0):
         assert reminders.who_is_awaited(game)["living"] == [0, 1, 2, 3, 4]
     Game.objects.filter(pk=long_game.pk).update(awaiting=None)
