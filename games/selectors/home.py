@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 # What the key row reads of the game (not its state: the parts kept under its version show
 # that); the rest is deferred.
-HOME_FIELDS = ("id", "name", "status", "created", "page_version", "checkin_hours", "deadline")
+HOME_FIELDS = ("id", "name", "status", "created", "page_version", "steps", "checkin_hours",
+               "deadline")
 
 
 def home_row(pk, user: User | AnonymousUser | None) -> Game | None:

@@ -90,7 +90,12 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
             if early:
                 advance_locked(game, reason="early", now=now, by=None)
         game.save()
-        kernel.changed(game, since=facts)
+        if kernel.page_facts(game) != facts or any(e["visibility"]["public"] for e in t.events):
+            kernel.changed(game, since=facts)
+        # else a secret step (a card chosen at night): nothing anyone else's page shows has
+        # changed, and a public version or a feed event moving now would tell every reader
+        # when the seat acted. The seat's own kept parts are keyed by the step count too
+        # (games.web.pages.parts_key).
     return t
 
 

@@ -84,12 +84,14 @@ def game_home(request, pk):
     return _home(request, game, game.viewer_seat, game.viewer_signup_role)
 
 
-def parts_key(pk: int, version: int, seat: int | None) -> str:
+def parts_key(pk: int, version: int, seat: int | None, steps: int = 0) -> str:
     """The key of game `pk`'s kept parts at page version `version`, as seen through seat
-    `seat` (None: no seat), in the active language and timezone, by this build (a deploy
-    that changes a template or a sentence starts afresh)."""
+    `seat` (None: no seat; a seat's parts also by the game's step count `steps`, since a
+    secret step changes only its own seat's view and moves no public version), in the
+    active language and timezone, by this build (a deploy that changes a template or a
+    sentence starts afresh)."""
     return ":".join(str(part) for part in (
-        "game-home", pk, version, "public" if seat is None else f"seat{seat}",
+        "game-home", pk, version, "public" if seat is None else f"seat{seat}.{steps}",
         translation.get_language(), timezone.get_current_timezone_name(), BUILD))
 
 
@@ -107,14 +109,15 @@ def home_parts(game: Game, seat: int | None) -> tuple[str, str]:
     read with the visitor, so the parts rendered are the seat's, whoever holds it now);
     the language and timezone (sentences, times). A cache that is down is a miss: the
     parts are rendered, nothing is kept (config/cache.py)."""
-    found = cache.get(parts_key(game.pk, game.page_version, seat))
+    found = cache.get(parts_key(game.pk, game.page_version, seat, game.steps))
     if found is None:
         full = selectors.game_for_home(game.pk)
         if full is None or full.status == Game.Status.DRAFT:
             raise Http404
         values = _shared_context(full, seat)
         found = (render_to_string(STATUS, values), render_to_string(TABLES, values))
-        cache.set(parts_key(full.pk, full.page_version, seat), found, PARTS_SECONDS)
+        cache.set(parts_key(full.pk, full.page_version, seat, full.steps), found,
+                  PARTS_SECONDS)
     return mark_safe(found[0]), mark_safe(found[1])  # noqa: S308 (our own templates' output)
 
 

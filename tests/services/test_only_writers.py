@@ -23,10 +23,12 @@ import pytest
 from django.conf import settings
 from django.db import connection
 from django.db.models.signals import post_delete, post_save, pre_delete, pre_save
+from django.urls import reverse
 
 from config import feed
 from games import services
 from games.models import Announcement, Game, ReminderLook
+from games.web.pages import parts_key
 from tests.factories.toy import seat_user
 
 ROOT = pathlib.Path(settings.BASE_DIR)
@@ -155,6 +157,18 @@ def _kill(game):
                            now=T0 + dt.timedelta(minutes=5))
 
 
+def _day(game):
+    services.end_phase_now(game_id=game.pk, gm=game.gm, now=T0 + dt.timedelta(minutes=10))
+
+
+def _vote(game):
+    game.refresh_from_db()
+    alive = [s for s in game.seats.order_by("number") if s.alive]
+    services.submit_action(game_id=game.pk, user=alive[0].user, kind="vote",
+                           params={"target": alive[1].number},
+                           now=T0 + dt.timedelta(minutes=15))
+
+
 def _draft(game):
     Game.objects.filter(pk=game.pk).update(hold_announcements=True)
     _kill(game)
@@ -184,7 +198,7 @@ def _paused(game):
 
 # name: (setup(game) -> callable or None, the call, the `what` expected)
 CALLS = {
-    "a player's step": (None, _kill, ""),
+    "a player's vote (public)": (_day, _vote, ""),
     "the clock's advance": (None, lambda g: services.advance_phase(
         game_id=g.pk, now=g.deadline + dt.timedelta(minutes=1)), "phase"),
     "the GM ends the phase": (None, lambda g: services.end_phase_now(
@@ -247,3 +261,25 @@ def test_a_new_phase_schedules_the_reminder_look(night, django_capture_on_commit
     assert ReminderLook.objects.get(game=night).at == night.deadline - dt.timedelta(hours=48)
     services.abort_game(game_id=night.pk, gm=night.gm, reason="测试")
     assert ReminderLook.objects.get(game=night).at is None
+
+
+@pytest.mark.django_db
+def test_a_secret_step_moves_no_public_version_and_publishes_no_game_event(
+        night, published, django_capture_on_commit_callbacks, client):
+    """A card chosen at night changes only its own seat's view: a public version or a game
+    event moving now would tell every reader when the seat acted. The seat's own page still
+    shows the step at once (its kept parts are keyed by the step count too)."""
+    wolf = seat_user(night, "wolf")
+    client.force_login(wolf)
+    url = reverse("game-home", args=[night.pk])
+    client.get(url)  # the wolf's parts are kept before the step
+    before = Game.objects.get(pk=night.pk).page_version
+    published.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        _kill(night)
+    assert Game.objects.get(pk=night.pk).page_version == before
+    assert [e for e in published if e["t"] == "game"] == []
+    assert Game.objects.get(pk=night.pk).steps == night.steps + 1
+    fresh = Game.objects.get(pk=night.pk)
+    assert parts_key(fresh.pk, fresh.page_version, 0, fresh.steps) != \
+        parts_key(night.pk, before, 0, night.steps)
