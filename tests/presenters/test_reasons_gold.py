@@ -141,11 +141,10 @@ def test_random_play_gives_only_reasons_of_the_table(games):
     refusals = [r for g in games for r in g[1]]
     assert {r.code for r in refusals} <= REFUSALS
     assert len({r.code for r in refusals}) >= 10, {r.code for r in refusals}
-    assert all(not r.reason for r in refusals)
     assert [p for r in refusals
             for p in TABLE_OF_CODES.problems({"code": r.code, "args": dict(r.params)})] == []
     outcomes = [g[2] for g in games]
-    assert all(o.reason["code"] in RESULTS and not o.summary for o in outcomes)
+    assert all(o.reason["code"] in RESULTS for o in outcomes)
     assert [p for o in outcomes for p in TABLE_OF_CODES.problems(o.reason)] == []
     # The play reaches almost every explanation (the rest are pinned in section 3).
     seen = {r["code"] for r in reasons}
@@ -235,7 +234,7 @@ def test_a_refusal_names_the_seat_from_one(chinese):
     state = ENGINE.step(state, end_phase()).state
     refused = ENGINE.apply(state, action(2, "keep"))
     assert isinstance(refused, Refusal)
-    assert (refused.code, refused.params, refused.reason) == ("not_your_turn", {"seat": 0}, "")
+    assert (refused.code, refused.params) == ("not_your_turn", {"seat": 0})
     with translation.override("zh-hans"):
         assert refusal_text("gold", refused) == "现在轮到 1 号座位，不是你。"
     with translation.override("en"):
@@ -248,7 +247,6 @@ def test_the_result_is_a_reason_and_reads_in_chinese(chinese):
         state = ENGINE.step(state, end_phase()).state
     out = ENGINE.outcome(state)
     coins = state["public"]["coins"]
-    assert out.summary == ""
     assert out.reason == (TABLE_OF_CODES("wins", seat=out.winners[0], n=max(coins))
                           if len(out.winners) == 1 else
                           TABLE_OF_CODES("share_win", seats=list(out.winners), n=max(coins)))
