@@ -1,4 +1,4 @@
-"""Issue 16 item 6: every profile's look-alike skeleton, unique.
+"""Names that cannot impersonate: every profile's look-alike skeleton, unique.
 
 Existing names whose skeletons collide (a 阿貓 beside a 阿猫 from before this rule) keep
 their names: the newer profile's skeleton gets a "#<id>" suffix, so the constraint can be

@@ -1,5 +1,5 @@
 """Game.page_version: bumped by the database itself whenever something the game's home page
-shows changes (issue 17 item 1).
+shows changes.
 
 The home page keeps its rendered parts (and, for anonymous readers, the whole page) in the
 cache under the game's page version (games/web/home_cache.py). Triggers rather than the

@@ -1,7 +1,7 @@
 """ReminderSent: one row per (phase, user) instead of one per (phase, user, hours).
 
 A sweep that reminds a seat now writes one row (or moves it to a nearer mark) where it wrote
-up to three (the bell's hours=0 row, the mark due, the marks it passed): issue 17 item 3.
+up to three (the bell's hours=0 row, the mark due, the marks it passed).
 Existing rows are folded into one per (phase, user): `hours` the nearest mark emailed (0 when
 only the bell was recorded), `first_hours` the first mark (the bell rang with it).
 """

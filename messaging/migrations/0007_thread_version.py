@@ -1,5 +1,5 @@
 """Thread.version: bumped by the database itself whenever one of the thread's posts is
-written, changed or deleted (issue 17 item 1).
+written, changed or deleted.
 
 The thread page keeps the rendered markup of a page of posts in the cache under the thread's
 version (messaging/page_cache.py); a trigger rather than the services' own updates, so that

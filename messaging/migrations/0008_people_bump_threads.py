@@ -1,5 +1,5 @@
 """A changed name or staff status moves the version of every thread the person wrote in
-(issue 17 item 1): the cached pages of posts (messaging/page_cache.py) hold their authors'
+(then): the cached pages of posts (messaging/page_cache.py) hold their authors'
 names and 神的使者's badge, so whatever changes a name (a profile's display name, created,
 changed or deleted; the username of an account without a profile) or whether someone is
 active staff (their badge) makes a new key for those pages. Like migration 0007's triggers,

@@ -1,7 +1,7 @@
 """Board.version: bumped by the database whenever one of the board's threads is created,
 changed (its title, kind, flags, counters, last post, or its own `version`: a post written,
 edited, withdrawn or deleted, an author renamed, migrations 0007 and 0008), moved in or out,
-or deleted (issue 17 item 1).
+or deleted.
 
 The board page keeps its rows (messaging/board_rows.py) and anonymous readers' whole page
 under the board's version; triggers rather than the services' own updates, so that no way of
