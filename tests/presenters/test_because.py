@@ -3,8 +3,8 @@
 Each rule set's own reasons (codes with typed arguments, games/engine/<rule set>/reasons.py)
 are checked by tests/presenters/test_reasons_<rule set>.py: every code has a sentence, random
 games give no other, each reads in Chinese. Here: the GM's own acts, which every rule set's
-event log holds, read the same everywhere; and a sentence no table knows is shown as it was
-written and logged once.
+event log holds, read the same everywhere; a code no table knows is shown as its code and
+logged once; and anything that is not a reason (text) is shown as nothing, never as prose.
 """
 
 from __future__ import annotations
@@ -31,9 +31,13 @@ def test_the_gm_s_own_acts_read_the_same_in_every_rule_set(ruleset):
     assert because_text(ruleset, reason, NAMES) == "天神操作：暂停游戏"
 
 
-def test_an_unknown_sentence_is_shown_as_written_and_logged_once(caplog):
-    sentence = "Seat 9 did something the table has never heard of (§99)."
+def test_an_unknown_code_is_shown_as_its_code_and_logged_once(caplog):
+    reason = {"code": "never_heard_of", "args": {"seat": 8}}
     with caplog.at_level(logging.WARNING, logger="games.presenters"):
-        assert because_text("gold", sentence, NAMES) == sentence
-        assert because_text("gold", sentence.replace("9", "7"), NAMES) != ""
-    assert len([r for r in caplog.records if "never heard of" in r.getMessage()]) == 1
+        assert because_text("gold", reason, NAMES) == "never_heard_of"
+        assert because_text("gold", dict(reason, args={"seat": 6}), NAMES) == "never_heard_of"
+    assert len([r for r in caplog.records if "never_heard_of" in r.getMessage()]) == 1
+
+
+def test_text_is_no_reason_and_is_not_shown():
+    assert because_text("gold", "Seat 9 did something (§99).", NAMES) == ""
