@@ -47,9 +47,6 @@ THREADS_PER_PAGE = 30
 MESSAGES_PER_PAGE = 50
 NOTIFICATIONS_PER_PAGE = 30
 RESULTS_PER_PAGE = 20
-# A board's game as the forum's pages read it: not its state, record or options (large
-# columns no forum page shows; read on demand should one be asked for).
-GAME_UNREAD = ("state", "outcome", "awaiting", "config", "durations")
 # Deep pages of a search cost an OFFSET scan; nobody reads result 1,000.
 MAX_RESULT_PAGE = 50
 LATEST_THREADS = 15
@@ -96,10 +93,18 @@ def _page(paginator: Paginator, raw: str | None, *, default_last: bool = False) 
     return paginator.get_page(number)
 
 
+def _without_game_columns(path: str) -> list[str]:
+    """The large columns of the game at `path` that no forum page shows (its state, result,
+    awaited seats and options), to `defer()`: a forum page loads a board's game for its name
+    and links, never reads these (they are read on demand should one be asked for)."""
+    return [f"{path}__{name}" for name in ("state", "outcome", "awaiting", "config",
+                                           "durations")]
+
+
 def _board_or_404(slug: str) -> Board:
     """The board named `slug` with its game (`board.game`, or none) in one query."""
     board = (Board.objects.select_related("game")
-             .defer(*(f"game__{name}" for name in GAME_UNREAD)).filter(slug=slug).first())
+             .defer(*_without_game_columns("game")).filter(slug=slug).first())
     if board is not None:
         return board
     # The site-wide lobby always exists: created on first visit on a fresh install.
@@ -114,7 +119,7 @@ def _readable_thread_or_404(user, pk: int) -> Thread:
     of a thread shows it."""
     thread = get_object_or_404(
         Thread.objects.select_related("board__game")
-        .defer(*(f"board__game__{name}" for name in GAME_UNREAD)), pk=pk)
+        .defer(*_without_game_columns("board__game")), pk=pk)
     if not rules.can_read_thread(user, thread):
         raise Http404
     return thread

@@ -51,10 +51,9 @@ def test_a_reminder_claim_has_no_index_of_its_phase_beside_the_unique_one():
                                                                 ["user_id"]]
 
 
-def test_a_reminder_claim_is_not_checked_against_its_phase_and_user():
-    """games 0020: the claims' foreign keys are the ORM's alone (its deletions cascade,
-    tests/services/test_reminders.py); the notices and emails written with them keep
-    theirs."""
+def test_a_reminder_claim_is_checked_against_its_phase_and_user():
+    """A reminder claim's phase and user are foreign keys in the database like every other
+    row's (the claims, the notices and the emails written with them)."""
     with connection.cursor() as cursor:
         def keys(model):
             found = connection.introspection.get_constraints(cursor, model._meta.db_table)
@@ -62,7 +61,7 @@ def test_a_reminder_claim_is_not_checked_against_its_phase_and_user():
 
         from games.models import OutboxEmail
 
-        assert keys(ReminderSent) == []
+        assert keys(ReminderSent) == ["phase_id", "user_id"]
         assert keys(Notification) == sorted(["user_id", "actor_id", "thread_id", "post_id",
                                              "conversation_id"])
         assert keys(OutboxEmail) == ["user_id"]

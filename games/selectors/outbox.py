@@ -54,8 +54,8 @@ def recent_outbox(viewer: User, limit: int = 50):
     """
     from allauth.account.models import EmailAddress
 
-    from .mail import ACCOUNT
-    from .models import OutboxEmail
+    from ..mail import ACCOUNT
+    from ..models import OutboxEmail
 
     if viewer is None or not viewer.is_authenticated:
         return []

@@ -88,7 +88,8 @@ def page_facts(game: Game) -> tuple:
     return (game.status, game.current_phase_id, game.deadline, game.choices_close_at)
 
 
-def changed(game: Game, *, since: tuple | None = None, what: str = "") -> None:
+def changed(game: Game, *, since: tuple | None = None, what: str = "",
+            saved_after: bool = False) -> None:
     """What the game's pages show has changed: move `Game.page_version` by one in the
     caller's transaction and publish it on commit (`feed.changed("game", ...)`).
 
@@ -99,8 +100,9 @@ def changed(game: Game, *, since: tuple | None = None, what: str = "") -> None:
     before the new deadline; none for a game that does not run).
 
     Precondition: the caller holds the game lock and `game` is the row it locked, so its
-    `page_version` is the stored one; a `game.save()` after this writes the same value.
-    Every writer of `page_version` holds that lock: the version only ever goes up, and a
+    `page_version` is the stored one; a `game.save()` after this writes the same value, so a
+    caller that saves the whole row next passes `saved_after` and that save writes the new
+    version instead of a statement of its own. Every writer of `page_version` holds that lock: the version only ever goes up, and a
     page kept under a version is never shown for another state of the game.
     """
     if since is not None and not what:
@@ -109,7 +111,8 @@ def changed(game: Game, *, since: tuple | None = None, what: str = "") -> None:
         elif since[2:] != (game.deadline, game.choices_close_at):
             what = "deadline"
     game.page_version += 1
-    Game.objects.filter(pk=game.pk).update(page_version=game.page_version)
+    if not saved_after:
+        Game.objects.filter(pk=game.pk).update(page_version=game.page_version)
     if what in ("phase", "deadline"):
         ReminderLook.schedule({game.pk: game.deadline if game.status == Game.Status.RUNNING
                                else None})

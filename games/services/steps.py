@@ -89,9 +89,9 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
                 and not choices_closed(game, now)
             if early:
                 advance_locked(game, reason="early", now=now, by=None)
-        game.save()
         if kernel.page_facts(game) != facts or any(e["visibility"]["public"] for e in t.events):
-            kernel.changed(game, since=facts)
+            kernel.changed(game, since=facts, saved_after=True)
+        game.save()
         # else a secret step (a card chosen at night): nothing anyone else's page shows has
         # changed, and a public version or a feed event moving now would tell every reader
         # when the seat acted. The seat's own kept parts are keyed by the step count too

@@ -26,7 +26,7 @@ from games import selectors, services
 from games.engine.conformance import fill
 from games.models import Game
 from games.presenters import describe
-from games.web.events_export import one_based
+from games.web.events_export import one_based, reason_json
 from messaging.models import Conversation
 from messaging.rendering import render_markdown
 
@@ -208,13 +208,20 @@ class Secrets:
                 texts[e.pk] = squash(markdown_plain(
                     describe(game.ruleset, e.as_engine_event(), names)))
         # The same events as data, as the JSON export shows them (seats numbered from 1, as
-        # on the pages): the `because` chain and the data, keys sorted, as find_leaks reads
-        # JSON answers.
+        # on the pages): the arguments of each reason of the `because` chain and the data,
+        # keys sorted, as find_leaks reads JSON answers. A public reason's arguments are
+        # public data: a death announced with the dead seat's card tells everyone the card
+        # the deal gave that seat.
         self.event_data: list[tuple[list[str], frozenset[int], int]] = []
-        data_of = {e.pk: [squash(b) for b in e.because if isinstance(b, str)]
-                   + [squash(json.dumps(one_based(e.data), ensure_ascii=False,
-                                        sort_keys=True))]
-                   for e in every}
+
+        def as_json(value) -> str:
+            return squash(json.dumps(value, ensure_ascii=False, sort_keys=True))
+
+        with translation.override(LANGUAGE):
+            data_of = {e.pk: [as_json(r["args"]) for r in (
+                reason_json(game.ruleset, b, names) for b in e.because or [])
+                if r is not None and r["args"]] + [as_json(one_based(e.data))]
+                for e in every}
         for e in every:
             if not e.public:
                 audience = frozenset(int(s) for s in e.audience.strip(",").split(",") if s)

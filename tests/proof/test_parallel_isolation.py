@@ -15,7 +15,7 @@ def test_a_workers_cache_clear_leaves_the_other_workers_keys(settings):
                        "default": {**settings.CACHES["default"], "KEY_PREFIX": "kgtest-gw7"}}
     settings.CELERY_TASK_DEFAULT_QUEUE = "celery-gw7"
     client = redis.Redis.from_url(settings.REDIS_URL)
-    mine = ["kgtest-gw7:1:rl:post", "kgtest-gw7-health:1:health:sweep-completed",
+    mine = ["kgtest-gw7:1:rl:post", "kgtest-gw7:1:health:sweep-completed",
             "celery-gw7", "celery-gw7\x06\x163"]
     theirs = ["kgtest-gw70:1:rl:post", "kgtest-gw8:1:rl:post", "kgtest-gw8-health:1:x",
               "celery-gw8", "celery-gw70"]

@@ -38,6 +38,8 @@ ALLOWED = {
                         "engine's answer for one viewer (legal_actions_for, the GM's "
                         "console reads such as living_seats, revealed_deal after the end, "
                         "the rollback plan)",
+    "messaging/views.py:_without_game_columns": "names the game columns a forum page "
+                                                 "defers (never loads), so reads none",
     "games/awaiting.py": "who the engine awaits, worked out when a service writes the state "
                          "(for_game) and by the reminder sweep where that record is empty",
     "games/reminders.py": "the reminder sweep reads the state column only where the awaiting "

@@ -27,7 +27,7 @@ the services). What it proved and where that is proved now:
 - the seat not yet asked has no action; the priority token traded for ×2 (tokens): here;
 - the replacer alone sees its face-down card, the flipper sees two "?", the flip is public
   and shows the replaced card, the round is judged and the next dealt: here, in round 1;
-- the result in Chinese on every seat's game page, never the engine's summary: here;
+- the result in Chinese on every seat's game page, never its English sentence: here;
 - a game whose phases the clock ends (defaults) finishes with winners:
   tests/services/gold/test_play.py (every seat lets the deadline pass, through the sweep);
 - the screenshot var/artifacts/gold-game.png (docs/rules/gold.md): here, 金子's act page at
@@ -281,7 +281,9 @@ def test_three_players_walk_a_whole_gold_game_by_clicking(
             result = selectors.outcome_line(game, selectors.seat_names(game), view)
         html = unescape(page.content())
         assert "游戏结束" in result and result in html  # the presenter's sentence
-        assert game.outcome["summary"] not in html  # never the engine's English
+        with translation.override("en"):
+            english = selectors.outcome_line(game, selectors.seat_names(game), view)
+        assert english != result and english not in html  # never the English sentence
     assert len(hidden) > 40 and sum(hidden) >= 4, (len(hidden), sum(hidden))
     to_game(pages[0], GAME)
     follow(pages[0], "#act-link")

@@ -287,7 +287,8 @@ def night_choices(game, checked):
 def alike(seen: dict) -> dict:
     """`seen_by` less what names the game's own rows (the ids in its addresses) and its
     deal's commitment (a salt of its own)."""
-    ids = re.compile(r'((?:href|action|src|hx-get|hx-post|data-url)="[^"]*?)\d+')
+    ids = re.compile(r'((?:href|action|src|hx-get|hx-post|data-url|data-live-game'
+                     r'|data-live-phase)="[^"]*?)\d+')
 
     def norm(value):
         if isinstance(value, str):
