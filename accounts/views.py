@@ -65,14 +65,42 @@ def public_profile(request, pk: int):
 def set_language(request):
     """The header's language menu: Django's own set_language (the cookie, the redirect back),
     and for a signed-in user the profile's language too, since the profile's language is the
-    one each request activates (accounts.middleware)."""
+    one each request activates (accounts.middleware).
+
+    A reader who is not signed in asks by a GET (`?language=&next=`): only the cookie is
+    written, the one thing a link from elsewhere could change, so their pages carry no CSRF
+    token and are kept whole (messaging.blocks). A signed-in user's GET changes nothing."""
     from django.views.i18n import set_language as django_set_language
 
+    if request.method == "GET":
+        return _language_by_link(request)
     response = django_set_language(request)
     code = request.POST.get("language", "")
     if request.method == "POST" and request.user.is_authenticated \
             and code in dict(settings.LANGUAGES):
         Profile.objects.filter(user=request.user).update(language=code)
+    return response
+
+
+def _language_by_link(request):
+    """Back to `next` (this site only, else the home page), with the language cookie set
+    for a reader who is not signed in and asked for a language the site has."""
+    from django.utils.http import url_has_allowed_host_and_scheme
+
+    back = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        back = "/"
+    response = redirect(back)
+    code = request.GET.get("language", "")
+    if not request.user.is_authenticated and code in dict(settings.LANGUAGES):
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, code,
+                            max_age=settings.LANGUAGE_COOKIE_AGE,
+                            path=settings.LANGUAGE_COOKIE_PATH,
+                            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                            secure=settings.LANGUAGE_COOKIE_SECURE,
+                            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                            samesite=settings.LANGUAGE_COOKIE_SAMESITE)
     return response
 
 

@@ -69,7 +69,7 @@ from django.utils.translation import ngettext
 
 from config.site import site_url
 from messaging.models import Notification
-from messaging.notifications import MAX_TEXT, Kind, may_notify, site_path
+from messaging.notifications import MAX_TEXT, Kind, may_notify, publish_counts, site_path
 
 from . import awaiting
 from .mail import Locale, nudge_on_commit
@@ -351,6 +351,8 @@ def _claim(wanted: list[tuple[DueGame, Reader, int]], now: dt.datetime) -> list[
                      url=site_path(act.format(game.pk)),
                      text=texts[game.pk, locale][:MAX_TEXT])
         for game, seat, locale in bells])
+    # The bells rung: each reader's open pages hear their new count once this commits.
+    publish_counts(user_ids=[seat.user_id for _game, seat, _locale in bells])
     written = timezone.now()  # the outbox rows' created (the real clock)
     rows = OutboxEmail.objects.bulk_create([
         OutboxEmail(kind=EMAIL_KIND, user_id=seat.user_id, to=seat.email,

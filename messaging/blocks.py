@@ -12,6 +12,15 @@ versions the services move (docs/architecture.md, "Read path").
    of the thread's authors as read in 1 (`Person`: id, name, badge), and
    `config.build.BUILD` (the code, templates and catalogues that render it).
 
+3. The whole page for a reader who is not signed in (`anonymous_page`): the answer's markup,
+   kept under the thread's `version`, its board's title and lock, its game's `page_version`
+   (the vote box above a vote thread follows the votes) and name, the page asked for, the language,
+   the timezone and the authors' digest as in 2. Such a page holds nothing of its reader:
+   no CSRF token (its header switches the language by a link, accounts.views.set_language,
+   and its script keeps the timezone in a cookie), no draft, no read mark. A page with a
+   message waiting for its reader (after signing out), or asked for with anything but
+   `?page=`, is rendered afresh.
+
 Nothing else goes into a block, and every reader who gets the same key would see the same
 markup: who may read the thread at all is decided before (`rules.can_read_thread`). A key
 is never reused for other content, so nothing is ever deleted: an entry falls out after
@@ -28,6 +37,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db.models import Min
+from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString
@@ -137,3 +147,53 @@ def render_posts(*, thread: Thread, posts, page_number: int, people: list[Person
     return render_to_string(TEMPLATE, {
         "posts": rows, "thread_url": thread.get_absolute_url(), "page_number": page_number,
         "page_query": page_query, "can_quote": can_quote, "can_edit": can_edit})
+
+
+def _digest(*parts) -> str:
+    return hashlib.sha1(repr(parts).encode()).hexdigest()[:12]
+
+
+def _page_asked(request) -> str | None:
+    """The page a reader asks for when that is all they ask (`?page=N` or `last`, or
+    nothing), else None: any other query (the jump to a floor, 只看, a quote, anything a link
+    from elsewhere added) is answered afresh, so a query cannot fill the cache with copies."""
+    if not request.GET:
+        return ""
+    page = request.GET.getlist("page")
+    if len(request.GET) != 1 or len(page) != 1:
+        return None
+    value = page[0]
+    if value == "last" or (value.isascii() and value.isdigit() and len(value) <= 6):
+        return value
+    return None
+
+
+def anonymous_page(request, thread: Thread, render) -> HttpResponse:
+    """The thread page for a reader who is not signed in: kept whole (the module's part 3)
+    when nothing about this request is the reader's own, else `render()` as it is.
+    On a miss `render(people)` makes the response (a 200 is kept) with the authors as read
+    here; a hit costs one cache read and the authors' names (`thread_people`).
+    Precondition: the reader may read `thread` and is not signed in; `render` answers this
+    request, with the authors given or reading them itself."""
+    from django.contrib.messages import get_messages
+
+    page = _page_asked(request)
+    if page is None or request.method != "GET" or len(get_messages(request)):
+        return render()
+    people = thread_people(thread)
+    board = thread.board
+    game = getattr(board, "game", None)
+    key = _key("anonymous-page", thread.pk, thread.created_at.timestamp(), thread.version,
+               _digest(board.slug, board.title, board.is_locked),
+               _digest(game.pk, game.page_version, game.name) if game else "-",
+               page, translation.get_language(), timezone.get_current_timezone_name(),
+               people_digest(people))
+    html = cache.get(key)
+    if html is not None:
+        return HttpResponse(html)
+    response = render(people)
+    # A page that used its reader's CSRF token (a form) or set a cookie is theirs alone.
+    if response.status_code == 200 and not response.cookies \
+            and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+        cache.set(key, response.content, SECONDS)
+    return response

@@ -253,7 +253,8 @@ def thread_new(request: HttpRequest, slug: str) -> HttpResponse:
 def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
                    page_number: str | None, status: int = 200,
                    authors: list[int] | None = None, bad_query: str = "",
-                   quote: int | None = None) -> HttpResponse:
+                   quote: int | None = None,
+                   people: list[blocks.Person] | None = None) -> HttpResponse:
     """The thread page, or with `authors` only those users' posts (只看该作者), keeping their
     floor numbers. `quote`: a post whose quote is added to the reply box (the quote button
     without script, `?quote=`).
@@ -263,7 +264,8 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
     last page of a long thread costs what page 2 does. Its posts' markup is kept in the
     cache (messaging.blocks: one read; on a miss one query of the page's posts), and the
     thread's authors are read once (names, badges); the number of queries does not depend on
-    the number of posts. The "only this author" view counts and pages its posts (not kept)."""
+    the number of posts. The "only this author" view counts and pages its posts (not kept).
+    `people`: the thread's authors as `blocks.thread_people` read them, if the caller did."""
     user = request.user
     whole = not authors and not bad_query
     iso_users = []
@@ -288,7 +290,8 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
         refusal = rules.reply_refusal(user, thread)
         can_edit = not rules.is_messenger(user) and rules.is_gm(user, thread.board_id)
     page_query = urlencode([("author", a) for a in authors or []])
-    people = blocks.thread_people(thread)
+    if people is None:
+        people = blocks.thread_people(thread)
     posts_html = blocks.posts_html(
         thread=thread, posts=posts, page_number=page.number, people=people,
         can_quote=user.is_authenticated and not refusal, can_edit=can_edit,
@@ -411,8 +414,14 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
                               bad_query=bad.message, quote=quote)
     if request.GET.get("floor"):
         return _jump_to_floor(thread, request.GET["floor"], authors)
-    return _render_thread(request, thread, ReplyForm(), page_number=request.GET.get("page"),
-                          authors=authors, quote=quote)
+
+    def render(people: list[blocks.Person] | None = None) -> HttpResponse:
+        return _render_thread(request, thread, ReplyForm(), page_number=request.GET.get("page"),
+                              authors=authors, quote=quote, people=people)
+
+    if not request.user.is_authenticated:
+        return blocks.anonymous_page(request, thread, render)
+    return render()
 
 
 @login_required

@@ -149,8 +149,13 @@ def clear_cache() -> None:
 
 @pytest.fixture(autouse=True)
 def _fast_and_isolated(settings):
+    from django.utils import translation
+
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     clear_cache()
+    # A request activates its reader's language in the thread and leaves it active: each
+    # test starts in the site's default, whatever the test before it read.
+    translation.deactivate()
     yield
 
 

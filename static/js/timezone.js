@@ -2,9 +2,10 @@
 // works without this script: times are then shown in the site's default zone, or the one
 // chosen on the profile page.
 // 1. Once, on a first visit: tell the server the browser's zone (a CSRF-protected POST),
-//    unless the reader chose one (the footer's data-timezone-ask says whether to ask; a
-//    reader who is not signed in is asked while their browser holds no "tz" cookie). If
-//    the zone changes and the reader has not started typing, the page is read again in it.
+//    unless the reader chose one (the footer's data-timezone-ask says whether to ask). A
+//    reader who is not signed in gets the "tz" cookie written here instead, while their
+//    browser holds none (their pages carry no CSRF token). If the zone changes and the
+//    reader has not started typing, the page is read again in it.
 // 2. After each <time datetime>, how long ago (or ahead) it is, in the page's language
 //    ("3 小时前"), kept current every minute.
 (function () {
@@ -25,6 +26,18 @@
     var zone;
     try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { return; }
     if (!zone) { return; }
+    if (ask === "cookie") {
+      if (!/^[A-Za-z0-9_+\-\/]+$/.test(zone)) { return; }  // a zone name needs no escaping
+      // Not signed in: the zone is only a cookie (the server ignores a name it does not
+      // know), written here; the page is read again in it.
+      document.cookie = "tz=" + zone + "; path=/; max-age=31536000" +
+        "; samesite=lax" + (window.location.protocol === "https:" ? "; secure" : "");
+      if (zone !== note.dataset.timezone && hasCookie("tz") && !touched &&
+          (!document.activeElement || document.activeElement === document.body)) {
+        window.location.reload();
+      }
+      return;
+    }
     var token = document.querySelector("input[name=csrfmiddlewaretoken]");
     if (!token) { return; }
     var body = new URLSearchParams();

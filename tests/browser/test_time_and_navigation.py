@@ -179,3 +179,42 @@ def test_the_home_page_shows_latest_threads_on_the_first_phone_screen(
     assert box is not None and box["y"] + box["height"] <= PHONE["height"]
     first_row = page.locator("#latest .thread-row").first.bounding_box()
     assert first_row is not None and first_row["y"] + first_row["height"] <= PHONE["height"]
+
+
+def test_a_reader_not_signed_in_gets_their_zone_and_language_from_a_kept_page(
+    browser, live_server, make_user, artifacts_dir
+):
+    """A page read without signing in is kept whole and holds nothing of its reader: the
+    browser's zone becomes a cookie written by the page's script (the page is read again in
+    New York time), and the language menu, a GET, switches to English and back to the same
+    page; neither asks the server for a token."""
+    alice, bob = make_user("阿丽"), make_user("阿博")
+    thread = long_thread(alice, bob, posts=60)
+    context = browser.new_context(locale="zh-CN", timezone_id="America/New_York")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.set_viewport_size(PHONE)
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/profile/timezone/" in r.url else None)
+    page.goto(f"{live_server.url}{thread.get_absolute_url()}?page=2")
+    page.wait_for_selector("#timezone-note[data-timezone='America/New_York']", state="attached")
+    assert asked == []  # the zone is a cookie the script writes
+    assert page.locator("html").get_attribute("lang") == "zh-hans"
+    assert page.locator("#p51 time").first.inner_text() == "2026-01-01 07:00"
+    assert "UTC-05:00 美国（纽约）" in page.inner_text("#site-footer")
+    assert page.locator("input[name=csrfmiddlewaretoken]").count() == 0
+    page.screenshot(path=str(artifacts_dir / "thread-anonymous-new-york-390.png"))
+    # The language menu: English is not the first option; choosing does not submit.
+    page.select_option("select[name=language]", "en")
+    assert page.url.endswith("?page=2")
+    page.click(".lang button[type=submit]")
+    page.wait_for_load_state()
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert page.url == f"{live_server.url}{thread.get_absolute_url()}?page=2"
+    assert page.locator("#p51").count() == 1  # the same page, in English
+    assert page.locator("select[name=language]").input_value() == "en"  # kept selected
+    page.select_option("select[name=language]", "zh-hans")
+    page.click(".lang button[type=submit]")
+    page.wait_for_load_state()
+    assert page.locator("html").get_attribute("lang") == "zh-hans"
+    context.close()

@@ -39,6 +39,26 @@ def test_only_the_seat_that_owes_a_move_is_reminded_once(long_game,
     assert "Asia/Shanghai" in mail.outbox[0].body
 
 
+def test_the_bell_a_reminder_rings_is_heard_by_its_readers_open_pages(
+        long_game, django_capture_on_commit_callbacks, monkeypatch):
+    """The change feed carries the reminded reader's unread count once the sweep commits
+    (their open pages ask the header's counts again); nobody else's."""
+    from config import feed
+
+    sent = []
+    monkeypatch.setattr(feed, "publish", sent.append)
+    wolf = seat_user(long_game, "wolf")
+    with django_capture_on_commit_callbacks(execute=False) as waiting:
+        assert reminders.send_due_reminders(now=long_game.deadline - dt.timedelta(hours=5)) == 1
+    assert [e for e in sent if e["t"] == "user"] == []  # nothing before the commit
+    for callback in waiting:
+        callback()
+    unread = Notification.objects.filter(user=wolf, read_at=None).count()
+    assert Notification.objects.filter(user=wolf, kind="deadline").count() == 1
+    assert [e for e in sent if e["t"] == "user"] == [
+        {"t": "user", "id": wolf.pk, "v": unread, "what": "notices"}]
+
+
 def test_the_one_hour_reminder_follows_and_then_nothing(long_game,
                                                         django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
@@ -367,7 +387,8 @@ def test_a_sweep_s_queries_do_not_grow_with_the_games_or_seats_due(
         sent = reminders.send_due_reminders(now=now)
     assert sent == 6 + 5  # night: only the wolf of each game owes a move; day: every seat
     assert len(two) == len(more) <= SWEEP_BUDGET
-    assert len(callbacks) == 1  # one nudge of the worker for every email
+    # one nudge of the worker for every email, one publication of the bells' counts
+    assert len(callbacks) == 2
     assert ReminderSent.objects.filter(hours=1).count() == 8 + 5
     assert Notification.objects.filter(kind="deadline").count() == 8 + 5
     far = ReminderLook.objects.filter(game__in=[g.pk for g in games[9:]])
@@ -533,7 +554,7 @@ def test_a_sweep_reads_the_games_due_and_writes_every_row(
     with django_capture_on_commit_callbacks(execute=False) as nudges:
         with django_assert_max_num_queries(SWEEP_BUDGET):
             sent = reminders.send_due_reminders(now=now)
-    assert len(nudges) == 1
+    assert len(nudges) == 2  # the worker's nudge, the bells' counts
     assert sent == len(living) - 1  # all but the one with no address
     claims, notices, _emails, looks, stamps = _written(ids, now)
     # each living seat's 1-hour mark; the one reminded at 6 hours before: the row moved
