@@ -66,8 +66,14 @@ def user_locale(user) -> Locale:
     """The language and timezone to write to `user` in (the site's defaults without a
     profile, or where the profile leaves one empty)."""
     profile = getattr(user, "profile", None) if user is not None else None
-    return Locale(language=getattr(profile, "language", "") or settings.LANGUAGE_CODE,
-                  timezone=getattr(profile, "timezone", "") or settings.DEFAULT_USER_TIMEZONE)
+    return profile_locale(getattr(profile, "language", None), getattr(profile, "timezone", None))
+
+
+def profile_locale(language: str | None, timezone: str | None) -> Locale:
+    """`user_locale` from a profile's language and timezone as read (None without a
+    profile): the site's default for each that is missing or empty."""
+    return Locale(language=language or settings.LANGUAGE_CODE,
+                  timezone=timezone or settings.DEFAULT_USER_TIMEZONE)
 
 
 def footer_lines(user, kind: str) -> list[str]:

@@ -59,7 +59,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.urls import reverse
@@ -72,7 +71,7 @@ from messaging.models import Notification
 from messaging.notifications import MAX_TEXT, Kind, may_notify, publish_counts, site_path
 
 from . import awaiting
-from .mail import Locale, nudge_on_commit
+from .mail import Locale, nudge_on_commit, profile_locale
 from .models import Game, OutboxEmail, ReminderLook, ReminderSent, Seat
 from .models.game import REMINDER_MAX_HOURS
 from .presenters import phase_name
@@ -108,10 +107,8 @@ class Reader(NamedTuple):
 
     @property
     def locale(self) -> Locale:
-        """games.mail.user_locale's rule from the plain values: the site's defaults without
-        a profile, or where the profile leaves one empty."""
-        return Locale(language=self.language or settings.LANGUAGE_CODE,
-                      timezone=self.timezone or settings.DEFAULT_USER_TIMEZONE)
+        """games.mail.user_locale's answer, from the plain values."""
+        return profile_locale(self.language, self.timezone)
 
 
 _UNREAD = object()  # DueGame.awaited before who_is_awaited has read it
