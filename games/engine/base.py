@@ -33,6 +33,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import marshal
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,6 +66,14 @@ def gm_only() -> dict:
 def clone(data):
     """A deep copy of plain JSON data (much faster than copy.deepcopy for it)."""
     return json.loads(json.dumps(data))
+
+
+def copy_plain(data):
+    """A deep copy of data that is already plain JSON data (dicts with str keys, lists, str,
+    int, float, bool, None), three times faster than a JSON round trip and some twenty times
+    faster than copy.deepcopy. Precondition: no tuple and no non-str key (the conformance
+    checks hold every state to a lossless JSON round trip, so a state always meets it)."""
+    return marshal.loads(marshal.dumps(data))
 
 
 def is_seat(viewer, seats: int) -> bool:

@@ -17,7 +17,6 @@ Pure Python, importable from tests and from benchmark commands. For one seeded g
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import string
@@ -32,6 +31,7 @@ from .base import (
     State,
     Transition,
     action,
+    copy_plain,
     end_phase,
     replay,
     visible_to,
@@ -181,7 +181,7 @@ def random_playthrough(ruleset: RuleSet, *, seats: int, seed: int, config: dict 
             probe(ruleset, state, near_miss(probe_rng, ruleset, state, [*actors, GM], stale),
                   play)
         if rng.random() < garbage_odds:
-            before = copy.deepcopy(state)
+            before = copy_plain(state)
             result = ruleset.apply(state, garbage_step(rng, seats))
             assert isinstance(result, Refusal), f"garbage step accepted: {result}"
             assert result.code and isinstance(result.params, dict)  # a reason code, no prose
@@ -200,7 +200,7 @@ def random_playthrough(ruleset: RuleSet, *, seats: int, seed: int, config: dict 
                     break
         if step is None:
             step = end_phase()
-        before = copy.deepcopy(state)
+        before = copy_plain(state)
         result = ruleset.step(state, step)
         assert state == before, f"step {step} mutated its input state"
         assert not isinstance(result, Refusal), (
@@ -224,7 +224,7 @@ def assert_replays(ruleset: RuleSet, play: Playthrough) -> None:
 
 def scramble_hidden(state: State, viewer, rng: random.Random) -> State:
     """A copy of `state` with everything `viewer` may not read replaced by noise."""
-    out = copy.deepcopy(state)
+    out = copy_plain(state)
     noise = {"scrambled": random_text(rng, 12), "n": rng.randrange(10**6)}
     out["secret"] = dict(noise)
     out["private"] = [

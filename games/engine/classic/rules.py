@@ -34,7 +34,6 @@ voter's slot) to the next.
 from __future__ import annotations
 
 import copy
-import json
 
 from ..base import (
     CLOCK,
@@ -46,6 +45,7 @@ from ..base import (
     RuleSet,
     State,
     Transition,
+    clone,
     draw_random,
     fresh_state,
 )
@@ -71,12 +71,6 @@ def _refuse(code: str, **params) -> Refusal:
     """A refusal: a code of the rule set's reason table (reasons.py) and its arguments."""
     why(code, **params)  # a code or an argument the table does not declare fails here
     return Refusal(code, params=params)
-
-
-def clone(data):
-    """A deep copy of plain JSON data (the state's documented layout), much faster than
-    `copy.deepcopy` through the C JSON codec."""
-    return json.loads(json.dumps(data))
 
 
 def copy_state(state: State) -> State:

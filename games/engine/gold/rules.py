@@ -42,7 +42,6 @@ Interpretations, where the seed is silent or ambiguous (docs/rules/gold.md expla
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from ..base import (
@@ -54,6 +53,7 @@ from ..base import (
     State,
     Transition,
     Viewer,
+    copy_plain,
     draw_random,
     emit,
     fresh_state,
@@ -362,7 +362,7 @@ class Gold(RuleSet):
             return Refusal("already_revealed")
         if set(params) != {"card"} or params["card"] not in CARDS:
             return Refusal("bad_card")
-        s = copy.deepcopy(state)
+        s = copy_plain(state)
         events: list[dict] = []
         card = params["card"]
         before = s["private"][seat]["pick"]
@@ -383,7 +383,7 @@ class Gold(RuleSet):
                          params: dict) -> Transition | Refusal:
         if params:
             return Refusal("no_details")
-        s = copy.deepcopy(state)
+        s = copy_plain(state)
         events: list[dict] = []
         self._resolve_priority(s, events, seat, kind, missed=False)
         return Transition(s, events)
@@ -439,7 +439,7 @@ class Gold(RuleSet):
             if (len(params) != 1 or not all(_is_int(v) for v in params.values())
                     or params not in self._face_down_places(pub)):
                 return Refusal("not_face_down")
-        s = copy.deepcopy(state)
+        s = copy_plain(state)
         events: list[dict] = []
         self._resolve_operation(s, events, seat, kind, params, missed=False)
         return Transition(s, events)
@@ -502,7 +502,7 @@ class Gold(RuleSet):
            final judgment and start the next round (or finish the game).
         4. finished: nothing happens.
         """
-        s = copy.deepcopy(state)
+        s = copy_plain(state)
         events: list[dict] = []
         pub = s["public"]
         if pub["phase"] == PICK:

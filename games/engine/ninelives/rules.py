@@ -47,7 +47,6 @@ lists all of them; those of the resolutions are in the docstrings of their modul
 from __future__ import annotations
 
 import json
-import marshal
 from dataclasses import asdict
 from functools import cache
 
@@ -62,6 +61,7 @@ from ..base import (
     TextField,
     Transition,
     Viewer,
+    copy_plain,
     draw_random,
     emit,
     fresh_state,
@@ -124,14 +124,6 @@ def fast_copy(data):
     """A deep copy of plain JSON data (much faster than copy.deepcopy for it), with tuples
     made lists as JSON would store them (for views)."""
     return json.loads(json.dumps(data))
-
-
-def copy_plain(data):
-    """A deep copy of data that is already plain JSON data (dicts with str keys, lists, str,
-    int, float, bool, None), three times faster than a JSON round trip. Precondition: no
-    tuple and no non-str key (the conformance checks hold every state to a lossless JSON
-    round trip, so a state always meets it)."""
-    return marshal.loads(marshal.dumps(data))
 
 
 def label(seat: int) -> str:
