@@ -19,8 +19,8 @@ import pytest
 from django.conf import settings
 from hypothesis import settings as hypothesis_settings
 
+from tests.factories import build_chinese_catalog
 from tests.factories import gold as gold_factory
-from tests.factories import install_chinese_catalog
 from tests.factories import ninelives as nl_factory
 from tests.factories.toy import TOY_REGISTRATION
 
@@ -226,6 +226,43 @@ def make_user(db):
     return make
 
 
+def new_user(display_name: str, *, staff: bool = False):
+    """A verified user with that display name, as `make_user` makes one, but with no password
+    (so it may be made before a test's fixtures switch to the fast hasher): for `module_db`."""
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Profile
+
+    User = get_user_model()
+    n = User.objects.count() + 1
+    email = f"user{n}@example.com"
+    user = User.objects.create_user(username=f"u{n}", email=email, password=None,
+                                    is_staff=staff, is_superuser=staff)
+    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
+    Profile.objects.create(user=user, display_name=display_name, timezone="Asia/Shanghai")
+    return user
+
+
+@pytest.fixture(scope="module")
+def module_db(django_db_setup, django_db_blocker):
+    """Rows a module's tests share, built once: everything written while this fixture is set
+    up stays for each test of the module (each test's own transaction is a savepoint inside
+    this one, rolled back after it, as in Django's TestCase.setUpTestData) and is rolled back
+    after the module's last test. Only for tests that do not commit (no transactional_db,
+    no live server)."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            yield
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
 @pytest.fixture
 def one_rate_window():
     """The clock held still for the test: django-ratelimit counts in fixed windows (each
@@ -331,10 +368,23 @@ def english():
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _catalogue_compiled_afresh(tmp_path_factory):
+    """Every test reads django.po as it is now, compiled once for the run (a stale django.mo
+    cannot change what a test reads). Once for the session: a change of LOCALE_PATHS makes
+    Django load every catalogue again, which cost a test that asked for it a quarter of a
+    second, twice."""
+    from django.test import override_settings
+
+    with override_settings(LOCALE_PATHS=[build_chinese_catalog(tmp_path_factory.mktemp("po"))]):
+        yield
+
+
 @pytest.fixture
-def chinese(settings, tmp_path):
-    """The Chinese catalogue (django.po) compiled afresh, the default language Chinese."""
-    install_chinese_catalog(settings, tmp_path)
+def chinese(settings):
+    """Pages and sentences in Chinese: the site's default language (settings.LANGUAGE_CODE),
+    said again for the test, from the catalogue compiled for the run."""
+    settings.LANGUAGE_CODE = "zh-hans"
     yield
 
 

@@ -48,11 +48,3 @@ def build_chinese_catalog(directory: Path) -> Path:
     with open(out / "django.mo", "wb") as f:
         write_mo(f, catalog)
     return directory
-
-
-def install_chinese_catalog(settings, directory: Path) -> None:
-    """Pages and sentences in Chinese from django.po compiled afresh under `directory`
-    (`settings`: pytest-django's fixture); changing LOCALE_PATHS makes Django reload its
-    translations."""
-    settings.LOCALE_PATHS = [build_chinese_catalog(directory)]
-    settings.LANGUAGE_CODE = "zh-hans"

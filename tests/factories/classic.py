@@ -23,7 +23,7 @@ from django.urls import reverse
 
 from games import services
 from messaging.models import Message, Thread
-from tests.factories import DJANGO_PO, fresh, install_chinese_catalog, read_catalog, user_of
+from tests.factories import DJANGO_PO, fresh, read_catalog, user_of
 
 NAMES = ["阿猫", "阿狗", "小白", "老黑", "花花", "大黄", "小红", "阿青", "木木", "豆豆", "球球"]
 CARDS = {"P": "police", "B": "bandit", "C": "civilian"}
@@ -52,10 +52,10 @@ def classic_entries(catalogue):
 # --- fixtures of the Classic folders (their conftest.py imports them) ----------------------
 
 @pytest.fixture(autouse=True)
-def zh_catalogue(settings, tmp_path):
-    """Every sentence is read as the players see it: in Chinese, from django.po compiled
-    afresh."""
-    install_chinese_catalog(settings, tmp_path)
+def zh_catalogue(settings):
+    """Every sentence is read as the players see it: in Chinese (the catalogue is compiled
+    afresh for the run: tests/conftest.py)."""
+    settings.LANGUAGE_CODE = "zh-hans"
     yield
 
 

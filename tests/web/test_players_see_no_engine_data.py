@@ -14,6 +14,7 @@ from django.urls import reverse
 from games.engine.base import GM
 from games.models import Announcement, Game
 from games.services.kernel import log_gm, ruleset_of
+from tests.conftest import new_user
 from tests.factories import fresh
 from tests.web.test_review_rulesets import random_game
 
@@ -28,15 +29,28 @@ ENGINE_DATA = re.compile(
 )
 
 
-def finished(ruleset: str, make_user, seed: int = 11, tag: str = "") -> Game:
-    users = [make_user(n + tag) for n in NAMES]
-    gm = make_user("天神戊" + tag, staff=True)
+def play_finished(ruleset: str, seed: int = 11, tag: str = "") -> Game:
+    users = [new_user(n + tag) for n in NAMES]
+    gm = new_user("天神戊" + tag, staff=True)
     for s in range(seed, seed + 10):  # a seeded random game that the rules ended
         game, _accepted, _refused = random_game(ruleset, users, gm, seed=s)
         if fresh(game).status == Game.Status.FINISHED:
             return fresh(game)
-        users = [make_user(f"{n}{tag}{s}") for n in NAMES]
+        users = [new_user(f"{n}{tag}{s}") for n in NAMES]
     raise AssertionError("no finished game")
+
+
+@pytest.fixture(scope="module")
+def games(module_db) -> dict[str, int]:
+    """One finished game of each rule set, played once for the module's tests."""
+    tags = {"gold": "", "ninelives": "一", "classic": "二"}  # display names are unique
+    return {ruleset: play_finished(ruleset, tag=tags[ruleset]).pk for ruleset in RULESETS}
+
+
+@pytest.fixture
+def finished(games):
+    """finished(ruleset) -> the module's finished game of that rule set."""
+    return lambda ruleset: Game.objects.get(pk=games[ruleset])
 
 
 def text_of(html: str) -> str:
@@ -47,8 +61,8 @@ def text_of(html: str) -> str:
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_the_review_shows_the_deal_as_a_table_in_chinese(ruleset, chinese, make_user, client):
-    game = finished(ruleset, make_user)
+def test_the_review_shows_the_deal_as_a_table_in_chinese(finished, ruleset, chinese, client):
+    game = finished(ruleset)
     html = client.get(reverse("game-review", args=[game.pk])).content.decode()
     table = re.search(r'<table id="deal".*?</table>', html, re.S)
     assert table, "the deal is a table"
@@ -66,8 +80,8 @@ def test_the_review_shows_the_deal_as_a_table_in_chinese(ruleset, chinese, make_
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_the_game_over_announcement_shows_the_deal_as_a_table(ruleset, chinese, make_user):
-    game = finished(ruleset, make_user)
+def test_the_game_over_announcement_shows_the_deal_as_a_table(finished, ruleset, chinese):
+    game = finished(ruleset)
     ann = Announcement.objects.filter(game=game, title="游戏结束").get()
     assert "| 座位 | 阵营 | 牌 | 秘密属性 |" in ann.body
     table = [line for line in ann.body.splitlines() if line.startswith("| ")]
@@ -106,8 +120,8 @@ def test_the_ninelives_deal_table_names_camps_cards_and_taints(
     assert len(re.findall("秘密属性", marks)) == len(tainted)
 
 
-def test_the_classic_deal_table_names_the_cards_in_words(chinese, make_user, client):
-    game = finished("classic", make_user)
+def test_the_classic_deal_table_names_the_cards_in_words(finished, chinese, client):
+    game = finished("classic")
     words = text_of(
         re.search(
             r'<table id="deal".*?</table>',
@@ -122,11 +136,11 @@ def test_the_classic_deal_table_names_the_cards_in_words(chinese, make_user, cli
 # --- the timeline names the GM's steps --------------------------------------------------------
 
 
-def test_the_review_timeline_names_the_gm_s_steps_in_words(chinese, make_user, client, monkeypatch):
+def test_the_review_timeline_names_the_gm_s_steps_in_words(finished, chinese, client, monkeypatch):
     from games.web import review
 
     monkeypatch.setattr(review, "PHASES_PER_PAGE", 1000)  # every phase on one page
-    game = finished("gold", make_user)
+    game = finished("gold")
     log_gm(game, game.gm, "open_signups", {})
     log_gm(game, game.gm, "draw_players", {"seed": "抽签种子"})
     log_gm(game, game.gm, "extend_deadline", {"minutes": 30})
@@ -142,9 +156,9 @@ def test_the_review_timeline_names_the_gm_s_steps_in_words(chinese, make_user, c
 # --- the archive's filter ---------------------------------------------------------------------
 
 
-def test_the_archive_s_outcome_filter_is_in_chinese(chinese, make_user, client):
+def test_the_archive_s_outcome_filter_is_in_chinese(finished, chinese, client):
     for ruleset in RULESETS:
-        finished(ruleset, make_user, tag=ruleset)
+        finished(ruleset)
     Game.objects.filter(ruleset="gold").update(
         outcome={"result": "tie", "winners": [0, 1]}
     )
@@ -164,15 +178,15 @@ def test_the_archive_s_outcome_filter_is_in_chinese(chinese, make_user, client):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_events_json_numbers_seats_as_the_pages_do(ruleset, chinese, make_user, client):
+def test_events_json_numbers_seats_as_the_pages_do(finished, ruleset, chinese, client):
     from games.models import Event
     from games.web.events_export import SEAT_FIELDS, SEAT_LISTS
 
-    game = finished(ruleset, make_user)
+    game = finished(ruleset)
     data = client.get(reverse("game-events-json", args=[game.pk])).json()
     n = game.seat_count
     assert [p["seat"] for p in data["players"]] == list(range(1, n + 1))
-    assert data["players"][0]["name"] == "甲君"
+    assert data["players"][0]["name"] == game.seats.get(number=0).user.profile.display_name
     stored = list(Event.objects.filter(game=game).order_by("id"))
     assert len(stored) == len(data["events"])
     shifted = 0
@@ -212,10 +226,10 @@ def test_events_json_numbers_seats_as_the_pages_do(ruleset, chinese, make_user, 
     assert data["game"]["outcome"]["text"]
 
 
-def test_events_json_renders_in_the_reader_s_language(chinese, make_user, client):
+def test_events_json_renders_in_the_reader_s_language(finished, chinese, make_user, client):
     from accounts.models import Profile
 
-    game = finished("ninelives", make_user)
+    game = finished("ninelives")
     reader = make_user("reader")
     Profile.objects.filter(user=reader).update(language="en")
     client.force_login(reader)
@@ -226,12 +240,12 @@ def test_events_json_renders_in_the_reader_s_language(chinese, make_user, client
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_events_json_gives_each_reason_as_a_code_with_seats_from_1_and_its_sentence(
-        ruleset, chinese, make_user, client):
+        finished, ruleset, chinese, client):
     from games.engine.reasons import SEAT, SEATS
     from games.models import Event
     from games.presenters import reason_types
 
-    game = finished(ruleset, make_user)
+    game = finished(ruleset)
     data = client.get(reverse("game-events-json", args=[game.pk])).json()
     stored = list(Event.objects.filter(game=game).order_by("id"))
     seen = 0
