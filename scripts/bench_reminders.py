@@ -12,7 +12,8 @@ postgres://postgres@127.0.0.1:5432/killinggames_bench_reminders (created if miss
 
     .venv/bin/python scripts/bench_reminders.py [--games 10000] [--due 100]
 
-Target: at most 5 queries, and at most 10× the idle game sweep.
+Target: at most 7 queries (the ORM sweep's budget, which tests/services/test_reminders.py holds
+with its savepoint as 9 statements) and at most 10× the idle game sweep.
 """
 
 from __future__ import annotations
@@ -233,8 +234,8 @@ def main() -> None:
     split = [statistics.median(times) * 1000 for times in zip(*statement_times, strict=True)]
     print("statements (median ms):\n  " + "\n  ".join(
         f"{ms:6.2f}  {sql}" for ms, sql in zip(split, statements, strict=True)))
-    if queries > 5:
-        raise SystemExit(f"{queries} queries (target <= 5)")
+    if queries > 7:
+        raise SystemExit(f"{queries} queries (target <= 7)")
 
 
 if __name__ == "__main__":

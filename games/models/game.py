@@ -113,9 +113,6 @@ class Game(models.Model):
     # The game home's kept parts are keyed by it and the change feed publishes it
     # (config/feed.py). Only ever goes up.
     page_version = models.PositiveIntegerField(default=0, db_default=0, editable=False)
-    # The column that moves on every change of what this row's pages show, which a reader
-    # may key kept pages on instead of the whole row (messaging.page_cache).
-    row_version_field = "page_version"
     paused_remaining = models.DurationField(null=True, blank=True, editable=False)
     outcome = models.JSONField(null=True, blank=True, editable=False)
 
