@@ -8,16 +8,16 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.test_phone_tables import MEASURE, PHONE, squeezed
-from tests.web.test_players_see_no_engine_data import finished
+from tests.web.test_players_see_no_engine_data import play_finished
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.mark.parametrize("ruleset", ["ninelives", "classic"])
 def test_the_deal_table_fits_a_phone(
-    ruleset, page_for, live_server, make_user, chinese, artifacts_dir
+    ruleset, page_for, live_server, chinese, artifacts_dir
 ):
-    game = finished(ruleset, make_user)
+    game = play_finished(ruleset)
     page = page_for(game.seats.get(number=0).user)
     page.set_viewport_size(PHONE)
     page.goto(f"{live_server.url}/games/{game.pk}/review/")
