@@ -510,3 +510,29 @@ def _forget_outages():
     yield
     cache.reset()
     broker.reset()
+
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _templates_render_plainly():
+    """Django's test environment wraps every template's render to send a signal that the
+    test client answers by copying the context (every included template too), for
+    `response.context`: a tenth of a page's time in the crawls. Off for the run; a test that
+    reads `response.context` asks for `response_context`."""
+    from django.template import Template
+    from django.test.utils import _TestState
+
+    instrumented = Template._render
+    Template._render = _TestState.saved_data.template_render
+    yield instrumented
+    Template._render = instrumented
+
+
+@pytest.fixture
+def response_context(_templates_render_plainly):
+    """The test client's `response.context` (and `.templates`) for this test."""
+    from django.template import Template
+
+    plain, Template._render = Template._render, _templates_render_plainly
+    yield
+    Template._render = plain

@@ -18,7 +18,7 @@ from accounts.names import name_skeleton
 from messaging import services
 from messaging.models import Post, Thread
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("response_context")]
 PASSWORD = "a-strong-password-42"
 
 PROBE_NAMES = ["神旳使者", "神的使著", "\u0430dmin", "G\u039c", "系统消息", "管理猿",

@@ -16,6 +16,8 @@ from accounts.forms import validate_display_name
 from accounts.models import Profile
 from accounts.names import RESERVED_PARTS, RESERVED_WORDS, check_name, reserved_word
 
+pytestmark = pytest.mark.usefixtures("response_context")
+
 PASSWORD = "a-strong-password-42"
 
 # The probe's names, as it sent them.

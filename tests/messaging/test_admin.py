@@ -8,7 +8,7 @@ from django.urls import reverse
 from messaging import services
 from messaging.models import Board, Conversation, Message, Post, Thread
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("response_context")]
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from games import services as games
 from messaging import rules, services
 from messaging.models import Board, Conversation, Message, Post, Thread
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "response_context")]
 
 ROLES = ("host", "co", "seated_staff", "seated_boss", "boss", "other_host")
 

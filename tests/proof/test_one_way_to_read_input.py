@@ -24,6 +24,8 @@ from config.inputs import (
 from messaging import services
 from messaging.models import Post, Thread
 
+pytestmark = pytest.mark.usefixtures("response_context")
+
 UNICODE_DIGITS = ["²", "１", "٣", "৩", "๓", "1²", "Ⅻ"]
 NOT_INTEGERS = UNICODE_DIGITS + ["1.0", "1e3", " ", "+1", "0x10", "1_000", "9" * 13,
                                  "--1", "\x00", "一"]

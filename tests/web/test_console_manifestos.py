@@ -11,7 +11,7 @@ from games.models import Game, ManifestoApproval
 from tests.factories.ninelives import MANIFESTO, act, announcements, conversation, fresh
 from tests.services.ninelives.test_manifesto_review import ORDERS
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("chinese")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("chinese", "response_context")]
 
 
 @pytest.fixture

@@ -31,7 +31,7 @@ from tests.factories.forms import Form
 from tests.factories.ninelives import fresh, user_of
 from tests.services.ninelives.test_play import play_night_1, send_orders
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("chinese")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("chinese", "response_context")]
 
 RECEIVED = "已收到。神的使者已在下方确认。"
 # 36 characters: an attack needs at least 100 (§3.5.2).

@@ -20,7 +20,7 @@ from tests.factories.forms import Form
 from tests.factories.ninelives import MANIFESTO, fresh, user_of
 from tests.services.ninelives.test_play import play_night_1, send_orders
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("chinese")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("chinese", "response_context")]
 
 
 def act_form(client, game: Game, seat: int) -> Form:

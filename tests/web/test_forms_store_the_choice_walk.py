@@ -21,7 +21,7 @@ from tests.factories.forms import Form
 from tests.factories.gold import DURATIONS as GOLD_DURATIONS
 from tests.factories.gold import seed_where
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("chinese")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("chinese", "response_context")]
 
 TEXT = "我是好人，请相信我，今晚我什么也没有看见。过"
 

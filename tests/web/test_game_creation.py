@@ -10,7 +10,7 @@ from accounts.models import messenger_user
 from games import rulesets, services
 from games.models import Game
 
-pytestmark = [pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("response_context")]
 
 ADD = reverse("admin:games_game_add")
 

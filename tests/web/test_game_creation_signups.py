@@ -9,7 +9,7 @@ from django.urls import reverse
 from games import services
 from games.models import Game, Seat
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "english")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "english", "response_context")]
 
 
 @pytest.fixture

@@ -38,7 +38,7 @@ from config.inputs import (
 from games.models import Award, Phase
 from tests.factories.toy import finish
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "response_context")]
 
 WEST = "America/Los_Angeles"
 EAST = "Asia/Shanghai"

@@ -12,7 +12,7 @@ from messaging import services as forum
 from messaging.models import Board, Post
 from messaging.rendering import author_badge
 
-pytestmark = [pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("response_context")]
 
 ADD = reverse("admin:games_game_add")
 CHANGELIST = reverse("admin:games_game_changelist")

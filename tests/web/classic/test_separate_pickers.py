@@ -16,7 +16,7 @@ from tests.factories import fresh, user_of
 from tests.factories.classic import new_game
 from tests.factories.forms import Form
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("response_context")]
 
 ROLES = ["police", "bandit", "civilian", "civilian", "police", "bandit", "civilian", "poison",
          "police", "ghost", "civilian"]

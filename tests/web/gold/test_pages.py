@@ -15,7 +15,7 @@ from games.models import Action
 from tests.factories.forms import Form
 from tests.factories.gold import DURATIONS, act, fresh, pick_all, seed_where, user_of
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("response_context")]
 
 
 def act_page(client, game, number: int) -> str:

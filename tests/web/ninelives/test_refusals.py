@@ -38,7 +38,7 @@ from tests.factories.ninelives import (
 )
 from tests.services.ninelives.test_play import ORDERS
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("chinese")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("chinese", "response_context")]
 
 # Codes no seat can reach through the form: the service always builds a well-formed step for
 # the seat that holds the page (bad_step, bad_actor), refuses a finished game itself
