@@ -169,16 +169,21 @@ def _transactional(item) -> bool:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
-    """The tests marked slow (minutes of crawling or random play) start first, the longest
-    first (`@pytest.mark.slow(seconds=...)`, as measured), so under xdist they run beside the
-    many short ones instead of alone at the end; otherwise the
-    order stays (pytest-django's: tests in a transaction, then transactional ones, then
-    those without a database; a slow transactional test keeps its place)."""
+    """The tests marked slow (minutes of crawling, random play or a browser's walk) start
+    first, the longest first (`@pytest.mark.slow(seconds=...)`, as measured), so under xdist
+    they run beside the many short ones instead of alone at the end. pytest-django's order
+    of kinds stays (tests in a transaction, then transactional ones, then those without a
+    database), but for the slow tests in a transaction, which all go first: the slow
+    transactional ones lead their own kind."""
     def order(item):
         slow = item.get_closest_marker("slow")
-        if slow is None or _transactional(item):
-            return (1, 0)
-        return (0, -slow.kwargs.get("seconds", 0))  # the longest first, where it is known
+        seconds = -slow.kwargs.get("seconds", 0) if slow else 0
+        if _transactional(item):
+            return (2 if slow else 3, seconds)
+        if slow:
+            return (0, seconds)
+        uses_db = item.get_closest_marker("django_db") or "db" in item.fixturenames
+        return (1 if uses_db else 4, 0)
 
     items.sort(key=order)
 

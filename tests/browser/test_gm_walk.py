@@ -63,6 +63,7 @@ def no_errors(page):
     assert errors.count() == 0, errors.first.inner_text()
 
 
+@pytest.mark.slow(seconds=25)
 def test_the_gm_runs_a_first_game_by_clicking(
     browser, page_for, live_server, make_user, shots, settings
 ):

@@ -47,6 +47,7 @@ def _countdown_stopped(page) -> None:
     assert countdown.inner_text() == before  # nothing ticks any more
 
 
+@pytest.mark.slow(seconds=15)
 def test_two_players_pages_follow_each_other_without_a_reload(
         asgi_server, asgi_page_for, game, players, gm, artifacts_dir):
     url = asgi_server.url

@@ -116,6 +116,7 @@ def test_a_running_game_on_a_phone(phone, live_server, start_ninelives, out):
     assert_fits_and_passes(figures)
 
 
+@pytest.mark.slow(seconds=15)
 @pytest.mark.parametrize("ruleset", ["ninelives", "gold"])
 def test_a_finished_games_review_on_a_phone(phone, live_server, make_user, out, ruleset):
     users = [make_user(f"玩家{i}") for i in range(6)]

@@ -241,6 +241,7 @@ def test_every_target_is_at_least_24_px_at_390(phone, live_server, start_nineliv
     assert small == {"thread": [], "vote": [], "act": []}
 
 
+@pytest.mark.slow(seconds=12)
 def test_forum_pages_pass_axe_in_both_themes(phone, live_server, start_ninelives, out):
     game, player, thread, vote, act = _ninelives_pages(start_ninelives)
     post = thread.posts.get(number=2)

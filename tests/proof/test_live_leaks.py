@@ -98,6 +98,7 @@ def _check_moment(moment: str, viewers) -> None:
         assert heard == may | own, (moment, name, sorted(heard ^ (may | own)))
 
 
+@pytest.mark.slow(seconds=20)
 def test_every_viewer_hears_exactly_what_they_may_open_at_each_moment(
         game, players, gm, make_user, db):
     # Besides the game: a lobby thread, the GM board with a thread, a GM-only thread on the

@@ -81,6 +81,7 @@ def hand_on_page(page) -> list[str]:
     return sorted(page.locator("#hand [data-card]").all_inner_texts())
 
 
+@pytest.mark.slow(seconds=15)
 def test_a_bomber_struck_the_same_day_loses_the_sorcerer_after_its_spent_bomb(
     page_for, live_server, nl_players, nl_gm, shots
 ):
