@@ -541,3 +541,27 @@ def response_context(_templates_render_plainly):
     plain, Template._render = Template._render, _templates_render_plainly
     yield
     Template._render = plain
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_by_delete():
+    """A transactional test (a browser's, a drill's) ends with Django's flush, which on
+    PostgreSQL truncates every table: about half a second for a test database of a few
+    hundred rows. Deleting the rows instead, with the foreign keys checked at the commit
+    (Django makes them deferrable), leaves the same empty tables in a fifth of the time.
+    A test that asks for its sequences reset gets Django's own flush."""
+    from django.db import connection
+
+    ops = type(connection.ops)
+    truncate = ops.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences:
+            return truncate(self, style, tables, reset_sequences=True,
+                            allow_cascade=allow_cascade)
+        return ["SET CONSTRAINTS ALL DEFERRED",
+                *(f"DELETE FROM {self.quote_name(table)}" for table in tables)]
+
+    ops.sql_flush = sql_flush
+    yield
+    ops.sql_flush = truncate
