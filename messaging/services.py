@@ -536,7 +536,8 @@ def write_to_messenger(*, author, body: str, board: Board | None = None) -> Mess
 
 
 def send_as_messenger(*, conversation: Conversation, body: str, written_by=None,
-                      notice: str = notifications.Kind.MESSENGER, notice_text: str = "") -> Message:
+                      notice: str = notifications.Kind.MESSENGER, notice_text: str = "",
+                      messenger=None) -> Message:
     """A message from 神的使者 to the owner (game results, or a staff member's answer).
 
     `written_by` is the GM who wrote it, recorded for the GM only. Only a GM's answer
@@ -544,11 +545,13 @@ def send_as_messenger(*, conversation: Conversation, body: str, written_by=None,
     message (a private result, a reminder: no `written_by`) leaves the players' messages
     waiting.
     The owner gets an on-site notice of kind `notice` (games pass `Kind.RESULT` for private
-    results, with the game's name as `notice_text`).
+    results, with the game's name as `notice_text`). A caller that sends several messages
+    at once may pass `messenger` (the 神的使者 account, `accounts.models.messenger_user`)
+    so that it is read once.
     """
     body = clean_body(body)
     html = render_post(body, official=True)[0]
-    messenger = _messenger()
+    messenger = _messenger() if messenger is None else messenger
     # No savepoint inside a caller's transaction (a game step): a failure here fails it.
     with transaction.atomic(savepoint=False):
         conversation = (Conversation.objects.select_for_update(of=("self",))

@@ -268,6 +268,7 @@ def deliver_private(game: Game, events: list[dict], names: dict[int, str],
     if seats is None:
         seats = game.seats.select_related("conversation", "user__profile")
     seats = {s.number: s for s in seats}
+    sender = messenger_user()
     for number, seat_events in per_seat.items():
         seat = seats.get(number)
         if seat is None or seat.conversation is None:
@@ -276,7 +277,8 @@ def deliver_private(game: Game, events: list[dict], names: dict[int, str],
             body = "\n\n".join(describe(game.ruleset, e, names) for e in seat_events)
         # One on-site notice (a result, not a plain message), made by send_as_messenger.
         message = forum.send_as_messenger(conversation=seat.conversation, body=body[:19_000],
-                                          notice=Kind.RESULT, notice_text=game.name)
+                                          notice=Kind.RESULT, notice_text=game.name,
+                                          messenger=sender)
         link_step_message(game, message)
         notify_private_result(game, seat, body, message)
 
