@@ -13,7 +13,9 @@ effort: with Redis down the event is lost (pages catch up by version when they r
 reload), and the writer's transaction is never affected.
 
 Writers call `changed()` inside the transaction that bumped the version; the event leaves
-only when (and if) that transaction commits.
+only when (and if) that transaction commits. In-process listeners (`listen`) hear the same
+event at the same moment, before it is published: a cache that keys something on an object
+forgets it there (messaging.blocks, the anonymous thread page).
 """
 
 from __future__ import annotations
@@ -64,6 +66,29 @@ def event(kind: str, pk: int, version: int, what: str = "") -> dict:
     return out
 
 
+# {kind: [listener(pk, version)]}: called once the writer's transaction commits.
+_listeners: dict[str, list] = {}
+
+
+def listen(kind: str, listener) -> None:
+    """Call `listener(pk, version)` whenever a committed transaction moved a `kind`'s
+    version (once per `changed`). A listener that raises is logged and skipped."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown feed kind {kind!r}")
+    if listener not in _listeners.setdefault(kind, []):
+        _listeners[kind].append(listener)
+
+
+def _committed(payload: dict) -> None:
+    for listener in _listeners.get(payload["t"], ()):
+        try:
+            listener(payload["id"], payload["v"])
+        except Exception:  # noqa: BLE001 - a listener's fault never fails the writer
+            log.warning("change feed: listener %r failed on %s", listener, payload,
+                        exc_info=True)
+    publish(payload)
+
+
 def publish(payload: dict) -> None:
     """Send one event now; a Redis fault is logged and swallowed."""
     try:
@@ -76,4 +101,4 @@ def changed(kind: str, pk: int, version: int, what: str = "") -> None:
     """Publish that `kind` `pk` reached `version`, once the current transaction commits
     (at once outside a transaction)."""
     payload = event(kind, pk, version, what)
-    transaction.on_commit(lambda: publish(payload), robust=True)
+    transaction.on_commit(lambda: _committed(payload), robust=True)

@@ -12,25 +12,37 @@ versions the services move (docs/architecture.md, "Read path").
    of the thread's authors as read in 1 (`Person`: id, name, badge), and
    `config.build.BUILD` (the code, templates and catalogues that render it).
 
-3. The whole page for a reader who is not signed in (`anonymous_page`): the answer's markup,
-   kept under the thread's `version`, its board's title and lock, its game's `page_version`
-   (the vote box above a vote thread follows the votes) and name, the page asked for, the language,
-   the timezone and the authors' digest as in 2. Such a page holds nothing of its reader:
-   no CSRF token (its header switches the language by a link, accounts.views.set_language,
-   and its script keeps the timezone in a cookie), no draft, no read mark. A page with a
-   message waiting for its reader (after signing out), or asked for with anything but
-   `?page=`, is rendered afresh.
+3. The whole page for a reader who is not signed in (`kept_anonymous_page`): the answer's
+   markup, kept under the page asked for, the language and the timezone, with a token for
+   each of the thread, its board and its board's game. A token is a random string held in
+   the cache; the change feed's listener (`forget`) deletes it once a write that moved that
+   object's version commits (every post, edit, title, lock or move of the thread; a
+   thread of the board created, moved or deleted; anything the game's pages show, such as
+   the vote box above a vote thread), so the kept page no longer matches and the next
+   reader's page is rendered afresh. The tokens are read before the page is rendered: a
+   write that commits in between deletes a token the new page is kept under. A hit costs
+   two cache reads and no query. What no token covers (an author's new name, a change of
+   staff status) reaches such readers when the page falls out, after `KEPT_SECONDS`.
+   Such a page holds nothing of its reader: no CSRF token (its header switches the
+   language by a link, accounts.views.set_language, and its script keeps the timezone in
+   a cookie), no draft, no read mark. A page with a message waiting for its reader (after
+   signing out), or asked for with anything but `?page=`, is rendered afresh.
 
 Nothing else goes into a block, and every reader who gets the same key would see the same
-markup: who may read the thread at all is decided before (`rules.can_read_thread`). A key
-is never reused for other content, so nothing is ever deleted: an entry falls out after
+markup: who may read the thread at all is decided before a page is rendered
+(`rules.can_read_thread`). A kept anonymous page was readable without signing in when it
+was kept, and whatever could change that (the thread's kind, its board's kind, a game
+hiding its board) moves a version whose token the page holds. Parts 1 and 2 use keys never
+reused for other content, so nothing of them is deleted: an entry falls out after
 `SECONDS`. With Redis away, every read is a miss (config.cache.DegradingRedisCache) and the
-page is rendered from the database.
+page is rendered from the database; no token is made, so nothing is kept.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import secrets
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -49,6 +61,9 @@ from .models import Thread
 from .rendering import author_badge
 
 SECONDS = 3600
+# How long an anonymous reader's whole page is kept at most: what no token covers (an
+# author's new name, a change of staff status) reaches such readers within this time.
+KEPT_SECONDS = 30
 TEMPLATE = "messaging/_posts.html"
 # What a page shows of a post and its quote (not the Markdown source; the authors' names
 # and badges come from `thread_people`).
@@ -168,32 +183,84 @@ def _page_asked(request) -> str | None:
     return None
 
 
-def anonymous_page(request, thread: Thread, render) -> HttpResponse:
-    """The thread page for a reader who is not signed in: kept whole (the module's part 3)
-    when nothing about this request is the reader's own, else `render()` as it is.
-    On a miss `render(people)` makes the response (a 200 is kept) with the authors as read
-    here; a hit costs one cache read and the authors' names (`thread_people`).
-    Precondition: the reader may read `thread` and is not signed in; `render` answers this
-    request, with the authors given or reading them itself."""
+def _token_key(kind: str, pk: int) -> str:
+    return f"anonymous-token:{kind}:{pk}"
+
+
+@functools.cache
+def forget(kind: str):
+    """The change feed's listener for `kind` ("thread", "board", "game"): once a write that
+    moved that object's version commits, the token the kept anonymous pages hold for it is
+    deleted, and every such page that depends on it is a miss from then on."""
+    def listener(pk: int, version: int) -> None:
+        cache.delete(_token_key(kind, pk))
+    return listener
+
+
+def _page_key(request, pk: int, page: str) -> str:
+    return _key("anonymous-page", pk, page, translation.get_language(),
+                timezone.get_current_timezone_name())
+
+
+def _keepable(request) -> str | None:
+    """The page asked for, when the answer to `request` may be kept (a GET asking only for a
+    page, no message waiting for the reader), else None. Precondition: not signed in."""
     from django.contrib.messages import get_messages
 
     page = _page_asked(request)
     if page is None or request.method != "GET" or len(get_messages(request)):
-        return render()
-    people = thread_people(thread)
-    board = thread.board
-    game = getattr(board, "game", None)
-    key = _key("anonymous-page", thread.pk, thread.created_at.timestamp(), thread.version,
-               _digest(board.slug, board.title, board.is_locked),
-               _digest(game.pk, game.page_version, game.name) if game else "-",
-               page, translation.get_language(), timezone.get_current_timezone_name(),
-               people_digest(people))
-    html = cache.get(key)
-    if html is not None:
-        return HttpResponse(html)
-    response = render(people)
-    # A page that used its reader's CSRF token (a form) or set a cookie is theirs alone.
-    if response.status_code == 200 and not response.cookies \
-            and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
-        cache.set(key, response.content, SECONDS)
+        return None
+    return page
+
+
+def kept_anonymous_page(request, pk: int) -> HttpResponse | None:
+    """Thread `pk`'s page as kept for a reader who is not signed in (part 3), if every token
+    it was kept under is still current; else None. Two cache reads, no query.
+    Precondition: the reader is not signed in."""
+    page = _keepable(request)
+    if page is None:
+        return None
+    entry = cache.get(_page_key(request, pk, page))
+    if entry is None:
+        return None
+    tokens, html = entry
+    if cache.get_many(list(tokens)) != tokens:
+        return None
+    return HttpResponse(html)
+
+
+def anonymous_page_tokens(request, pk: int) -> dict[str, str] | None:
+    """The tokens of thread `pk`, its board and its board's game, as they are now (one
+    query: the board's and the game's ids; a token not held yet is made), to keep the page
+    about to be rendered under. Read before the page is, so that a write committing in
+    between deletes a token the page is kept under. None when the answer to `request` is
+    not kept (`_keepable`), there is no such thread or the cache holds no tokens.
+    Precondition: the reader is not signed in."""
+    if _keepable(request) is None:
+        return None
+    ids = Thread.objects.filter(pk=pk).values_list("board_id", "board__game__pk").first()
+    if ids is None:
+        return None
+    keys = [_token_key("thread", pk), _token_key("board", ids[0])]
+    if ids[1] is not None:
+        keys.append(_token_key("game", ids[1]))
+    tokens = cache.get_many(keys)
+    for key in keys:
+        if key not in tokens:
+            cache.add(key, secrets.token_hex(8), SECONDS)
+    if len(tokens) < len(keys):
+        tokens = cache.get_many(keys)
+    return tokens if len(tokens) == len(keys) else None
+
+
+def keep_anonymous_page(request, pk: int, tokens: dict[str, str] | None,
+                        response: HttpResponse) -> HttpResponse:
+    """Keep `response`, thread `pk`'s page rendered for a reader who is not signed in, under
+    `tokens` (`anonymous_page_tokens`, read before it was rendered) for `KEPT_SECONDS`: a
+    200 that holds nothing of its reader (no cookie set, no CSRF token used), asked for as
+    `_keepable` allows. Returns `response`."""
+    page = _keepable(request)
+    if tokens and page is not None and response.status_code == 200 \
+            and not response.cookies and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+        cache.set(_page_key(request, pk, page), (tokens, response.content), KEPT_SECONDS)
     return response

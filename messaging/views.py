@@ -253,8 +253,7 @@ def thread_new(request: HttpRequest, slug: str) -> HttpResponse:
 def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
                    page_number: str | None, status: int = 200,
                    authors: list[int] | None = None, bad_query: str = "",
-                   quote: int | None = None,
-                   people: list[blocks.Person] | None = None) -> HttpResponse:
+                   quote: int | None = None) -> HttpResponse:
     """The thread page, or with `authors` only those users' posts (只看该作者), keeping their
     floor numbers. `quote`: a post whose quote is added to the reply box (the quote button
     without script, `?quote=`).
@@ -264,8 +263,7 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
     last page of a long thread costs what page 2 does. Its posts' markup is kept in the
     cache (messaging.blocks: one read; on a miss one query of the page's posts), and the
     thread's authors are read once (names, badges); the number of queries does not depend on
-    the number of posts. The "only this author" view counts and pages its posts (not kept).
-    `people`: the thread's authors as `blocks.thread_people` read them, if the caller did."""
+    the number of posts. The "only this author" view counts and pages its posts (not kept)."""
     user = request.user
     whole = not authors and not bad_query
     iso_users = []
@@ -290,8 +288,7 @@ def _render_thread(request: HttpRequest, thread: Thread, form: ReplyForm, *,
         refusal = rules.reply_refusal(user, thread)
         can_edit = not rules.is_messenger(user) and rules.is_gm(user, thread.board_id)
     page_query = urlencode([("author", a) for a in authors or []])
-    if people is None:
-        people = blocks.thread_people(thread)
+    people = blocks.thread_people(thread)
     posts_html = blocks.posts_html(
         thread=thread, posts=posts, page_number=page.number, people=people,
         can_quote=user.is_authenticated and not refusal, can_edit=can_edit,
@@ -405,6 +402,12 @@ def _jump_to_floor(thread: Thread, raw: str, authors: list[int]) -> HttpResponse
 
 
 def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    tokens = None
+    if not request.user.is_authenticated:  # a page kept whole (messaging.blocks, part 3)
+        kept = blocks.kept_anonymous_page(request, pk)
+        if kept is not None:
+            return kept
+        tokens = blocks.anonymous_page_tokens(request, pk)
     quote = parse_int(request.GET.get("quote"), field="quote", minimum=1, default=None)
     thread = _readable_thread_or_404(request.user, pk)
     try:
@@ -415,13 +418,11 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if request.GET.get("floor"):
         return _jump_to_floor(thread, request.GET["floor"], authors)
 
-    def render(people: list[blocks.Person] | None = None) -> HttpResponse:
-        return _render_thread(request, thread, ReplyForm(), page_number=request.GET.get("page"),
-                              authors=authors, quote=quote, people=people)
-
-    if not request.user.is_authenticated:
-        return blocks.anonymous_page(request, thread, render)
-    return render()
+    response = _render_thread(request, thread, ReplyForm(), page_number=request.GET.get("page"),
+                              authors=authors, quote=quote)
+    if request.user.is_authenticated:
+        return response
+    return blocks.keep_anonymous_page(request, pk, tokens, response)
 
 
 @login_required

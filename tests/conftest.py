@@ -189,6 +189,28 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
+def _feed_listeners_hear_at_once(request, monkeypatch):
+    """A test inside one transaction never commits, so the change feed's in-process
+    listeners (config.feed.listen: a kept anonymous thread page is forgotten) would never
+    hear its writes. There they hear each change at once, as if it had committed; a test
+    that asks for django_capture_on_commit_callbacks checks when they hear it, and
+    transactional tests commit for real."""
+    if request.node.get_closest_marker("django_db") is None or _transactional(request.node) \
+            or "django_capture_on_commit_callbacks" in request.fixturenames:
+        return
+    from config import feed
+
+    real = feed.changed
+
+    def changed(kind, pk, version, what=""):
+        real(kind, pk, version, what)
+        for listener in feed._listeners.get(kind, ()):
+            listener(pk, version)
+
+    monkeypatch.setattr(feed, "changed", changed)
+
+
+@pytest.fixture(autouse=True)
 def _rate_limit_minute_stands_still(monkeypatch):
     """django-ratelimit counts in windows that end at a whole second (one per key per minute);
     a test's two requests straddling that second would both be "first". Within one test the

@@ -321,12 +321,13 @@ def test_thread_page_query_count_does_not_grow_with_the_thread(
         _forget_kept_pages()
         large_count = _queries_for(client, f"{large.get_absolute_url()}?page={page}")
         assert large_count == small_count
-    # anonymous: the thread with its board and game, the thread's authors (their ids, kept
+    # anonymous: the ids of the thread's board and game (the tokens its whole page is kept
+    # under), the thread with its board and game, the thread's authors (their ids, kept
     # under the thread's version, and their names), one page of posts by floor number (with
-    # their quotes; no COUNT, no OFFSET); signed in also the session, the user with their
-    # profile, the header badges and the first reading mark (one INSERT … ON CONFLICT; no
-    # notices to read: the header's count says there are none).
-    assert small_count == (4 if not signed_in else 8)
+    # their quotes; no COUNT, no OFFSET); signed in, instead of the first, the session, the
+    # user with their profile, the header badges and the first reading mark (one INSERT …
+    # ON CONFLICT; no notices to read: the header's count says there are none).
+    assert small_count == (5 if not signed_in else 8)
 
 
 def test_new_thread_page_on_a_locked_board_explains_the_refusal(client, lobby, alice):

@@ -28,7 +28,11 @@ def test_an_edited_post_shows_its_new_text_and_edit_note(client, thread, gm):
     assert html.count('class="edited muted"') == 1
 
 
-def test_a_renamed_author_shows_the_new_name_on_every_post_and_quote(client, thread, alice):
+def test_a_renamed_author_shows_the_new_name_on_every_post_and_quote(client, thread, alice,
+                                                                     bob):
+    """For a signed-in reader at once (a reader who is not signed in sees it when the page
+    kept for them falls out: tests/web/test_anonymous_pages.py)."""
+    client.force_login(bob)
     assert "阿丽 wrote in #1" in page(client, thread)
     Profile.objects.filter(user=alice).update(display_name="新名字")
     html = page(client, thread)
