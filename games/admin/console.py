@@ -209,7 +209,7 @@ class GameAdmin(admin.ModelAdmin):
 
     # -- the add/change form: typed settings (games/admin/forms.py), saved by services --
     SETUP_FIELDS = ["name", "ruleset", "seat_count", "gm", "early_end", "hold_announcements",
-                    "manifesto_review_minutes", "change_cutoff_minutes"]
+                    "manifesto_review_minutes", "change_cutoff_minutes", "watch_delay"]
 
     def _facts(self, request) -> list[str]:
         return self.STARTED_FACTS + (["raw_settings"] if request.user.is_superuser else [])

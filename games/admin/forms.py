@@ -90,7 +90,7 @@ class GameSettingsForm(forms.ModelForm):
     class Meta:
         model = Game
         fields = ["name", "ruleset", "seat_count", "gm", "early_end", "hold_announcements",
-                  "manifesto_review_minutes"]
+                  "manifesto_review_minutes", "watch_delay"]
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -215,7 +215,8 @@ class GameSettingsForm(forms.ModelForm):
         return {**self.settings_kwargs, "name": data["name"], "gm": data["gm"],
                 "early_end": data["early_end"],
                 "hold_announcements": data["hold_announcements"],
-                "manifesto_review_minutes": review_minutes(self)}
+                "manifesto_review_minutes": review_minutes(self),
+                "watch_delay": data["watch_delay"]}
 
 
 class RunningGameForm(forms.ModelForm):

@@ -40,9 +40,13 @@ from typing import Any
 
 GM = "gm"
 SPECTATOR = "spectator"
+# Everything any seat knew: every seat's private part and every event some seat or the
+# public saw, never the GM's secret part (the random seed, commitments, taints) nor a
+# GM-only event. Watchers get it of a state some phases old (games.selectors.watch).
+AUDIENCE = "audience"
 CLOCK = "clock"  # the actor of an end-of-phase step
 
-# A viewer is a seat number (0-based), GM or SPECTATOR.
+# A viewer is a seat number (0-based), GM, SPECTATOR or AUDIENCE.
 Viewer = int | str
 State = dict[str, Any]
 
@@ -84,6 +88,8 @@ def is_seat(viewer, seats: int) -> bool:
 def visible_to(visibility: dict, viewer: Viewer) -> bool:
     if viewer == GM or visibility["public"]:
         return True
+    if viewer == AUDIENCE:
+        return bool(visibility["seats"])
     return isinstance(viewer, int) and viewer in visibility["seats"]
 
 
@@ -242,7 +248,8 @@ class RuleSet:
     # 4. reading it
     def view(self, state: State, viewer: Viewer) -> dict:
         """What `viewer` may know. Default: config, public, own private part, visible log;
-        the GM also gets every private part and the secret part. Rule sets that add derived
+        the GM also gets every private part and the secret part, the audience every private
+        part. Rule sets that add derived
         facts call this first and compute them only from what it returned."""
         out = {
             "ruleset": state["ruleset"],
@@ -254,6 +261,8 @@ class RuleSet:
         if viewer == GM:
             out["private"] = clone(state["private"])
             out["secret"] = clone(state["secret"])
+        elif viewer == AUDIENCE:
+            out["private"] = clone(state["private"])
         elif is_seat(viewer, len(state["private"])):
             out["me"] = clone(state["private"][viewer])
         return out

@@ -23,6 +23,7 @@ import string
 from dataclasses import dataclass, field
 
 from .base import (
+    AUDIENCE,
     GM,
     SPECTATOR,
     Choice,
@@ -227,8 +228,9 @@ def scramble_hidden(state: State, viewer, rng: random.Random) -> State:
     out = copy_plain(state)
     noise = {"scrambled": random_text(rng, 12), "n": rng.randrange(10**6)}
     out["secret"] = dict(noise)
-    out["private"] = [
-        p if i == viewer else dict(noise, seat=i) for i, p in enumerate(out["private"])]
+    if viewer != AUDIENCE:  # the audience reads every seat's private part
+        out["private"] = [
+            p if i == viewer else dict(noise, seat=i) for i, p in enumerate(out["private"])]
     out["log"] = [
         e if visible_to(e["visibility"], viewer)
         else dict(e, kind="scrambled", data=dict(noise), because=["noise"])
@@ -238,7 +240,7 @@ def scramble_hidden(state: State, viewer, rng: random.Random) -> State:
 
 def assert_no_leaks(ruleset: RuleSet, state: State, seed: int = 0) -> None:
     rng = random.Random(seed)
-    for viewer in [*range(len(state["private"])), SPECTATOR]:
+    for viewer in [*range(len(state["private"])), SPECTATOR, AUDIENCE]:
         seen = ruleset.view(state, viewer)
         scrambled = ruleset.view(scramble_hidden(state, viewer, rng), viewer)
         assert seen == scrambled, f"view of {viewer!r} reads hidden state"

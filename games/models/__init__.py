@@ -2,7 +2,7 @@
 
     game       Game, Seat, Phase, Action (the replay log), Vote, Event (append-only, with
                visibility), Announcement (drafts), ReminderLook, ReminderSent
-    community  Signup, Substitution, LeaveRequest, ActivityWarning, MovedThread
+    community  Signup, Substitution, LeaveRequest, ActivityWarning, MovedThread, Watcher
     awards     Award, Nomination, AwardVote
     outbox     OutboxEmail (every email, sent by games.mail)
     backoff    AdvanceBackoff (a game whose advance raised waits before the next try)
@@ -13,7 +13,14 @@
 
 from .awards import Award, AwardVote, Nomination
 from .backoff import AdvanceBackoff
-from .community import ActivityWarning, LeaveRequest, MovedThread, Signup, Substitution
+from .community import (
+    ActivityWarning,
+    LeaveRequest,
+    MovedThread,
+    Signup,
+    Substitution,
+    Watcher,
+)
 from .game import (
     DEFAULT_PHASE_MINUTES,
     Action,
@@ -33,5 +40,6 @@ from .rollback import Rollback, StepMessage, StepPost, WithdrawnThread
 __all__ = [
     "DEFAULT_PHASE_MINUTES", "Action", "AdvanceBackoff", "ActivityWarning", "Announcement", "Award", "AwardVote",
     "Event", "Game", "LeaveRequest", "ManifestoApproval", "MovedThread", "Nomination", "OutboxEmail", "Phase", "ReminderLook", "ReminderSent",
-    "Rollback", "Seat", "StepMessage", "StepPost", "Signup", "Substitution", "Vote", "WithdrawnThread",
+    "Rollback", "Seat", "StepMessage", "StepPost", "Signup", "Substitution", "Vote", "Watcher",
+    "WithdrawnThread",
 ]

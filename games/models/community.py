@@ -1,5 +1,6 @@
 """The community around a game (seed 002 §5.1-5.3, §5.7, §7, §9, §11.2): sign-ups, check-in,
-substitutes and handovers, leave requests, activity warnings, moved ghost threads.
+substitutes and handovers, leave requests, activity warnings, moved ghost threads, and the
+watchers who follow its hidden play some phases behind.
 """
 
 from __future__ import annotations
@@ -139,3 +140,30 @@ class MovedThread(models.Model):
 
     def __str__(self) -> str:
         return str(self.thread)
+
+
+class Watcher(models.Model):
+    """A user who follows a game's hidden play some phases behind (观战, the watch page):
+    a signed-in user with no seat who is not signed up, from when they chose to watch, or a
+    dead seat holder, from when they first opened the page (`seat`: theirs). A watcher never
+    signs up for that game, and a dead player who watches writes nothing on its board until
+    it ends (games.services.watching)."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="watchers",
+                             verbose_name=_("game"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+", verbose_name=_("user"))
+    seat = models.ForeignKey("games.Seat", null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+", verbose_name=_("seat"))
+    since = models.DateTimeField(_("watching since"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("watcher")
+        verbose_name_plural = _("watchers")
+        ordering = ["game", "since", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="watcher_once_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} watches {self.game}"

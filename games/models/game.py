@@ -90,6 +90,19 @@ class Game(models.Model):
     min_posts_48h = models.PositiveIntegerField(_("minimum posts in 48 hours"), default=5)
     ghost_reply_max_chars = models.PositiveIntegerField(
         _("longest reply of a dead player (characters)"), default=200)
+
+    class WatchDelay(models.IntegerChoices):
+        NONE = 0, _("nobody watches before the end")
+        ONE = 1, _("one phase behind")
+        TWO = 2, _("two phases behind")
+
+    # How far behind the watch page (观战) follows the game: it shows the state at the end of
+    # the phase this many before the current one (games.selectors.watch); 0: not at all.
+    watch_delay = models.PositiveSmallIntegerField(
+        _("watchers follow the game"), choices=WatchDelay.choices, default=WatchDelay.ONE,
+        help_text=_("Dead players and outsiders who choose to watch (观战) see every hand, "
+                    "private action and team message up to the end of the phase this many "
+                    "before the current one; the living never see what they see."))
     signup_thread = models.ForeignKey("messaging.Thread", null=True, blank=True,
                                       on_delete=models.SET_NULL, related_name="+")
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)

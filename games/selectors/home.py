@@ -16,14 +16,14 @@ if TYPE_CHECKING:
 # What the key row reads of the game (not its state: the parts kept under its version show
 # that); the rest is deferred.
 HOME_FIELDS = ("id", "name", "status", "created", "page_version", "steps", "checkin_hours",
-               "deadline")
+               "deadline", "watch_delay")
 
 
 def home_row(pk, user: User | AnonymousUser | None) -> Game | None:
     """What every visit of game `pk`'s home page reads, in one query: the game's
     HOME_FIELDS (`page_version` keys the kept parts), all else deferred; for a signed-in
-    `user` also `viewer_seat` (their seat's number, None: no seat), `viewer_checked_in_at`
-    (that seat's check-in) and `viewer_signup_role` (their sign-up not withdrawn, None:
+    `user` also `viewer_seat` (their seat's number, None: no seat), `viewer_alive` (whether
+    that seat lives), `viewer_checked_in_at` (that seat's check-in) and `viewer_signup_role` (their sign-up not withdrawn, None:
     none); and `viewer_runs`: what `is_gm(user, game)` answers (False without asking, for
     anyone but an active staff account). None: no such game."""
     try:
@@ -35,6 +35,7 @@ def home_row(pk, user: User | AnonymousUser | None) -> Game | None:
         seat = Seat.objects.filter(game=OuterRef("pk"), user_id=user.pk)
         qs = qs.annotate(
             viewer_seat=Subquery(seat.values("number")[:1]),
+            viewer_alive=Subquery(seat.values("alive")[:1]),
             viewer_checked_in_at=Subquery(seat.values("checked_in_at")[:1]),
             viewer_signup_role=Subquery(Signup.objects.filter(
                 game=OuterRef("pk"), user_id=user.pk, withdrawn_at=None).values("role")[:1]))

@@ -12,6 +12,7 @@ Modules by domain, over one shared kernel (lock, re-check, write, notify on comm
     rollback   the GM's undo of a phase end or of a seat's last step
     manifestos the GM's review of manifestos: approve, or reject with a reason
     people     what a player's saved profile changes in their games (names, reminder looks)
+    watching   who may watch a game some phases behind (观战), and choosing to
 Callers import from the package: `from games import services; services.submit_action(...)`.
 """
 
@@ -52,6 +53,7 @@ from .manifestos import approve_manifesto, reject_manifesto, review_open
 from .people import profile_saved
 from .rollback import rollback
 from .steps import VOTE_KINDS, submit_action
+from .watching import gives_up_dead_talk, watch, watch_refusal, watches
 
 __all__ = [
     "REVIEW_MINUTES_MAX", "RUNNING_SETTINGS", "VOTE_KINDS", "check_settings", "update_settings", "GameError", "abort_game", "accept_substitution", "add_candidate",
@@ -62,5 +64,5 @@ __all__ = [
     "pause_game", "pick_players", "profile_saved", "publish_announcement", "reject_manifesto", "request_leave", "review_open",
     "restore_ghost_threads", "resume_game", "rollback", "ruleset_of", "sign_up", "start_from_signups",
     "start_game", "start_substitution", "submit_action", "sweep", "sweep_community",
-    "withdraw_signup",
+    "withdraw_signup", "gives_up_dead_talk", "watch", "watch_refusal", "watches",
 ]

@@ -46,7 +46,16 @@ from messaging import services as forum
 from messaging.models import Thread
 
 from ..mail import ACCOUNT, queue_email, user_locale
-from ..models import ActivityWarning, Game, LeaveRequest, Phase, Seat, Signup, Substitution
+from ..models import (
+    ActivityWarning,
+    Game,
+    LeaveRequest,
+    Phase,
+    Seat,
+    Signup,
+    Substitution,
+    Watcher,
+)
 from ..presenters import listing, ruleset_name
 from ..reminders import EMAIL_KIND as REMINDERS
 from ..reminders import reminder_hours
@@ -143,6 +152,8 @@ def sign_up(*, game_id: int, user: User | AnonymousUser | None,
         if ever_held_seat(user, game):  # a replaced player knows that seat's secrets
             raise GameError(_("You held a seat in this game; nobody plays two seats of one "
                               "game."))
+        if Watcher.objects.filter(game=game, user=user).exists():  # they saw hidden play
+            raise GameError(_("You watch this game: a watcher does not sign up for it."))
         signup = Signup.objects.filter(game=game, user=user).first()
         if signup is not None and signup.withdrawn_at is None:
             raise GameError(_("You have already signed up for this game."))

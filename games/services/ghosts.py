@@ -18,7 +18,7 @@ from messaging import services as forum
 from messaging.models import Board, Thread
 
 from .. import rulesets
-from ..models import Game, MovedThread
+from ..models import Game, MovedThread, Watcher
 from ..selectors import dead_seat
 
 if TYPE_CHECKING:
@@ -70,7 +70,8 @@ def dead_post_refusal(game: Game, user: User | AnonymousUser | None, *,
                       thread: Thread | None, body: str) -> str | None:
     """Why `user`, if a dead seat of `game`, may not write this on the game's board, or None.
 
-    `thread` is None for a new thread. By the rule set's `DeadTalk`:
+    A dead player who watches the game (services.watching) writes nothing there. Else, with
+    `thread` None for a new thread, by the rule set's `DeadTalk`:
     1. a new thread: allowed when it is moved to the GM board (`move_ghost_thread` moves it
        once written), else refused;
     2. a reply: refused when the dead may not reply, else refused only when longer than the
@@ -78,6 +79,9 @@ def dead_post_refusal(game: Game, user: User | AnonymousUser | None, *,
     """
     if dead_seat(game, user) is None:
         return None
+    if Watcher.objects.filter(game=game, user=user).exists():
+        return _("You watch this game: a dead player who watches writes nothing on its "
+                 "board until it ends.")
     policy = dead_talk(game)
     if thread is None:
         if policy.threads == rulesets.DeadTalk.MOVE_TO_GM_BOARD:

@@ -94,7 +94,8 @@ def create_game(*, name: str, ruleset: str, gm: User | None, seat_count: int,
                 config: dict | None = None,
                 durations: dict | None = None, early_end: bool = True,
                 hold_announcements: bool = False, change_cutoff_minutes: int = 10,
-                manifesto_review_minutes: int = 0) -> Game:
+                manifesto_review_minutes: int = 0,
+                watch_delay: int = Game.WatchDelay.ONE) -> Game:
     """A new game in draft, with its board and announcement thread (GameError on settings
     that do not fit the rule set; nothing is stored then)."""
     if gm is not None and gm.pk == messenger_user().pk:
@@ -102,13 +103,14 @@ def create_game(*, name: str, ruleset: str, gm: User | None, seat_count: int,
     full = check_settings(ruleset=ruleset, seat_count=seat_count, config=config,
                           durations=durations, change_cutoff_minutes=change_cutoff_minutes)
     check_review_minutes(manifesto_review_minutes)
+    check_watch_delay(watch_delay)
     with transaction.atomic():
         game = Game.objects.create(
             name=name, ruleset=ruleset, gm=gm, seat_count=seat_count,
             config=full, durations=durations or {},
             early_end=early_end, hold_announcements=hold_announcements,
             change_cutoff_minutes=change_cutoff_minutes,
-            manifesto_review_minutes=manifesto_review_minutes)
+            manifesto_review_minutes=manifesto_review_minutes, watch_delay=watch_delay)
         ensure_board(game)
     return game
 
@@ -124,10 +126,18 @@ def check_review_minutes(minutes: object) -> None:
                         % {"n": REVIEW_MINUTES_MAX}, code="manifesto_review_minutes")
 
 
-# What may still change once a game has started; the rest is its setup (replay depends on it).
+def check_watch_delay(delay: object) -> None:
+    """`Game.watch_delay` is one of `Game.WatchDelay`."""
+    if isinstance(delay, bool) or delay not in Game.WatchDelay.values:
+        raise GameError(_("Choose how far behind watchers follow the game."),
+                        code="watch_delay")
+
+
+# What may still change once a game has started; the rest is its setup (replay depends on it,
+# and who may watch was known to everyone who signed up).
 RUNNING_SETTINGS = ("name", "gm", "early_end", "hold_announcements", "manifesto_review_minutes")
-DRAFT_SETTINGS = RUNNING_SETTINGS + ("ruleset", "seat_count", "config", "durations",
-                                     "change_cutoff_minutes")
+SETUP_SETTINGS = ("ruleset", "seat_count", "config", "durations", "change_cutoff_minutes")
+DRAFT_SETTINGS = RUNNING_SETTINGS + SETUP_SETTINGS + ("watch_delay",)
 
 
 def update_settings(*, game_id: int, changes: dict) -> Game:
@@ -150,11 +160,13 @@ def update_settings(*, game_id: int, changes: dict) -> Game:
                             % {"fields": listing(refused)}, code="started")
         if "manifesto_review_minutes" in changes:
             check_review_minutes(changes["manifesto_review_minutes"])
+        if "watch_delay" in changes:
+            check_watch_delay(changes["watch_delay"])
         gm = changes.get("gm", game.gm)
         if gm is not None and gm.pk == messenger_user().pk:
             raise GameError(_("The messenger account cannot be a game master."), code="gm")
         if not started:
-            merged = {key: changes.get(key, getattr(game, key)) for key in DRAFT_SETTINGS[len(RUNNING_SETTINGS):]}
+            merged = {key: changes.get(key, getattr(game, key)) for key in SETUP_SETTINGS}
             changes = {**changes, "config": check_settings(**merged)}
         for key, value in changes.items():
             setattr(game, key, value)

@@ -132,9 +132,13 @@ def _home(request, game: Game, seat: int | None, role: str | None):
     can_substitute = not seated and role == Signup.Role.SUBSTITUTE and \
         selectors.waiting_substitutes(game).filter(user=user).exists() and \
         game.substitutions.filter(status="open").exists()
+    # The watch page (观战) is offered to the dead and to outsiders not signed up, while
+    # the game runs and its GM lets watchers in (games.services.watching decides).
+    offer_watch = game.is_live and bool(game.watch_delay) and not game.viewer_runs and (
+        (seated and game.viewer_alive is False) or (not seated and role is None))
     return render(request, "games/home.html", {
         "game": game, "parts": (status, tables), "seat": seated, "signup": signup,
-        "can_substitute": can_substitute,
+        "can_substitute": can_substitute, "offer_watch": offer_watch,
         "checkin_open": seated and game.viewer_checked_in_at is None and game.is_live,
         # The clock's notice follows the clock, not the game's version.
         "clock_notice": SafeString(clock.notice_html(game, runs=game.viewer_runs)),

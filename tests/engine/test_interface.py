@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from games.engine import conformance
 from games.engine.base import (
+    AUDIENCE,
     GM,
     SPECTATOR,
     Choice,
@@ -266,6 +267,19 @@ def test_an_event_reaches_exactly_the_seats_it_names():
     assert saw == {0: True, 1: False, 2: True, 3: False, SPECTATOR: False, GM: True}
     (event,) = [e for e in state["log"] if e["kind"] == "whisper"]
     assert event["because"] == ["Seat 1 whispered to seat 3."]
+
+
+def test_the_audience_sees_every_seats_part_and_what_some_seat_saw_never_the_gms():
+    state = RULES.apply(start(4), action(0, "whisper", to=2, text="trust me")).state
+    audience = RULES.view(state, AUDIENCE)
+    assert audience["private"] == state["private"]
+    assert "secret" not in audience and "me" not in audience
+    gm_only = [e["kind"] for e in state["log"] if not e["visibility"]["public"]
+               and not e["visibility"]["seats"]]
+    assert gm_only  # the draws' record
+    kinds = [e["kind"] for e in audience["log"]]
+    assert "whisper" in kinds and "your_card" in kinds
+    assert not set(gm_only) & set(kinds)
 
 
 def test_every_draw_is_recorded_so_replay_reproduces_the_game():

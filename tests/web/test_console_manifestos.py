@@ -147,6 +147,7 @@ def test_the_add_form_starts_early_ends_off_for_the_forum_standard(client, nl_gm
         "opt_classic_guardians": "none",
         "opt_classic_all_civilians_dead": "seed",
         "manifesto_review_minutes": "30",
+        "watch_delay": "1",
     }
     assert form["early_end"].value() is False
     response = client.post(reverse("admin:games_game_add"), data)

@@ -19,7 +19,8 @@ def form_data(user, **over):
     data = {"name": "周末局", "ruleset": "ninelives", "seat_count": 5, "gm": user.pk,
             "early_end": "on", "preset_ninelives": "turbo", "preset_classic": "standard",
             "preset_gold": "standard", "change_cutoff_minutes": 10,
-            "opt_classic_guardians": "none", "opt_classic_all_civilians_dead": "seed"}
+            "opt_classic_guardians": "none", "opt_classic_all_civilians_dead": "seed",
+            "watch_delay": 1}
     data.update(over)
     return {k: v for k, v in data.items() if v is not None}
 
@@ -57,6 +58,17 @@ def test_turbo_preset_stores_its_lengths_and_a_cutoff_that_fits(client, gm):
     assert game.change_cutoff_minutes < min(game.durations.values())
     assert game.config["change_cutoff_minutes"] == game.change_cutoff_minutes
     assert game.board is not None and game.status == Game.Status.DRAFT
+
+
+def test_the_gm_chooses_how_far_behind_watchers_follow(client, gm, chinese):
+    client.force_login(gm)
+    html = client.get(ADD).content.decode()
+    assert "观战进度" in html and "落后两个阶段" in html
+    form = client.get(ADD).context["adminform"].form
+    assert form["watch_delay"].initial == Game.WatchDelay.ONE  # prefilled: one phase behind
+    response = post(client, gm, watch_delay=Game.WatchDelay.TWO)
+    assert response.status_code == 302, errors(response)
+    assert Game.objects.get().watch_delay == Game.WatchDelay.TWO
 
 
 def test_every_preset_cutoff_is_shorter_than_its_shortest_phase():
@@ -121,6 +133,8 @@ def test_gold_lead_is_a_seat_number_shown_one_based(client, gm):
     ({"ruleset": "gold", "seat_count": 4, "opt_gold_lead": 5}, "opt_gold_lead"),
     ({"ruleset": "gold", "seat_count": 4, "opt_gold_lead": 0}, "opt_gold_lead"),
     ({"name": ""}, "name"),
+    ({"watch_delay": 3}, "watch_delay"),
+    ({"watch_delay": None}, "watch_delay"),
 ])
 def test_bad_input_is_a_field_error_and_stores_nothing(client, gm, over, field):
     response = post(client, gm, **over)

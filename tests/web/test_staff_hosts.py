@@ -36,7 +36,8 @@ def add_form(user, **over):
     data = {"name": "主持人丙的局", "ruleset": "ninelives", "seat_count": 6, "gm": user.pk,
             "preset_ninelives": "fast", "preset_classic": "standard",
             "preset_gold": "standard", "change_cutoff_minutes": 10,
-            "opt_classic_guardians": "none", "opt_classic_all_civilians_dead": "seed"}
+            "opt_classic_guardians": "none", "opt_classic_all_civilians_dead": "seed",
+            "watch_delay": 1}
     data.update(over)
     return data
 
