@@ -268,6 +268,8 @@ RATELIMIT_ENABLE = ACCOUNT_RATE_LIMITS_ENABLED
 RATELIMIT_USE_CACHE = "default"
 RATELIMIT_CACHE_PREFIX = "rl:"
 POSTS_PER_MINUTE = env_int("POSTS_PER_MINUTE", 10, minimum=1)
+# A game's graveyard (the dead and the watchers) counts its posts apart, at this rate.
+GRAVEYARD_POSTS_PER_MINUTE = env_int("GRAVEYARD_POSTS_PER_MINUTE", 5, minimum=1)
 # Remote images in posts: off, they are shown as links; on, https images
 # on other sites are embedded with referrerpolicy=no-referrer. Same-origin images never are.
 POST_REMOTE_IMAGES = env_bool("POST_REMOTE_IMAGES", False)

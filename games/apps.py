@@ -34,6 +34,7 @@ class GamesConfig(AppConfig):
             board_authority,
             board_game_links,
             draft_boards_hidden_from,
+            graveyards_hidden_from,
             table_mates,
         )
 
@@ -43,9 +44,14 @@ class GamesConfig(AppConfig):
         register_board_authority(board_authority)
         register_board_links(board_game_links)
         register_hidden_boards(draft_boards_hidden_from)
+        register_hidden_boards(graveyards_hidden_from)
         register_table_mates(table_mates)
 
-        from messaging.hooks import register_post_hook
+        from messaging.hooks import register_post_budget, register_post_hook
+
+        from .selectors import graveyard_budget
+
+        register_post_budget(graveyard_budget)
 
         from .notifications import notify_reply
 

@@ -11,6 +11,7 @@ urlpatterns = [
          name="game-review-seat"),
     path("games/<id:pk>/events.json", review.events_json, name="game-events-json"),
     path("games/<id:pk>/watch/", watch.watch, name="game-watch"),
+    path("games/<id:pk>/graveyard/", watch.graveyard, name="game-graveyard"),
     path("games/<id:pk>/awards/", award_views.awards_page, name="game-awards"),
     path("games/<id:pk>/awards/post/", award_views.award_post, name="game-award-post"),
     path("calendar/<str:token>.ics", calendar.calendar_feed, name="calendar-feed"),

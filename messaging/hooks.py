@@ -16,6 +16,10 @@ stored, in its transaction (messaging.services `_add_post`): the games app moves
 player's new thread to the GM board and emails the replies' readers. Called by the writer,
 not a signal, so what a post writes is read where the post is written.
 
+Post budgets: a callable `budget(board_id)` returning None or `(scope, per_minute)`: a board
+whose posts count in a budget of their own (the games app gives a game's graveyard one);
+the first registered that answers wins.
+
 Posting checks (who may post where) are registered in `messaging.rules`.
 """
 
@@ -112,3 +116,23 @@ def post_added(post) -> None:
     """Run the post hooks on `post`, just stored (precondition: the writer's transaction)."""
     for hook in _post_hooks:
         hook(post)
+
+
+PostBudget = Callable[[int], "tuple[str, int] | None"]
+_post_budgets: list[PostBudget] = []
+
+
+def register_post_budget(budget: PostBudget) -> PostBudget:
+    if budget not in _post_budgets:
+        _post_budgets.append(budget)
+    return budget
+
+
+def post_budget(board_id: int) -> tuple[str, int] | None:
+    """The (scope, posts a minute) of posts on board `board_id`, if a registered budget
+    gives it one of its own; else None (the forum's own)."""
+    for budget in _post_budgets:
+        found = budget(board_id)
+        if found is not None:
+            return found
+    return None

@@ -93,12 +93,18 @@ def check_rate_limit(user, *, scope: str = "posts", board: Board | int | None = 
     2. The GM where the write lands is not limited (`rules.is_gm(user, board)`: 神的使者,
        the game's GM on its boards, staff elsewhere): services post in their name in bulk.
        A staff member seated in a game writes there as a player, under the players' limit.
+    3. Posts on a board with a budget of its own (`hooks.post_budget`: a game's graveyard)
+       count there, at its rate, and not in the forum's.
     Callers count after their checks and before writing, so a refused write stores nothing
     and a write refused for another reason does not use up the budget.
     """
     if rules.is_gm(user, board):
         return
     limit = settings.POSTS_PER_MINUTE
+    own = hooks.post_budget(getattr(board, "pk", board)) if scope == "posts" and board \
+        else None
+    if own is not None:
+        scope, limit = own
     try:
         consume(scope=f"messaging.{scope}", who=f"user:{user.pk}", rate=f"{limit}/m")
     except RateLimited as refused:

@@ -307,7 +307,9 @@ class GameAdmin(admin.ModelAdmin):
             setup = {"ruleset": game.ruleset, "seat_count": game.seat_count,
                      "config": game.config}
         else:
-            form = GameSettingsForm(data={**request.GET.dict(), "name": "-",
+            # The win rates depend on the setup only: what else the form needs is filled.
+            form = GameSettingsForm(data={"watch_delay": Game.WatchDelay.ONE,
+                                          **request.GET.dict(), "name": "-",
                                           "gm": request.user.pk}, user=request.user)
             if not form.is_valid():
                 return JsonResponse({"status": "invalid"}, status=400)

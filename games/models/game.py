@@ -40,6 +40,11 @@ class Game(models.Model):
     board = models.OneToOneField("messaging.Board", null=True, blank=True,
                                  on_delete=models.SET_NULL, related_name="game",
                                  verbose_name=_("board"))
+    # The board of the dead and the watchers (墓地): readable by them and the GMs while the
+    # game runs, by everyone after it (games.selectors.watch.graveyards_hidden_from).
+    graveyard = models.OneToOneField("messaging.Board", null=True, blank=True,
+                                     on_delete=models.SET_NULL, related_name="graveyard_of",
+                                     verbose_name=_("graveyard board"), editable=False)
     gm = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                            on_delete=models.SET_NULL, related_name="games_run",
                            verbose_name=_("game master"))

@@ -17,7 +17,8 @@ call no service. Modules by domain, like games/services/:
     rollback   the GM's undo: what can be rolled back
     links      links between pages: a board's game, my games, the lobby, a game's threads
     outbox     the development outbox: which emails a viewer may read
-    watch      what a watcher sees: the AUDIENCE view some phases behind (观战)
+    watch      what a watcher sees: the AUDIENCE view some phases behind (观战); who may
+               read a game's graveyard
 Callers import from the package: `from games import selectors; selectors.view_for(...)`.
 """
 
@@ -100,7 +101,7 @@ from .views import (
     seat_view,
     view_for,
 )
-from .watch import Watched, watched, watched_phase
+from .watch import Watched, graveyard_budget, graveyards_hidden_from, watched, watched_phase
 
 __all__ = [
     "LOBBY_GAMES", "POSTS_WINDOW", "RollbackPlan", "SeatPosts", "announcement_thread",
@@ -117,5 +118,5 @@ __all__ = [
     "recent_outbox", "revealed_deal", "rollback_plan", "ruleset_totals", "seat_duties",
     "seat_holders", "seat_holdings", "seat_names", "seat_of", "seat_post_counts", "seat_posts",
     "seat_view", "table_mates", "tally", "undoable", "view_for", "vote_thread",
-    "waiting_substitutes", "Watched", "watched", "watched_phase",
+    "waiting_substitutes", "Watched", "graveyard_budget", "graveyards_hidden_from", "watched", "watched_phase",
 ]

@@ -104,8 +104,8 @@ def gm_board_slug(game: Game) -> str:
 
 
 def board_authority(user) -> tuple[set[int], set[int]]:
-    """(boards `user` governs as GM, boards that belong to any game): a game's board and its
-    GM board, in one query. messaging.rules asks this (registered in GamesConfig.ready)."""
+    """(boards `user` governs as GM, boards that belong to any game): a game's board, its
+    GM board and its graveyard, in one query. messaging.rules asks this (registered in GamesConfig.ready)."""
     uid = user.pk if user is not None and user.is_authenticated else None
     staff = bool(uid and user.is_active and user.is_staff)
     seated = (Q(seats__user_id=uid) | Q(substitutions__status=Substitution.Status.ACCEPTED,
@@ -115,11 +115,11 @@ def board_authority(user) -> tuple[set[int], set[int]]:
             slug=Concat(Value("gm-"), OuterRef("board__slug"))).values("id")[:1]),
         named=Exists(Game.co_gms.through.objects.filter(game_id=OuterRef("pk"), user_id=uid)),
         played=Exists(Game.objects.filter(seated, pk=OuterRef("pk"))))
-        .values_list("board_id", "gm_board_id", "gm_id", "named", "played"))
+        .values_list("board_id", "gm_board_id", "graveyard_id", "gm_id", "named", "played"))
     governed: set[int] = set()
     owned: set[int] = set()
-    for board_id, gm_board_id, gm_id, named, played in rows:
-        ids = {board_id} | ({gm_board_id} if gm_board_id else set())
+    for board_id, gm_board_id, graveyard_id, gm_id, named, played in rows:
+        ids = {board_id} | {b for b in (gm_board_id, graveyard_id) if b}
         owned |= ids
         if staff and (gm_id == uid or named) and not played:
             governed |= ids

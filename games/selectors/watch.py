@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from config.build import BUILD
 
 from .. import rulesets
 from ..engine.base import AUDIENCE, replay
-from ..models import Action, Game, Phase
+from ..models import Action, Game, Phase, Seat, Watcher
 
 SECONDS = 3600
 
@@ -50,15 +52,47 @@ def watched(game: Game) -> Watched | None:
     if phase is None:
         return None
     steps = list(Action.objects.filter(game=game, phase__seq__lte=phase.seq).order_by("seq"))
+    view = rulesets.engine(game.ruleset).view(state_through(game, phase, steps), AUDIENCE)
+    return Watched(phase=phase, view=view, steps=steps)
+
+
+def state_through(game: Game, phase: Phase, steps: list[Action]) -> dict:
+    """The engine state at the end of `phase`: the replay of `steps` (every step taken up to
+    and including the one that ended it), kept under the phase and the last step."""
     key = ":".join(str(part) for part in (
         "watch-state", game.pk, phase.pk, phase.seq, len(steps),
         steps[-1].pk if steps else 0, BUILD))
-    engine = rulesets.engine(game.ruleset)
 
     def state():
-        return replay(engine, {"seats": game.seat_count, "config": game.config,
-                               "seed": game.seed}, [a.as_step() for a in steps])
+        return replay(rulesets.engine(game.ruleset), {
+            "seats": game.seat_count, "config": game.config, "seed": game.seed},
+            [a.as_step() for a in steps])
 
-    return Watched(phase=phase, view=engine.view(cache.get_or_set(key, state, SECONDS),
-                                                 AUDIENCE), steps=steps)
+    return cache.get_or_set(key, state, SECONDS)
 
+
+
+def graveyards_hidden_from(user) -> QuerySet:
+    """The graveyard boards `user` may not see (messaging.rules hides them: registered in
+    GamesConfig.ready): those of games not over, but for their dead players, their watchers
+    and, for an active staff account, the games it runs. Nobody else, the living and
+    visitors included, reads a word of them before the end."""
+    hidden = Game.objects.exclude(graveyard=None).exclude(
+        status__in=(Game.Status.FINISHED, Game.Status.ABORTED))
+    if user is not None and user.is_authenticated:
+        uid = user.pk
+        hidden = hidden.exclude(Exists(Seat.objects.filter(
+            game=OuterRef("pk"), user_id=uid, alive=False))).exclude(Exists(
+                Watcher.objects.filter(game=OuterRef("pk"), user_id=uid)))
+        if user.is_active and user.is_staff:
+            hidden = hidden.exclude(Q(gm_id=uid) | Exists(Game.co_gms.through.objects.filter(
+                game_id=OuterRef("pk"), user_id=uid)))
+    return hidden.values("graveyard_id")
+
+
+def graveyard_budget(board_id: int) -> tuple[str, int] | None:
+    """A graveyard's posts count in a budget of their own (messaging.hooks.post_budget:
+    registered in GamesConfig.ready); other boards' posts are the forum's."""
+    if Game.objects.filter(graveyard_id=board_id).exists():
+        return "graveyard", settings.GRAVEYARD_POSTS_PER_MINUTE
+    return None

@@ -69,7 +69,7 @@ from ..selectors import (
     waiting_substitutes,
 )
 from . import kernel
-from .kernel import GameError, announce, changed, lock_game, log_gm, require_gm
+from .kernel import GameError, announce, changed, lock_game, log_gm, require_gm, runs_game
 from .lifecycle import start_game
 
 if TYPE_CHECKING:
@@ -107,14 +107,6 @@ def open_signups(*, game_id: int, gm: User | None, starts_at: dt.datetime | None
         log_gm(game, gm, "open_signups", {})
         changed(game, what="phase")
     return game
-
-
-def runs_game(game: Game, user: User | AnonymousUser | None) -> bool:
-    """Whether `user` is named `game`'s GM or one of its co-GMs (staff or not: the name alone
-    keeps them out of the seats)."""
-    if user is None or not user.is_authenticated:
-        return False
-    return game.gm_id == user.pk or game.co_gms.filter(pk=user.pk).exists()
 
 
 def _hosts_of(game: Game) -> set[int]:

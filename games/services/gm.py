@@ -26,6 +26,7 @@ from .kernel import (
 from .lifecycle import advance_locked, close_choices, finish_if_over
 from .manifestos import review_open
 from .record import apply_step
+from .watching import deliver_graveyard_mentions
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -137,5 +138,6 @@ def abort_game(*, game_id: int, gm: User | None, reason: str = "",
         announce(game, game.current_phase, _("Game aborted"),
                   _("The GM has stopped the game. %(reason)s") % {"reason": reason},
                   events=[], force_publish=True)
+        deliver_graveyard_mentions(game)
         changed(game, what="phase")
     return game

@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
+    from django.contrib.auth.models import AnonymousUser
 
     from ..models import Seat
 
@@ -117,6 +118,14 @@ def changed(game: Game, *, since: tuple | None = None, what: str = "",
         ReminderLook.schedule({game.pk: game.deadline if game.status == Game.Status.RUNNING
                                else None})
     feed.changed("game", game.pk, game.page_version, what=what)
+
+
+def runs_game(game: Game, user: User | AnonymousUser | None) -> bool:
+    """Whether `user` is named `game`'s GM or one of its co-GMs (staff or not: the name alone
+    keeps them out of the seats)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return game.gm_id == user.pk or game.co_gms.filter(pk=user.pk).exists()
 
 
 def require_gm(game_id: int, gm: User | None) -> Game:

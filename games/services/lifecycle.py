@@ -39,6 +39,7 @@ from . import backoff, kernel, votes
 from .ghosts import restore_ghost_threads
 from .kernel import GameError, announce, deliver_private, lock_game, log_gm, ruleset_of
 from .record import record_step, store_events, sync_alive
+from .watching import deliver_graveyard_mentions, graveyard_board
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -222,6 +223,7 @@ def start_game(*, game_id: int, users: list[User], seed: str | None = None,
         game.status = Game.Status.RUNNING
         game.started_at = now
         game.save()
+        graveyard_board(game)
         phase = open_phase(game, now)
         store_events(game, t.events, phase)
         names = seat_names(game)
@@ -438,6 +440,7 @@ def _finish(game: Game, outcome: Outcome, phase: Phase | None, names: dict[int, 
         Phase.objects.filter(pk=phase.pk, ended_at=None).update(ended_at=now, end_reason="over")
     _announce_end(game, phase, outcome, names)
     restore_ghost_threads(game)
+    deliver_graveyard_mentions(game)
 
 
 def finish_if_over(game: Game, now: dt.datetime) -> bool:

@@ -12,6 +12,12 @@ page (games/web/watch.py, over games.selectors.watch).
    game, so never watches). They choose to watch, and from then on may not sign up.
 4. Nobody else: a living player, the game's GM or co-GMs (the console shows them all of it),
    a visitor who is not signed in.
+
+The graveyard (墓地) is the board of the dead and the watchers: made when the game starts,
+readable while it runs by its dead players, its watchers and its GMs only
+(games.selectors.watch.graveyards_hidden_from), by everyone once it is over. Nothing written
+there reaches the living while the game runs: a notice about it needs the right to read it,
+so a mention of a living player is delivered when the game ends (`deliver_graveyard_mentions`).
 """
 
 from __future__ import annotations
@@ -21,11 +27,15 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from messaging import services as forum
+from messaging.mentions import render_with_mentions
+from messaging.models import Board, Notification, Post
+from messaging.notifications import notify
+
 from .. import rulesets
 from ..models import Game, Signup, Watcher
 from ..selectors import ever_held_seat
-from .community import runs_game
-from .kernel import GameError, lock_game
+from .kernel import GameError, lock_game, runs_game
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -83,6 +93,7 @@ def watch(*, game_id: int, user: User | AnonymousUser | None) -> Watcher:
         seat = game.seats.filter(user=user).first()
         watcher, _created = Watcher.objects.get_or_create(
             game=game, user=user, defaults={"seat": seat})
+        graveyard_board(game)  # a game started before there were graveyards
     return watcher
 
 
@@ -90,3 +101,36 @@ def watches(game: Game, user: User | AnonymousUser | None) -> bool:
     """Whether `user` watches `game` (has chosen to, or opened the page as a dead player)."""
     return bool(user is not None and user.is_authenticated
                 and Watcher.objects.filter(game=game, user=user).exists())
+
+
+def graveyard_board(game: Game) -> Board:
+    """`game`'s graveyard board, made on first use (the start of the game). Precondition:
+    the caller holds the game lock, `game` being the row it locked."""
+    if game.graveyard_id is None:
+        game.graveyard = forum.create_board(
+            slug=f"grave-{game.board.slug}"[:60], kind=Board.Kind.GAME,
+            title=_("Graveyard: %(name)s") % {"name": game.name})
+        Game.objects.filter(pk=game.pk).update(graveyard=game.graveyard)
+    return game.graveyard
+
+
+def deliver_graveyard_mentions(game: Game) -> int:
+    """Once `game` is over (its graveyard open to all): a notice for each mention, in the
+    graveyard's posts, of someone who could not read it when it was written (a living
+    player); returns how many. Precondition: the game is over, under the caller's lock."""
+    if game.graveyard_id is None:
+        return 0
+    # Who may read the graveyard is read from the stored game: store its end first (the
+    # caller saves the whole row after, with the same status).
+    Game.objects.filter(pk=game.pk).update(status=game.status)
+    made = 0
+    posts = Post.objects.filter(thread__board_id=game.graveyard_id, withdrawn_at=None) \
+        .select_related("thread", "author").order_by("pk")
+    for post in posts:
+        _html, mentioned = render_with_mentions(post.body)
+        told = set(Notification.objects.filter(post=post).values_list("user_id", flat=True))
+        for user in mentioned:
+            if user.pk not in told and notify(user=user, kind=Notification.Kind.MENTION, actor=post.author,
+                                              thread=post.thread, post=post) is not None:
+                made += 1
+    return made

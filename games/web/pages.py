@@ -136,9 +136,14 @@ def _home(request, game: Game, seat: int | None, role: str | None):
     # the game runs and its GM lets watchers in (games.services.watching decides).
     offer_watch = game.is_live and bool(game.watch_delay) and not game.viewer_runs and (
         (seated and game.viewer_alive is False) or (not seated and role is None))
+    # The graveyard (墓地) is linked for its dead players and GMs, and for all after the end
+    # (a watcher finds it on the watch page); the link's page checks again.
+    graveyard_link = game.graveyard_id is not None and (
+        game.is_over or game.viewer_runs or (seated and game.viewer_alive is False))
     return render(request, "games/home.html", {
         "game": game, "parts": (status, tables), "seat": seated, "signup": signup,
         "can_substitute": can_substitute, "offer_watch": offer_watch,
+        "graveyard_link": graveyard_link,
         "checkin_open": seated and game.viewer_checked_in_at is None and game.is_live,
         # The clock's notice follows the clock, not the game's version.
         "clock_notice": SafeString(clock.notice_html(game, runs=game.viewer_runs)),

@@ -13,6 +13,9 @@ what they see).
   reply on the board gives that up), and the button that starts it (POST).
 - Anyone else signed in: the sentence that says why not (403). Not signed in: the sign-in
   page. A draft game does not exist (404).
+
+`/games/<id>/graveyard/` leads to the game's graveyard board (墓地) for whoever may read it
+(its dead players, its watchers, its GMs; everyone after the end), else 404.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from config.ratelimit import RateLimited, consume, too_many_requests
+from messaging import rules as forum_rules
 
 from .. import selectors, services
 from ..engine.base import GM
@@ -115,3 +119,13 @@ def _watched_context(request, game: Game) -> dict:
            if p.seq <= shown.phase.seq or sections[p.pk]["events"]]
     context["page"] = page
     return context
+
+
+def graveyard(request, pk):
+    """The game's graveyard board, for whoever may read it (messaging.rules), else 404."""
+    game = get_object_or_404(Game.objects.select_related("graveyard"), pk=pk)
+    board = game.graveyard
+    if board is None or game.status == Game.Status.DRAFT \
+            or not forum_rules.can_read_board(request.user, board):
+        raise Http404
+    return redirect("messaging-board", board.slug)

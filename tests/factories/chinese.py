@@ -49,10 +49,10 @@ _SHOWN_ATTRS = re.compile(
 _HEADINGS = re.compile(r"<(h[1-6])\b.*?</\1\s*>", re.S | re.I)  # "0. 你需要什么": a section
 # Ids a page may show in Latin letters: e-mail addresses, usernames (the test users' uN and
 # the messenger's), a hex digest (the SHA-256 commitment), a board's address (game-<hex>,
-# gm-…), a masked password hash, a rule text's reference (I3, §10.4), the game's name.
+# gm-…, grave-…), a masked password hash, a rule text's reference (I3, §10.4), the game's name.
 IDS = re.compile(
     r"[\w.+-]+@[\w-]+(\.[\w-]+)+|\bu\d+\b|\bmessenger\b|\b[0-9a-f]{16,}\b"
-    r"|\b(?:gm-)?game-[0-9a-z-]+|\S*\*{4,}\S*|\bI\d+\b|猫有n条命"
+    r"|\b(?:gm-|grave-)?game-[0-9a-z-]+|\S*\*{4,}\S*|\bI\d+\b|猫有n条命"
 )
 # A seat counted from 0 as a person reads it.
 ZERO_SEATS = re.compile(r"(?<![\d.])0号|\bseat 0\b|(?<![\d.:])0\. \S|(?<![\d.])0 · |第0座")

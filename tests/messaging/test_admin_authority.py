@@ -55,7 +55,8 @@ def world(make_user):
     w["gm_board"] = games.gm_board(w["game"])
     w["lobby"] = services.lobby_board()
     w["boards"] = {"game": w["game"].board, "gm": w["gm_board"],
-                   "other": w["other_game"].board, "lobby": w["lobby"]}
+                   "grave": w["game"].graveyard, "other": w["other_game"].board,
+                   "other_grave": w["other_game"].graveyard, "lobby": w["lobby"]}
     p1 = w["players"][0]
     w["threads"] = {
         "game": services.start_thread(board=w["game"].board, author=p1, kind="discussion",
@@ -181,12 +182,12 @@ def test_a_refused_new_conversation_is_a_readable_chinese_refusal_that_stores_no
 # --- boards, threads and posts -------------------------------------------------------------
 
 MANAGES = {  # role -> the boards whose rows it sees in the admin
-    "host": {"game", "gm"},
-    "co": {"game", "gm"},
+    "host": {"game", "gm", "grave"},
+    "co": {"game", "gm", "grave"},
     "seated_staff": set(),
     "seated_boss": {"lobby"},
     "boss": {"lobby"},
-    "other_host": {"other"},
+    "other_host": {"other", "other_grave"},
 }
 
 

@@ -8,6 +8,7 @@ panel or as indented JSON in a dump is then found whatever the layout.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import json
 import random
@@ -23,6 +24,7 @@ from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, reso
 from django.utils import translation
 
 from games import selectors, services
+from games.engine.base import replay
 from games.engine.conformance import fill
 from games.models import Game
 from games.presenters import describe
@@ -127,6 +129,8 @@ class Viewer:
     label: str
     user: object | None        # None: an anonymous visitor
     seat: int | None = None    # the seat the user holds now
+    watches: bool = False      # follows the game on its watch page (games.services.watching)
+    dead: bool = False         # holds a dead seat (reads the graveyard)
 
 
 @dataclass
@@ -166,6 +170,22 @@ def panel_html(game: Game, seat) -> str:
             "me": json.dumps(view.get("me", {}), ensure_ascii=False, indent=1)})
 
 
+def watched_game(game: Game) -> Game | None:
+    """A copy of `game` holding the state its watchers may see, worked out here and not by
+    the page's own code: the replay of the steps up to the end of the phase `watch_delay`
+    phases before the current one (None: nothing yet, or nobody watches)."""
+    if not game.is_live or not game.watch_delay or game.current_phase is None:
+        return None
+    phase = game.phases.filter(seq=game.current_phase.seq - game.watch_delay).first()
+    if phase is None:
+        return None
+    steps = [a.as_step() for a in game.actions.filter(phase__seq__lte=phase.seq).order_by("seq")]
+    then = copy.copy(game)
+    then.state = replay(services.ruleset_of(game), {
+        "seats": game.seat_count, "config": game.config, "seed": game.seed}, steps)
+    return then
+
+
 def me_fragments(game: Game, number: int) -> set[str]:
     """Each list or mapping in the seat's private part as JSON ("hand": [...]); single
     values ("camp": "wolf") are left to the panel's sentences, since the same JSON is public
@@ -193,10 +213,16 @@ class Secrets:
     4. the markers planted in conversations and GM-only threads (`markers`: text -> the
        conversation's id, None for a GM-only thread or the game's GM board); a
        conversation's owner is read now, so a seat handed to a substitute takes its history
-       along.
+       along; and those planted in the game's graveyard (`graveyard`: its dead players and
+       watchers read them, nobody else before the end);
+    5. for the watchers: what the watch page may show them (games.selectors.watch): the
+       events of the audience view of the state at the end of the phase `watch_delay`
+       phases before the current one, and every seat's panel and private part at that end.
+       Anything else is as secret from a watcher as from any outsider.
     """
 
-    def __init__(self, game: Game, markers: dict[str, int | None]):
+    def __init__(self, game: Game, markers: dict[str, int | None],
+                 graveyard: list[str] = ()):
         self.game = game
         engine = services.ruleset_of(game)
         names = selectors.seat_names(game)
@@ -255,22 +281,42 @@ class Secrets:
         owners = dict(Conversation.objects.filter(pk__in=[c for c in markers.values() if c])
                       .values_list("pk", "owner_id"))
         self.markers = {text: owners.get(conversation) for text, conversation in markers.items()}
+        self.graveyard = list(graveyard)
+        self.watched_events: set[int] = set()
+        self.watched_panels: dict[int, set[str]] = {}
+        self.watched_me: dict[int, set[str]] = {}
+        then = watched_game(game)
+        if then is not None:
+            known = {e["seq"] for e in then.state["log"]
+                     if e["visibility"]["public"] or e["visibility"]["seats"]}
+            self.watched_events = {e.pk for e in every if e.seq in known}
+            self.watched_panels = {s.number: blocks(panel_html(then, s)) for s in seats}
+            self.watched_me = {s.number: me_fragments(then, s.number) for s in seats}
+        self.watched_texts = "\x00".join(texts[e.pk] for e in every
+                                          if e.pk in self.watched_events)
+        self.watched_data = "\x00".join("\x00".join(data_of[e.pk]) for e in every
+                                         if e.pk in self.watched_events)
 
     def for_viewer(self, viewer: Viewer, public_text: str, public_raw: str) -> list[Secret]:
         """What `viewer` may not know now, less what the public pages already say."""
         own = viewer.seat
+        watched = self.watched_events if viewer.watches else set()
         out: list[Secret] = []
         visible = self.visible_texts.get(own, "") if own is not None else ""
+        if viewer.watches:
+            visible += "\x00" + self.watched_texts
         for text, audience, pk in self.events:
-            if own in audience or len(text) < MIN_SECRET or text in visible \
+            if own in audience or pk in watched or len(text) < MIN_SECRET or text in visible \
                     or text in public_text:
                 continue
             who = f"seats {sorted(n + 1 for n in audience)}" if audience else "the GM"
             out.append(Secret(f"event {pk}, for {who}", text))
         visible_data = self.visible_data.get(own, self.public_data) if own is not None \
             else self.public_data
+        if viewer.watches:
+            visible_data += "\x00" + self.watched_data
         for pieces, audience, pk in self.event_data:
-            if own in audience:
+            if own in audience or pk in watched:
                 continue
             who = f"seats {sorted(n + 1 for n in audience)}" if audience else "the GM"
             for text in pieces:
@@ -281,13 +327,17 @@ class Secrets:
         mine_json = self.me.get(own, set())
         known = [t for t in self.visible_texts.get(own, self.public_texts).split("\x00")
                  if len(t) >= MIN_SECRET]
+        if viewer.watches:
+            known += [t for t in self.watched_texts.split("\x00") if len(t) >= MIN_SECRET]
         for number, statements in self.panels.items():
             if number == own:
                 continue
-            for text in statements - mine_blocks:
+            then_blocks = self.watched_panels.get(number, set()) if viewer.watches else set()
+            then_me = self.watched_me.get(number, set()) if viewer.watches else set()
+            for text in statements - mine_blocks - then_blocks:
                 if len(without(text, known)) >= MIN_STATEMENT and text not in public_text:
                     out.append(Secret(f"panel of seat {number + 1}", text))
-            for text in self.me[number] - mine_json:
+            for text in self.me[number] - mine_json - then_me:
                 if text not in public_raw:
                     out.append(Secret(f"private part of seat {number + 1}", text, True))
         if not self.game.is_over:
@@ -296,8 +346,10 @@ class Secrets:
         for text, owner in self.markers.items():
             if owner is None or viewer.user is None or owner != viewer.user.pk:
                 out.append(Secret("a conversation or GM-only thread of someone else", text))
-        for text, audience in self.phase_names:
-            if own not in audience:
+        if not self.game.is_over and not (viewer.dead or viewer.watches):
+            out += [Secret("the graveyard, before the end", t) for t in self.graveyard]
+        for text, audience, pk in self.phase_names:
+            if own not in audience and pk not in watched:
                 out.append(Secret(f"a phase only seats {sorted(n + 1 for n in audience)} "
                                   f"know of", text))
         return out
@@ -311,16 +363,17 @@ HIDDEN_PHASES = {
 }
 
 
-def hidden_phase_names(game: Game, events) -> list[tuple[str, frozenset[int]]]:
-    """(squashed phase name, the seats that know of it) for each hidden phase the game has
-    opened (`HIDDEN_PHASES`); the GM and those seats may read it, nobody else."""
+def hidden_phase_names(game: Game, events) -> list[tuple[str, frozenset[int], int]]:
+    """(squashed phase name, the seats that know of it, the event that opened it) for each
+    hidden phase the game has opened (`HIDDEN_PHASES`); the GM and those seats may read it,
+    and watchers once that event is in what they see, nobody else."""
     out = []
     for e in events:
         forms = HIDDEN_PHASES.get((game.ruleset, e.kind))
         if not forms or e.phase is None:
             continue
         audience = frozenset(int(s) for s in e.audience.strip(",").split(",") if s)
-        out += [(squash(form.format(n=e.phase.number)), audience) for form in forms]
+        out += [(squash(form.format(n=e.phase.number)), audience, e.pk) for form in forms]
     return out
 
 

@@ -69,7 +69,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import selectors, services
-from games.models import Announcement, Game, Phase, Substitution
+from games.models import Announcement, Game, Phase, Substitution, Watcher
 from messaging import services as forum
 from messaging.models import Board, Conversation, Post, Thread
 from tests.engine.ninelives.deals import FIVE
@@ -108,7 +108,7 @@ def people(make_user):
     host.refresh_from_db()
     services.create_game(name="别处的局", ruleset="gold", gm=host, seat_count=3)
     return {"gm": make_user("天神丙", staff=True), "outsider": make_user("路人甲"),
-            "substitute": make_user("替补乙"), "host": host}
+            "substitute": make_user("替补乙"), "host": host, "watcher": make_user("看客丁")}
 
 
 def seated_users(make_user, names: list[str]) -> list:
@@ -137,8 +137,10 @@ class Table:
         self.outsider = people["outsider"]
         self.substitute = people["substitute"]
         self.host = people["host"]
+        self.watcher = people["watcher"]  # an outsider who chose to watch the game
         self.former = None          # the player the substitute replaced
         self.markers: dict[str, int | None] = {}
+        self.graveyard: list[str] = []  # markers the dead and the watchers may read
         self.tally = Tally()
         self.leaks: list = []
         self.post_only: set[str] = set()  # routes that answered a GET with 405
@@ -151,6 +153,7 @@ class Table:
         self.plant_markers()
         self.plant_images()
         services.sign_up(game_id=game.pk, user=self.substitute, role="substitute")
+        services.watch(game_id=game.pk, user=self.watcher)
 
     def marker(self, what: str) -> str:
         return f"MARK{what}{token.token_hex(6)}"
@@ -176,6 +179,11 @@ class Table:
                            kind=Thread.Kind.DISCUSSION, title="天神讨论", body=note2,
                            enforce_rate_limit=False)
         self.markers[note] = self.markers[note2] = None
+        grave = self.marker("GRAVEYARD")
+        forum.start_thread(board=self.game.graveyard, author=self.gm,
+                           kind=Thread.Kind.DISCUSSION, title="墓地闲聊", body=grave,
+                           enforce_rate_limit=False)
+        self.graveyard.append(grave)
 
     def plant_images(self) -> None:
         """Seat 1's player posts a thread of same-origin images aimed at the pages that mark
@@ -242,6 +250,15 @@ class Table:
         assert self.withdrawn[0], "the undone end told no seat anything of its own"
         game.refresh_from_db()
 
+    def dead_watch(self) -> None:
+        """Once two seats are dead, the first one's player watches the game (the others do
+        not: a dead seat of each kind is crawled)."""
+        if not self.game.is_live:
+            return
+        dead = list(self.game.seats.filter(alive=False).order_by("number")[:2])
+        if len(dead) == 2 and services.watch_refusal(self.game, dead[0].user) is None:
+            services.watch(game_id=self.game.pk, user=dead[0].user)
+
     def side_of(self, number: int | None) -> str | None:
         """The side a seat plays on, as its own view names it (its role, or its camp)."""
         if number is None:
@@ -254,8 +271,11 @@ class Table:
         camp its own view names), alive or dead, handed over or not. Seat 1's player (it
         tries the routes by every id), the staff player and the substitute are always among
         them, each standing for its kind."""
+        watching = set(Watcher.objects.filter(game=self.game).values_list("user_id", flat=True))
+
         def kind(seat) -> tuple:
-            return (self.side_of(seat.number), seat.alive, seat.user_id == self.substitute.pk)
+            return (self.side_of(seat.number), seat.alive, seat.user_id == self.substitute.pk,
+                    seat.user_id in watching)
 
         def always(seat) -> bool:
             return seat.number == 0 or seat.user.is_staff or seat.user_id == self.substitute.pk
@@ -270,12 +290,16 @@ class Table:
     def viewers(self, *, every_seat: bool = True) -> list[Viewer]:
         out = [Viewer("anonymous", None)]
         seats = list(self.game.seats.select_related("user").order_by("number"))
+        watching = set(Watcher.objects.filter(game=self.game).values_list("user_id", flat=True))
         for seat in seats if every_seat else self.seats_of_each_kind(seats):
-            state = "alive" if seat.alive else "dead"
+            state = "alive" if seat.alive else (
+                "dead, watching" if seat.user_id in watching else "dead")
             who = "substitute" if seat.user_id == self.substitute.pk else (
                 "staff player" if seat.user.is_staff else "player")
             out.append(Viewer(f"{who} of seat {seat.number + 1} ({state})", seat.user,
-                              seat.number))
+                              seat.number, watches=seat.user_id in watching,
+                              dead=not seat.alive))
+        out.append(Viewer("watcher (an outsider)", self.watcher, watches=True))
         if self.former is None:
             out.append(Viewer("substitute-to-be (no seat yet)", self.substitute))
         else:
@@ -412,7 +436,8 @@ class Table:
         images open their thread afterwards (a running game only)."""
         started = time.perf_counter()
         self.game.refresh_from_db()
-        secrets = Secrets(self.game, self.markers)
+        self.dead_watch()
+        secrets = Secrets(self.game, self.markers, self.graveyard)
         secrets.events += self.withdrawn[0]
         secrets.event_data += self.withdrawn[1]
         typed = self.known_urls(False, admin=False)
@@ -454,8 +479,9 @@ class Table:
             self.leaks += find_leaks(viewer, pages, hidden)
             self.tally.secrets += len(hidden)
             self.tally.viewers.add(viewer.label.split(" (")[0])
-            if "(dead)" in viewer.label:
-                self.tally.viewers.add("a dead seat")
+            if viewer.dead:
+                self.tally.viewers.add("a dead seat watching" if viewer.watches
+                                       else "a dead seat")
             self.tally.private_events.update(
                 s.what.split(",")[0] for s in hidden if s.what.startswith("event"))
         if images and not self.game.is_over:
@@ -628,8 +654,8 @@ def test_no_viewer_of_a_ninelives_game_sees_what_it_may_not_know(make_user, peop
     # written), dead seats, the substitute.
     assert len(table.tally.private_events) >= 50
     assert {"player of seat 1", "substitute of seat 4", "former player", "outsider",
-            "anonymous", "substitute-to-be", "a dead seat", "staff player of seat 2",
-            "staff host of another game"} <= table.tally.viewers
+            "anonymous", "substitute-to-be", "a dead seat", "staff player of seat 2", "watcher",
+            "staff host of another game", "a dead seat watching"} <= table.tally.viewers
 
 
 @pytest.mark.slow(seconds=65)
@@ -657,7 +683,7 @@ def test_no_viewer_of_a_classic_game_sees_what_it_may_not_know(make_user, people
     assert_no_leaks(table)
     assert len(table.tally.private_events) >= 30  # 72 when written
     assert {"player of seat 1", "substitute of seat 3", "former player", "outsider",
-            "anonymous", "substitute-to-be", "a dead seat", "staff player of seat 2",
+            "anonymous", "substitute-to-be", "a dead seat", "staff player of seat 2", "watcher",
             "staff host of another game"} <= table.tally.viewers
 
 
@@ -689,6 +715,44 @@ def test_the_crawler_finds_leaks_when_there_are_some(make_user, people, monkeypa
     assert ("player of seat 1", "event") in found
 
 
+def test_the_crawler_finds_what_watchers_and_the_living_may_not_see(make_user, people,
+                                                                   monkeypatch):
+    """The watchers' and the graveyard's checks can fail too: with a watch page that shows
+    the game as it stands with the GM's own events, and a graveyard open to everyone before
+    the end, the crawl reports the watcher reading events it may not, and the anonymous
+    visitor reading the graveyard."""
+    from games.engine.base import GM
+    from games.selectors.watch import Watched
+    from messaging import rules
+
+    users = [make_user(n) for n in NINE_NAMES]
+    game = services.create_game(name="漏洞局", ruleset="ninelives", gm=people["gm"],
+                                seat_count=5, config={"players": 5, "deal": FIVE},
+                                early_end=False)
+    game = services.start_game(game_id=game.pk, users=users, seed="leak-canary", now=T0)
+    table = Table(game, people)
+    act_randomly(game, random.Random(1), T0 + dt.timedelta(minutes=1))
+    now = end_current_phase(game)  # night 1 ends
+    act_randomly(game, random.Random(2), now + dt.timedelta(minutes=1))
+
+    def too_soon(game):  # the phase being played, and what only the GM may read
+        return Watched(phase=game.current_phase, steps=list(game.actions.order_by("seq")),
+                       view=services.ruleset_of(game).view(game.state, GM))
+
+    monkeypatch.setattr(selectors, "watched", too_soon)
+    rules.unregister_hidden_boards(selectors.graveyards_hidden_from)
+    try:
+        table.crawl("night 2 with planted leaks")
+    finally:
+        rules.register_hidden_boards(selectors.graveyards_hidden_from)
+    found = {(leak.viewer.split(" (")[0], leak.secret.split(",")[0].split(" ")[0])
+             for leak in table.leaks}
+    assert ("watcher", "event") in found
+    assert ("anonymous", "the") in found  # the graveyard, before the end
+    assert not any(leak.viewer.startswith("watcher") and "graveyard" in leak.secret
+                   for leak in table.leaks)
+
+
 # --- the full crawl: every phase, every seat, every page --------------------------------------
 
 # Collected only when asked (make crawl) or when the pages changed since the last full crawl
@@ -707,7 +771,7 @@ def at_every_phase_no_viewer_of_a_ninelives_game_sees_what_it_may_not_know(make_
     assert_no_leaks(table)
     assert len(table.tally.private_events) >= 20
     assert {"player of seat 1", "substitute of seat 4", "former player", "outsider",
-            "anonymous", "substitute-to-be", "a dead seat", "staff player of seat 2",
+            "anonymous", "substitute-to-be", "a dead seat", "staff player of seat 2", "watcher",
             "staff host of another game"} <= table.tally.viewers
 
 
@@ -721,7 +785,7 @@ def at_every_phase_no_viewer_of_a_classic_game_sees_what_it_may_not_know(make_us
     assert_no_leaks(table)
     assert len(table.tally.private_events) >= 10
     assert {"player of seat 1", "substitute of seat 3", "former player", "outsider",
-            "anonymous", "substitute-to-be", "a dead seat", "staff player of seat 2",
+            "anonymous", "substitute-to-be", "a dead seat", "staff player of seat 2", "watcher",
             "staff host of another game"} <= table.tally.viewers
 
 
