@@ -38,7 +38,12 @@ def night_kill(toy):
 def finish(toy):
     """Night: the wolf kills; day: every living seat votes the wolf out (the wolf votes for
     someone else): the village wins. Returns the fresh, finished toy."""
-    toy = night_kill(toy)
+    return vote_out_the_wolf(night_kill(toy))
+
+
+def vote_out_the_wolf(toy):
+    """Day: every living seat votes the wolf out (the wolf votes for someone else): the
+    village wins. Returns the fresh, finished toy."""
     wolf = wolf_seat(toy)
     for seat in toy.seats.filter(alive=True).order_by("number"):
         target = wolf if seat.number != wolf else next(

@@ -18,7 +18,8 @@ from messaging import services as forum
 from messaging.models import Notification, Thread
 from messaging.search import search_posts
 from messaging.services import PostingRefused
-from tests.factories.toy import night_kill, wolf_seat
+from tests.factories.toy import night_kill
+from tests.factories.toy import vote_out_the_wolf as finish
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "english")]
 
@@ -27,19 +28,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "eng
 def after_night(game):
     """The toy game at day 1: the night's victim is dead."""
     return night_kill(game)
-
-
-def finish(game):
-    """Day: every living seat votes the wolf out (the wolf votes for someone else)."""
-    wolf = wolf_seat(game)
-    for seat in game.seats.filter(alive=True).order_by("number"):
-        target = wolf if seat.number != wolf else next(
-            s.number for s in game.seats.filter(alive=True) if s.number != wolf)
-        services.submit_action(game_id=game.pk, user=seat.user, kind="vote",
-                               params={"target": target})
-    game.refresh_from_db()
-    assert game.is_over
-    return game
 
 
 def readers(game, users) -> list[bool]:
