@@ -74,14 +74,19 @@ def state_through(game: Game, phase: Phase, steps: list[Action]) -> dict:
 
 def graveyards_hidden_from(user) -> QuerySet:
     """The graveyard boards `user` may not see (messaging.rules hides them: registered in
-    GamesConfig.ready): those of games not over, but for their dead players, their watchers
-    and, for an active staff account, the games it runs. Nobody else, the living and
-    visitors included, reads a word of them before the end."""
+    GamesConfig.ready): those of games not over, but for their watchers, their dead players
+    where the dead write nothing on the game's board (a dead player who may still reply
+    there, 猫有n条命 §7.2, reads the graveyard once they watch, which ends those replies:
+    nothing read there can reach the living board) and, for an active staff account, the
+    games it runs. Nobody else, the living and visitors included, reads a word of them
+    before the end."""
     hidden = Game.objects.exclude(graveyard=None).exclude(
         status__in=(Game.Status.FINISHED, Game.Status.ABORTED))
     if user is not None and user.is_authenticated:
         uid = user.pk
-        hidden = hidden.exclude(Exists(Seat.objects.filter(
+        silent = [name for name, entry in rulesets.TABLE.items()
+                  if not entry.dead_talk.replies]
+        hidden = hidden.exclude(Q(ruleset__in=silent) & Exists(Seat.objects.filter(
             game=OuterRef("pk"), user_id=uid, alive=False))).exclude(Exists(
                 Watcher.objects.filter(game=OuterRef("pk"), user_id=uid)))
         if user.is_active and user.is_staff:

@@ -14,8 +14,10 @@ page (games/web/watch.py, over games.selectors.watch).
    a visitor who is not signed in.
 
 The graveyard (墓地) is the board of the dead and the watchers: made when the game starts,
-readable while it runs by its dead players, its watchers and its GMs only
-(games.selectors.watch.graveyards_hidden_from), by everyone once it is over. Nothing written
+readable while it runs by its watchers, its GMs and, where the dead write nothing on the
+game's board, its dead players (a dead 猫有n条命 player reads it once they watch, which ends
+their §7.2 replies), nobody else (games.selectors.watch.graveyards_hidden_from); by everyone
+once it is over. Nothing written
 there reaches the living while the game runs: a notice about it needs the right to read it,
 so a mention of a living player is delivered when the game ends (`deliver_graveyard_mentions`).
 """

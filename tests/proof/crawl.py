@@ -23,7 +23,7 @@ from django.test import Client
 from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, resolve
 from django.utils import translation
 
-from games import selectors, services
+from games import rulesets, selectors, services
 from games.engine.base import replay
 from games.engine.conformance import fill
 from games.models import Game
@@ -213,8 +213,9 @@ class Secrets:
     4. the markers planted in conversations and GM-only threads (`markers`: text -> the
        conversation's id, None for a GM-only thread or the game's GM board); a
        conversation's owner is read now, so a seat handed to a substitute takes its history
-       along; and those planted in the game's graveyard (`graveyard`: its dead players and
-       watchers read them, nobody else before the end);
+       along; and those planted in the game's graveyard (`graveyard`: its watchers read them,
+       and its dead players where the dead write nothing on the game's board; nobody else
+       before the end);
     5. for the watchers: what the watch page may show them (games.selectors.watch): the
        events of the audience view of the state at the end of the phase `watch_delay`
        phases before the current one, and every seat's panel and private part at that end.
@@ -282,6 +283,9 @@ class Secrets:
                       .values_list("pk", "owner_id"))
         self.markers = {text: owners.get(conversation) for text, conversation in markers.items()}
         self.graveyard = list(graveyard)
+        # Where the dead may still reply on the game's board, they read the graveyard only
+        # once they watch (games.selectors.watch.graveyards_hidden_from).
+        self.dead_reply = rulesets.get(game.ruleset).dead_talk.replies
         self.watched_events: set[int] = set()
         self.watched_panels: dict[int, set[str]] = {}
         self.watched_me: dict[int, set[str]] = {}
@@ -346,7 +350,8 @@ class Secrets:
         for text, owner in self.markers.items():
             if owner is None or viewer.user is None or owner != viewer.user.pk:
                 out.append(Secret("a conversation or GM-only thread of someone else", text))
-        if not self.game.is_over and not (viewer.dead or viewer.watches):
+        reads_graveyard = viewer.watches or (viewer.dead and not self.dead_reply)
+        if not self.game.is_over and not reads_graveyard:
             out += [Secret("the graveyard, before the end", t) for t in self.graveyard]
         for text, audience, pk in self.phase_names:
             if own not in audience and pk not in watched:

@@ -35,8 +35,7 @@ def readers(game, users) -> list[bool]:
     return [rules.can_read_board(u, game.graveyard) for u in users]
 
 
-def test_only_the_dead_the_watchers_and_the_gm_read_it_until_the_end(after_night, gm,
-                                                                     make_user):
+def test_only_the_watchers_and_the_gm_read_it_until_the_end(after_night, gm, make_user):
     game = after_night
     assert game.graveyard is not None and game.graveyard != game.board
     dead = game.seats.get(alive=False).user
@@ -44,17 +43,39 @@ def test_only_the_dead_the_watchers_and_the_gm_read_it_until_the_end(after_night
     watcher, outsider, host = make_user("看客"), make_user("路人"), make_user("别的天神",
                                                                                 staff=True)
     services.watch(game_id=game.pk, user=watcher)
-    assert readers(game, [dead, watcher, gm]) == [True, True, True]
+    assert readers(game, [watcher, gm]) == [True, True]
+    # The toy's dead may still reply on the game's board (as 猫有n条命's, §7.2): they read
+    # the graveyard once they watch, which ends those replies (I30).
+    assert readers(game, [dead]) == [False]
+    services.watch(game_id=game.pk, user=dead)
+    assert readers(game, [dead]) == [True]
     assert readers(game, [*living, outsider, host, AnonymousUser()]) == [False] * (
         len(living) + 3)
     game = finish(game)
     assert all(readers(game, [*living, outsider, AnonymousUser()]))
 
 
+def test_where_the_dead_are_silent_they_read_it_from_their_death(after_night):
+    import dataclasses
+
+    from games import rulesets
+
+    toy = rulesets.TABLE["toy"]  # the toy as Classic: its dead write nothing on the board
+    rulesets.TABLE["toy"] = dataclasses.replace(toy, dead_talk=rulesets.SILENT)
+    try:
+        game = after_night
+        dead = game.seats.get(alive=False).user
+        assert readers(game, [dead]) == [True]
+        assert not any(readers(game, [s.user for s in game.seats.filter(alive=True)]))
+    finally:
+        rulesets.TABLE["toy"] = toy
+
+
 def test_what_the_dead_write_there_reaches_no_living_player(
         after_night, client, gm, django_capture_on_commit_callbacks):
     game = after_night
     dead = game.seats.get(alive=False).user
+    services.watch(game_id=game.pk, user=dead)
     living = game.seats.filter(alive=True).first().user
     name = living.profile.display_name
     with django_capture_on_commit_callbacks(execute=True):  # the search row, on commit
@@ -86,6 +107,7 @@ def test_its_posts_count_in_a_budget_of_their_own(after_night, settings):
     settings.GRAVEYARD_POSTS_PER_MINUTE = 2
     settings.POSTS_PER_MINUTE = 3
     dead = game.seats.get(alive=False).user
+    services.watch(game_id=game.pk, user=dead)
     grave = forum.start_thread(board=game.graveyard, author=dead,
                                kind=Thread.Kind.DISCUSSION, title="墓地", body="一")
     forum.reply(thread=grave, author=dead, body="二")
