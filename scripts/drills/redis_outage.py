@@ -61,8 +61,10 @@ def main() -> int:
     args = parser.parse_args()
     outage = args.outage or (20.0 if args.short else 120.0)
     before = 4.0 if args.short else 8.0   # the worker's first beats, before the outage
-    # the night falls due in the middle of the outage (counted from the games' start)
-    night_minutes = (before + 3 + outage / 2) / 60
+    # the night falls due in the middle of the outage, counted from the games' start: the
+    # worker's start and gunicorn's first answer take some seconds more on a busy machine,
+    # and the wolves' steps sent as the outage begins must still find the night open
+    night_minutes = (before + 6 + outage / 2) / 60
     from bench_http import free_port
 
     var = Path(os.environ["VAR_DIR"])

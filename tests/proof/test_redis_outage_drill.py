@@ -1,9 +1,9 @@
 """The Redis outage drill (scripts/drills/redis_outage.py) in its short form, with SITE_URL
-set (the address every email link must carry), so CI runs it: the drill's own redis-server is stopped for 10 s under
+set (the address every email link must carry), so CI runs it: the drill's own redis-server is stopped for 16 s under
 gunicorn, a Celery worker and beat, and pages, steps, phases and emails must all come
 through (see the drill's docstring for what it checks). It works on this test's database.
-About 35 s: the drill starts gunicorn, a worker and beat and its own Redis, keeps Redis
-down 10 s under load (the night falls due 5 s into it, so the sweeps that find it due
+About 40 s: the drill starts gunicorn, a worker and beat and its own Redis, keeps Redis
+down 16 s under load (the night falls due about 8 s into it, so the sweeps that find it due
 fail, and the phase advances once Redis is back), then waits for the overdue phases to
 advance. Its form with SITE_URL unset (`--short` alone) is left to a run by
 hand: the in-process tests of tests/services/test_site_address.py cover where links come
@@ -33,7 +33,7 @@ def test_pages_steps_and_phases_survive_a_redis_outage(tmp_path):
     env = dict(os.environ, DATABASE_URL=url, VAR_DIR=str(tmp_path))
     for name in ("DJANGO_ALLOW_ASYNC_UNSAFE", "SITE_URL"):
         env.pop(name, None)
-    result = subprocess.run([sys.executable, str(DRILL), "--short", "--outage", "10", "--site-url"],
+    result = subprocess.run([sys.executable, str(DRILL), "--short", "--outage", "16", "--site-url"],
                             cwd=settings.BASE_DIR, env=env, capture_output=True, text=True,
                             timeout=240)
     report = result.stdout + result.stderr[-4000:]

@@ -45,7 +45,7 @@ def test_only_the_watchers_and_the_gm_read_it_until_the_end(after_night, gm, mak
     services.watch(game_id=game.pk, user=watcher)
     assert readers(game, [watcher, gm]) == [True, True]
     # The toy's dead may still reply on the game's board (as 猫有n条命's, §7.2): they read
-    # the graveyard once they watch, which ends those replies (I30).
+    # the graveyard once they watch, which ends those replies (docs/community.md, "Watching").
     assert readers(game, [dead]) == [False]
     services.watch(game_id=game.pk, user=dead)
     assert readers(game, [dead]) == [True]

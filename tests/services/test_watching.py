@@ -38,7 +38,7 @@ def test_the_living_never_watch_and_the_dead_do_from_their_death(game):
 
 
 def test_a_dead_player_who_watches_no_longer_replies_on_the_board(game):
-    """The toy's dead reply briefly, as 猫有n条命's do (§7.2): watching ends it (I30)."""
+    """The toy's dead reply briefly, as 猫有n条命's do (§7.2): watching ends it (docs/community.md, "Watching")."""
     game = night_kill(game)
     dead = game.seats.get(alive=False).user
     thread = game.board.threads.exclude(key__startswith="vote-").first()
