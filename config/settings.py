@@ -369,11 +369,18 @@ if SENTRY_DSN:
     from sentry_sdk.integrations.celery import CeleryIntegration
     from sentry_sdk.integrations.django import DjangoIntegration
 
+    # sentry-sdk 3 (pyproject's range): what a report may carry is `data_collection`. Sentry
+    # is a third party, so a report names no account (user_info) and carries no cookie,
+    # request body (a private action, a post) or local variable (a hand, a game's state);
+    # a user set by any integration is dropped before sending.
     sentry_sdk.init(
         dsn=SENTRY_DSN, environment=env_str("SENTRY_ENVIRONMENT", DJANGO_ENV),
         integrations=[DjangoIntegration(), CeleryIntegration()],
         traces_sample_rate=env_int("SENTRY_TRACES_PERCENT", 0, minimum=0) / 100,
-        send_default_pii=False)  # no emails or names of players in reports
+        data_collection={"user_info": False, "cookies": {"mode": "off"}, "http_bodies": [],
+                         "url_query_params": {"mode": "off"},
+                         "stack_frame_variables": False},
+        before_send=lambda event, hint: {k: v for k, v in event.items() if k != "user"})
 
 # --- the service ---------------------------------------------------------------------------
 MESSENGER_NAME = "神的使者"

@@ -7,9 +7,13 @@ answer), and the heartbeat is a cache read that may fail like any other."""
 
 from __future__ import annotations
 
+import gzip
+import http.server
 import re
+import threading
 import time
 
+import brotli
 import pytest
 from django.core.cache import caches
 
@@ -233,3 +237,51 @@ def test_sentry_is_on_only_with_a_dsn():
     assert "'celery'" in on and "'django'" in on
     with pytest.raises(AssertionError, match="SENTRY_DSN"):
         settings_subprocess("pass", SENTRY_DSN="not-a-dsn")
+
+
+class _SentryStub(http.server.BaseHTTPRequestHandler):
+    """A Sentry ingest endpoint on 127.0.0.1: keeps each envelope it receives, unzipped."""
+
+    received: list[bytes] = []
+
+    def do_POST(self):  # noqa: N802 (the standard library's name)
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        encoding = self.headers.get("Content-Encoding")
+        if encoding == "gzip":
+            body = gzip.decompress(body)
+        elif encoding == "br":
+            body = brotli.decompress(body)
+        self.received.append(body)
+        self.send_response(200)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def test_an_uncaught_error_reaches_sentry_without_personal_data():
+    """The settings start with the sentry-sdk a fresh install gets, and an error raised
+    where a request would carry a signed-in account reaches a Sentry endpoint (a stub on
+    127.0.0.1) with its exception, and without the account's email or the frame's locals."""
+    _SentryStub.received = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _SentryStub)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    code = ("import sentry_sdk\n"
+            "sentry_sdk.set_user({'email': 'ada@example.org', 'id': 7})\n"
+            "def act():\n"
+            "    hand = 'SECRET-HAND-KILLER'\n"
+            "    raise RuntimeError('boom in act')\n"
+            "try:\n    act()\nexcept RuntimeError as error:\n"
+            "    sentry_sdk.capture_exception(error)\n"
+            "sentry_sdk.flush(timeout=10)\n")
+    try:
+        settings_subprocess(code, SENTRY_DSN=f"http://public@127.0.0.1:{server.server_port}/1")
+    finally:
+        server.shutdown()
+    events = [body for body in _SentryStub.received if b'"type":"event"' in body
+              or b'"exception"' in body]
+    assert events, _SentryStub.received
+    envelope = b"".join(events)
+    assert b"boom in act" in envelope and b"RuntimeError" in envelope
+    assert b"ada@example.org" not in envelope
+    assert b"SECRET-HAND-KILLER" not in envelope
