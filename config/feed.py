@@ -27,6 +27,8 @@ import orjson
 from django.conf import settings
 from django.db import transaction
 
+from config.logs import log_once_per
+
 log = logging.getLogger(__name__)
 
 # One channel for the whole site: a reader process subscribes once and fans events out to
@@ -93,8 +95,8 @@ def publish(payload: dict) -> None:
     """Send one event now; a Redis fault is logged and swallowed."""
     try:
         _client().publish(channel(), orjson.dumps(payload))
-    except Exception:  # noqa: BLE001 - the feed is optional: never fail a write for it
-        log.warning("change feed: could not publish %s", payload, exc_info=True)
+    except Exception as exc:  # noqa: BLE001 - the feed is optional: never fail a write for it
+        log_once_per(60, log, "change feed: could not publish %s (%r)", payload, exc)
 
 
 def changed(kind: str, pk: int, version: int, what: str = "") -> None:

@@ -27,6 +27,11 @@ clock (the game's page and the 天神 console, games/web/clock.py) read through 
 configured, which answers a miss while Redis is away (config/cache.py) and so costs them
 nothing then; `/readyz` reads strictly, through the Redis backend's own `get`, so that an
 unreachable Redis is reported as such and not as "no sweep recorded".
+
+A failing check logs its reason at most once a minute per check (config.logs.log_once_per,
+with the number of probes held back), and Django's line for the probe's 503 is dropped
+(config.logs.SkipOutageAnswers): a load balancer asking every few seconds during an outage
+writes a line a minute, not one per probe.
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ from django.db import connection
 from django.http import HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+
+from .logs import log_once_per
 
 log = logging.getLogger(__name__)
 SWEEP_KEY = "health:sweep-completed"
@@ -94,7 +101,7 @@ def clock(now: float | None = None, *, strict: bool = False) -> Clock:
     try:
         at = RedisCache.get(cache, SWEEP_KEY) if strict else cache.get(SWEEP_KEY)
     except Exception as exc:  # redis-py raises several kinds; any means "cannot be read"
-        log.warning("game clock: the heartbeat cannot be read: %r", exc)
+        log_once_per(60, log, "game clock: the heartbeat cannot be read: %r", exc)
         return Clock(age=None, limit=limit, unreadable=True)
     if at is None:
         return Clock(age=None, limit=limit)
@@ -107,7 +114,7 @@ def check_database() -> str | None:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except Exception as exc:  # any failure means "not ready"; the reason goes to the log
-        log.warning("readyz: database: %s", exc)
+        log_once_per(60, log, "readyz: database: %s", " ".join(str(exc).split()))
         return "unreachable"
     return None
 
@@ -125,10 +132,10 @@ def check_broker() -> str | None:
         with app.connection_for_write(transport_options=timeouts) as conn:
             answered = conn.default_channel.client.ping()
     except Exception as exc:  # kombu and redis-py raise several kinds; all mean "not ready"
-        log.warning("readyz: broker: %s", exc)
+        log_once_per(60, log, "readyz: broker: %s", exc)
         return "unreachable"
     if not answered:
-        log.warning("readyz: broker: PING answered %r", answered)
+        log_once_per(60, log, "readyz: broker: PING answered %r", answered)
         return "no answer"
     return None
 

@@ -1,14 +1,56 @@
-"""When the database is down, answer 503 with a readable page instead of a traceback."""
+"""The project's middleware. When the database is down: a readable 503 page instead of a
+traceback, and two lines in the log per outage, not one per request (`database_outage`)."""
 
 from __future__ import annotations
 
 import logging
+import sys
 
+from django.core.signals import got_request_exception
 from django.db import DatabaseError, InterfaceError, OperationalError
+from django.db.backends.signals import connection_created
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 
+from .logs import Outage
+
 log = logging.getLogger(__name__)
+
+# "database unavailable; answering 503: <reason>" at the first 503 of an outage in this
+# process, "database back after N s; M requests answered without it meanwhile" at the next
+# connection that opens; nothing in between (Django's own line for each 503 is dropped:
+# config.logs.SkipOutageAnswers).
+database_outage = Outage(log, "database", "answering 503")
+
+
+def database_unavailable(exception: BaseException | None) -> bool:
+    """The errors that mean "the database cannot be reached" (the ones answered 503): what
+    psycopg raises for a refused, lost or timed-out connection."""
+    return isinstance(exception, (OperationalError, InterfaceError)) or (
+        isinstance(exception, DatabaseError) and "connection" in str(exception).lower())
+
+
+def _answered_503(request, exception: BaseException) -> None:
+    """Count a request answered 503 in the outage, once (a request whose user cannot be
+    read meets the database again in each middleware that asks for the user)."""
+    if request is not None:
+        if getattr(request, "database_unavailable", False):
+            return
+        request.database_unavailable = True
+    database_outage.down(exception)
+
+
+def _request_failed(sender, request=None, **kwargs) -> None:
+    """An exception no view caught (raised in a middleware: the session or the user read
+    before any view): config.views.server_error answers it 503 when it is the database's;
+    count it in the outage here, since that handler logs nothing."""
+    exception = sys.exc_info()[1]
+    if isinstance(exception, (OperationalError, InterfaceError)):
+        _answered_503(request, exception)
+
+
+def _connected(sender, connection=None, **kwargs) -> None:
+    database_outage.up()
 
 
 class ReceivedAtMiddleware:
@@ -29,16 +71,23 @@ class ReceivedAtMiddleware:
 
 
 class DatabaseUnavailableMiddleware:
+    """A view that meets an unreachable database answers the 503 page with Retry-After
+    (a middleware that meets it first goes through config.views.server_error, the same
+    page). Either way the outage is counted in `database_outage`, which logs its start and
+    its end once; the first connection that opens afterwards (Django's `connection_created`)
+    is its end."""
+
     def __init__(self, get_response):
         self.get_response = get_response
+        got_request_exception.connect(_request_failed, dispatch_uid="database_outage")
+        connection_created.connect(_connected, dispatch_uid="database_outage")
 
     def __call__(self, request):
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        if isinstance(exception, (OperationalError, InterfaceError)) or (
-                isinstance(exception, DatabaseError) and "connection" in str(exception).lower()):
-            log.warning("database unavailable: %s", exception)
+        if database_unavailable(exception):
+            _answered_503(request, exception)
             html = render_to_string("503.html", {})
             response = HttpResponse(html, status=503)
             response["Retry-After"] = "30"

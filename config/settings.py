@@ -346,19 +346,35 @@ if PRODUCTION:
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
 if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
     raise SettingError(f"LOG_LEVEL={LOG_LEVEL!r} must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
+# Who gets Django's error emails (unhandled exceptions when DEBUG is off), and at most how
+# often each distinct error is mailed (the others are counted: config/logs.py).
+ADMINS = env_admins("ADMINS")
+MANAGERS = ADMINS
+ADMINS_MAIL_MINUTES = env_int("ADMINS_MAIL_MINUTES", 15, minimum=1)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(game)s%(message)s",
                             "datefmt": "%Y-%m-%dT%H:%M:%SZ",
                             "()": "config.logs.UTCFormatter"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+                "skip_outage_answers": {"()": "config.logs.SkipOutageAnswers"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"},
+                 # Django's error mail, from a thread of its own and rate-limited.
+                 "mail_admins": {"class": "config.logs.AdminMailHandler", "level": "ERROR",
+                                 "filters": ["require_debug_false"],
+                                 "every_seconds": ADMINS_MAIL_MINUTES * 60}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {
+        # Replaces Django's default handlers on "django" (its DEBUG-only console, which
+        # doubled the root's lines, and its mail_admins, which mailed from the request).
+        "django": {"handlers": ["mail_admins"]},
+        # Django's line for each 503 (the answer to a known outage) is dropped: the outage
+        # is logged once when it begins and once when it ends (config/middleware.py).
+        "django.request": {"filters": ["skip_outage_answers"]},
+        "django.db.backends": {"level": "INFO"},
+    },
 }
-# Who gets Django's error emails (unhandled exceptions when DEBUG is off).
-ADMINS = env_admins("ADMINS")
-MANAGERS = ADMINS
 
 # Optional error reporting: Sentry (Django and Celery integrations) when SENTRY_DSN is set.
 SENTRY_DSN = env_str("SENTRY_DSN")
