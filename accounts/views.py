@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import services
+from games.selectors import rename_refusal
 
 from . import timezones
 from .forms import ProfileForm
@@ -20,6 +21,14 @@ def profile(request):
     instance, _created = Profile.objects.get_or_create(
         user=request.user, defaults={"display_name": f"user{request.user.pk}"})
     form = ProfileForm(request.POST or None, instance=instance)
+    if request.method == "POST" and form.is_valid() and "display_name" in form.changed_data:
+        # The name shows on everything the account wrote, where the living read: whoever
+        # reads a running game's secrets keeps it until that game ends (games.selectors
+        # .secrets). Nothing of the form is saved then.
+        refusal = rename_refusal(request.user)
+        if refusal:
+            form.add_error("display_name", refusal)
+            instance = Profile.objects.get(pk=instance.pk)
     if request.method == "POST" and form.is_valid():
         form.save()
         # The games show the name and time the reminders: they are told, not left to a

@@ -17,8 +17,10 @@ ignored). The stream:
    database connection, only its place in the hub;
 4. sends each event as it comes (`id:` holds every version the page has, for the browser's
    Last-Event-ID), a heartbeat comment every `HEARTBEAT_SECONDS`, and ends after
-   `LIFETIME_SECONDS` (with some jitter): the browser reconnects by itself, which spreads
-   pages over the workers again and checks the reader's rights again.
+   `LIFETIME_SECONDS` (with some jitter), or at once when the reader's rights change (a
+   `user` event "access": they stopped or started watching a game): the browser reconnects
+   by itself, which spreads pages over the workers again and checks the reader's rights
+   again.
 Served by a server that is not ASGI (runserver, gthread), the view answers 204 at once: the
 browser's EventSource stops, and pages work as they do without script. Redis down: the
 stream carries heartbeats (and the catch-up events read from the database); database down
@@ -251,6 +253,8 @@ async def _stream(user, keys: set[live.Key], have: dict[live.Key, int | None]):
                 continue
             for event in events:
                 key = (event["t"], event["id"])
+                if event["t"] == "user" and event.get("what") == "access":
+                    return  # what the reader may read changed: the browser asks again
                 if event["t"] == "user":
                     versions[key] = event["v"]
                 elif event["v"] <= versions.get(key, -1):

@@ -24,6 +24,7 @@ class GamesConfig(AppConfig):
             register_thread_panel,
         )
         from messaging.rules import (
+            declare_board_names,
             register_board_authority,
             register_hidden_boards,
             register_posting_check,
@@ -35,6 +36,7 @@ class GamesConfig(AppConfig):
             board_game_links,
             draft_boards_hidden_from,
             graveyards_hidden_from,
+            names_on_board,
             table_mates,
         )
 
@@ -46,6 +48,7 @@ class GamesConfig(AppConfig):
         register_hidden_boards(draft_boards_hidden_from)
         register_hidden_boards(graveyards_hidden_from)
         register_table_mates(table_mates)
+        declare_board_names(names_on_board)
 
         from messaging.hooks import register_post_budget, register_post_hook
 
@@ -71,6 +74,9 @@ class GamesConfig(AppConfig):
         register_record_keeper(game_records_of)
 
 
+REPORT = "report"  # messaging.rules.report_refusal's kind: a report, not a post
+
+
 def vote_panel(request, thread):
     """The vote box above a game's vote thread (messaging never imports games)."""
     if not thread.key.startswith("vote-"):
@@ -89,11 +95,20 @@ def lobby_section(request):
 
 
 def game_board_check(*, user, board, thread, kind, body):
-    """While a game runs, only its players (and the GM) post on its board; what the dead
-    may write is the rule set's dead-talk policy (games/services/ghosts.py)."""
+    """Every post, thread and report, on every board: whoever reads the secrets of a
+    running game writes nothing its living players read (games.selectors.secrets, the one
+    rule). Then, while a game runs, only its players (and the GM) post on its board; what
+    the dead may write is the rule set's dead-talk policy (games/services/ghosts.py)."""
     from django.utils.translation import gettext as _
 
     from .models import Game
+    from .selectors import write_refusal
+
+    if user.get_username() == _messenger_username():
+        return None
+    refusal = write_refusal(user, board=board)
+    if refusal or kind == REPORT:
+        return refusal
 
     # The board's game as the caller read it (the thread page joins it; a service that
     # locked the board reads it fresh here), or none.

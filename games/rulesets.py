@@ -83,6 +83,10 @@ class RuleSetEntry:
     phases: tuple[str, ...] = ()          # the engine's phase names, each with a duration
     presets: tuple[Preset, ...] = ()      # phase-length presets, the first is the default
     options: tuple[Option, ...] = ()      # the rule options a GM chooses at creation
+    # Whether a seat's role stays what was dealt for the whole game (classic, gold): a
+    # watcher's delay hides nothing then, so open watching by outsiders needs the GM's
+    # explicit acceptance of the risk (games.services.watching).
+    roles_fixed: bool = True
 
 
 @dataclass(frozen=True)
@@ -144,7 +148,7 @@ TABLE: dict[str, RuleSetEntry] = {}
 def register(*, name: str, engine: type[RuleSet], presenter: Presenter, panel: str,
              title: str, rules_doc: Path, event_kinds: tuple[str, ...], dead_talk: DeadTalk,
              summary: str = "", phases: tuple[str, ...] = (), presets: tuple[Preset, ...] = (),
-             options: tuple[Option, ...] = ()) -> RuleSetEntry:
+             options: tuple[Option, ...] = (), roles_fixed: bool = True) -> RuleSetEntry:
     """Add a rule set to the table (its engine to games.engine.registry, its presenter and
     title to games.presenters). `dead_talk` has no default: each rule set says what its dead
     may write."""
@@ -154,7 +158,8 @@ def register(*, name: str, engine: type[RuleSet], presenter: Presenter, panel: s
     entry = RuleSetEntry(name=name, engine=registry.get(name), presenter=presenter,
                          panel=panel, title=title, rules_doc=rules_doc,
                          event_kinds=tuple(event_kinds), dead_talk=dead_talk, summary=summary,
-                         phases=tuple(phases), presets=tuple(presets), options=tuple(options))
+                         phases=tuple(phases), presets=tuple(presets), options=tuple(options),
+                         roles_fixed=roles_fixed)
     presenters.register(name, presenter, title)
     TABLE[name] = entry
     return entry
@@ -198,6 +203,8 @@ register(name="ninelives", engine=NineLives, presenter=ninelives_presenter,
          panel="games/panels/ninelives.html", title=_("Nine Lives (猫有n条命)"),
          rules_doc=DOCS / "ninelives.md", event_kinds=NINELIVES_KINDS,
          dead_talk=GHOST_POSTS,  # seed 002 §7.2
+         # hands shrink as cards are lost, and what a seat still holds is the secret
+         roles_fixed=False,
          summary=_("Cards and lives: killers, wolves and civilians; a day vote and a runoff."),
          phases=("night", "day", "runoff"),
          # seed 002 §5: night 24 h, day 24 h, the runoff extends the day by 24 h

@@ -57,6 +57,7 @@ from django.utils.translation import gettext as _
 
 from config.build import BUILD
 
+from . import rules
 from .models import Thread
 from .rendering import author_badge
 
@@ -102,10 +103,13 @@ def thread_people(thread: Thread) -> list[Person]:
     rows = {row[0]: row for row in get_user_model().objects.filter(pk__in=ids).values_list(
         "pk", "username", "is_staff", "is_active", "profile__display_name")}
     people = []
+    # A running game's board names its players as they were called when it started.
+    named = rules.board_names(thread.board_id)
     for pk in ids:
         if pk not in rows:  # deleted since the list was kept: its posts show no author
             continue
         _pk, username, is_staff, is_active, display = rows[pk]
+        display = named.get(pk, display)
         messenger = username == settings.MESSENGER_USERNAME
         badge = SafeString("")
         if messenger or (is_staff and is_active):

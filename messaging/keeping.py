@@ -123,7 +123,9 @@ def report_post(*, reporter, post: Post, reason: str) -> Report:
     of no game), with `reason`.
 
     Steps:
-    1. The reporter may read the post (else not_found) and the reason is readable text.
+    1. The reporter may read the post (else not_found), the reason is readable text and the
+       other apps allow it (`rules.report_refusal`: games refuses whoever reads a running
+       game's secrets, since a report's readers may play).
     2. One open report per reporter and post: a second one is refused (nothing new to say).
     3. Count it against REPORTS_PER_HOUR (the board's GM is not limited), then store it.
     4. Each reader of reports for that board (`report_readers`) gets a grouped notice
@@ -133,6 +135,9 @@ def report_post(*, reporter, post: Post, reason: str) -> Report:
     reason = clean_reason(reason)
     if post.author_id == reporter.pk:
         raise PostingRefused(_("You cannot report your own post."))
+    refusal = rules.report_refusal(reporter, post.thread.board, reason)
+    if refusal:
+        raise PostingRefused(refusal, code="forbidden")
     with transaction.atomic():
         if Report.objects.filter(post=post, reporter=reporter, handled_at=None).exists():
             raise PostingRefused(_("You have already reported this post; the GM has your report."))

@@ -66,9 +66,11 @@ KINDS_ON_BOARD = {
     Board.Kind.GM: tuple(Thread.Kind),
 }
 
-# Extra checks other apps register (games: "only seated, living players post in a running
-# game's board"). Each is called with keyword arguments user, board, thread (None when a
-# thread is being started), kind and body, and returns a refusal sentence or None.
+# Extra checks other apps register (games: "whoever reads a running game's secrets writes
+# nothing its living read"; "only seated, living players post in a running game's board").
+# Each is called with keyword arguments user, board, thread (None when a thread is being
+# started, or for a report), kind (a thread kind, or "report") and body, and returns a
+# refusal sentence or None.
 PostingCheck = Callable[..., "str | None"]
 _extra_checks: list[PostingCheck] = []
 
@@ -105,6 +107,25 @@ def register_board_authority(resolver: BoardAuthority) -> BoardAuthority:
     if resolver not in _authority:
         _authority.append(resolver)
     return resolver
+
+
+BoardNames = Callable[[int], "dict[int, str]"]
+_board_names: list[BoardNames] = []  # at most one: a declared interface, not a list of hooks
+
+
+def declare_board_names(names: BoardNames) -> BoardNames:
+    """The one answer to "what is each author called on board `board_id`": `names(board_id)`
+    gives {user id: name} for the authors whose name there is not their current one (games:
+    a running game's board shows each seat's name from the game's start). Declared once,
+    in an AppConfig.ready(); a second declaration replaces the first."""
+    _board_names[:] = [names]
+    return names
+
+
+def board_names(board_id: int) -> dict[int, str]:
+    """{user id: name} of the authors named otherwise on `board_id` (`declare_board_names`);
+    empty where nobody is."""
+    return _board_names[0](board_id) if _board_names else {}
 
 
 HiddenBoards = Callable[[Any], Any]
@@ -378,6 +399,12 @@ def reply_refusal(user, thread: Thread, body: str = "") -> str | None:
         return _("Only the GM may post in this thread.")
     return _extra_refusal(user=user, board=thread.board, thread=thread, kind=thread.kind,
                           body=body)
+
+
+def report_refusal(user, board: Board, reason: str = "") -> str | None:
+    """Why `user` may not report a post of `board` with `reason`, or None: a report is read
+    by people who may play, so the other apps' checks see it too (kind "report")."""
+    return _extra_refusal(user=user, board=board, thread=None, kind="report", body=reason)
 
 
 def startable_kinds(user, board: Board) -> list[tuple[str, str]]:

@@ -156,6 +156,10 @@ class Watcher(models.Model):
     seat = models.ForeignKey("games.Seat", null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="+", verbose_name=_("seat"))
     since = models.DateTimeField(_("watching since"), auto_now_add=True)
+    # None while an outsider's request waits for the GM (Game.outsiders "request"); a dead
+    # player and an outsider of an open game are approved when they choose to watch. Only an
+    # approved watcher reads anything (games.selectors.secrets).
+    approved_at = models.DateTimeField(_("approved"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("watcher")

@@ -108,6 +108,25 @@ class Game(models.Model):
         help_text=_("Dead players and outsiders who choose to watch (观战) see every hand, "
                     "private action and team message up to the end of the phase this many "
                     "before the current one; the living never see what they see."))
+
+    class Outsiders(models.TextChoices):
+        OFF = "off", _("outsiders do not watch")
+        REQUEST = "request", _("outsiders ask, the GM approves each")
+        OPEN = "open", _("any signed-in outsider may watch")
+
+    # Whether signed-in accounts with no seat watch (games.services.watching): off by default,
+    # since any account may be a living player's second one. Where the roles never change
+    # (`rulesets.Entry.roles_fixed`), open watching needs `watch_risk_accepted`.
+    outsiders = models.CharField(
+        _("outsiders who watch"), max_length=8, choices=Outsiders.choices,
+        default=Outsiders.OFF,
+        help_text=_("Any signed-in account may be a living player's second one: by request, "
+                    "you approve each account from the console, seeing its history."))
+    watch_risk_accepted = models.BooleanField(
+        _("I accept that open watchers may be players' second accounts"), default=False,
+        help_text=_("Needed for open watching where the roles never change (classic, gold): "
+                    "a watcher who knows every hand after the first night could be a living "
+                    "player's second account."))
     signup_thread = models.ForeignKey("messaging.Thread", null=True, blank=True,
                                       on_delete=models.SET_NULL, related_name="+")
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
@@ -180,6 +199,10 @@ class Seat(models.Model):
     conversation = models.OneToOneField("messaging.Conversation", null=True, blank=True,
                                         on_delete=models.SET_NULL, related_name="seat")
     alive = models.BooleanField(_("alive"), default=True)
+    # The holder's display name when the game started (or when a substitute took the seat):
+    # what the game's pages call this seat while it runs, so a rename changes nothing the
+    # living read in this game (games.selectors.seats.seat_names). Blank before the start.
+    name = models.CharField(_("name in this game"), max_length=40, blank=True)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
     checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
 

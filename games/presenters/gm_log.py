@@ -54,6 +54,8 @@ def gm_log_text(event: dict, names: dict[int, str]) -> str | None:
         "approve_manifesto": _("%(by)s approved the manifesto of seat %(seat)s."),
         "choose_camp_for": _("%(by)s set a default camp for seat %(seat)s."),
         "add_co_gm": _("%(by)s named a co-GM."),
+        "watcher_approved": _("%(by)s let an outsider watch the game."),
+        "watcher_refused": _("%(by)s turned down an outsider's request to watch."),
         "rollback": (
             _("%(by)s took back the last step of %(seat)s.")
             if seat_text

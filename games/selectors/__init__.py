@@ -19,6 +19,8 @@ call no service. Modules by domain, like games/services/:
     outbox     the development outbox: which emails a viewer may read
     watch      what a watcher sees: the AUDIENCE view some phases behind (观战); who may
                read a game's graveyard
+    secrets    the one rule every writer the living read asks: an account that reads a
+               running game's secrets writes nothing its living players read
 Callers import from the package: `from games import selectors; selectors.view_for(...)`.
 """
 
@@ -82,10 +84,18 @@ from .seats import (
     games_run_by,
     gm_board_slug,
     is_gm,
+    names_on_board,
     player_ids,
     seat_names,
     seat_of,
     table_mates,
+)
+from .secrets import (
+    approved_watchers,
+    reads_secrets,
+    rename_refusal,
+    secret_games,
+    write_refusal,
 )
 from .views import (
     events_visible_to,
@@ -105,12 +115,13 @@ from .watch import Watched, graveyard_budget, graveyards_hidden_from, watched, w
 
 __all__ = [
     "LOBBY_GAMES", "POSTS_WINDOW", "RollbackPlan", "SeatPosts", "announcement_thread",
+    "approved_watchers", "reads_secrets", "rename_refusal", "secret_games", "write_refusal",
     "board_authority", "board_game_links", "camp_totals", "commitment_check", "commitment_of",
     "current_phase_name", "dead_seat", "deadlines", "draft_boards_hidden_from",
     "end_phase_consequences", "events_visible_to", "ever_held_seat", "ever_seated_ids",
     "filter_archive", "finished_games", "game_for_home", "game_records_of", "game_threads",
     "game_vote_tallies", "games_played_by", "games_run_by", "gm_board_slug", "gm_choices",
-    "gm_inbox", "gm_reports", "gm_view", "home_row", "is_gm", "last_activity",
+    "gm_inbox", "gm_reports", "gm_view", "home_row", "is_gm", "last_activity", "names_on_board",
     "legal_actions_for", "living_seats", "manifesto_digest", "manifestos_for_review",
     "my_current_games", "open_games", "open_warnings", "outcome_line", "outcome_results",
     "phase_title", "phase_titles", "phase_vote_tally", "player_ids", "player_record",

@@ -75,7 +75,7 @@ def seat_post_counts(game_id: int, *, now: dt.datetime | None = None
     minimum, started = seats[0].minimum, seats[0].started
     full = started is not None and now - started >= POSTS_WINDOW
     return [SeatPosts(label=s.number + 1, posts=s.posts, short=full and s.posts < minimum,
-                      name=_("%(name)s (seat %(n)d)") % {"name": display_name(s.user),
+                      name=_("%(name)s (seat %(n)d)") % {"name": s.name or display_name(s.user),
                                                          "n": s.number + 1})
             for s in seats], minimum, full
 

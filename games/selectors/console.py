@@ -26,7 +26,7 @@ def gm_inbox(game: Game) -> list[Message]:
     Each message carries `.seat_label` ("3. 阿狗", or the owner's name without a seat)."""
     if not game.board_id:
         return []
-    labels = {s.user_id: f"{s.number + 1}. {display_name(s.user)}"
+    labels = {s.user_id: f"{s.number + 1}. {s.name or display_name(s.user)}"
               for s in game.seats.select_related("user__profile") if s.user_id}
     waiting: list[Message] = []
     for conversation in (Conversation.objects.filter(board_id=game.board_id, staff_unread__gt=0)
@@ -48,7 +48,7 @@ def gm_reports(game: Game) -> list[Report]:
     if not game.board_id:
         return []
     boards = Board.objects.filter(Q(pk=game.board_id) | Q(slug=gm_board_slug(game)))
-    labels = {s.user_id: f"{s.number + 1}. {display_name(s.user)}"
+    labels = {s.user_id: f"{s.number + 1}. {s.name or display_name(s.user)}"
               for s in game.seats.select_related("user__profile") if s.user_id}
     reports = list(Report.objects.filter(handled_at=None, post__thread__board__in=boards)
                    .select_related("post__thread", "post__author__profile",

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 # What the key row reads of the game (not its state: the parts kept under its version show
 # that); the rest is deferred.
 HOME_FIELDS = ("id", "name", "status", "created", "page_version", "steps", "checkin_hours",
-               "deadline", "watch_delay", "graveyard", "ruleset")
+               "deadline", "watch_delay", "outsiders", "graveyard", "ruleset")
 
 
 def home_row(pk, user: User | AnonymousUser | None) -> Game | None:

@@ -20,12 +20,24 @@ if TYPE_CHECKING:
 
 
 def seat_names(game: Game, seats=None) -> dict[int, str]:
-    """{seat number: the name shown for it}; `seats` (with their users and profiles joined)
-    when the caller read them already."""
+    """{seat number: the name shown for it}: the name its holder had when the game started
+    (or when they took the seat over), so a rename during the game changes nothing the
+    living read in it; the holder's current name for a seat that has none stored. `seats`
+    (with their users and profiles joined) when the caller read them already."""
     if seats is None:
         seats = game.seats.select_related("user__profile")
-    return {s.number: display_name(s.user) if s.user else _("seat %(n)d") % {"n": s.number + 1}
+    return {s.number: s.name or (display_name(s.user) if s.user
+                                 else _("seat %(n)d") % {"n": s.number + 1})
             for s in seats}
+
+
+def names_on_board(board_id: int) -> dict[int, str]:
+    """{user id: the seat's name from the game's start} for the players of the running or
+    paused game whose board is `board_id` (messaging.rules.declare_board_names: their posts
+    there carry the name the seat list shows); empty for any other board."""
+    return dict(Seat.objects.filter(
+        game__board_id=board_id, game__status__in=(Game.Status.RUNNING, Game.Status.PAUSED))
+        .exclude(user=None).exclude(name="").values_list("user_id", "name"))
 
 
 def seat_of(game: Game, user: User | AnonymousUser | None, *,

@@ -21,7 +21,8 @@ from config.build import BUILD
 
 from .. import rulesets
 from ..engine.base import AUDIENCE, replay
-from ..models import Action, Game, Phase, Seat, Watcher
+from ..models import Action, Game, Phase
+from .secrets import approved_watchers
 
 SECONDS = 3600
 
@@ -74,21 +75,17 @@ def state_through(game: Game, phase: Phase, steps: list[Action]) -> dict:
 
 def graveyards_hidden_from(user) -> QuerySet:
     """The graveyard boards `user` may not see (messaging.rules hides them: registered in
-    GamesConfig.ready): those of games not over, but for their watchers, their dead players
-    where the dead write nothing on the game's board (a dead player who may still reply
-    there, 猫有n条命 §7.2, reads the graveyard once they watch, which ends those replies:
-    nothing read there can reach the living board) and, for an active staff account, the
-    games it runs. Nobody else, the living and visitors included, reads a word of them
-    before the end."""
+    GamesConfig.ready): those of games not over, but for their approved watchers (a dead
+    player who chose to watch, an outsider the GM let in: games.services.watching) and, for
+    an active staff account, the games it runs. Nobody else, the living, the dead who do not
+    watch and visitors included, reads a word of them before the end: whoever reads one
+    writes nothing the living read (games.selectors.secrets)."""
     hidden = Game.objects.exclude(graveyard=None).exclude(
         status__in=(Game.Status.FINISHED, Game.Status.ABORTED))
     if user is not None and user.is_authenticated:
         uid = user.pk
-        silent = [name for name, entry in rulesets.TABLE.items()
-                  if not entry.dead_talk.replies]
-        hidden = hidden.exclude(Q(ruleset__in=silent) & Exists(Seat.objects.filter(
-            game=OuterRef("pk"), user_id=uid, alive=False))).exclude(Exists(
-                Watcher.objects.filter(game=OuterRef("pk"), user_id=uid)))
+        hidden = hidden.exclude(Exists(
+            approved_watchers().filter(game=OuterRef("pk"), user_id=uid)))
         if user.is_active and user.is_staff:
             hidden = hidden.exclude(Q(gm_id=uid) | Exists(Game.co_gms.through.objects.filter(
                 game_id=OuterRef("pk"), user_id=uid)))

@@ -53,7 +53,15 @@ from .manifestos import approve_manifesto, reject_manifesto, review_open
 from .people import profile_saved
 from .rollback import rollback
 from .steps import VOTE_KINDS, submit_action
-from .watching import gives_up_dead_talk, watch, watch_refusal, watches
+from .watching import (
+    answer_watch_request,
+    end_watching,
+    gives_up_dead_talk,
+    waits_to_watch,
+    watch,
+    watch_refusal,
+    watches,
+)
 
 __all__ = [
     "REVIEW_MINUTES_MAX", "RUNNING_SETTINGS", "VOTE_KINDS", "check_settings", "update_settings", "GameError", "abort_game", "accept_substitution", "add_candidate",
@@ -65,4 +73,5 @@ __all__ = [
     "restore_ghost_threads", "resume_game", "rollback", "ruleset_of", "sign_up", "start_from_signups",
     "start_game", "start_substitution", "submit_action", "sweep", "sweep_community",
     "withdraw_signup", "gives_up_dead_talk", "watch", "watch_refusal", "watches",
+    "answer_watch_request", "end_watching", "waits_to_watch",
 ]

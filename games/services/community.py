@@ -66,6 +66,7 @@ from ..selectors import (
     last_activity,
     posts_in_window,
     seat_of,
+    secret_games,
     waiting_substitutes,
 )
 from . import kernel
@@ -146,6 +147,10 @@ def sign_up(*, game_id: int, user: User | AnonymousUser | None,
                               "game."))
         if Watcher.objects.filter(game=game, user=user).exists():  # they saw hidden play
             raise GameError(_("You watch this game: a watcher does not sign up for it."))
+        if secret_games(user).exists():  # they would be silenced at the new table
+            raise GameError(_("You read the secrets of a running game (you watch it, or "
+                              "left its table): you write nothing its living players "
+                              "read until it ends, so sign up for a game after that."))
         signup = Signup.objects.filter(game=game, user=user).first()
         if signup is not None and signup.withdrawn_at is None:
             raise GameError(_("You have already signed up for this game."))
@@ -355,7 +360,8 @@ def accept_substitution(*, game_id: int, user: User | AnonymousUser | None,
             forum.hand_over_conversation(conversation=seat.conversation, new_owner=user)
         seat.user = user
         seat.checked_in_at = now
-        seat.save(update_fields=["user", "checked_in_at"])
+        seat.name = display_name(user)  # the newcomer's name, kept for the rest of the game
+        seat.save(update_fields=["user", "checked_in_at", "name"])
         sub.incoming, sub.status, sub.closed_at = user, Substitution.Status.ACCEPTED, now
         sub.save(update_fields=["incoming", "status", "closed_at"])
         Signup.objects.filter(game=game, user=user).update(chosen=True)

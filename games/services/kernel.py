@@ -120,6 +120,14 @@ def changed(game: Game, *, since: tuple | None = None, what: str = "",
     feed.changed("game", game.pk, game.page_version, what=what)
 
 
+def access_changed(user_ids) -> None:
+    """What these users may read has changed (they stopped or started watching a game):
+    their open live streams end on commit, and the browser's reconnect is checked again
+    (config/live_view.py), so a channel they lost carries nothing more to them."""
+    for uid in user_ids:
+        feed.changed("user", uid, 0, what="access")
+
+
 def runs_game(game: Game, user: User | AnonymousUser | None) -> bool:
     """Whether `user` is named `game`'s GM or one of its co-GMs (staff or not: the name alone
     keeps them out of the seats)."""

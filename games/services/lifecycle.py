@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from accounts.models import messenger_user
+from accounts.models import display_name, messenger_user
 from messaging import services as forum
 from messaging.models import Board, Thread
 from messaging.notifications import Kind
@@ -96,7 +96,8 @@ def create_game(*, name: str, ruleset: str, gm: User | None, seat_count: int,
                 durations: dict | None = None, early_end: bool = True,
                 hold_announcements: bool = False, change_cutoff_minutes: int = 10,
                 manifesto_review_minutes: int = 0,
-                watch_delay: int = Game.WatchDelay.ONE) -> Game:
+                watch_delay: int = Game.WatchDelay.ONE,
+                outsiders: str = Game.Outsiders.OFF, watch_risk_accepted: bool = False) -> Game:
     """A new game in draft, with its board and announcement thread (GameError on settings
     that do not fit the rule set; nothing is stored then)."""
     if gm is not None and gm.pk == messenger_user().pk:
@@ -105,13 +106,15 @@ def create_game(*, name: str, ruleset: str, gm: User | None, seat_count: int,
                           durations=durations, change_cutoff_minutes=change_cutoff_minutes)
     check_review_minutes(manifesto_review_minutes)
     check_watch_delay(watch_delay)
+    check_watching(ruleset=ruleset, outsiders=outsiders, risk_accepted=watch_risk_accepted)
     with transaction.atomic():
         game = Game.objects.create(
             name=name, ruleset=ruleset, gm=gm, seat_count=seat_count,
             config=full, durations=durations or {},
             early_end=early_end, hold_announcements=hold_announcements,
             change_cutoff_minutes=change_cutoff_minutes,
-            manifesto_review_minutes=manifesto_review_minutes, watch_delay=watch_delay)
+            manifesto_review_minutes=manifesto_review_minutes, watch_delay=watch_delay,
+            outsiders=outsiders, watch_risk_accepted=watch_risk_accepted)
         ensure_board(game)
     return game
 
@@ -134,9 +137,28 @@ def check_watch_delay(delay: object) -> None:
                         code="watch_delay")
 
 
+def check_watching(*, ruleset: str, outsiders: object, risk_accepted: object) -> None:
+    """`Game.outsiders` is one of `Game.Outsiders`, and open watching in a rule set whose
+    roles never change (`rulesets.RuleSetEntry.roles_fixed`) comes with the GM's acceptance
+    of the risk (`Game.watch_risk_accepted`): a watcher knows every hand from the first
+    night to the end and may be a living player's second account."""
+    if outsiders not in Game.Outsiders.values:
+        raise GameError(_("Choose whether outsiders may watch."), code="outsiders")
+    if outsiders == Game.Outsiders.OPEN and risk_accepted is not True \
+            and ruleset in rulesets.names() and rulesets.get(ruleset).roles_fixed:
+        raise GameError(_("In this rule set the roles never change: to let any outsider "
+                          "watch, tick that you understand anyone watching may be a "
+                          "second account of a player still in the game, seeing every "
+                          "hand. Or let outsiders watch by request."),
+                        code="watch_risk_accepted")
+
+
 # What may still change once a game has started; the rest is its setup (replay depends on it,
-# and who may watch was known to everyone who signed up).
-RUNNING_SETTINGS = ("name", "gm", "early_end", "hold_announcements", "manifesto_review_minutes")
+# and how far behind watchers follow was known to everyone who signed up). Who of the
+# outsiders may watch stays the GM's choice while it runs: turning it off lets nobody new in,
+# and who already watches keeps watching (they have read the secrets already).
+RUNNING_SETTINGS = ("name", "gm", "early_end", "hold_announcements", "manifesto_review_minutes",
+                    "outsiders", "watch_risk_accepted")
 SETUP_SETTINGS = ("ruleset", "seat_count", "config", "durations", "change_cutoff_minutes")
 DRAFT_SETTINGS = RUNNING_SETTINGS + SETUP_SETTINGS + ("watch_delay",)
 
@@ -163,6 +185,10 @@ def update_settings(*, game_id: int, changes: dict) -> Game:
             check_review_minutes(changes["manifesto_review_minutes"])
         if "watch_delay" in changes:
             check_watch_delay(changes["watch_delay"])
+        check_watching(ruleset=changes.get("ruleset", game.ruleset),
+                       outsiders=changes.get("outsiders", game.outsiders),
+                       risk_accepted=changes.get("watch_risk_accepted",
+                                                 game.watch_risk_accepted))
         gm = changes.get("gm", game.gm)
         if gm is not None and gm.pk == messenger_user().pk:
             raise GameError(_("The messenger account cannot be a game master."), code="gm")
@@ -213,7 +239,9 @@ def start_game(*, game_id: int, users: list[User], seed: str | None = None,
                 from None
         for number, user in enumerate(users):
             conversation = forum.conversation_for(owner=user, board=game.board)
-            Seat.objects.create(game=game, number=number, user=user, conversation=conversation)
+            # The seat keeps the name its holder has now for the whole game (seat_names).
+            Seat.objects.create(game=game, number=number, user=user, conversation=conversation,
+                                name=display_name(user))
         game.state = t.state
         game.awaiting = awaiting.for_game(game)
         text = engine.commitment_text(t.state)

@@ -18,6 +18,7 @@ from ..engine.base import Refusal, RuleSet, Transition
 from ..models import Action, Event, Game, Phase, Seat
 from ..presenters import refusal_text
 from .kernel import GameError, ruleset_of
+from .watching import end_watching
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -68,9 +69,15 @@ def store_events(game: Game, events: list[dict], phase: Phase | None) -> None:
 
 
 def sync_alive(game: Game, engine: RuleSet, seats: list[Seat] | None = None) -> None:
-    """Each seat's `alive` copy as the engine has it (`seats`: read under the lock already)."""
+    """Each seat's `alive` copy as the engine has it (`seats`: read under the lock already).
+    A seat alive again (the GM's rollback) stops watching the game at once
+    (`watching.end_watching`: revival revokes)."""
     living = set(engine.living_seats(game.state))
+    revived = []
     for seat in game.seats.all() if seats is None else seats:
         if seat.alive != (seat.number in living):
             Seat.objects.filter(pk=seat.pk).update(alive=seat.number in living)
             seat.alive = seat.number in living
+            if seat.alive and seat.user_id is not None:
+                revived.append(seat.user_id)
+    end_watching(game, revived)

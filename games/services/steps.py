@@ -15,7 +15,7 @@ from ..engine.base import Transition, action
 from ..mail import user_locale
 from ..models import Action, Game, Seat, Vote
 from ..presenters import announce_at_once, describe, phase_step_title
-from ..selectors import seat_names, seat_of
+from ..selectors import seat_names, seat_of, write_refusal
 from . import kernel
 from .kernel import GameError, announce, deliver_private, lock_game, ruleset_of
 from .lifecycle import advance_locked, choices_closed, finish_if_over
@@ -52,6 +52,11 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
         seat = seat_of(game, user, seats=seats)
         if seat is None:
             raise GameError(_("You do not hold a seat in this game."), code="forbidden")
+        # A seat's step may be public (Classic's last words, a manifesto): whoever reads
+        # the secrets of a running game takes none (a revived watcher's rows are gone).
+        refusal = write_refusal(user)
+        if refusal:
+            raise GameError(refusal, code="forbidden")
         if game.status == Game.Status.PAUSED:
             raise GameError(_("The game is paused; try again when the GM resumes it."))
         if game.status != Game.Status.RUNNING:

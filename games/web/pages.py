@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from config.build import BUILD
 
-from .. import rules_pages, rulesets, selectors
+from .. import rules_pages, selectors
 from ..models import Game, Signup
 from ..presenters import (
     describe,
@@ -132,17 +132,15 @@ def _home(request, game: Game, seat: int | None, role: str | None):
     can_substitute = not seated and role == Signup.Role.SUBSTITUTE and \
         selectors.waiting_substitutes(game).filter(user=user).exists() and \
         game.substitutions.filter(status="open").exists()
-    # The watch page (观战) is offered to the dead and to outsiders not signed up, while
-    # the game runs and its GM lets watchers in (games.services.watching decides).
+    # The watch page (观战) is offered to the dead and, where the GM lets outsiders watch,
+    # to outsiders not signed up, while the game runs and its GM lets watchers in
+    # (games.services.watching decides; its page says why not, or asks the GM).
     offer_watch = game.is_live and bool(game.watch_delay) and not game.viewer_runs and (
-        (seated and game.viewer_alive is False) or (not seated and role is None))
-    # The graveyard (墓地) is linked for its GMs, its dead players where the dead write
-    # nothing on the board, and all after the end (a watcher finds it on the watch page);
-    # the link's page checks again.
-    graveyard_link = game.graveyard_id is not None and (
-        game.is_over or game.viewer_runs or (
-            seated and game.viewer_alive is False
-            and not rulesets.get(game.ruleset).dead_talk.replies))
+        (seated and game.viewer_alive is False)
+        or (not seated and role is None and game.outsiders != Game.Outsiders.OFF))
+    # The graveyard (墓地) is linked for its GMs and for all after the end; a watcher finds
+    # it on the watch page (the link's page checks again).
+    graveyard_link = game.graveyard_id is not None and (game.is_over or game.viewer_runs)
     return render(request, "games/home.html", {
         "game": game, "parts": (status, tables), "seat": seated, "signup": signup,
         "can_substitute": can_substitute, "offer_watch": offer_watch,

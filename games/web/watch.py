@@ -8,14 +8,16 @@ what they see).
   the GM's secret part, a GM-only event or the GM's own steps, and nothing of a later phase.
   The page follows the game (data-live-game): when a phase ends, the next one it may show
   comes without a reload.
-- GET, for someone who may watch but does not yet: what watching means for them (an
-  outsider never signs up for the game afterwards; a dead player of a rule set whose dead
-  reply on the board gives that up), and the button that starts it (POST).
+- GET, for someone who may watch but does not yet: what watching means for them (until
+  the end they write nothing the living read, anywhere on the site; an outsider never
+  signs up for the game afterwards; a dead player of a rule set whose dead reply on the
+  board gives that up), and the button that starts it (POST), or, for an outsider of a
+  game "by request", asks the GM; while the request waits, the page says so.
 - Anyone else signed in: the sentence that says why not (403). Not signed in: the sign-in
   page. A draft game does not exist (404).
 
 `/games/<id>/graveyard/` leads to the game's graveyard board (墓地) for whoever may read it
-(its dead players, its watchers, its GMs; everyone after the end), else 404.
+(its approved watchers and its GMs; everyone after the end), else 404.
 """
 
 from __future__ import annotations
@@ -53,11 +55,15 @@ def watch(request, pk):
     if refusal:
         return render(request, "games/watch.html", {"game": game, "refusal": refusal},
                       status=403)
+    if services.waits_to_watch(game, user):
+        return render(request, "games/watch.html", {"game": game, "waiting": True})
     if not services.watches(game, user):
+        outsider = selectors.seat_of(game, user) is None
         return render(request, "games/watch.html", {
             "game": game, "confirm": True,
             "gives_up": services.gives_up_dead_talk(game, user),
-            "outsider": selectors.seat_of(game, user) is None})
+            "outsider": outsider,
+            "asks": outsider and game.outsiders == Game.Outsiders.REQUEST})
     return render(request, "games/watch.html", _watched_context(request, game))
 
 

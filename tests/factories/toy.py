@@ -53,3 +53,14 @@ def vote_out_the_wolf(toy):
     toy.refresh_from_db()
     assert toy.status == toy.Status.FINISHED, toy.status
     return toy
+
+
+def open_to_outsiders(game):
+    """`game` lets any signed-in outsider watch (the GM's choice, risk accepted: the toy's
+    roles never change, as Classic's)."""
+    from games.models import Game
+
+    Game.objects.filter(pk=game.pk).update(outsiders=Game.Outsiders.OPEN,
+                                           watch_risk_accepted=True)
+    game.outsiders, game.watch_risk_accepted = Game.Outsiders.OPEN, True
+    return game

@@ -1,6 +1,6 @@
 """A game's graveyard (墓地), from every seat: made when the game starts; while it runs its
-dead players, its watchers and its GM read and write there and nobody else reads a word of
-it (pages, search, notices, the live feed's permission); its posts count in a budget of
+watchers (the dead who chose to watch, outsiders let in) and its GM read and write there and
+nobody else reads a word of it (pages, search, notices, the live feed's permission); its posts count in a budget of
 their own; a mention of a living player is delivered when the game ends, and then the board
 opens to all."""
 
@@ -18,7 +18,7 @@ from messaging import services as forum
 from messaging.models import Notification, Thread
 from messaging.search import search_posts
 from messaging.services import PostingRefused
-from tests.factories.toy import night_kill
+from tests.factories.toy import night_kill, open_to_outsiders
 from tests.factories.toy import vote_out_the_wolf as finish
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "english")]
@@ -36,7 +36,7 @@ def readers(game, users) -> list[bool]:
 
 
 def test_only_the_watchers_and_the_gm_read_it_until_the_end(after_night, gm, make_user):
-    game = after_night
+    game = open_to_outsiders(after_night)
     assert game.graveyard is not None and game.graveyard != game.board
     dead = game.seats.get(alive=False).user
     living = [s.user for s in game.seats.filter(alive=True)]
@@ -55,7 +55,9 @@ def test_only_the_watchers_and_the_gm_read_it_until_the_end(after_night, gm, mak
     assert all(readers(game, [*living, outsider, AnonymousUser()]))
 
 
-def test_where_the_dead_are_silent_they_read_it_from_their_death(after_night):
+def test_where_the_dead_are_silent_they_read_it_only_once_they_watch(after_night):
+    """Classic's and gold's dead too: the graveyard opens with watching, which they choose
+    (and which costs them every word the living read until the end)."""
     import dataclasses
 
     from games import rulesets
@@ -65,6 +67,8 @@ def test_where_the_dead_are_silent_they_read_it_from_their_death(after_night):
     try:
         game = after_night
         dead = game.seats.get(alive=False).user
+        assert readers(game, [dead]) == [False]
+        services.watch(game_id=game.pk, user=dead)
         assert readers(game, [dead]) == [True]
         assert not any(readers(game, [s.user for s in game.seats.filter(alive=True)]))
     finally:
@@ -114,6 +118,7 @@ def test_its_posts_count_in_a_budget_of_their_own(after_night, settings):
     with pytest.raises(PostingRefused) as refused:
         forum.reply(thread=grave, author=dead, body="三")
     assert refused.value.code == "rate_limited" and grave.posts.count() == 2
+    finish(game)  # a watcher writes in the lobby again once the game is over
     lobby = forum.start_thread(board=forum.lobby_board(), author=dead,
                                kind=Thread.Kind.DISCUSSION, title="大厅", body="不受墓地影响")
     assert lobby.posts.count() == 1

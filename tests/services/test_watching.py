@@ -11,7 +11,7 @@ import pytest
 from games import services
 from games.models import Game, Signup, Watcher
 from games.services import GameError
-from tests.factories.toy import finish, night_kill, seat_user, wolf_seat
+from tests.factories.toy import finish, night_kill, open_to_outsiders, seat_user, wolf_seat
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "english")]
 
@@ -52,6 +52,7 @@ def test_a_dead_player_who_watches_no_longer_replies_on_the_board(game):
 
 
 def test_an_outsider_who_watches_never_signs_up(game, make_user):
+    game = open_to_outsiders(game)
     outsider = make_user("看客")
     assert services.watch_refusal(game, outsider) is None
     watcher = services.watch(game_id=game.pk, user=outsider)
@@ -62,6 +63,7 @@ def test_an_outsider_who_watches_never_signs_up(game, make_user):
 
 
 def test_a_waiting_substitute_never_watches(game, make_user):
+    game = open_to_outsiders(game)
     waiting = make_user("替补")
     services.sign_up(game_id=game.pk, user=waiting, role=Signup.Role.SUBSTITUTE)
     assert "you may still enter it" in refused(game, waiting)

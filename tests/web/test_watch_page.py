@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Watcher
-from tests.factories.toy import seat_user, wolf_seat
+from tests.factories.toy import open_to_outsiders, seat_user, wolf_seat
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "english")]
 
@@ -20,10 +20,11 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "eng
 @pytest.fixture
 def slow_game(gm, players):
     """A running toy game whose phases end only at their deadline or by the GM (so a step
-    of the current phase stays in it)."""
+    of the current phase stays in it), open to outsiders who watch."""
     g = services.create_game(name="观战局", ruleset="toy", gm=gm, seat_count=5,
                              durations={"night": 60, "day": 60}, early_end=False)
-    return services.start_game(game_id=g.pk, users=players, seed="fixed-seed")
+    return open_to_outsiders(services.start_game(game_id=g.pk, users=players,
+                                                 seed="fixed-seed"))
 
 
 def page(client, game, user):
@@ -123,7 +124,8 @@ def test_two_phases_behind(client, gm, players, make_user):
     draft = services.create_game(name="慢两拍", ruleset="toy", gm=gm, seat_count=5,
                                  durations={"night": 60, "day": 60}, early_end=False,
                                  watch_delay=Game.WatchDelay.TWO)
-    game = services.start_game(game_id=draft.pk, users=players, seed="fixed-seed")
+    game = open_to_outsiders(services.start_game(game_id=draft.pk, users=players,
+                                                 seed="fixed-seed"))
     outsider = make_user("看客")
     game = end_phase(plan_kill(game, victim_of(game)), gm)  # day 1
     assert 'id="nothing-yet"' in start_watching(client, game, outsider)
