@@ -19,8 +19,12 @@ Otherwise:
 3. `run` then migrates, loads the demo and starts the web server (uvicorn with reload: ASGI,
    so live pages' event streams stay open; `web_server`), a Celery worker and beat as
    child processes, and restarts any of them that exits (its log says so, with the exit
-   code), so the game clock does not stop with a crashed worker. Ctrl-C stops the children
-   (the worker with a warm shutdown), then Redis and PostgreSQL.
+   code), so the game clock does not stop with a crashed worker. Every 10 s it looks at the
+   servers (`look_after`): one that does not answer is started again, and a Redis that is
+   alive but does not answer PING (hung, or stopped with SIGSTOP) is first ended by the
+   process id in its pidfile (SIGTERM, SIGKILL 3 s later), so two never share the socket.
+   Ctrl-C stops the children (the worker with a warm shutdown), then Redis (by its process
+   id, whatever state it is in) and PostgreSQL; so does a failure of the supervisor itself.
 4. A second `run` in the same checkout is refused with the first one's process id; `exec`
    leaves the services running when a `run` holds them.
 5. Under 256 MB free on var/'s disk nothing starts; under 64 MB while running, `run` says so
@@ -198,50 +202,137 @@ class Postgres:
 
 
 class Redis:
+    """The project's Redis, a daemon known by its pidfile. `running` is its answer to PING
+    (a Redis that is alive but hung, or stopped with SIGSTOP, is not running); `start` and
+    `stop` end the process the pidfile names (`end_process`: SIGTERM, then SIGKILL after
+    STOP_GRACE seconds) before anything else, so two never share the socket and none
+    outlives `run`."""
+
+    STOP_GRACE = 3.0  # seconds between SIGTERM and SIGKILL
+
     def __init__(self) -> None:
         self.sock = socket_dir() / "redis.sock"
         self.pidfile = var_dir() / "run" / "redis.pid"
         self.log = var_dir() / "log" / "redis.log"
 
-    def ready(self) -> bool:
+    def ready(self, timeout: float = 1.0) -> bool:
         try:
             with socket.socket(socket.AF_UNIX) as s:
-                s.settimeout(1)
+                s.settimeout(timeout)
                 s.connect(str(self.sock))
                 s.sendall(b"PING\r\n")
                 return s.recv(16).startswith(b"+PONG")
         except OSError:
             return False
 
-    running = ready
+    def running(self) -> bool:
+        """It answers PING within 1 s, at the first or the second try."""
+        return self.ready() or self.ready()
+
+    def pid(self) -> int | None:
+        """The process the pidfile names, when it lives and is our redis-server (its
+        command line names our socket: a pid reused by another program is not ours)."""
+        try:
+            pid = int(self.pidfile.read_text().strip())
+        except (OSError, ValueError):
+            return None
+        if not alive(pid):
+            return None
+        cmdline = Path(f"/proc/{pid}/cmdline")
+        if cmdline.parent.parent.exists():  # /proc: Linux; elsewhere the pidfile is trusted
+            try:
+                if str(self.sock).encode() not in cmdline.read_bytes():
+                    return None
+            except OSError:
+                return None
+        return pid
 
     def start(self) -> None:
         for folder in (self.sock.parent, self.pidfile.parent, self.log.parent):
             folder.mkdir(parents=True, exist_ok=True)
+        old = self.pid()
+        if old is not None:  # alive but not answering: never start a second beside it
+            say(f"devstack: Redis (process {old}) does not answer; stopping it")
+            self._end(old)
         subprocess.run([redis_bin(), "--port", "0", "--unixsocket", str(self.sock),
                         "--unixsocketperm", "700", "--save", "", "--appendonly", "no",
                         "--daemonize", "yes", "--pidfile", str(self.pidfile),
                         "--logfile", str(self.log), "--dir", str(self.log.parent)],
                        check=True, start_new_session=True)
         for _ in range(100):
-            if self.ready():
+            if self.ready() and self.pid() is not None:
                 return
             time.sleep(0.05)
         sys.exit(f"devstack: Redis did not start (see {self.log})")
 
+    def _end(self, pid: int) -> None:
+        if not end_process(pid, self.STOP_GRACE):
+            sys.exit(f"devstack: Redis (process {pid}) on {self.sock} cannot be stopped; "
+                     "stop it by hand, then try again.")
+        for leftover in (self.pidfile, self.sock):  # a killed Redis leaves both
+            leftover.unlink(missing_ok=True)
+
     def stop(self) -> None:
-        try:
+        pid = self.pid()
+        if pid is not None:
+            self._end(pid)
+            return
+        try:  # no pidfile: a Redis of an older `run`; ask it over its socket
             with socket.socket(socket.AF_UNIX) as s:
-                s.settimeout(5)
+                s.settimeout(2)
                 s.connect(str(self.sock))
                 s.sendall(b"SHUTDOWN NOSAVE\r\n")
                 s.recv(16)
         except OSError:
             pass
-        for _ in range(100):
+        for _ in range(40):
             if not self.sock.exists():
                 return
             time.sleep(0.05)
+
+
+def alive(pid: int) -> bool:
+    """The process exists and is not a zombie (a daemon's reaper may be slow, or absent in
+    a container)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+def end_process(pid: int, grace: float) -> bool:
+    """Stop process `pid`: SIGTERM (and SIGCONT, so that a stopped process can act on it),
+    then SIGKILL if it still lives after `grace` seconds. True when it is gone."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+        os.kill(pid, signal.SIGCONT)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    if _gone_within(pid, grace):
+        return True
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return True
+    return _gone_within(pid, 5)
+
+
+def _gone_within(pid: int, seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while alive(pid):
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def say(text: str) -> None:
@@ -384,8 +475,12 @@ class Child:
         try:
             self.proc.wait(wait)
         except subprocess.TimeoutExpired:
+            pass
+        try:  # past the wait, or a member that outlived its leader (a reloader's worker)
             os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
 
 
 # The web server's own settings: under ASGI every request runs its database work in a thread
@@ -450,24 +545,22 @@ def run(host: str, port: int) -> int:
     servers = ours()
     reason = "Stopping"
     next_look = time.monotonic() + 10
-    while not stopping:
-        time.sleep(0.5)
-        for child in children:
-            child.watch()
-        if time.monotonic() < next_look:
-            continue
-        next_look = time.monotonic() + 10
-        for server in servers:
-            if not server.running():
-                say(f"devstack: {type(server).__name__} stopped; starting it again")
-                server.start()
-                if not any(type(mine) is type(server) for mine in started):
-                    started.append(server)
-        free = _free_bytes()
-        if free < MIN_FREE_WHILE_RUNNING:
-            reason = (f"The disk of {var_dir()} is nearly full ({free // 2**20} MB free): "
-                      "stopping everything cleanly so the data stays intact")
-            break
+    try:
+        while not stopping:
+            time.sleep(0.5)
+            for child in children:
+                child.watch()
+            if time.monotonic() < next_look:
+                continue
+            next_look = time.monotonic() + 10
+            look_after(servers, started)
+            free = _free_bytes()
+            if free < MIN_FREE_WHILE_RUNNING:
+                reason = (f"The disk of {var_dir()} is nearly full ({free // 2**20} MB "
+                          "free): stopping everything cleanly so the data stays intact")
+                break
+    except BaseException as exc:  # a server that cannot be restarted, a bug: stop all
+        reason = f"Stopping ({type(exc).__name__}: {exc})"
     say(f"\n{reason} …")
     children[0].stop(signal.SIGINT, 10)
     children[2].stop(signal.SIGTERM, 10)
@@ -475,6 +568,18 @@ def run(host: str, port: int) -> int:
     _stop_servers(started)
     say("Stopped.")
     return 0 if reason == "Stopping" else 1
+
+
+def look_after(servers: list, started: list) -> None:
+    """The watchdog's look at our servers (`run`, every 10 s): one that does not answer is
+    started again and joins `started` (stopped at the end). A Redis that is alive but does
+    not answer PING is stopped by its process id first (`Redis.start`)."""
+    for server in servers:
+        if not server.running():
+            say(f"devstack: {type(server).__name__} does not answer; starting it again")
+            server.start()
+            if not any(type(mine) is type(server) for mine in started):
+                started.append(server)
 
 
 def _stop_servers(started: list) -> None:

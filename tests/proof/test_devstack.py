@@ -6,6 +6,7 @@ check before anything starts."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -105,6 +106,85 @@ def test_a_child_that_exits_is_restarted_and_said_so(tmp_path, capsys):
     child.stop(15, 5)
 
 
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+
+
+def redis_processes(sock: Path) -> list[int]:
+    """The live redis-server processes on socket `sock` (their command line names it)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            cmdline = (entry / "cmdline").read_bytes() if entry.name.isdigit() else b""
+        except OSError:
+            continue
+        if b"redis-server" in cmdline and str(sock).encode() in cmdline \
+                and devstack.alive(int(entry.name)):
+            found.append(int(entry.name))
+    return found
+
+
+def group_members(pgid: int) -> list[int]:
+    """The live processes (not zombies) of process group `pgid`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text() if entry.name.isdigit() else ""
+        except OSError:
+            continue
+        fields = stat.rpartition(")")[2].split()
+        if fields and fields[0] != "Z" and int(fields[2]) == pgid:
+            found.append(int(entry.name))
+    return found
+
+
+@needs_proc
+def test_a_hung_redis_is_stopped_by_its_pid_before_another_starts_and_none_outlives_the_stop(
+        own_var, capsys):
+    """A Redis stopped with SIGSTOP accepts connections and never answers: the watchdog's
+    look (`look_after`, every 10 s under `run`) ends it by its process id before starting
+    another, so one Redis serves the socket; the stop at the end (Ctrl-C) ends the new one
+    even when it is stopped too."""
+    server = devstack.Redis()
+    server.start()
+    try:
+        first = server.pid()
+        assert first is not None and redis_processes(server.sock) == [first]
+        os.kill(first, signal.SIGSTOP)
+        assert not server.ready()
+        started: list = []
+        devstack.look_after([server], started)
+        out = capsys.readouterr().out
+        assert "Redis does not answer; starting it again" in out
+        assert f"Redis (process {first}) does not answer; stopping it" in out
+        second = server.pid()
+        assert server.running() and second not in (None, first)
+        assert redis_processes(server.sock) == [second]
+        assert started == [server]
+        os.kill(second, signal.SIGSTOP)
+        devstack._stop_servers(started)
+        assert redis_processes(server.sock) == []
+        assert not server.pidfile.exists() and not server.sock.exists()
+    finally:
+        for pid in redis_processes(server.sock):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_process_that_ignores_sigterm_is_killed_after_the_grace():
+    stubborn = subprocess.Popen(
+        [sys.executable, "-c", "import signal, time; signal.signal(signal.SIGTERM, "
+         "signal.SIG_IGN); print('ready', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert stubborn.stdout.readline().strip() == "ready"
+        began = time.monotonic()
+        assert devstack.end_process(stubborn.pid, 0.3) is True
+        assert stubborn.wait(5) == -signal.SIGKILL
+        assert time.monotonic() - began < 3
+    finally:
+        stubborn.kill()
+        stubborn.wait()
+
+
 @pytest.mark.slow(seconds=20)
 def test_the_servers_start_keep_their_data_and_stop(own_var):
     """`up` makes a cluster under VAR_DIR and a Redis beside it, `down` stops both, and the
@@ -143,13 +223,15 @@ def test_the_servers_start_keep_their_data_and_stop(own_var):
                        capture_output=True, timeout=120)
 
 
+@needs_proc
 @pytest.mark.slow(seconds=40)
 @pytest.mark.django_db(transaction=True)
-def test_run_restarts_a_killed_worker_and_ctrl_c_stops_everything(tmp_path):
-    """`make run`'s supervisor against the configured servers (the test database): the web
-    server answers, a worker killed with SIGKILL is started again, and Ctrl-C (SIGINT)
-    stops every child it started. About 20 s: it migrates, loads the demo and starts a web
-    server, a worker (twice) and beat, and the worker's warm shutdown takes its time."""
+def test_run_restarts_a_killed_worker_and_ctrl_c_stops_everything(tmp_path, monkeypatch):
+    """`make run`'s supervisor against the configured database (the test database) and a
+    Redis of its own: the web server answers, a worker killed with SIGKILL is started
+    again, and Ctrl-C (SIGINT) stops every child it started and its Redis: no process is
+    left. About 20 s: it migrates, loads the demo and starts a web server, a worker (twice)
+    and beat, and the worker's warm shutdown takes its time."""
     import re
     import signal
     import socket
@@ -165,6 +247,8 @@ def test_run_restarts_a_killed_worker_and_ctrl_c_stops_everything(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = dict(os.environ, VAR_DIR=str(tmp_path), DATABASE_URL=url, EMAIL_URL="consolemail://")
+    for variable in ("REDIS_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
+        env.pop(variable, None)  # the supervisor's own Redis, under tmp_path
     supervisor = subprocess.Popen(
         [sys.executable, "-m", "config.devstack", "run", "--port", str(port)], cwd=ROOT,
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -184,8 +268,12 @@ def test_run_restarts_a_killed_worker_and_ctrl_c_stops_everything(tmp_path):
         raise AssertionError(f"no {pattern!r} in:\n{''.join(lines)}")
 
     try:
+        web = int(wait_for(r"started the web server \(process (\d+)\)").group(1))
         worker = int(wait_for(r"started the Celery worker \(process (\d+)\)").group(1))
-        wait_for(r"started the Celery beat \(process \d+\)")
+        beat = int(wait_for(r"started the Celery beat \(process (\d+)\)").group(1))
+        monkeypatch.setenv("VAR_DIR", str(tmp_path))
+        sock = devstack.Redis().sock
+        assert len(redis_processes(sock)) == 1
         end = time.monotonic() + 60
         while True:
             try:
@@ -202,8 +290,9 @@ def test_run_restarts_a_killed_worker_and_ctrl_c_stops_everything(tmp_path):
         os.killpg(supervisor.pid, signal.SIGINT)  # Ctrl-C reaches the terminal's group
         wait_for(r"^Stopped\.", 90)
         assert supervisor.wait(30) == 0
-        with pytest.raises(ProcessLookupError):
-            os.kill(again, 0)
+        for pid in (web, again, beat):  # each child leads a process group of its own
+            assert group_members(pid) == []
+        assert redis_processes(sock) == []
     finally:
         if supervisor.poll() is None:
             os.killpg(supervisor.pid, signal.SIGKILL)
