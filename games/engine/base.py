@@ -288,6 +288,13 @@ class RuleSet:
             return []
         return list(dict.fromkeys(c.kind for c in self.legal_actions(state, seat)))
 
+    def owes_words(self, state: State, seat: int) -> bool:
+        """Whether dead `seat` still has something to say to the living, now or later in
+        this round (Classic's last words, due from the night's end until their phase ends).
+        The service lets such a seat watch the game only once this is False. Default: a
+        step the engine offers the seat now."""
+        return bool(self.legal_actions(state, seat))
+
     def living_seats(self, state: State) -> list[int]:
         """Seats still in the game (public knowledge). Default: read public["alive"]."""
         alive = state["public"].get("alive")

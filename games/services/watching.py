@@ -121,12 +121,12 @@ def outsider_refusal(game: Game) -> str | None:
 
 
 def owes_words(game: Game, seat) -> bool:
-    """Whether dead `seat` still has something to say to the living: a step the engine
-    offers it now (Classic's last words, in their window). Such a seat gets neither the
-    watch view nor the graveyard until it has spoken or its window has closed."""
+    """Whether dead `seat` still has something to say to the living (`RuleSet.owes_words`:
+    Classic's last words, from the death until their phase ends). Such a seat gets neither
+    the watch view nor the graveyard until it has spoken or its window has closed."""
     if not game.state:
         return False
-    return bool(rulesets.engine(game.ruleset).legal_actions(game.state, seat.number))
+    return rulesets.engine(game.ruleset).owes_words(game.state, seat.number)
 
 
 def gives_up_dead_talk(game: Game, user: User | AnonymousUser | None) -> bool:

@@ -359,3 +359,32 @@ def test_the_board_of_a_page_may_be_followed_too(game, players, db):
         return stream.events()
 
     assert run(main) == [{"t": "board", "id": board.pk, "v": board.version + 1}]
+
+
+def test_a_change_of_what_the_reader_may_read_ends_their_stream(game, players, db):
+    """A seat alive again stops watching (games.services.watching.end_watching): its
+    reader's "access" event ends every stream of theirs, so the browser reconnects and is
+    checked again; an event for someone else ends nothing, and nothing after it is sent."""
+    thread = Thread.objects.filter(board=game.board).first()
+    reader = players[0]
+    client = _client(reader)
+
+    async def main():
+        stream = await open_stream(client, f"?thread={thread.pk}")
+        await subscribed()
+        send("user", players[1].pk, 0, "access")     # someone else's: nothing happens
+        send("thread", thread.pk, thread.version + 1)
+        await settle()
+        before = stream.events()
+        send("user", reader.pk, 0, "access")
+        await asyncio.wait({stream.task}, timeout=5)  # the stream ends by itself
+        ended = stream.task.done()
+        send("thread", thread.pk, thread.version + 2)
+        await settle()
+        await stream.close()
+        return before, ended, stream.events()
+
+    before, ended, after = run(main)
+    assert before == [{"t": "thread", "id": thread.pk, "v": thread.version + 1}]
+    assert ended
+    assert after == before  # the access event itself is never sent on, nor anything later

@@ -288,6 +288,13 @@ class Classic(RuleSet):
                 return [pub["queue"][pub["turn"]]]
         return []
 
+    def owes_words(self, state: State, seat: int) -> bool:
+        """A seat among the night's or the vote's due last words (§3.19) that has not given
+        them: from the death until the `last_words` phase ends (an extra check may come
+        between), so it is never shown the game's secrets before it speaks."""
+        pub = state["public"]
+        return seat in pub["last_words_due"] and seat not in pub["last_words_given"]
+
     def legal_actions(self, state: State, actor) -> list[Choice]:
         """Every action `actor` may take now, read from the one table of action kinds
         (`actions.ACTIONS`) that `apply` checks too, so an offered choice is always

@@ -240,3 +240,20 @@ def test_every_civilian_dead_can_be_made_a_bandit_win():
         t.night(kill=civilians[2 * i])
         t.day(t.all_vote(civilians[2 * i + 1]))
     assert t.outcome().result == "bandit"
+
+
+def test_a_victim_owes_words_from_the_death_until_given_and_then_no_more():
+    """`owes_words`: the service lets a dead seat watch the game only once it is False."""
+    t = Table(CLASSIC)
+    assert not RULES.owes_words(t.state, 6)
+    t.night(kill=6)
+    assert RULES.owes_words(t.state, 6) and not RULES.owes_words(t.state, 7)
+    t.act(6, "last_words", text="seat 4 is a bandit")
+    assert not RULES.owes_words(t.state, 6)
+
+
+def test_a_victim_who_stays_silent_owes_nothing_once_the_phase_ends():
+    t = Table(CLASSIC)
+    t.night(kill=6)
+    t.end()
+    assert t.phase == "speech" and not RULES.owes_words(t.state, 6)

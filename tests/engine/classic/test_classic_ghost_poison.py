@@ -215,3 +215,15 @@ def test_the_bandits_win_when_possession_leaves_no_civilian():
     assert t.outcome() is None
     t.night(possess=11)
     assert t.outcome().result == "bandit" and 11 in t.outcome().winners
+
+
+def test_the_night_s_victim_owes_words_once_the_extra_check_has_ended_the_night():
+    """The extra check is the night going on: its victim is alive through it (so cannot
+    watch), and owes last words from the night's end until given."""
+    t = Table(GHOSTLY)
+    t.night(kill=8, check=6)
+    assert t.phase == "extra_check"
+    assert 8 in RULES.living_seats(t.state) and not RULES.owes_words(t.state, 8)
+    t.end()
+    assert 8 not in RULES.living_seats(t.state)
+    assert t.phase == "last_words" and RULES.owes_words(t.state, 8)
