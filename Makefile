@@ -72,8 +72,12 @@ lint: $(STAMP)
 ci:
 	bash .ci/run
 
+# Read pages against /healthz under gunicorn (docs/operations.md, "Read pages vs a trivial
+# view"); options through BENCH_ARGS="--seconds 4". A client that dies or a page that
+# answers an error stops it, non-zero; it always stops its gunicorn (Ctrl-C included:
+# `exec` waits for its cleanup).
 bench: migrate
-	$(STACK) exec -- $(PY) scripts/bench_http.py
+	$(STACK) exec -- $(PY) scripts/bench_http.py $(BENCH_ARGS)
 
 # Replies to one busy thread, 20 posters at 20 replies/s for 60 s, under gunicorn: p50, p99
 # and their ratio (docs/operations.md, "Replies under a steady stream"). The machine's own

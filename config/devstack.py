@@ -26,7 +26,8 @@ Otherwise:
    Ctrl-C stops the children (the worker with a warm shutdown), then Redis (by its process
    id, whatever state it is in) and PostgreSQL; so does a failure of the supervisor itself.
 4. A second `run` in the same checkout is refused with the first one's process id; `exec`
-   leaves the services running when a `run` holds them.
+   leaves the services running when a `run` holds them, and after a Ctrl-C waits for its
+   command to finish its own cleanup (`run_to_the_end`).
 5. Under 256 MB free on var/'s disk nothing starts; under 64 MB while running, `run` says so
    and stops everything cleanly (PostgreSQL's fast shutdown keeps the data intact).
 
@@ -587,6 +588,26 @@ def _stop_servers(started: list) -> None:
         server.stop()
 
 
+def run_to_the_end(command: list[str], env: dict) -> int:
+    """Run `command` (`exec`) and wait for it to end, Ctrl-C included: the terminal's SIGINT
+    reaches it too, and it must be let finish its own cleanup (bench_http stops its
+    gunicorn; subprocess.run would SIGKILL it 0.25 s after the Ctrl-C, leaving that server
+    behind). A second Ctrl-C sends it SIGTERM, a third SIGKILL. Its exit code, or 130 after
+    a Ctrl-C."""
+    proc = subprocess.Popen(command, env=env)
+    harder = [signal.SIGTERM, signal.SIGKILL]
+    interrupted = False
+    while True:
+        try:
+            code = proc.wait()
+        except KeyboardInterrupt:
+            if interrupted and harder:
+                proc.send_signal(harder.pop(0))
+            interrupted = True
+            continue
+        return 130 if interrupted else code
+
+
 # --- the command line ---------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
@@ -609,9 +630,7 @@ def main(argv: list[str] | None = None) -> int:
         command = args.argv[1:] if args.argv[:1] == ["--"] else args.argv
         started = [] if configured() else up()
         try:
-            return subprocess.run(command, env=environment(test=args.test)).returncode
-        except KeyboardInterrupt:
-            return 130
+            return run_to_the_end(command, environment(test=args.test))
         finally:
             if not RunLock.held():
                 _stop_servers(started)

@@ -18,6 +18,13 @@ postgres://postgres@127.0.0.1:5432/killinggames_bench (created if missing).
 
     .venv/bin/python scripts/bench_http.py [--seconds 10] [--workers 2*CPUs+1] [--clients 8]
         [--posts 1000] [--misses 15] [--deep-posts 10000]
+
+A figure is worth something only if every request was answered: the run stops at once,
+non-zero, naming the page, when a page answers anything but 200, when a request fails (a
+socket timeout under load) or when a client process dies. Whatever ends it (that, Ctrl-C,
+SIGTERM or SIGHUP), the gunicorn it started is stopped, with every process of its group, and
+so are the client processes. Only SIGKILL cannot be caught: then stop it by hand
+(`kill -- -PID` with the process id printed at its start).
 """
 
 from __future__ import annotations
@@ -26,6 +33,8 @@ import argparse
 import http.client
 import multiprocessing as mp
 import os
+import queue
+import signal
 import socket
 import subprocess
 import sys
@@ -53,48 +62,145 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def client(port: int, path: str, headers: dict, seconds: float, out: mp.Queue) -> None:
+class BenchFailed(Exception):
+    """A page answered an error, a request failed or a client died: no figure stands."""
+
+
+def client(port: int, path: str, headers: dict, seconds: float, out: mp.Queue,
+           die: bool = False) -> None:
+    """Ask for `path` for `seconds` on one connection; put ("ok", count) on `out`, or
+    ("error", what) at the first answer that is not 200 or the first failure. `die`: exit
+    at once without a word (--kill-a-client)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's; it stops us
+    if die:
+        os._exit(3)
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    count = errors = 0
+    count = 0
     end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        conn.request("GET", path, headers=headers)
-        response = conn.getresponse()
-        response.read()
-        if response.status == 200:
+    try:
+        while time.perf_counter() < end:
+            conn.request("GET", path, headers=headers)
+            response = conn.getresponse()
+            body = response.read()
+            if response.status != 200:
+                out.put(("error", f"{path} answered {response.status}: {body[:300]!r}"))
+                return
             count += 1
-        else:
-            errors += 1
-    out.put((count, errors))
+    except Exception as exc:  # noqa: BLE001 - reported to the parent, which stops the run
+        out.put(("error", f"{path}: the request failed ({type(exc).__name__}: {exc})"))
+        return
+    out.put(("ok", count))
 
 
-def measure(port: int, path: str, headers: dict, seconds: float,
-            clients: int) -> tuple[float, int]:
+def measure(port: int, path: str, headers: dict, seconds: float, clients: int,
+            kill_one: bool = False) -> float:
+    """Requests per second of `path` from `clients` processes for `seconds`. Raises
+    BenchFailed at a client's first error, or when one dies without its count (or none
+    has answered a minute past the end); the clients still running are stopped."""
     out: mp.Queue = mp.Queue()
-    procs = [mp.Process(target=client, args=(port, path, headers, seconds, out))
-             for _ in range(clients)]
+    procs = [mp.Process(target=client, args=(port, path, headers, seconds, out,
+                                              kill_one and i == 0), daemon=True)
+             for i in range(clients)]
     start = time.perf_counter()
+    deadline = time.monotonic() + seconds + 60  # a request's own timeout is 30 s
     for p in procs:
         p.start()
-    results = [out.get() for _ in procs]
-    for p in procs:
-        p.join()
-    elapsed = time.perf_counter() - start
-    return sum(r[0] for r in results) / elapsed, sum(r[1] for r in results)
+    counts: list[int] = []
+    try:
+        while len(counts) < len(procs):
+            try:
+                kind, value = out.get(timeout=0.2)
+            except queue.Empty:
+                died = [p for p in procs if p.exitcode not in (None, 0)]
+                if died:
+                    raise BenchFailed(f"a client process measuring {path} died (exit code "
+                                      f"{died[0].exitcode}) without its count") from None
+                if time.monotonic() > deadline:
+                    raise BenchFailed(f"the clients measuring {path} had not finished "
+                                      f"{seconds + 60:g} s after they started") from None
+                continue
+            if kind == "error":
+                raise BenchFailed(value)
+            counts.append(value)
+    finally:
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join(5)
+    return sum(counts) / (time.perf_counter() - start)
 
 
 def timed_get(port: int, path: str, headers: dict) -> float:
     """One request on a fresh connection; its time in milliseconds (it must answer 200)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     start = time.perf_counter()
-    conn.request("GET", path, headers=headers)
-    response = conn.getresponse()
-    response.read()
+    try:
+        conn.request("GET", path, headers=headers)
+        response = conn.getresponse()
+        response.read()
+    except (OSError, http.client.HTTPException) as exc:
+        raise BenchFailed(f"{path}: the request failed ({type(exc).__name__}: {exc})") from exc
+    finally:
+        conn.close()
     elapsed = (time.perf_counter() - start) * 1000
-    conn.close()
     if response.status != 200:
-        raise SystemExit(f"{path} answered {response.status}")
+        raise BenchFailed(f"{path} answered {response.status}")
     return elapsed
+
+
+class Gunicorn:
+    """The gunicorn under test, in a process group of its own (its workers with it), so that
+    `stop` ends all of it and a Ctrl-C in the terminal reaches only this script."""
+
+    def __init__(self, port: int, workers: int) -> None:
+        self.port = port
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}",
+             "-w", str(workers), "--log-level", "warning"], cwd=ROOT, env=dict(os.environ),
+            start_new_session=True)
+        print(f"gunicorn: process {self.proc.pid} (its group too) on 127.0.0.1:{port}",
+              flush=True)
+
+    def wait_until_it_answers(self, seconds: float = 60) -> None:
+        end = time.monotonic() + seconds
+        while True:
+            if self.proc.poll() is not None:
+                raise BenchFailed(f"gunicorn exited with code {self.proc.returncode} "
+                                  "before answering")
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                conn.request("GET", "/healthz")
+                if conn.getresponse().status == 200:
+                    return
+            except (OSError, http.client.HTTPException):
+                pass
+            if time.monotonic() > end:
+                raise BenchFailed(f"gunicorn did not answer /healthz within {seconds:g} s")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        """SIGTERM to the group (gunicorn's graceful stop), then, after the master is gone or
+        30 s, SIGKILL to whatever of the group is left. Safe to call twice."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+
+
+def _stop_on(signum, frame) -> None:
+    """SIGTERM and SIGHUP end the run as Ctrl-C does: through the `finally` that stops
+    gunicorn."""
+    raise SystemExit(f"bench_http: stopped by signal {signal.Signals(signum).name}")
 
 
 def missed(port: int, thread_id: int, paths: list[str], headers: dict,
@@ -204,27 +310,8 @@ def seed(posts: int, deep_posts: int) -> dict:
             "deep": deep_thread(deep_posts, author)}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=10,
-                        help="measuring time per page (split over the rounds)")
-    parser.add_argument("--rounds", type=int, default=2)
-    # The production layout of docs/operations.md: 2 × CPUs + 1 sync workers.
-    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
-    parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--posts", type=int, default=1000)
-    parser.add_argument("--misses", type=int, default=15,
-                        help="requests per timing of a page read just after a change")
-    parser.add_argument("--deep-posts", type=int, default=10_000)
-    args = parser.parse_args()
-
-    os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
-    os.environ.update(DEBUG="false", RATE_LIMITS="false", LOG_LEVEL="WARNING",
-                      EXTRA_RULESETS="tests.toy:register",
-                      DJANGO_SETTINGS_MODULE="config.settings")
-    sys.path.insert(0, str(ROOT))
-    ensure_database(os.environ["DATABASE_URL"])
-    py = sys.executable
+def run(server: Gunicorn, args) -> None:
+    """Migrate and seed (in this process), measure against `server`, print the figures."""
     import django
 
     django.setup()
@@ -254,56 +341,74 @@ def main() -> None:
         ("game home, anonymous", f"/games/{made['game']}/", {}),
         ("game home, signed in", f"/games/{made['game']}/", signed_in),
     ]
-    port = free_port()
-    server = subprocess.Popen(
-        [py, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w",
-         str(args.workers), "--log-level", "warning"], cwd=ROOT, env=dict(os.environ))
     rates: dict[str, list[float]] = {name: [] for name, _p, _h in pages}
-    errors: dict[str, int] = {name: 0 for name, _p, _h in pages}
-    try:
-        for _ in range(100):
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
-                break
-            except OSError:
-                time.sleep(0.1)
-        for _name, path, headers in pages:
-            measure(port, path, headers, 0.5, args.workers)  # warm up every worker
-        for _round in range(args.rounds):
-            for name, path, headers in pages:
-                rps, err = measure(port, path, headers, args.seconds / args.rounds,
-                                   args.clients)
-                rates[name].append(rps)
-                errors[name] += err
-        signed_nav = {**NAVIGATE, **signed_in}
-        miss = missed(port, made["thread"], [page], signed_nav, args.misses)[page]
-        deep_paths = [f"/t/{made['deep']}/?page=2", f"/t/{made['deep']}/?page=last"]
-        deep = missed(port, made["deep"], deep_paths, signed_nav, args.misses)
-    finally:
-        server.terminate()
-        try:
-            server.wait(30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+    server.wait_until_it_answers()
+    port = server.port
+    for i, (_name, path, headers) in enumerate(pages):  # warm up every worker
+        measure(port, path, headers, 0.5, args.workers, kill_one=args.kill_a_client and i == 0)
+    for _round in range(args.rounds):
+        for name, path, headers in pages:
+            rates[name].append(measure(port, path, headers, args.seconds / args.rounds,
+                                       args.clients))
+    signed_nav = {**NAVIGATE, **signed_in}
+    miss = missed(port, made["thread"], [page], signed_nav, args.misses)[page]
+    deep_paths = [f"/t/{made['deep']}/?page=2", f"/t/{made['deep']}/?page=last"]
+    deep = missed(port, made["deep"], deep_paths, signed_nav, args.misses)
     print(f"gunicorn workers={args.workers} clients={args.clients} seconds={args.seconds} "
           f"rounds={args.rounds} database=PostgreSQL")
     base = sum(rates[pages[0][0]]) / args.rounds
     base_signed = sum(rates[pages[1][0]]) / args.rounds
     print("ratio: to /healthz (anonymous, no database); signed-in pages also to the "
           "signed-in trivial view (/favicon.ico: the same session and user reads)")
-    print(f"{'page':44} {'req/s':>8} {'ratio':>6} {'signed':>7}  errors")
+    print(f"{'page':44} {'req/s':>8} {'ratio':>6} {'signed':>7}")
     for name, _path, headers in pages:
         rps = sum(rates[name]) / args.rounds
         same = f"{rps / base_signed:7.3f}" if "Cookie" in headers else " " * 7
-        print(f"{name:44} {rps:8.1f} {rps / base:6.3f} {same}  {errors[name]}")
+        print(f"{name:44} {rps:8.1f} {rps / base:6.3f} {same}")
     print(f"thread page just changed, signed in (page 3 of {made['posts']}): "
           f"{miss:.1f} ms (median of {args.misses})")
     second, last = (deep[p] for p in deep_paths)
     print(f"{args.deep_posts:,}-post thread just changed, signed in: last page {last:.1f} ms, "
           f"page 2 {second:.1f} ms, last / page 2 = {last / second:.2f}")
-    if any(errors.values()):
-        sys.exit(1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10,
+                        help="measuring time per page (split over the rounds)")
+    parser.add_argument("--rounds", type=int, default=2)
+    # The production layout of docs/operations.md: 2 × CPUs + 1 sync workers.
+    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--posts", type=int, default=1000)
+    parser.add_argument("--misses", type=int, default=15,
+                        help="requests per timing of a page read just after a change")
+    parser.add_argument("--deep-posts", type=int, default=10_000)
+    # Tests of the failure path: the first client of the first measure exits at once.
+    parser.add_argument("--kill-a-client", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+
+    os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
+    os.environ.update(DEBUG="false", RATE_LIMITS="false", LOG_LEVEL="WARNING",
+                      EXTRA_RULESETS="tests.toy:register",
+                      DJANGO_SETTINGS_MODULE="config.settings")
+    sys.path.insert(0, str(ROOT))
+    ensure_database(os.environ["DATABASE_URL"])
+    signal.signal(signal.SIGTERM, _stop_on)
+    signal.signal(signal.SIGHUP, _stop_on)
+    server = None
+    try:
+        # gunicorn boots (its workers import the project) while this process migrates and
+        # seeds: nothing it does before the first request reads the database.
+        server = Gunicorn(free_port(), args.workers)
+        run(server, args)
+    except BenchFailed as failure:
+        sys.exit(f"bench_http: FAILED, no figures: {failure}")
+    except KeyboardInterrupt:
+        sys.exit("bench_http: interrupted")
+    finally:
+        if server is not None:
+            server.stop()
 
 
 if __name__ == "__main__":

@@ -185,6 +185,30 @@ def test_a_process_that_ignores_sigterm_is_killed_after_the_grace():
         stubborn.wait()
 
 
+def test_exec_lets_its_command_finish_its_cleanup_after_ctrl_c(tmp_path):
+    """`make bench` and `make test` run their command through `exec`. Ctrl-C reaches the
+    command too (the terminal's process group), and `exec` waits while it cleans up
+    (subprocess.run SIGKILLed it 0.25 s later: bench_http's gunicorn was left serving)."""
+    done = tmp_path / "cleaned-up"
+    script = ("import pathlib, sys, time\n"
+              "try:\n    print('ready', flush=True)\n    time.sleep(60)\n"
+              "except KeyboardInterrupt:\n    time.sleep(1)\n"
+              f"    pathlib.Path({str(done)!r}).write_text('yes')\n    sys.exit(1)\n")
+    command = subprocess.Popen(
+        [sys.executable, "-m", "config.devstack", "exec", "--", sys.executable, "-c", script],
+        cwd=ROOT, env=dict(os.environ, VAR_DIR=str(tmp_path)), stdout=subprocess.PIPE,
+        text=True, start_new_session=True)
+    try:
+        assert command.stdout.readline().strip() == "ready"
+        os.killpg(command.pid, signal.SIGINT)  # Ctrl-C: the terminal's whole group
+        assert command.wait(20) == 130
+    finally:
+        if command.poll() is None:
+            os.killpg(command.pid, signal.SIGKILL)
+            command.wait()
+    assert done.read_text() == "yes"
+
+
 @pytest.mark.slow(seconds=20)
 def test_the_servers_start_keep_their_data_and_stop(own_var):
     """`up` makes a cluster under VAR_DIR and a Redis beside it, `down` stops both, and the
