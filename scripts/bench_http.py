@@ -72,6 +72,8 @@ def client(port: int, path: str, headers: dict, seconds: float, out: mp.Queue,
     ("error", what) at the first answer that is not 200 or the first failure. `die`: exit
     at once without a word (--kill-a-client)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's; it stops us
+    for sig in (signal.SIGTERM, signal.SIGHUP):  # not the parent's handler: die quietly
+        signal.signal(sig, signal.SIG_DFL)
     if die:
         os._exit(3)
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
