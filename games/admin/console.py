@@ -24,6 +24,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.models import display_name
 from config.inputs import InputError, parse_int
 from messaging import keeping
 from messaging import services as forum
@@ -31,12 +32,12 @@ from messaging.models import Conversation
 
 from .. import rulesets, selectors, services
 from ..engine.base import GM
-from ..models import Action, Announcement, Event, Game
+from ..models import Action, Announcement, Event, Game, Seat, Signup, Watcher
 from ..presenters import describe, explanation, labels, outcome_text, param_label, who
 from ..services import winrates
 from ..web import clock
 from . import gm_steps, guide, rollback
-from .forms import GameSettingsForm, RunningGameForm
+from .forms import GameSettingsForm, RunningGameForm, running_fields
 from .text import plain, rendered
 
 
@@ -99,8 +100,8 @@ class GameAdmin(admin.ModelAdmin):
     # A started game's settings page: what may still change (services.RUNNING_SETTINGS),
     # then the rest as labelled facts in the reader's words (never the engine's keys or
     # JSON; a superuser also gets the stored data itself, `raw_settings`).
-    STARTED_FACTS = ["ruleset_title", "seat_count", "options_text", "durations_text",
-                     "cutoff_text", "seat_list", "board_link", "console_link", "status",
+    STARTED_FACTS = ["watch_delay_text", "ruleset_title", "seat_count", "options_text",
+                     "durations_text", "cutoff_text", "seat_list", "board_link", "console_link", "status",
                      "phase_display", "deadline", "result_text", "commitment", "started_at",
                      "finished_at"]
 
@@ -114,8 +115,6 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("game master"), ordering="gm__profile__display_name")
     def gm_name(self, game):
-        from accounts.models import display_name
-
         return display_name(game.gm) if game.gm_id else "—"
 
     @admin.display(description=gettext_lazy("rule options"))
@@ -131,6 +130,13 @@ class GameAdmin(admin.ModelAdmin):
     @admin.display(description=gettext_lazy("change cut-off"))
     def cutoff_text(self, game):
         return labels.cutoff_text(game.change_cutoff_minutes)
+
+    @admin.display(description=gettext_lazy("watchers follow the game"))
+    def watch_delay_text(self, game):
+        """How far behind watchers follow: chosen at creation, fixed from the start (whoever
+        signed up knew it)."""
+        return _("%(delay)s (fixed since the start)") % {
+            "delay": game.get_watch_delay_display()}
 
     @admin.display(description=gettext_lazy("board"))
     def board_link(self, game):
@@ -209,7 +215,8 @@ class GameAdmin(admin.ModelAdmin):
 
     # -- the add/change form: typed settings (games/admin/forms.py), saved by services --
     SETUP_FIELDS = ["name", "ruleset", "seat_count", "gm", "early_end", "hold_announcements",
-                    "manifesto_review_minutes", "change_cutoff_minutes", "watch_delay"]
+                    "manifesto_review_minutes", "change_cutoff_minutes", "watch_delay",
+                    "outsiders", "watch_risk_accepted"]
 
     def _facts(self, request) -> list[str]:
         return self.STARTED_FACTS + (["raw_settings"] if request.user.is_superuser else [])
@@ -218,7 +225,7 @@ class GameAdmin(admin.ModelAdmin):
         if obj is None:
             return None  # the settings form's own fields, in its order
         if _started(obj):
-            return list(services.RUNNING_SETTINGS) + self._facts(request)
+            return running_fields(obj) + self._facts(request)
         return None
 
     def get_readonly_fields(self, request, obj=None):
@@ -307,10 +314,12 @@ class GameAdmin(admin.ModelAdmin):
             setup = {"ruleset": game.ruleset, "seat_count": game.seat_count,
                      "config": game.config}
         else:
-            # The win rates depend on the setup only: what else the form needs is filled.
+            # The win rates depend on the setup only: what else the form needs is filled (who
+            # watches too: open watching not accepted yet is no reason to hide the figures).
             form = GameSettingsForm(data={"watch_delay": Game.WatchDelay.ONE,
                                           **request.GET.dict(), "name": "-",
-                                          "gm": request.user.pk}, user=request.user)
+                                          "gm": request.user.pk,
+                                          "outsiders": Game.Outsiders.OFF}, user=request.user)
             if not form.is_valid():
                 return JsonResponse({"status": "invalid"}, status=400)
             setup = form.settings_kwargs
@@ -362,6 +371,8 @@ class GameAdmin(admin.ModelAdmin):
             "seat_choices": sorted(names.items()),
             "inbox": selectors.gm_inbox(game),
             "reports": selectors.gm_reports(game),
+            "watch_requests": watch_request_rows(game),
+            "watchers": watcher_rows(game, names),
             # A stopped game clock, in the GM's words (one cache read, no query).
             "clock_notice": clock.notice(game, runs=True),
         }
@@ -531,6 +542,46 @@ def event_rows(game: Game, events: list[dict], names: dict[int, str]) -> list[di
     return rows
 
 
+def watch_request_rows(game: Game) -> list[dict]:
+    """The outsiders waiting for the GM's answer to watch `game` (Watcher rows not approved),
+    oldest first, each with what the GM weighs: any account may be a living player's second
+    one, so its name, when it joined, how many games it has played to the end (seats held in
+    finished games) and the games it plays or is signed up for now (all public facts)."""
+    live = (Game.Status.RUNNING, Game.Status.PAUSED)
+    rows = []
+    for watcher in Watcher.objects.filter(game=game, approved_at=None).select_related(
+            "user__profile").order_by("since", "pk"):
+        user = watcher.user
+        seats = Seat.objects.filter(user=user)
+        rows.append({
+            "pk": watcher.pk, "user_id": user.pk, "name": display_name(user),
+            "joined": user.date_joined, "asked": watcher.since,
+            "played": seats.filter(game__status=Game.Status.FINISHED)
+            .values("game").distinct().count(),
+            "playing": list(Game.objects.filter(pk__in=seats.filter(game__status__in=live)
+                                                .values("game")).order_by("pk")
+                            .values_list("name", flat=True)),
+            "signed_up": list(Game.objects.filter(pk__in=Signup.objects.filter(
+                user=user, withdrawn_at=None).values("game")).exclude(
+                status__in=(Game.Status.FINISHED, Game.Status.ABORTED, *live))
+                .order_by("pk").values_list("name", flat=True)),
+        })
+    return rows
+
+
+def watcher_rows(game: Game, names: dict[int, str]) -> list[dict]:
+    """Who watches `game` (approved): a dead player by their seat, an outsider by name, and
+    since when they read its secrets."""
+    rows = []
+    for watcher in Watcher.objects.filter(game=game).exclude(approved_at=None).select_related(
+            "user__profile", "seat").order_by("approved_at", "pk"):
+        seat = watcher.seat
+        rows.append({"who": who(names, seat.number) if seat is not None
+                     else display_name(watcher.user),
+                     "dead_seat": seat is not None, "since": watcher.approved_at})
+    return rows
+
+
 def governed_game_or_404(request, pk) -> Game:
     """The game, if the requesting user runs it (`selectors.is_gm`); a 404 for everyone
     else: another game's GM, a staff user seated in it, a superuser who is not its GM."""
@@ -660,6 +711,22 @@ def _report_handled(game, gm, post):
     keeping.mark_handled(user=gm, report_ids=[pk])
 
 
+def _watch_request(post) -> int:
+    return parse_int(post.get("watcher"), field="watcher", minimum=0, default=0)
+
+
+def _approve_watcher(game, gm, post):
+    """An outsider's request to watch, approved (services.answer_watch_request refuses one
+    of another game, one already answered, and whoever does not run the game)."""
+    services.answer_watch_request(game_id=game.pk, gm=gm, watcher_id=_watch_request(post),
+                                  approve=True)
+
+
+def _refuse_watcher(game, gm, post):
+    services.answer_watch_request(game_id=game.pk, gm=gm, watcher_id=_watch_request(post),
+                                  approve=False)
+
+
 def _abort(game, gm, post):
     services.abort_game(game_id=game.pk, gm=gm, reason=post.get("reason", ""))
 
@@ -672,6 +739,7 @@ COMMANDS = {
     "foul_out": _foul_out, "abort": _abort,
     "mark_handled": _mark_handled, "answer": _answer, "report_handled": _report_handled,
     "approve_manifesto": _approve_manifesto, "reject_manifesto": _reject_manifesto,
+    "approve_watcher": _approve_watcher, "refuse_watcher": _refuse_watcher,
 }
 
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from .. import rulesets, services
 from ..models import Game
 from ..presenters import phase_label
+from ..services.lifecycle import check_watching
 
 CUSTOM = "custom"
 
@@ -74,6 +75,54 @@ def review_minutes(form: forms.ModelForm) -> int:
     return (form.instance.manifesto_review_minutes or 0) if value is None else value
 
 
+def watching_fields(form: forms.ModelForm) -> None:
+    """Who of the outsiders may watch (观战) and the risk the GM accepts for open watching
+    where the roles never change: the same two fields before and after the start. Left out
+    of a post, `outsiders` keeps the game's value (off for a new game)."""
+    field = form.fields["outsiders"]
+    field.required = False
+    field.help_text = gettext_lazy(
+        "Off by default: any signed-in account may be the second account of a player in "
+        "the game. By request: you approve each account from the console, seeing its "
+        "history. Open: any signed-in account with no seat. You may change this while the "
+        "game runs; turning it off lets nobody new in, but whoever already watches keeps "
+        "watching (they have read the secrets already).")
+    risk = form.fields["watch_risk_accepted"]
+    risk.label = gettext_lazy(
+        "I understand: in this rule set the roles never change, so anyone watching openly "
+        "may be a second account of a player still in the game, and sees everyone's hand")
+    risk.help_text = gettext_lazy(
+        "Needed to open watching to any outsider in a rule set whose roles never change "
+        "(classic, gold); not needed by request, nor in 猫有n条命.")
+    # The form's script shows the box only for these rule sets, with open watching chosen.
+    risk.widget.attrs["data-rulesets"] = " ".join(
+        e.name for e in rulesets.TABLE.values() if e.roles_fixed)
+
+
+def running_fields(game: Game) -> list[str]:
+    """A started game's settings that may still change (services.RUNNING_SETTINGS), without
+    the risk box where the rule set's roles change (it is never needed there)."""
+    fixed = game.ruleset not in rulesets.names() or rulesets.get(game.ruleset).roles_fixed
+    return [key for key in services.RUNNING_SETTINGS
+            if fixed or key != "watch_risk_accepted"]
+
+
+def check_watching_fields(form: forms.ModelForm, ruleset: str | None) -> None:
+    """The watching fields' errors, on the fields (the service checks the same again)."""
+    data = form.cleaned_data
+    if "outsiders" in form.errors or "watch_risk_accepted" in form.errors:
+        return
+    try:
+        check_watching(ruleset=ruleset or "", outsiders=outsiders(form),
+                       risk_accepted=data.get("watch_risk_accepted", False))
+    except services.GameError as exc:
+        form.add_error(exc.code if exc.code in form.fields else None, exc.message)
+
+
+def outsiders(form: forms.ModelForm) -> str:
+    return form.cleaned_data.get("outsiders") or form.instance.outsiders or Game.Outsiders.OFF
+
+
 class GameSettingsForm(forms.ModelForm):
     """Creates (or, before the start, edits) a game. `settings()` gives the service's
     keyword arguments once the form is valid."""
@@ -90,7 +139,8 @@ class GameSettingsForm(forms.ModelForm):
     class Meta:
         model = Game
         fields = ["name", "ruleset", "seat_count", "gm", "early_end", "hold_announcements",
-                  "manifesto_review_minutes", "watch_delay"]
+                  "manifesto_review_minutes", "watch_delay", "outsiders",
+                  "watch_risk_accepted"]
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -110,6 +160,7 @@ class GameSettingsForm(forms.ModelForm):
         self.fields["early_end"].widget.attrs["data-on-presets"] = " ".join(sorted({
             p.key for e in rulesets.TABLE.values() for p in e.presets if p.early_end}))
         review_minutes_field(self)
+        watching_fields(self)
         self.groups: list[dict] = []
         for entry in rulesets.TABLE.values():
             self._add_ruleset_fields(entry, game if game and game.ruleset == entry.name else None)
@@ -160,6 +211,7 @@ class GameSettingsForm(forms.ModelForm):
         if not name or name not in rulesets.names():
             return data
         entry = rulesets.get(name)
+        check_watching_fields(self, name)
         preset_key = data.get(f"preset_{name}") or (entry.presets[0].key if entry.presets
                                                     else CUSTOM)
         preset = next((p for p in entry.presets if p.key == preset_key), None)
@@ -216,7 +268,8 @@ class GameSettingsForm(forms.ModelForm):
                 "early_end": data["early_end"],
                 "hold_announcements": data["hold_announcements"],
                 "manifesto_review_minutes": review_minutes(self),
-                "watch_delay": data["watch_delay"]}
+                "watch_delay": data["watch_delay"], "outsiders": outsiders(self),
+                "watch_risk_accepted": data["watch_risk_accepted"]}
 
 
 class RunningGameForm(forms.ModelForm):
@@ -232,7 +285,15 @@ class RunningGameForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["gm"].queryset = gm_choices(user, self.instance.gm_id)
         review_minutes_field(self)
+        watching_fields(self)
+        for key in set(self.fields) - set(running_fields(self.instance)):
+            del self.fields[key]
+
+    def clean(self):
+        data = super().clean()
+        check_watching_fields(self, self.instance.ruleset)
+        return data
 
     def settings(self) -> dict:
-        return {**{key: self.cleaned_data[key] for key in services.RUNNING_SETTINGS},
-                "manifesto_review_minutes": review_minutes(self)}
+        return {**{key: self.cleaned_data[key] for key in running_fields(self.instance)},
+                "manifesto_review_minutes": review_minutes(self), "outsiders": outsiders(self)}

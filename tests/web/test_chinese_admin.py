@@ -26,8 +26,15 @@ from html import unescape
 
 import pytest
 
-from games.models import Phase, ReminderSent
-from games.services import abort_game, add_co_gm, create_game
+from games.models import Game, Phase, ReminderSent
+from games.services import (
+    abort_game,
+    add_co_gm,
+    answer_watch_request,
+    create_game,
+    update_settings,
+    watch,
+)
 from tests.factories import chinese as zh
 from tests.factories import fresh
 from tests.factories.chinese import engine_keys, played
@@ -136,6 +143,12 @@ def admin_world(make_user):
         abort_game(game_id=games["aborted"].pk, gm=host, reason="")
     for game in games.values():
         add_co_gm(game_id=game.pk, gm=host, user=root)
+    # the console's requests to watch: one waiting, one approved (an outsider each)
+    classic = update_settings(game_id=games["running classic"].pk,
+                              changes={"outsiders": Game.Outsiders.REQUEST})
+    watch(game_id=classic.pk, user=make_user("看客君"))
+    answer_watch_request(game_id=classic.pk, gm=host, approve=True,
+                         watcher_id=watch(game_id=classic.pk, user=make_user("旁观君")).pk)
     running = games["running ninelives"]
     ReminderSent.objects.create(
         phase=Phase.objects.filter(game=running).last(),

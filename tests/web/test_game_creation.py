@@ -9,6 +9,7 @@ from django.urls import reverse
 from accounts.models import messenger_user
 from games import rulesets, services
 from games.models import Game
+from tests.factories.forms import Form
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("response_context")]
 
@@ -69,6 +70,50 @@ def test_the_gm_chooses_how_far_behind_watchers_follow(client, gm, chinese):
     response = post(client, gm, watch_delay=Game.WatchDelay.TWO)
     assert response.status_code == 302, errors(response)
     assert Game.objects.get().watch_delay == Game.WatchDelay.TWO
+
+
+RISK = "我明白：本规则中身份始终不变，公开观战的人可能是仍在游戏中的玩家的小号，能看到所有人的手牌"
+
+
+def test_the_gm_chooses_whether_outsiders_watch(client, gm, chinese):
+    client.force_login(gm)
+    response = client.get(ADD)
+    html = response.content.decode()
+    assert "局外人观战" in html and "局外人申请，由天神逐一批准" in html and RISK in html
+    # the page filled as a browser does: off is the first option and the one selected
+    page = Form(html, "game_form")
+    assert [v for v, _label in page.options["outsiders"]] == ["off", "request", "open"]
+    assert page.fields["outsiders"] == "off" and "watch_risk_accepted" not in page.fields
+    page.fill("name", "申请观战局")
+    assert page.pick("outsiders", label_has="由天神逐一批准")[0] == "request"
+    response = client.post(ADD, page.fields)
+    assert response.status_code == 302, errors(response)
+    game = Game.objects.get()
+    assert game.outsiders == Game.Outsiders.REQUEST and not game.watch_risk_accepted
+
+
+def test_open_watching_where_roles_never_change_needs_the_risk_ticked(client, gm, chinese):
+    classic = {"ruleset": "classic", "seat_count": 12, "outsiders": Game.Outsiders.OPEN}
+    response = post(client, gm, **classic)
+    assert response.status_code == 200
+    assert errors(response)["watch_risk_accepted"] == [
+        "本规则中身份始终不变：要让任何局外人都能观战，必须勾选“我明白……”，确认你知道观战的人"
+        "可能是仍在游戏中的玩家的小号，能看到所有人的手牌；或者改为由局外人申请、你逐一批准。"]
+    assert not Game.objects.exists()
+    with pytest.raises(services.GameError):
+        services.create_game(name="x", ruleset="gold", gm=gm, seat_count=4,
+                             outsiders=Game.Outsiders.OPEN)
+    assert not Game.objects.exists()
+    response = post(client, gm, **classic, watch_risk_accepted="on")
+    assert response.status_code == 302, errors(response)
+    game = Game.objects.get()
+    assert (game.outsiders, game.watch_risk_accepted) == (Game.Outsiders.OPEN, True)
+
+
+def test_open_watching_in_ninelives_needs_no_risk_ticked(client, gm):
+    response = post(client, gm, outsiders=Game.Outsiders.OPEN)
+    assert response.status_code == 302, errors(response)
+    assert Game.objects.get().outsiders == Game.Outsiders.OPEN
 
 
 def test_every_preset_cutoff_is_shorter_than_its_shortest_phase():
@@ -135,6 +180,7 @@ def test_gold_lead_is_a_seat_number_shown_one_based(client, gm):
     ({"name": ""}, "name"),
     ({"watch_delay": 3}, "watch_delay"),
     ({"watch_delay": None}, "watch_delay"),
+    ({"outsiders": "everyone"}, "outsiders"),
 ])
 def test_bad_input_is_a_field_error_and_stores_nothing(client, gm, over, field):
     response = post(client, gm, **over)
@@ -220,3 +266,95 @@ def test_a_stale_admin_save_keeps_what_the_sweeper_wrote(client, toy_ruleset, ga
     assert game.name == "改"
     assert (game.version, game.phase_name, game.deadline, game.state) == (
         swept.version, swept.phase_name, swept.deadline, swept.state)
+
+
+def test_a_started_games_settings_page_shows_the_watch_setting(client, toy_ruleset, game, gm,
+                                                                chinese):
+    from tests.web.test_chinese_pages import visible
+
+    client.force_login(gm)
+    response = client.get(change_url(game))
+    text = visible(response.content.decode())
+    assert "观战进度" in text and "落后一个阶段（开局后不能再改）" in text
+    assert "局外人观战" in text and "局外人不能观战" in text and RISK in text
+    assert "已经在观战的人继续观战" in text  # turning it off lets nobody new in, no more
+    form = response.context["adminform"].form
+    assert "watch_delay" not in form.fields
+
+
+def running_form(gm, **over):
+    return {"name": "测试局", "gm": gm.pk, "early_end": "on", **over}
+
+
+def test_outsiders_may_change_while_the_game_runs_but_not_the_delay(client, toy_ruleset, game,
+                                                                    gm):
+    client.force_login(gm)
+    response = client.post(change_url(game), running_form(
+        gm, outsiders=Game.Outsiders.REQUEST, watch_delay=Game.WatchDelay.TWO))
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.outsiders == Game.Outsiders.REQUEST
+    assert game.watch_delay == Game.WatchDelay.ONE
+    with pytest.raises(services.GameError):
+        services.update_settings(game_id=game.pk, changes={"watch_delay": 2})
+
+
+def test_a_running_game_opened_to_outsiders_needs_the_risk_ticked(client, toy_ruleset, game,
+                                                                  gm, chinese):
+    client.force_login(gm)
+    response = client.post(change_url(game), running_form(gm, outsiders=Game.Outsiders.OPEN))
+    assert response.status_code == 200
+    assert "本规则中身份始终不变" in errors(response)["watch_risk_accepted"][0]
+    game.refresh_from_db()
+    assert game.outsiders == Game.Outsiders.OFF
+    with pytest.raises(services.GameError):
+        services.update_settings(game_id=game.pk, changes={"outsiders": Game.Outsiders.OPEN})
+    response = client.post(change_url(game), running_form(
+        gm, outsiders=Game.Outsiders.OPEN, watch_risk_accepted="on"))
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert (game.outsiders, game.watch_risk_accepted) == (Game.Outsiders.OPEN, True)
+
+
+def test_turning_outsiders_off_keeps_who_already_watches(client, toy_ruleset, game, gm,
+                                                         make_user):
+    from games.models import Watcher
+
+    game = services.update_settings(game_id=game.pk, changes={
+        "outsiders": Game.Outsiders.OPEN, "watch_risk_accepted": True})
+    outsider = make_user("看客")
+    services.watch(game_id=game.pk, user=outsider)
+    client.force_login(gm)
+    response = client.post(change_url(game), running_form(gm, outsiders=Game.Outsiders.OFF))
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.outsiders == Game.Outsiders.OFF
+    assert services.watches(game, outsider) and Watcher.objects.count() == 1
+    with pytest.raises(services.GameError):  # but nobody new comes in
+        services.watch(game_id=game.pk, user=make_user("新看客"))
+
+
+def test_where_roles_change_a_running_game_opens_to_outsiders_without_the_risk_box(
+        client, start_ninelives, nl_gm, chinese):
+    game = start_ninelives()
+    client.force_login(nl_gm)
+    response = client.get(change_url(game))
+    assert "watch_risk_accepted" not in response.context["adminform"].form.fields
+    assert RISK not in response.content.decode()
+    response = client.post(change_url(game), running_form(nl_gm, name=game.name,
+                                                          outsiders=Game.Outsiders.OPEN))
+    assert response.status_code == 302, errors(response)
+    game.refresh_from_db()
+    assert game.outsiders == Game.Outsiders.OPEN and not game.watch_risk_accepted
+
+
+def test_the_win_rates_do_not_wait_for_the_risk_box(client, gm, monkeypatch):
+    from games.services import winrates
+
+    monkeypatch.setattr(winrates.current_app, "send_task", lambda name, kwargs, **o: None)
+    client.force_login(gm)
+    query = {"ruleset": "classic", "seat_count": 12, "preset_classic": "standard",
+             "opt_classic_guardians": "none", "opt_classic_all_civilians_dead": "seed",
+             "outsiders": Game.Outsiders.OPEN}  # the whole form, the box not ticked yet
+    response = client.get(reverse("admin:games_game_winrates"), query)
+    assert response.status_code == 200 and response.json()["status"] == "pending"

@@ -19,6 +19,14 @@
     var customChosen = document.querySelector(
       'input[name="preset_' + chosen + '"][value="custom"]');
     if (cutoff) cutoff.hidden = !(customChosen && customChosen.checked);
+    // The risk of open watching is the GM's to accept only where the roles never change.
+    var risk = document.getElementById("id_watch_risk_accepted");
+    var riskRow = document.querySelector(".field-watch_risk_accepted");
+    var outsiders = document.getElementById("id_outsiders");
+    if (risk && riskRow && risk.dataset.rulesets) {
+      riskRow.hidden = !(risk.dataset.rulesets.split(" ").indexOf(chosen) >= 0 &&
+                         (!outsiders || outsiders.value === "open"));
+    }
     document.dispatchEvent(new CustomEvent("game-setup-changed"));
   }
   document.addEventListener("DOMContentLoaded", function () {
