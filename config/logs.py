@@ -113,9 +113,10 @@ class Outage:
 class SkipOutageAnswers(logging.Filter):
     """On `django.request`: drop the per-request line Django writes for a 503 response
     (ERROR, with the traceback when an exception led to it, and so a mail to ADMINS).
-    The site answers 503 only for an outage it knows of: the database unreachable
-    (config/middleware.py, config/views.py, whose `Outage` logs it once) or /readyz not
-    ready (config/health.py, which logs each failing check once a minute)."""
+    The site answers 503 only for an outage it knows of: the database unreachable (the
+    503 page of config/middleware.py or config/views.py; config.middleware's
+    `database_outage` logs the outage once) or /readyz not ready (config/health.py, which
+    logs each failing check once a minute)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         return getattr(record, "status_code", None) != 503
@@ -178,7 +179,7 @@ class AdminMailHandler(AdminEmailHandler):
             if seen is not None:
                 seen.more += 1
                 return
-            self.seen[key] = _Seen(now, record.getMessage().splitlines()[0][:200])
+            self.seen[key] = _Seen(now, (record.getMessage().splitlines() or [""])[0][:200])
         super().emit(record)  # renders here, queues through send_mail below
 
     def send_mail(self, subject, message, *args, **kwargs) -> None:
