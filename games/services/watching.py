@@ -55,7 +55,8 @@ if TYPE_CHECKING:
 
 def watch_refusal(game: Game, user: User | AnonymousUser | None) -> str | None:
     """Why `user` may not watch `game` (or ask to) now, or None (the module's rules 1-5). A
-    user who watches already, or whose request waits, gets None while the game runs."""
+    user who watches already gets None while the game runs; a request that waits is
+    checked in full (the GM's approval asks again)."""
     if user is None or not user.is_authenticated:
         return _("Sign in to watch a game.")
     if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
@@ -69,8 +70,10 @@ def watch_refusal(game: Game, user: User | AnonymousUser | None) -> str | None:
     seat = game.seats.filter(user=user).first()
     if seat is not None and seat.alive:
         return _("You play in this game: players watch only once they are out of it.")
-    if Watcher.objects.filter(game=game, user=user).exists():
+    if approved_watchers().filter(game=game, user=user).exists():
         return None
+    # A request that waits is checked again in full: the GM answers it later, when the
+    # account may have signed up elsewhere or the GM may have closed the game to outsiders.
     elsewhere = elsewhere_refusal(game, user)
     if elsewhere:
         return elsewhere
@@ -157,7 +160,11 @@ def watch(*, game_id: int, user: User | AnonymousUser | None) -> Watcher:
             game=game, user=user,
             defaults={"seat": seat, "approved_at": timezone.now() if at_once else None})
         graveyard_board(game)  # a game started before there were graveyards
-        if created:
+        opened = not created and watcher.approved_at is None and at_once
+        if opened:  # asked while the game was "by request"; the GM has opened it since
+            watcher.approved_at = timezone.now()
+            watcher.save(update_fields=["approved_at"])
+        if created or opened:
             changed(game)
             if watcher.approved_at is not None:
                 access_changed([user.pk])

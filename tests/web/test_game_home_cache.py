@@ -126,14 +126,15 @@ def test_a_substitution_shows_at_once(readers, game, gm, make_user):
     assert seat.user == incoming
 
 
-def test_a_seated_players_rename_shows_at_once(readers, game):
+def test_a_seated_players_rename_changes_nothing_the_game_shows(readers, game):
+    """Names are fixed for the game (docs/community.md, "Secrets that cannot flow back"):
+    the seat list keeps the name the seat's holder had at the start, for every reader."""
     user = game.seats.get(number=2).user
-
-    def rename():  # as the profile page does: the profile saved, then the games told
-        Profile.objects.filter(user=user).update(display_name="新名字")
-        services.profile_saved(user_id=user.pk, renamed=True, new_hours=False)
-
-    shows_at_once(readers, game, rename, lambda html: "新名字" in html)
+    old_name = user.profile.display_name
+    Profile.objects.filter(user=user).update(display_name="新名字")
+    services.profile_saved(user_id=user.pk, renamed=True, new_hours=False)
+    for who, html in read_all(readers, game).items():
+        assert "新名字" not in html and old_name in html, who
 
 
 def test_a_published_announcement_shows_at_once(readers, game, gm):
