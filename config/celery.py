@@ -22,15 +22,17 @@ def _schedule(sender, **kwargs):
 
     # The sweeper advances every game whose deadline has passed; reminders (and closing due
     # awards) and the community rules (handovers, activity warnings) are tasks of their own
-    # on slower beats. Each is idempotent, so a duplicate beat or a redelivered message
-    # changes nothing twice.
-    sender.add_periodic_task(settings.SWEEP_INTERVAL_SECONDS, sender.signature("games.sweep"),
-                             name="sweep due games")
-    sender.add_periodic_task(settings.REMINDER_INTERVAL_SECONDS,
-                             sender.signature("games.reminders"), name="reminders and awards")
-    sender.add_periodic_task(settings.COMMUNITY_INTERVAL_SECONDS,
-                             sender.signature("games.community"), name="community rules")
-    # The email outbox: due rows (new, or waiting out a back-off) are sent from the database,
-    # so an SMTP outage or a worker restart loses nothing (games/mail.py).
-    sender.add_periodic_task(settings.OUTBOX_INTERVAL_SECONDS,
-                             sender.signature("games.outbox"), name="email outbox")
+    # on slower beats; the email outbox sends due rows (new, or waiting out a back-off) from
+    # the database, so an SMTP outage or a worker restart loses nothing (games/mail.py).
+    # Each is idempotent, so a duplicate beat or a redelivered message changes nothing
+    # twice. All four go to the clock queue (settings.CELERY_TASK_ROUTES), whose worker
+    # runs nothing else. Each tick expires when the next is due (10 s at the least): a clock
+    # worker that was away finds one or two of each waiting, not a backlog to chew through
+    # before the present.
+    for seconds, task, name in (
+            (settings.SWEEP_INTERVAL_SECONDS, "games.sweep", "sweep due games"),
+            (settings.REMINDER_INTERVAL_SECONDS, "games.reminders", "reminders and awards"),
+            (settings.COMMUNITY_INTERVAL_SECONDS, "games.community", "community rules"),
+            (settings.OUTBOX_INTERVAL_SECONDS, "games.outbox", "email outbox")):
+        sender.add_periodic_task(seconds, sender.signature(task, options={"expires": max(seconds, 10)}),
+                                 name=name)

@@ -17,9 +17,10 @@ Otherwise:
    PostgreSQL's. It keeps nothing on disk: it is the cache and the broker, and the beat sends
    every periodic task again after a restart.
 3. `run` then migrates, loads the demo and starts the web server (uvicorn with reload: ASGI,
-   so live pages' event streams stay open; `web_server`), a Celery worker and beat as
-   child processes, and restarts any of them that exits (its log says so, with the exit
-   code), so the game clock does not stop with a crashed worker. Every 10 s it looks at the
+   so live pages' event streams stay open; `web_server`), the clock's Celery worker, the
+   slow queue's worker and beat as child processes (`supervised`), and restarts any of
+   them that exits (its log says so, with the exit code), so the game clock does not stop
+   with a crashed worker. Every 10 s it looks at the
    servers (`look_after`): one that does not answer is started again, and a Redis that is
    alive but does not answer PING (hung, or stopped with SIGSTOP) is first ended by the
    process id in its pidfile (SIGTERM, SIGKILL 3 s later), so two never share the socket.
@@ -500,6 +501,40 @@ def web_server(python: str, host: str, port: int) -> list[str]:
             "--timeout-graceful-shutdown", "3", "--no-access-log"]
 
 
+# Each process's database pool (DB_POOL_MAX, docs/operations.md "Database connections"):
+# the web server runs each request's database work in a thread of its own, so it gets a
+# few; a Celery worker's prefork child runs one task at a time and needs one (the pool is
+# per process: concurrency × 1); beat sends tasks and touches no database.
+WEB_POOL_MAX = "8"
+WORKER_POOL_MAX = "1"
+
+
+def supervised(python: str, host: str, port: int, env: dict, logs: Path) -> list[Child]:
+    """`run`'s children, in the production layout of docs/operations.md: the web server,
+    the clock's worker (the clock queue only: sweeps, reminders, the outbox, community
+    rules; two at a time, one message prefetched each, so nothing slow ever waits in front
+    of a phase's end),
+    the worker of everything else (the slow queue: win-rate simulations, email nudges; and
+    the default queue), and beat. The first is the web server and the last beat."""
+    celery = [python, "-m", "celery", "-A", "config"]
+    worker = dict(env, DB_POOL_MAX=env.get("DB_POOL_MAX", WORKER_POOL_MAX))
+    # Under pytest-xdist each test worker's queues carry its name (config/settings.py).
+    suffix = f"-{env['PYTEST_XDIST_WORKER']}" if env.get("PYTEST_XDIST_WORKER") else ""
+    return [
+        Child("web server", web_server(python, host, port),
+              dict(env, **WEB_ENV, DB_POOL_MAX=env.get("DB_POOL_MAX", WEB_POOL_MAX)), None),
+        Child("Celery worker", celery + [
+            "worker", "--loglevel=INFO", "-Q", f"slow{suffix},celery{suffix}", "-n", "slow@%h",
+            "--concurrency=2"], worker, logs / "worker.log"),
+        Child("Celery clock worker", celery + [
+            "worker", "--loglevel=INFO", "-Q", f"clock{suffix}", "-n", "clock@%h",
+            "--concurrency=2", "--prefetch-multiplier=1"], worker, logs / "clock.log"),
+        Child("Celery beat", celery + ["beat", "--loglevel=INFO",
+                                       f"--schedule={var_dir() / 'celerybeat-schedule'}"],
+              env, logs / "beat.log"),
+    ]
+
+
 def _port_free(host: str, port: int) -> bool:
     try:
         with socket.create_server((host, port)):
@@ -527,20 +562,14 @@ def run(host: str, port: int) -> int:
             return 1
     logs = var_dir() / "log"
     logs.mkdir(parents=True, exist_ok=True)
-    celery = [python, "-m", "celery", "-A", "config"]
-    children = [
-        Child("web server", web_server(python, host, port), dict(env, **WEB_ENV), None),
-        Child("Celery worker", celery + ["worker", "--loglevel=INFO", "--concurrency=2"],
-              env, logs / "worker.log"),
-        Child("Celery beat", celery + ["beat", "--loglevel=INFO",
-                                       f"--schedule={var_dir() / 'celerybeat-schedule'}"],
-              env, logs / "beat.log"),
-    ]
+    children = supervised(python, host, port, env, logs)
     stopping = []
     signal.signal(signal.SIGINT, lambda *_: stopping.append(1))
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
     say(f"Serving on http://{host}:{port}/  (demo accounts: see README.md). Ctrl-C stops all.")
-    say(f"Worker and beat logs, with the emails sent: {logs}/worker.log, {logs}/beat.log")
+    say(f"Worker and beat logs, with the emails sent: {logs}/worker.log (the slow queue: "
+        f"emails, win rates), {logs}/clock.log (the clock: sweeps, reminders, the outbox's "
+        f"retries), {logs}/beat.log")
     for child in children:
         child.start()
     servers = ours()
@@ -563,9 +592,11 @@ def run(host: str, port: int) -> int:
     except BaseException as exc:  # a server that cannot be restarted, a bug: stop all
         reason = f"Stopping ({type(exc).__name__}: {exc})"
     say(f"\n{reason} …")
-    children[0].stop(signal.SIGINT, 10)
-    children[2].stop(signal.SIGTERM, 10)
-    children[1].stop(signal.SIGTERM, 30)   # warm shutdown: the task in hand finishes
+    web, *workers, beat = children
+    web.stop(signal.SIGINT, 10)
+    beat.stop(signal.SIGTERM, 10)
+    for worker in workers:
+        worker.stop(signal.SIGTERM, 30)   # warm shutdown: the task in hand finishes
     _stop_servers(started)
     say("Stopped.")
     return 0 if reason == "Stopping" else 1

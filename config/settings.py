@@ -14,6 +14,7 @@ from urllib.parse import unquote
 
 import environ
 from django.utils.translation import gettext_lazy
+from kombu import Exchange, Queue
 
 from . import devstack
 from .env import SettingError, env_admins, env_bool, env_choice, env_int, env_list, env_str
@@ -139,11 +140,37 @@ except Exception as exc:  # environ raises several kinds on nonsense
 if _db["ENGINE"] != "django.db.backends.postgresql":
     raise SettingError("DATABASE_URL must be postgres://...")
 _db["HOST"] = unquote(_db["HOST"])  # a socket folder, percent-encoded in the URL's host
-_db["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 60, minimum=0)
 _db["CONN_HEALTH_CHECKS"] = True
 # A database that drops packets fails a connection in seconds (a page answers 503, /readyz
 # names the database) instead of hanging a request for the kernel's TCP timeout.
 _db["OPTIONS"] = {"connect_timeout": 3}
+# Every process borrows its connections from a pool of its own (Django's "pool" option,
+# psycopg_pool), sized per process from the environment: at most DB_POOL_MAX connections
+# whatever the number of threads or requests, so the sum over every process stays under
+# PostgreSQL's max_connections (docs/operations.md "Database connections" has the
+# arithmetic). A request that waits DB_POOL_TIMEOUT seconds for a connection gets
+# psycopg_pool.PoolTimeout, an OperationalError: the 503 page with Retry-After
+# (config/middleware.py), never a hang. Under pytest (PYTEST_VERSION, set by pytest before
+# Django starts) the default is off: test transactions and the threads some tests start
+# use plain connections as before; tests/proof/test_db_pool.py runs the pool in a process
+# of its own. DB_POOL=false turns it off anywhere (then DB_CONN_MAX_AGE keeps one
+# connection per thread, 60 s by default).
+DB_POOL = env_bool("DB_POOL", not env_str("PYTEST_VERSION"))
+DB_POOL_MIN = env_int("DB_POOL_MIN", 1, minimum=0)
+DB_POOL_MAX = env_int("DB_POOL_MAX", 4, minimum=1)
+DB_POOL_TIMEOUT = env_int("DB_POOL_TIMEOUT", 5, minimum=1)
+if DB_POOL_MIN > DB_POOL_MAX:
+    raise SettingError(f"DB_POOL_MIN={DB_POOL_MIN} is above DB_POOL_MAX={DB_POOL_MAX}")
+if DB_POOL:
+    # The pool keeps the connections; Django refuses persistent ones beside it.
+    _db["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 0, minimum=0)
+    if _db["CONN_MAX_AGE"]:
+        raise SettingError(f"DB_CONN_MAX_AGE={_db['CONN_MAX_AGE']} must be 0 with the pool "
+                           "(DB_POOL=true): the pool keeps the connections")
+    _db["OPTIONS"]["pool"] = {"min_size": DB_POOL_MIN, "max_size": DB_POOL_MAX,
+                              "timeout": DB_POOL_TIMEOUT, "name": "default"}
+else:
+    _db["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 60, minimum=0)
 if env_str("TEST_DATABASE_NAME"):  # lets concurrent test runs use separate databases
     _db["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 DATABASES = {"default": _db}
@@ -171,8 +198,27 @@ CACHES = {"default": {"BACKEND": "config.cache.DegradingRedisCache",
 
 # --- Celery --------------------------------------------------------------------------------
 CELERY_BROKER_URL = devstack.broker_url(env_str("CELERY_BROKER_URL") or REDIS_URL)
-# One queue per test worker, so a test's real Celery worker never takes another's tasks.
+# Three queues (docs/operations.md "Celery: the clock and the slow work"):
+# - "clock": the beat's sweep, reminders, outbox and community rules, consumed by a worker
+#   of its own (`celery -A config worker -Q clock --concurrency 2`), so that nothing slow
+#   ever waits in front of a phase's end;
+# - "slow": win-rate simulations and the email nudges (a phase's end mails every seat), on
+#   another worker with its own concurrency (`-Q slow,celery`);
+# - the default queue, for anything not routed (games.ping), with the slow worker.
+# A worker started without -Q consumes all three (the tests' workers, the drills).
+# One set per test worker (the suffix), so a test's real Celery worker never takes
+# another's tasks.
 CELERY_TASK_DEFAULT_QUEUE = "celery" + _worker_suffix
+CLOCK_QUEUE = "clock" + _worker_suffix
+SLOW_QUEUE = "slow" + _worker_suffix
+CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name)
+                      for name in (CELERY_TASK_DEFAULT_QUEUE, CLOCK_QUEUE, SLOW_QUEUE)]
+CELERY_TASK_ROUTES = {
+    **{task: {"queue": CLOCK_QUEUE, "routing_key": CLOCK_QUEUE} for task in (
+        "games.sweep", "games.reminders", "games.outbox", "games.community")},
+    **{task: {"queue": SLOW_QUEUE, "routing_key": SLOW_QUEUE} for task in (
+        "games.winrates", "games.send_email")},
+}
 # Publishing must not hang a request when the broker is down or hung: a connection gives
 # up after 1 s, a command after 2 s (kombu waits forever by default: a publish to a hung
 # Redis never returned), one retry at once; the caller (config.broker.send) logs it and

@@ -2,7 +2,9 @@
 
 Celery finds this module by autodiscovery (config/celery.py); nothing in the project imports
 it (tests/test_layers.py). Other code refers to a task by its name (games.mail names
-"games.send_email"; the beat schedule names the periodic ones).
+"games.send_email"; the beat schedule names the periodic ones). settings.CELERY_TASK_ROUTES
+sends the clock's tasks (sweep, reminders, outbox, community) to the clock queue and the
+slow ones (win rates, email nudges) to the slow queue, each with a worker of its own.
 """
 
 import os
@@ -57,13 +59,30 @@ def send_email(*, outbox_id: int | None = None, outbox_ids: list[int] = ()):
         mail.send_one(pk)
 
 
+# What one outbox tick may spend sending before it lets the clock queue go (seconds): the
+# rows left wait for the next tick (or their nudge on the slow queue). With a slow SMTP
+# server a tick of 200 rows could otherwise hold the clock worker for minutes.
+OUTBOX_TICK_SECONDS = 10
+OUTBOX_BATCH = 10
+
+
 @shared_task(name="games.outbox", ignore_result=True)
 def outbox():
-    """Send every due outbox row (every OUTBOX_INTERVAL_SECONDS): new rows whose nudge was
-    lost, and rows whose back-off has passed. Two at once share the rows (SKIP LOCKED)."""
+    """Send due outbox rows (every OUTBOX_INTERVAL_SECONDS, on the clock queue): new rows
+    whose nudge was lost, and rows whose back-off has passed, in batches of OUTBOX_BATCH
+    for at most OUTBOX_TICK_SECONDS. Two at once share the rows (SKIP LOCKED)."""
+    import time
+
     from . import mail
 
-    return mail.send_due()
+    ends = time.monotonic() + OUTBOX_TICK_SECONDS
+    total = {"sent": 0, "failed": 0}
+    while True:
+        counts = mail.send_due(limit=OUTBOX_BATCH)
+        for name in total:
+            total[name] += counts[name]
+        if counts["sent"] + counts["failed"] < OUTBOX_BATCH or time.monotonic() >= ends:
+            return total
 
 
 @shared_task(name="games.community", ignore_result=True)
@@ -76,7 +95,8 @@ def community():
 
 @shared_task(name="games.winrates", ignore_result=True)
 def winrates(*, ruleset, seats, config):
-    """Simulate a setup's win rates per camp and cache them (services.winrates)."""
+    """Simulate a setup's win rates per camp and cache them, once per setup at a time
+    (services.winrates; on the slow queue)."""
     from .services import winrates as service
 
     service.compute(ruleset=ruleset, seats=seats, config=config)

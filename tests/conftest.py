@@ -115,16 +115,18 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 
 def _redis_keys_of_this_worker() -> list[str]:
     """The Redis keys this test process owns under pytest-xdist (config/settings.py gives
-    each worker its own cache prefix and Celery queue): its cache entries and its Celery
-    queue (kombu keeps priorities 3, 6, 9 under suffixed names)."""
+    each worker its own cache prefix and Celery queues): its cache entries and its Celery
+    queues, the default, the clock's and the slow one (kombu keeps priorities 3, 6, 9 under
+    suffixed names)."""
     global _redis
     if _redis is None:
         import redis
 
         _redis = redis.Redis.from_url(settings.REDIS_URL)
     prefix = settings.CACHES["default"]["KEY_PREFIX"]
-    queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    keys = [queue, *(f"{queue}\x06\x16{p}" for p in (3, 6, 9))]
+    keys = []
+    for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.CLOCK_QUEUE, settings.SLOW_QUEUE):
+        keys += [queue, *(f"{queue}\x06\x16{p}" for p in (3, 6, 9))]
     keys.extend(k.decode() for k in _redis.scan_iter(match=f"{prefix}:*", count=1000))
     return keys
 

@@ -302,8 +302,13 @@ class GameAdmin(admin.ModelAdmin):
         return urls + super().get_urls()
 
     def winrates_view(self, request):
-        """JSON for the form's poll (GET): the setup's win rates per camp, or "pending" while
-        the task computes them, or "none" for a rule set without camps. A saved game's
+        """JSON for the form's poll (GET): where the setup's win rates stand
+        (services.winrates.estimate), with a sentence to show: "ready" with the figures per
+        camp; "pending" while the task is queued (`stage` "queued", seconds waited) or
+        running (`stage` "running", games done of the total and the seconds left); "failed"
+        with the error (the form stops polling); "unavailable" when the cache or the broker
+        cannot be reached; "none" for a rule set without camps. A setup the form or the
+        rules refuse: 400, "invalid" with the reasons, and nothing queued. A saved game's
         figures are for its GM (`is_gm`: 404 for anyone else, as the console); an unsaved
         setup's for whoever may add a game."""
         if not self.has_add_permission(request):
@@ -321,18 +326,14 @@ class GameAdmin(admin.ModelAdmin):
                                           "gm": request.user.pk,
                                           "outsiders": Game.Outsiders.OFF}, user=request.user)
             if not form.is_valid():
-                return JsonResponse({"status": "invalid"}, status=400)
+                return _winrates_refused([str(m) for ms in form.errors.values() for m in ms])
             setup = form.settings_kwargs
-        figures = winrates.request(ruleset=setup["ruleset"], seats=setup["seat_count"],
-                                   config=setup["config"])
-        if not winrates.supported(setup["ruleset"]):
-            return JsonResponse({"status": "none"})
-        if figures is None:
-            return JsonResponse({"status": "pending", "text": _("Calculating…")})
-        names = {camp: _camp_name(setup["ruleset"], camp) for camp in figures["camps"]}
-        return JsonResponse({"status": "ready", "games": figures["games"], "camps": [
-            {"camp": names[c], "share": r[0], "low": r[1], "high": r[2]}
-            for c, r in figures["camps"].items() if r[0] > 0 or c != "unfinished"]})
+        try:
+            found = winrates.estimate(ruleset=setup["ruleset"], seats=setup["seat_count"],
+                                      config=setup["config"])
+        except winrates.Refused as refused:
+            return _winrates_refused([refused.message])
+        return JsonResponse(_winrates_answer(setup["ruleset"], found))
 
     # -- the console page --
     def console(self, request, pk, step_forms=None):
@@ -749,3 +750,38 @@ def _seat_index(post) -> int:
     if number is None or number < 1:
         raise services.GameError(_("Give a seat number."))
     return number - 1
+
+
+def _winrates_refused(reasons: list[str]) -> JsonResponse:
+    return JsonResponse({"status": "invalid", "errors": reasons,
+                         "text": _("No win rates for this setup: %(reasons)s")
+                         % {"reasons": " ".join(reasons)}}, status=400)
+
+
+def _winrates_answer(ruleset: str, found: dict) -> dict:
+    """services.winrates.estimate's answer as the form's poll reads it (winrates_view)."""
+    status = found["status"]
+    if status == "ready":
+        figures = found["figures"]
+        return {"status": "ready", "games": figures["games"], "camps": [
+            {"camp": _camp_name(ruleset, c), "share": r[0], "low": r[1], "high": r[2]}
+            for c, r in figures["camps"].items() if r[0] > 0 or c != "unfinished"]}
+    if status == "queued":
+        return {"status": "pending", "stage": "queued", "waited": found["waited"],
+                "text": _("Queued %(seconds)d s ago: waiting for a worker of the slow "
+                          "queue.") % {"seconds": found["waited"]}}
+    if status == "running":
+        text = _("Simulating: %(done)d of %(games)d games") % found
+        if found["eta"] is not None:
+            text += _(", about %(seconds)d s left") % {"seconds": found["eta"]}
+        return {"status": "pending", "stage": "running", "done": found["done"],
+                "games": found["games"], "eta": found["eta"], "text": text + "…"}
+    if status == "failed":
+        return {"status": "failed", "error": found["error"],
+                "text": _("The simulation failed (%(error)s). Change the setup or reload "
+                          "the page to try again.") % {"error": found["error"]}}
+    if status == "unavailable":
+        return {"status": "unavailable",
+                "text": _("The win rates cannot be worked out now (the cache or the task "
+                          "queue is unavailable); the form asks again shortly.")}
+    return {"status": "none"}

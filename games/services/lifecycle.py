@@ -511,20 +511,100 @@ def grace() -> dt.timedelta:
     return dt.timedelta(seconds=settings.SWEEP_GRACE_SECONDS)
 
 
-def sweep(*, now: dt.datetime | None = None, limit: int = 100) -> int:
+def sweep(*, now: dt.datetime | None = None, limit: int = 100, lock_wait: float = 5.0) -> int:
     """Advance every running game whose deadline has passed; return how many advanced.
 
-    One indexed query when nothing is due, whatever the number of games. A game whose
-    advance raises is backed off (games/services/backoff.py): skipped by the due query until
-    its retry time, logged once per step, its GM told; the others go on.
+    One indexed query when nothing is due, whatever the number of games. Every game found
+    due advances in this sweep, or a line with its `game=<id>` says why not:
+    1. The due games are read `limit` at a time, until none is left that this sweep has not
+       tried (each game is tried once a sweep: the next phase waits for the next sweep).
+    2. Each is advanced skipping a locked row (`advance_phase`), so two sweeps at once share
+       the games instead of queueing behind each other.
+    3. One that did not advance is read again: moved on meanwhile (a GM's "end phase now",
+       an early end, another sweep), no longer running or no longer due: logged, done.
+       Otherwise its row was locked, by a player's step or vote in flight at the deadline
+       (the common case) or another sweep: it is tried again after the others, this time
+       waiting up to `lock_wait` seconds for the lock (those writes take milliseconds).
+       Before, it was skipped without a word until the next sweep, SWEEP_INTERVAL_SECONDS
+       later: two games due together advanced 20 s apart with nothing in the logs.
+    4. A game whose advance raises is backed off (games/services/backoff.py): skipped by the
+       due query until its retry time, logged once per step, its GM told; the others go on.
     """
     now = kernel.now(now)
-    due = list(backoff.due_games(now, now - grace()).order_by("deadline", "id")
-               .values_list("id", "version")[:limit])
-    advanced = 0
-    for game_id, version in due:
+    advanced, tried, locked = 0, set(), []
+    while True:
+        due = list(backoff.due_games(now, now - grace()).exclude(pk__in=tried)
+                   .order_by("deadline", "id").values_list("id", "version")[:limit])
+        if not due:
+            break
+        for game_id, version in due:
+            tried.add(game_id)
+            try:
+                if advance_phase(game_id=game_id, expected_version=version, now=now):
+                    advanced += 1
+                elif _why_not_advanced(game_id, version, now) == "locked":
+                    locked.append((game_id, version))
+            except Exception as exc:  # one broken game must not stop the others advancing
+                backoff.record_failure(game_id, exc, now)
+    for game_id, version in locked:
         try:
-            advanced += advance_phase(game_id=game_id, expected_version=version, now=now)
-        except Exception as exc:  # one broken game must not stop the others being advanced
+            if _advance_waiting_for_lock(game_id, version, now, lock_wait):
+                advanced += 1
+            else:
+                _why_not_advanced(game_id, version, now, waited=True)
+        except _StillLocked:
+            log.warning("not advanced by this sweep: its row stayed locked by another "
+                        "transaction for %.1f s; the next sweep tries again", lock_wait,
+                        extra={"game_id": game_id})
+        except Exception as exc:
             backoff.record_failure(game_id, exc, now)
     return advanced
+
+
+class _StillLocked(Exception):
+    pass
+
+
+def _advance_waiting_for_lock(game_id: int, version: int, now: dt.datetime,
+                              wait: float) -> bool:
+    """`advance_phase` after waiting up to `wait` seconds for the game's row lock (taken
+    here, in the transaction advance_phase then nests in, so its own skip-locked read finds
+    the row ours). _StillLocked when the wait ran out."""
+    from django.db import OperationalError, connection
+
+    try:
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(f"SET LOCAL lock_timeout = {max(1, int(wait * 1000))}")
+                cursor.execute(f"SELECT 1 FROM {Game._meta.db_table} WHERE id = %s FOR UPDATE",
+                               [game_id])
+                cursor.execute("SET LOCAL lock_timeout = 0")  # the advance waits as usual
+            return advance_phase(game_id=game_id, expected_version=version, now=now)
+    except OperationalError as exc:
+        if getattr(exc.__cause__, "sqlstate", None) == "55P03":  # lock_not_available
+            raise _StillLocked from exc
+        raise
+
+
+def _why_not_advanced(game_id: int, version: int, now: dt.datetime, *,
+                      waited: bool = False) -> str:
+    """Log why a due game did not advance (read without a lock) and return the reason:
+    "moved" (advanced meanwhile by someone else), "stopped" (no longer running), "not due"
+    (its deadline moved), or "locked" (another transaction holds its row: the caller tries
+    again, waiting)."""
+    row = Game.objects.filter(pk=game_id).values(
+        "status", "version", "deadline", "choices_close_at", "choices_closed").first()
+    if row is None or row["status"] != Game.Status.RUNNING:
+        reason, text = "stopped", "no longer running"
+    elif row["version"] != version:
+        reason, text = "moved", f"advanced meanwhile by another (version {version} -> " \
+                                f"{row['version']})"
+    elif not ((row["deadline"] is not None and row["deadline"] <= now - grace()) or (
+            row["choices_close_at"] is not None and not row["choices_closed"]
+            and row["choices_close_at"] <= now - grace())):
+        reason, text = "not due", f"no longer due (deadline {row['deadline']})"
+    else:
+        reason, text = "locked", "its row was locked by another transaction"
+    if reason != "locked" or waited:
+        log.info("due game not advanced by this sweep: %s", text, extra={"game_id": game_id})
+    return reason

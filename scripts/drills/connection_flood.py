@@ -2,9 +2,9 @@
 """Drill: many slow clients hold the web server's threads while a night's deadline passes.
 The game clock keeps time, and the database connections stay within the configured bound.
 
-How connections are bounded (docs/operations.md "Database connections"): each gunicorn
-thread holds at most one persistent connection (CONN_MAX_AGE), so the web server holds at
-most workers x threads; a Celery worker one per process of its pool. A slow client (here: a
+How connections are bounded (docs/operations.md "Database connections"): each process
+borrows its connections from a pool of its own of at most DB_POOL_MAX (here --threads), so
+the web server holds at most workers x threads; a Celery worker one per process of its pool. A slow client (here: a
 signed-in POST whose body trickles in a byte a second) holds a thread, and its connection,
 from the moment the middleware reads its session until the body is complete.
 
@@ -90,7 +90,8 @@ def main() -> int:
     from bench_http import free_port
 
     os.environ.update(SWEEP_INTERVAL_SECONDS="2", SWEEP_GRACE_SECONDS="1",
-                      ALLOWED_HOSTS="127.0.0.1,localhost", DB_CONN_MAX_AGE="60")
+                      ALLOWED_HOSTS="127.0.0.1,localhost", DB_POOL="true",
+                      DB_POOL_MAX=str(args.threads))
     common.setup_django()
     from django.conf import settings
     from django.db import connection

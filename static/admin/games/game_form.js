@@ -37,11 +37,14 @@
   });
 })();
 
-/* Win rates of the chosen setup: poll the staff-only JSON endpoint until the Celery task
-   has filled the cache ("计算中…" meanwhile). */
+/* Win rates of the chosen setup: poll the staff-only JSON endpoint while the Celery task is
+   queued or running, showing the server's sentence (queued N s ago / N of M games, about
+   N s left), then the figures; a failure, a refused setup (the form's own reasons) or a
+   rule set without camps stops the polling with its sentence: never "计算中…" forever. */
 (function () {
   "use strict";
   var timer = null;
+  var asked = 0;
   function pct(x) { return (100 * x).toFixed(1) + "%"; }
   function poll() {
     var box = document.getElementById("winrates");
@@ -52,21 +55,28 @@
     params.delete("csrfmiddlewaretoken");
     if (box.dataset.game) params = new URLSearchParams({game: box.dataset.game});
     clearTimeout(timer);
+    var mine = ++asked;  // an answer to an older setup's poll is dropped
     fetch(box.dataset.url + "?" + params.toString(), {credentials: "same-origin"})
       .then(function (r) { return r.json(); })
       .then(function (data) {
+        if (mine !== asked) return;
         if (data.status === "pending") {
-          body.textContent = box.dataset.pending;
-          timer = setTimeout(poll, 2000);
+          body.textContent = data.text || box.dataset.pending;
+          timer = setTimeout(poll, data.stage === "running" ? 1000 : 2000);
         } else if (data.status === "ready") {
           body.textContent = data.camps.map(function (c) {
             return c.camp + " " + pct(c.share) + " (" + pct(c.low) + "–" + pct(c.high) + ")";
           }).join(" · ") + " — " + data.games + " " + box.dataset.games;
         } else if (data.status === "none") {
           body.textContent = box.dataset.none;
+        } else if (data.status === "unavailable") {
+          body.textContent = data.text;
+          timer = setTimeout(poll, 5000);
+        } else if (data.text) {  // failed, or a setup the form or the rules refuse
+          body.textContent = data.text;
         }
       })
-      .catch(function () { /* invalid setup: the form's own errors say why on submit */ });
+      .catch(function () { /* the network: the next change of the form asks again */ });
   }
   document.addEventListener("game-setup-changed", poll);
 })();
