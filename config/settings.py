@@ -236,6 +236,10 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True              # a killed worker's task is redelivered
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A worker's lines in the project's format (LOGGING below: UTC, level, logger, `game=<id>` on
+# a line about a game), not Celery's own, which dropped the game's id from every line the
+# clock writes ("phase advanced", "not advanced by this sweep").
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TIMEZONE = "UTC"
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
