@@ -474,15 +474,21 @@ def main() -> int:
 
 
 def stop(servers: list[subprocess.Popen]) -> None:
+    """SIGTERM to each server's main process (gunicorn's graceful stop, Celery's warm
+    shutdown: the task in hand finishes), then SIGKILL to whatever of its group is left."""
     for server in servers:
         if server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
+            server.terminate()
     for server in servers:
         try:
             server.wait(30)
         except subprocess.TimeoutExpired:
+            pass
+        try:
             os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+        except ProcessLookupError:
+            pass
+        server.wait()
 
 
 def storm(args, url: str, logs: Path, servers: list, crowds: list, sweep_every: int,
