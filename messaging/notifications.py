@@ -4,7 +4,9 @@
     notify(user=player, kind=Kind.VOTE_THREAD, thread=vote_thread, text=game.name)
 
 Public: `notify`, `mark_read`, `mark_all_read`, `unread_count`, `Kind`; the forum's own
-callers: `notify_new_post` (replies, quotes, mentions), `drop_unreadable` (a thread moved
+callers: `notify_new_post` (replies, quotes, mentions; `new_post_notices` and
+`store_post_notices`, its two halves, for a writer that works out who before it locks the
+thread and writes under the lock), `drop_unreadable` (a thread moved
 where some can no longer read it), `read_seen` (a page of a thread seen), `read_conversation`
 (a conversation opened).
 
@@ -55,8 +57,12 @@ def notify(*, user, kind: str, actor=None, thread: Thread | None = None,
     """
     notice = _notice(user=user, kind=kind, actor=actor, thread=thread, post=post,
                      conversation=conversation, text=text, url=url)
-    if notice is None:
-        return None
+    return None if notice is None else _store(notice)
+
+
+def _store(notice: Notification) -> Notification:
+    """Write `notice` (made by `_notice`): joined to its user's unread notice of the same
+    group, else inserted; its user's count published once the transaction commits."""
     notice.group = group_key(notice)
     publish_counts(user_ids=[notice.user_id])
     if notice.group:
@@ -174,42 +180,55 @@ def site_path(url: str) -> str:
 
 
 def notify_new_post(*, post: Post, mentioned=()) -> list[Notification]:
-    """Notices for a new post: the authors of the posts it quotes (its quoted post and the
-    quotes written into its text, messaging.drafts), the users it mentions, the
-    thread's author (a reply in their thread) and the thread's watchers (its new posts,
-    grouped). One notice per user, the most specific kind first (quote, mention, reply,
-    watch); never to the writer.
+    """Notices for a new post: `new_post_notices` from where its thread is now, written at
+    once (`store_post_notices`). Precondition: `post.thread` is loaded; `mentioned` are
+    users (from the renderer)."""
+    notices = new_post_notices(thread=post.thread, author=post.author, body=post.body,
+                               quote=post.quote, mentioned=mentioned, first=post.number == 1)
+    return store_post_notices(notices=notices, post=post)
+
+
+def new_post_notices(*, thread: Thread, author, body: str, quote: Post | None = None,
+                     mentioned=(), first: bool) -> list[Notification]:
+    """The notices a new post by `author` in `thread` makes, unsaved and without their post:
+    the authors of the posts it quotes (`quote` and the quotes written into `body`,
+    messaging.drafts), the users it mentions, the thread's author (a reply in their thread:
+    not for its `first` post) and the thread's watchers (its new posts, grouped). One
+    notice per user, the most specific kind first (quote, mention, reply, watch); never to
+    the writer, nor to anyone `notify` would refuse (who may not read the thread as given).
 
     A user who muted the thread (`ThreadWatch.Level.MUTED`) gets no reply or watch notice
     from it, nor a player's quote or mention; a quote or mention by the GM of the thread's
     board (or 神的使者) still reaches them: a mute quiets the players' chatter, never the
     GM's word to them.
 
-    Precondition: `post.thread` is loaded; `mentioned` are users (from the renderer).
+    Reads only: the forum's writer calls it before it locks the thread, from the thread as
+    read then (`thread` may be unsaved: a thread about to be started), and writes the
+    notices under the lock with `store_post_notices`.
     """
-    thread = post.thread
-    levels = dict(ThreadWatch.objects.filter(thread=thread).values_list("user_id", "level"))
+    levels = (dict(ThreadWatch.objects.filter(thread=thread).values_list("user_id", "level"))
+              if thread.pk is not None else {})
     muted = {pk for pk, level in levels.items() if level == ThreadWatch.Level.MUTED}
     gm_writes = None
     candidates = []
-    if post.quote_id is not None and post.quote.author_id is not None:
-        candidates.append((post.quote.author, Kind.QUOTE))
+    if quote is not None and quote.author_id is not None:
+        candidates.append((quote.author, Kind.QUOTE))
     # Quotes written into the text (messaging.drafts: a header linking to the quoted post),
-    # first to last; only posts of this thread count.
-    quoted = drafts.quoted_post_ids(post.body)
+    # first to last; only posts of this thread count (none yet for a thread not started).
+    quoted = drafts.quoted_post_ids(body) if thread.pk is not None else []
     if quoted:
         found = {p.pk: p for p in Post.objects.filter(pk__in=quoted, thread_id=thread.pk,
                                                       author__isnull=False)
                  .select_related("author")}
         candidates.extend((found[pk].author, Kind.QUOTE) for pk in quoted if pk in found)
     candidates.extend((user, Kind.MENTION) for user in mentioned)
-    if post.number > 1 and thread.author_id is not None:
+    if not first and thread.author_id is not None:
         candidates.append((thread.author, Kind.REPLY))
     watchers = [pk for pk, level in levels.items() if level == ThreadWatch.Level.WATCHING]
-    if post.number > 1 and watchers:
+    if not first and watchers:
         users = get_user_model().objects.filter(pk__in=watchers).order_by("pk")
         candidates.extend((user, Kind.WATCH) for user in users)
-    seen = {post.author_id}
+    seen = {author.pk}
     made = []
     for user, kind in candidates:
         if user.pk in seen:
@@ -218,13 +237,24 @@ def notify_new_post(*, post: Post, mentioned=()) -> list[Notification]:
             if kind in (Kind.REPLY, Kind.WATCH):
                 continue
             if gm_writes is None:
-                gm_writes = rules.is_gm(post.author, thread.board_id)
+                gm_writes = rules.is_gm(author, thread.board_id)
             if not gm_writes:
                 continue
         seen.add(user.pk)
-        notice = notify(user=user, kind=kind, actor=post.author, thread=thread, post=post)
+        notice = _notice(user=user, kind=kind, actor=author, thread=thread)
         if notice is not None:
             made.append(notice)
+    return made
+
+
+def store_post_notices(*, notices: list[Notification], post: Post) -> list[Notification]:
+    """Write `notices` (`new_post_notices`) about `post`, just stored, in their order, each
+    about the post's thread as it is now; returns them as stored (a grouped one: the
+    notice it joined). Precondition: inside the writer's transaction."""
+    made = []
+    for notice in notices:
+        notice.post, notice.thread = post, post.thread
+        made.append(_store(notice))
     return made
 
 

@@ -37,6 +37,10 @@ from .models import (
 )
 from .rendering import render_post
 
+# The columns of a board's game that no posting rule reads (its state, result, awaited
+# seats and options: large), left out when a writer reads the game with the thread.
+GAME_COLUMNS_NOT_READ = ("state", "outcome", "awaiting", "config", "durations")
+
 
 class PostingRefused(Exception):
     """A write the rules do not allow; `message` is a sentence to show the user.
@@ -96,7 +100,9 @@ def check_rate_limit(user, *, scope: str = "posts", board: Board | int | None = 
     3. Posts on a board with a budget of its own (`hooks.post_budget`: a game's graveyard)
        count there, at its rate, and not in the forum's.
     Callers count after their checks and before writing, so a refused write stores nothing
-    and a write refused for another reason does not use up the budget.
+    and a write refused for another reason does not use up the budget; the forum's writers
+    count before they take their lock (a write refused by the check made again under it,
+    the board or thread having changed meanwhile, has used it).
     """
     if rules.is_gm(user, board):
         return
@@ -243,34 +249,70 @@ def _where_it_ends_up(thread: Thread) -> Thread:
     return thread
 
 
+def _audience(thread: Thread, *, first: bool) -> tuple:
+    """What a new post's notices are worked out from besides the people (who may read the
+    thread, and whether it is a reply): the thread's board and that board's kind, the
+    thread's kind, and whether the post is the thread's first."""
+    return (thread.board_id, thread.board.kind, thread.kind, first)
+
+
+def _store_notices(post: Post, notices: list, audience: tuple, mentioned) -> None:
+    """Write the notices of `post`, just stored: `notices`, worked out before the lock for
+    `audience`, when its thread ends up where they were worked out for (nearly always);
+    else (a hook moved the thread, a GM changed it while the writer waited for the lock)
+    worked out again from where it ends up. Precondition: the writer's transaction, after
+    `_where_it_ends_up`."""
+    if _audience(post.thread, first=post.number == 1) == audience:
+        notifications.store_post_notices(notices=notices, post=post)
+    else:
+        notifications.notify_new_post(post=post, mentioned=mentioned)
+
+
 def start_thread(*, board: Board, author, kind: str, title: str, body: str, key: str = "",
                  pinned: bool = False, locked: bool = False,
                  enforce_rate_limit: bool = True) -> Thread:
     """Open a thread on `board` with its first post.
 
-    Steps:
+    Steps 1-4 take no lock (the board's row is read as it is now), 5-7 hold the board's:
     1. Check title and body (empty, too long).
-    2. Re-read the board under a row lock and check the posting rules on the fresh row
-       (a board locked a moment ago refuses).
-    3. Count the post against the author's rate limit (after the checks, so refused posts
-       do not use it up), then create the thread and post #1.
-    `key` lets other apps find the thread later (e.g. "day-2-vote"); unique per board.
+    2. Check the posting rules on the board as it is now, and the key: a refused thread
+       takes no lock and uses no budget.
+    3. Count the post against the author's rate limit.
+    4. Render the body with its mentions and work out who the post notifies
+       (`notifications.new_post_notices`).
+    5. Lock the board's row and check the rules and the key again on the fresh row (a board
+       locked a moment ago refuses; two threads with one key cannot both pass).
+    6. Create the thread and post #1 (`_add_post`, which runs the post hooks).
+    7. Write the notices from where the thread ends up (`_store_notices`: a hook moves a
+       dead player's new thread to the GM board, and they are then worked out again).
+    A thread refused in 5 (the board changed while this writer read it) has used its
+    budget. `key` lets other apps find the thread later (e.g. "day-2-vote"); unique per
+    board.
     """
     title = clean_title(title)
     body = clean_body(body)
+    now = (Board.objects.select_related("game")
+           .defer(*(f"game__{name}" for name in GAME_COLUMNS_NOT_READ)).get(pk=board.pk))
+    _refuse_if(rules.start_refusal(author, now, kind, body))
+    if key and Thread.objects.filter(board=now, key=key).exists():
+        raise PostingRefused(_("A thread with this key already exists on this board."))
+    if enforce_rate_limit:
+        check_rate_limit(author, board=now)
     html, mentioned = render_with_mentions(body, official=rules.is_messenger(author))
+    to_be = Thread(board=now, kind=kind, author=author)
+    audience = _audience(to_be, first=True)
+    notices = notifications.new_post_notices(thread=to_be, author=author, body=body,
+                                             mentioned=mentioned, first=True)
     with transaction.atomic():
         board = Board.objects.select_for_update().get(pk=board.pk)
         _refuse_if(rules.start_refusal(author, board, kind, body))
         if key and Thread.objects.filter(board=board, key=key).exists():
             raise PostingRefused(_("A thread with this key already exists on this board."))
-        if enforce_rate_limit:
-            check_rate_limit(author, board=board)
         thread = Thread.objects.create(board=board, kind=kind, title=title, author=author,
                                        key=key, is_pinned=pinned, is_locked=locked)
         post = _add_post(thread=thread, author=author, body=body, html=html, quote=None)
         _where_it_ends_up(thread)
-        notifications.notify_new_post(post=post, mentioned=mentioned)
+        _store_notices(post, notices, audience, mentioned)
         # Its search row once the transaction has committed, never under the lock;
         # registered last, so the change feed's events leave before that write.
         search.index_after_commit(post)
@@ -281,25 +323,58 @@ def reply(*, thread: Thread, author, body: str, quote: Post | None = None,
           enforce_rate_limit: bool = True) -> Post:
     """Add a reply to `thread`, optionally quoting one of its posts.
 
-    Steps:
+    Steps 1-4 take no lock (the thread's row is read as it is now: every reply to a thread,
+    and every post on its board, waits for the rows 5-7 lock), 5-7 hold the thread's and
+    its board's rows until the commit:
     1. Check the body.
-    2. Lock the thread row and re-check the rules on the fresh row (the race this prevents:
-       a reply slipping in just after the GM locked the thread).
-    3. The quoted post must belong to the same thread.
-    4. Count the post against the rate limit, then store it with the next number.
+    2. Check the posting rules on the thread as it is now, then the quoted post (it must
+       belong to the same thread): a refused reply takes no lock and uses no budget.
+    3. Count the post against the rate limit.
+    4. Render the body with its mentions and work out who the reply notifies
+       (`notifications.new_post_notices`), from the thread as read in 2.
+    5. Lock the thread's and its board's rows and check the rules again on the fresh row
+       (the race this prevents: a reply slipping in just after the GM locked the thread).
+    6. Store the post with the next number, the counters and versions (`_add_post`, which
+       runs the post hooks).
+    7. Write the notices from where the thread ends up (`_store_notices`).
+    The search row and the change feed's events follow the commit. A reply refused in 5
+    has used its budget.
+
+    The locked part runs statements only (no rendering, mentions, rate limit, search terms
+    or working out who is notified): for a player's reply on the lobby that notifies the
+    thread's author, 9 between the lock and the commit (tests/messaging/test_reply_lock.py,
+    which fails if any of that runs under the lock): the lock; the games' posting check
+    (the writer's secrets, the board's game); the post, the thread's and the board's
+    counters and versions; where the thread ends up; the author's unread notice of the
+    thread looked up, then joined or a new one. A game's board adds the rules' reads of
+    its game (whether the board is hidden, the writer's seat), each further notice one or
+    two statements, and the games' post hook a reply email per reader who wants one.
     """
     body = clean_body(body)
+    now = (Thread.objects.select_related("board__game", "author__profile")
+           .defer(*(f"board__game__{name}" for name in GAME_COLUMNS_NOT_READ))
+           .get(pk=thread.pk))
+    _refuse_if(rules.reply_refusal(author, now, body))
+    if quote is not None:  # with its author and profile (the notices and the hooks read them)
+        quote = (Post.objects.select_related("author__profile")
+                 .filter(pk=quote.pk, thread_id=now.pk).first())
+        if quote is None:
+            raise PostingRefused(_("You can only quote a post of the same thread."))
+    if enforce_rate_limit:
+        check_rate_limit(author, board=now.board_id)
     html, mentioned = render_with_mentions(body, official=rules.is_messenger(author))
+    audience = _audience(now, first=now.last_number == 0)
+    notices = notifications.new_post_notices(thread=now, author=author, body=body,
+                                             quote=quote, mentioned=mentioned,
+                                             first=now.last_number == 0)
     with transaction.atomic():
         thread = Thread.objects.select_for_update().select_related("board").get(pk=thread.pk)
         _refuse_if(rules.reply_refusal(author, thread, body))
-        if quote is not None and quote.thread_id != thread.pk:
-            raise PostingRefused(_("You can only quote a post of the same thread."))
-        if enforce_rate_limit:
-            check_rate_limit(author, board=thread.board_id)
+        if thread.author_id == now.author_id:
+            thread.author = now.author  # as read in 2, with its profile (the hooks read it)
         post = _add_post(thread=thread, author=author, body=body, html=html, quote=quote)
         _where_it_ends_up(thread)
-        notifications.notify_new_post(post=post, mentioned=mentioned)
+        _store_notices(post, notices, audience, mentioned)
         # Its search row once the transaction has committed, never under the lock;
         # registered last, so the change feed's events leave before that write.
         search.index_after_commit(post)

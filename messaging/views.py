@@ -27,6 +27,7 @@ from config.ratelimit import RateLimited, consume
 
 from . import (
     blocks,
+    board_rows,
     drafts,
     hooks,
     keeping,
@@ -43,7 +44,7 @@ from .models import Board, Conversation, Notification, Post, Thread, ThreadReadS
 from .services import PostingRefused
 
 POSTS_PER_PAGE = 50
-THREADS_PER_PAGE = 30
+THREADS_PER_PAGE = board_rows.THREADS_PER_PAGE
 MESSAGES_PER_PAGE = 50
 NOTIFICATIONS_PER_PAGE = 30
 RESULTS_PER_PAGE = 20
@@ -169,23 +170,21 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """A board's threads, 30 a page, newest activity first, with the reader's unread counts:
-    two queries whatever the number of threads (the count of those the reader may see, and
-    the page's rows with their last posts' writers and the reader's marks)."""
+    """A board's threads, 30 a page, newest activity first, with the reader's unread counts.
+    The page's rows are kept under the board's version (messaging.board_rows): a page read
+    again is the board's query and one of its threads as they are now (the reader's unread
+    counts, the last writers' names), whatever the number of threads; a page not kept adds
+    the count of the threads the reader may see and the page's rows."""
     board = _board_or_404(slug)
     user = request.user
     if not rules.can_read_board(user, board):
         raise Http404
-    threads = rules.readable_threads(user, board.threads.all())
-    page = _page(Paginator(range(threads.count()), THREADS_PER_PAGE), request.GET.get("page"))
-    span = page.object_list
-    rows = list(unread.with_read_marks(threads.select_related("last_post__author__profile"),
-                                       user)[span.start:span.stop])
+    page, rows = board_rows.board_page(board=board, user=user, asked=request.GET.get("page"))
     signed_in = user.is_authenticated
     can_start = signed_in and any(rules.start_refusal(user, board, kind) is None
                                   for kind in Thread.Kind)
     return render(request, "messaging/board.html", {
-        "board": board, "page": page, "can_start": can_start, "threads": rows})
+        "board": board, "page": page, "can_start": can_start, "rows": rows})
 
 
 @login_required

@@ -22,11 +22,19 @@ Variants: as-is (the index as the migrations leave it), fastupdate-off, pending-
 pending-256kB (fastupdate on with that `gin_pending_list_limit`), fastupdate-on (the
 PostgreSQL default: on, 4 MB).
 
+Old code and new code side by side in one run (`--trees`): a server is started from each
+checkout named (e.g. a git worktree of the last commit, and this one), and every round
+measures each in turn against the same database, so a machine that gets busier or quieter
+moves them alike. The database is seeded and migrated by this checkout's code.
+
 Uses DATABASE_URL (default postgres://postgres@127.0.0.1:5432/killinggames_bench_writes,
 created if missing) and REDIS_URL (default redis://127.0.0.1:6379/10).
 
     .venv/bin/python scripts/bench_replies.py [--rate 20] [--posters 20] [--seconds 60]
         [--variants as-is,fastupdate-off] [--serial 300] [--history 50000]
+        [--trees old=/tmp/head,new=.] [--rounds 2]
+
+    git worktree add --detach /tmp/head HEAD   # the old code, for --trees old=/tmp/head,new=.
 """
 
 from __future__ import annotations
@@ -170,8 +178,10 @@ def seed(history: int, posters: int) -> dict:
 
 
 class Sampler(threading.Thread):
-    """Counts the pending list's flushes (its pages falling) every 20 ms on its own
-    connection, and the most pending pages seen."""
+    """Every 20 ms on its own connection: the pending list's flushes (its pages falling) and
+    the most pending pages seen; and the backends of this database waiting for a lock (the
+    replies queued behind the thread's row), the most seen and their mean over the
+    samples."""
 
     def __init__(self, url: str):
         super().__init__(daemon=True)
@@ -180,16 +190,21 @@ class Sampler(threading.Thread):
         self.conn = psycopg.connect(url, autocommit=True)
         self.conn.execute("CREATE EXTENSION IF NOT EXISTS pgstattuple")
         self.stop, self.flushes, self.most = threading.Event(), 0, 0
+        self.waiting: list[int] = []
 
-    def pending(self) -> int:
-        return self.conn.execute(f"SELECT pending_pages FROM pgstatginindex('{INDEX}')").fetchone()[0]
+    def sample(self) -> tuple[int, int]:
+        return self.conn.execute(
+            f"SELECT (SELECT pending_pages FROM pgstatginindex('{INDEX}')), "
+            "(SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock')").fetchone()
 
     def run(self) -> None:
-        last = self.pending()
+        last = self.sample()[0]
         while not self.stop.wait(0.02):
-            now = self.pending()
+            now, waiting = self.sample()
             self.flushes += now < last
             self.most, last = max(self.most, now), now
+            self.waiting.append(waiting)
 
 
 def set_index(url: str, options: str | None, original: list[str] | None = None) -> list[str]:
@@ -260,15 +275,35 @@ def load(port: int, made: dict, rate: float, seconds: float, rng: random.Random)
     return results
 
 
-def serial(made: dict, count: int, rng: random.Random) -> tuple[list[float], list[float]]:
+def serial(made: dict, count: int, rng: random.Random) -> tuple[list[float], ...]:
     """`count` replies one after another through the service in this process: each reply's
-    time and, where the search row is written after the commit (messaging.search.index_post),
-    that write's time (how long search lags behind the post), in ms."""
+    time; how long it held the thread's row (from its `SELECT … FOR UPDATE` to its commit:
+    what every reply queued behind it waits for); and, where the search row is written after
+    the commit (messaging.search.index_post), that write's time (how long search lags behind
+    the post); in ms."""
+    from django.db import connection
+
     from messaging import search, services
     from messaging.models import Thread
 
     thread = Thread.objects.get(pk=made["thread"])
-    times, lags = [], []
+    times, held, lags = [], [], []
+    locked: list[float] = []
+
+    def watch(execute, sql, params, many, context):
+        if sql.startswith("SELECT") and "FOR UPDATE" in sql \
+                and '"messaging_thread"' in sql.split(" FROM ", 1)[1][:40]:
+            locked.append(time.perf_counter())
+        return execute(sql, params, many, context)
+
+    commit = connection.commit
+
+    def committed():
+        commit()
+        if locked:
+            held.append((time.perf_counter() - locked.pop()) * 1000)
+            locked.clear()
+
     index_post = getattr(search, "index_post", None)
     if index_post is not None:
         def timed(post_id: int) -> None:
@@ -277,17 +312,67 @@ def serial(made: dict, count: int, rng: random.Random) -> tuple[list[float], lis
             lags.append((time.perf_counter() - t) * 1000)
 
         search.index_post = timed
+    connection.ensure_connection()
+    connection.commit = committed
     try:
-        for i in range(count):
-            body = post_text(rng)
-            t = time.perf_counter()
-            services.reply(thread=thread, author=made["people"][i % len(made["people"])],
-                           body=body, enforce_rate_limit=False)
-            times.append((time.perf_counter() - t) * 1000)
+        with connection.execute_wrapper(watch):
+            for i in range(count):
+                body = post_text(rng)
+                t = time.perf_counter()
+                services.reply(thread=thread, author=made["people"][i % len(made["people"])],
+                               body=body, enforce_rate_limit=False)
+                times.append((time.perf_counter() - t) * 1000)
     finally:
+        del connection.commit
         if index_post is not None:
             search.index_post = index_post
-    return times, lags
+    return times, held, lags
+
+
+def trees_named(text: str) -> dict[str, Path]:
+    """{name: checkout} from "old=/tmp/head,new=." (a bare path is named by its folder)."""
+    trees = {}
+    for item in (part.strip() for part in text.split(",")):
+        if item:
+            name, _eq, path = item.rpartition("=")
+            tree = Path(path).resolve()
+            trees[name or tree.name] = tree
+    return trees
+
+
+def describe(tree: Path) -> str:
+    """The commit a checkout is at, and whether its files differ from it."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(tree), *args], capture_output=True,
+                              text=True).stdout.strip()
+
+    changed = git("status", "--porcelain", "--untracked-files=no")
+    return f"{git('rev-parse', '--short', 'HEAD')}{' with changes' if changed else ''}"
+
+
+def serve(tree: Path, workers: int, threads: int) -> tuple[int, subprocess.Popen]:
+    """gunicorn serving the code of checkout `tree` (its own modules before this one's: the
+    server's working directory leads the import path), on a free port."""
+    from bench_http import free_port
+
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}",
+         "-k", "gthread", "-w", str(workers), "--threads", str(threads),
+         "--log-level", "warning"], cwd=tree, env=dict(os.environ))
+    return port, server
+
+
+def wait_for(port: int) -> None:
+    for _ in range(200):
+        try:
+            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            probe.request("GET", "/healthz")
+            probe.getresponse().read()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"no server answered on port {port}")
 
 
 def main() -> None:
@@ -306,12 +391,19 @@ def main() -> None:
     parser.add_argument("--history", type=int, default=50_000)
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
     parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--trees", default="",
+                        help="comma-separated NAME=PATH checkouts to serve the replies from, "
+                             "each measured in turn every round (default: this one)")
     args = parser.parse_args()
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
         parser.error(f"unknown variants: {', '.join(unknown)}")
-    from bench_http import ensure_database, free_port
+    trees = trees_named(args.trees) if args.trees else {"this": ROOT}
+    for name, tree in trees.items():
+        if not (tree / "config" / "wsgi.py").exists():
+            parser.error(f"{name}={tree}: not a checkout of this project")
+    from bench_http import ensure_database
 
     url = os.environ["DATABASE_URL"]
     ensure_database(url)
@@ -324,36 +416,32 @@ def main() -> None:
     call_command("migrate", interactive=False, verbosity=0)
     made = seed(args.history, args.posters)
     connections.close_all()
-    port = free_port()
     # Stopped with SIGTERM (a timeout, Ctrl-C's cousin): leave through `finally`, which stops
-    # the server and puts the index's options back.
+    # the servers and puts the index's options back.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}",
-         "-k", "gthread", "-w", str(args.workers), "--threads", str(args.threads),
-         "--log-level", "warning"], cwd=ROOT, env=dict(os.environ))
+    servers: dict[str, tuple[int, subprocess.Popen]] = {}
     rng = random.Random(29)
     original = set_index(url, None)
     try:
-        for _ in range(200):
-            try:
-                probe = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-                probe.request("GET", "/healthz")
-                probe.getresponse().read()
-                break
-            except OSError:
-                time.sleep(0.1)
-        measured = {v: {"ms": [], "late": [], "bad": 0, "flushes": 0, "most": 0,
-                        "serial": [], "lag": [], "load": []} for v in variants}
+        for name, tree in trees.items():
+            servers[name] = serve(tree, args.workers, args.threads)
+        for port, _server in servers.values():
+            wait_for(port)
+        # One row per checkout and variant, measured in that order every round.
+        rows = [(name, variant) for variant in variants for name in trees]
+        measured = {key: {"ms": [], "late": [], "bad": 0, "flushes": 0, "most": 0,
+                          "serial": [], "held": [], "lag": [], "load": [], "waiting": []}
+                    for key in rows}
         shown = {}
         for round_ in range(args.rounds):
-            for variant in variants:
-                row = measured[variant]
+            for name, variant in rows:
+                row = measured[name, variant]
+                port = servers[name][0]
                 set_index(url, None, original)
                 set_index(url, VARIANTS[variant])
                 shown[variant] = index_options(url)
-                if args.serial and round_ == 0:
-                    row["serial"], row["lag"] = serial(made, args.serial, rng)
+                if args.serial and round_ == 0 and name == next(iter(trees)):
+                    row["serial"], row["held"], row["lag"] = serial(made, args.serial, rng)
                     connections.close_all()
                 load(port, made, args.rate, args.warmup, rng)
                 set_index(url, None)  # every measurement starts with an empty pending list
@@ -367,48 +455,63 @@ def main() -> None:
                 row["bad"] += sum(r["status"] not in (302, 303) for r in results)
                 row["flushes"] += sampler.flushes
                 row["most"] = max(row["most"], sampler.most)
+                row["waiting"] += sampler.waiting
                 row["load"].append(os.getloadavg()[0])
                 ms = [(r["done"] - r["due"]) * 1000 for r in results]
-                print(f"round {round_ + 1}, {variant}: p50 {percentile(ms, 50):.0f} ms, "
+                print(f"round {round_ + 1}, {name} {variant}: p50 {percentile(ms, 50):.0f} ms, "
                       f"p99 {percentile(ms, 99):.0f} ms, load average {os.getloadavg()[0]:.1f}",
                       flush=True)
     finally:
-        server.terminate()
-        try:
-            server.wait(30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for _port, server in servers.values():
+            server.terminate()
+        for _port, server in servers.values():
+            try:
+                server.wait(30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
         set_index(url, None, original)
     print()
     print(f"{args.posters} posters, {args.rate:g} replies/s open loop for {args.seconds:g} s "
           f"(after {args.warmup:g} s of warm-up) to one thread; gunicorn gthread "
           f"{args.workers} × {args.threads}; PostgreSQL with {made['history']:,} posts of "
           f"history; the reply POST timed from when it was due to its redirect")
-    print(f"{'variant':16} {'replies':>7} {'p50':>6} {'p90':>6} {'p99':>6} {'max':>6} "
-          f"{'p99/p50':>7} {'flushes':>7} {'pending':>7} {'errors':>6} {'load':>5}  index options")
-    for variant, row in measured.items():
-        ms = row["ms"]
+    for name, tree in trees.items():
+        print(f"{name}: {tree} ({describe(tree)})")
+    print(f"{'code':8} {'variant':16} {'replies':>7} {'p50':>6} {'p90':>6} {'p99':>6} "
+          f"{'max':>6} {'p99/p50':>7} {'waiting':>9} {'flushes':>7} {'pending':>7} "
+          f"{'errors':>6} {'load':>5}  index options")
+    for (name, variant), row in measured.items():
+        ms, waiting = row["ms"], row["waiting"] or [0]
         p50, p99 = percentile(ms, 50), percentile(ms, 99)
-        print(f"{variant:16} {len(ms):7} {p50:6.0f} {percentile(ms, 90):6.0f} {p99:6.0f} "
-              f"{max(ms):6.0f} {p99 / p50:7.2f} {row['flushes']:7} {row['most']:7} "
-              f"{row['bad']:6} {statistics.mean(row['load']):5.1f}  {shown[variant]}")
+        print(f"{name:8} {variant:16} {len(ms):7} {p50:6.0f} {percentile(ms, 90):6.0f} "
+              f"{p99:6.0f} {max(ms):6.0f} {p99 / p50:7.2f} "
+              f"{statistics.mean(waiting):4.1f}/{max(waiting):<4} {row['flushes']:7} "
+              f"{row['most']:7} {row['bad']:6} {statistics.mean(row['load']):5.1f}  "
+              f"{shown[variant]}")
     if args.serial:
         print()
-        print("one reply after another in this process (ms): no concurrency, the reply's own cost")
+        print("one reply after another in this process (ms), this checkout's code: no "
+              "concurrency, the reply's own cost")
         print(f"{'variant':16} {'replies':>7} {'mean':>6} {'p50':>6} {'p99':>6} {'max':>6}"
-              "   search row after the commit: p50 p99 max")
-        for variant, row in measured.items():
-            serial_ms, lag = row["serial"], row["lag"]
+              "   thread locked: p50 p99 max   search row after the commit: p50 p99 max")
+        for (_name, variant), row in measured.items():
+            serial_ms, held, lag = row["serial"], row["held"], row["lag"]
+            if not serial_ms:
+                continue
             after = (f"   {percentile(lag, 50):.1f} {percentile(lag, 99):.1f} {max(lag):.1f}"
                      if lag else "   (written with the post)")
             print(f"{variant:16} {len(serial_ms):7} {statistics.mean(serial_ms):6.1f} "
                   f"{percentile(serial_ms, 50):6.1f} {percentile(serial_ms, 99):6.1f} "
-                  f"{max(serial_ms):6.1f}{after}")
+                  f"{max(serial_ms):6.1f}   {percentile(held, 50):13.1f} "
+                  f"{percentile(held, 99):.1f} {max(held):.1f}{after}")
     lateness = [x for row in measured.values() for x in row["late"]]
     print(f"\nclient lateness (sent after due): p99 {percentile(lateness, 99):.1f} ms "
           f"(the client kept up if this is small)")
-    print("flushes: the times the pending list was emptied; pending: the most pending-list "
-          "pages seen; load: the machine's 1-minute load average after each measurement")
+    print("waiting: backends waiting for a lock (the replies queued behind the thread's "
+          "row), mean/most of the samples every 20 ms; flushes: the times the pending list "
+          "was emptied; pending: the most pending-list pages seen; load: the machine's "
+          "1-minute load average after each measurement")
     if any(row["bad"] for row in measured.values()):
         sys.exit(1)
 

@@ -6,6 +6,7 @@ from django import template
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 register = template.Library()
 
@@ -73,17 +74,29 @@ def jump_label(kind: str, place: int, maximum: int) -> SafeString:
 
 
 @register.inclusion_tag("messaging/_thread_row.html", takes_context=True)
-def thread_row(context, thread, show_board=False) -> dict:
+def thread_row(context, thread, show_board=False, slot="") -> dict:
     """`{% thread_row thread %}`: one row of a thread list (messaging/_thread_row.html), from
     a thread read with its last post's writer (`last_post__author__profile`) and, for a
-    signed-in reader, its unread count (`unread.with_read_marks`)."""
+    signed-in reader, its unread count (`unread.with_read_marks`). With `slot` (the board's
+    kept rows, messaging.board_rows: the context says `signed_in`), the row holds `slot`
+    where the reader's unread class and mark and the last writer's name go, and its thread
+    needs only its last post."""
     last = thread.last_post if thread.last_post_id else None
     board = thread.board if show_board else None
+    signed_in = context["signed_in"] if slot else context["request"].user.is_authenticated
     return {"pk": thread.pk, "kind": thread.kind, "kind_label": thread.get_kind_display(),
             "is_pinned": thread.is_pinned, "is_locked": thread.is_locked, "title": thread.title,
-            "unread_count": getattr(thread, "unread_count", 0),
+            "unread_count": getattr(thread, "unread_count", 0), "slot": slot,
             "post_count": thread.post_count, "last_number": last.number if last else 0,
-            "last_name": forum_name(last.author) if last else "",
-            "last_post_at": thread.last_post_at,
-            "signed_in": context["request"].user.is_authenticated,
+            "last_name": forum_name(last.author) if last and not slot else "",
+            "last_post_at": thread.last_post_at, "signed_in": signed_in,
             "board_slug": board.slug if board else "", "board_title": board.title if board else ""}
+
+
+@register.simple_tag
+def new_mark(count: int) -> SafeString:
+    """A thread row's mark of the `count` posts its reader has not read, linked by the row's
+    title to the first of them."""
+    return format_html('<span class="new-mark" title="{}">{}</span>',
+                       _("Jump to the first unread post"),
+                       ngettext("%(n)s new", "%(n)s new", count) % {"n": count})
