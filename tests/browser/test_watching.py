@@ -57,8 +57,14 @@ def test_a_dead_player_follows_the_night_a_phase_behind(asgi_server, asgi_page_f
     services.end_phase_now(game_id=game.pk, gm=gm)  # day 1 ends: night 2
     page.locator("#watched-phase", has_text="白天").wait_for(timeout=10_000)
     game = plan_kill(Game.objects.get(pk=game.pk), second)
-    page.wait_for_timeout(1500)
-    assert page.locator(PLANS).count() == 1  # night 2 is being played: not shown
+    # Night 2 is being played: the watch view does not show its plan (the page opened
+    # afresh in another tab, as the open page would fetch it), nor does the open page.
+    fresh = page.context.new_page()
+    fresh.goto(page.url)
+    expect(fresh.locator("#watched-phase")).to_contain_text("白天")
+    assert fresh.locator(PLANS).count() == 1
+    fresh.close()
+    assert page.locator(PLANS).count() == 1
     page.screenshot(path=str(artifacts_dir / "watch-night-2-390.png"), full_page=True)
 
     services.end_phase_now(game_id=game.pk, gm=gm)  # night 2 ends: now it shows
