@@ -104,7 +104,7 @@ def thread_people(thread: Thread) -> list[Person]:
         "pk", "username", "is_staff", "is_active", "profile__display_name")}
     people = []
     # A running game's board names its players as they were called when it started.
-    named = rules.board_names(thread.board_id)
+    named = rules.board_names(thread.board)
     for pk in ids:
         if pk not in rows:  # deleted since the list was kept: its posts show no author
             continue

@@ -33,7 +33,7 @@ def new_posts(request: HttpRequest, pk: int) -> HttpResponse:
     count, the thread's authors' names and badges (messaging.blocks.thread_people: their
     ids kept under the thread's version), the posts (with their quotes); rendered as the
     thread page renders its posts (blocks.render_posts), never kept."""
-    thread = get_object_or_404(Thread.objects.select_related("board"), pk=pk)
+    thread = get_object_or_404(Thread.objects.select_related("board__game"), pk=pk)
     if not rules.can_read_thread(request.user, thread):
         raise Http404
     after = parse_int(request.GET.get("after"), field="after", minimum=0)

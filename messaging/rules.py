@@ -109,23 +109,23 @@ def register_board_authority(resolver: BoardAuthority) -> BoardAuthority:
     return resolver
 
 
-BoardNames = Callable[[int], "dict[int, str]"]
+BoardNames = Callable[[Board], "dict[int, str]"]
 _board_names: list[BoardNames] = []  # at most one: a declared interface, not a list of hooks
 
 
 def declare_board_names(names: BoardNames) -> BoardNames:
-    """The one answer to "what is each author called on board `board_id`": `names(board_id)`
-    gives {user id: name} for the authors whose name there is not their current one (games:
-    a running game's board shows each seat's name from the game's start). Declared once,
-    in an AppConfig.ready(); a second declaration replaces the first."""
+    """The one answer to "what is each author called on `board`": `names(board)` gives
+    {user id: name} for the authors whose name there is not their current one (games: a
+    running game's board shows each seat's name from the game's start). Declared once, in
+    an AppConfig.ready(); a second declaration replaces the first."""
     _board_names[:] = [names]
     return names
 
 
-def board_names(board_id: int) -> dict[int, str]:
-    """{user id: name} of the authors named otherwise on `board_id` (`declare_board_names`);
+def board_names(board: Board) -> dict[int, str]:
+    """{user id: name} of the authors named otherwise on `board` (`declare_board_names`);
     empty where nobody is."""
-    return _board_names[0](board_id) if _board_names else {}
+    return _board_names[0](board) if _board_names else {}
 
 
 HiddenBoards = Callable[[Any], Any]

@@ -31,13 +31,15 @@ def seat_names(game: Game, seats=None) -> dict[int, str]:
             for s in seats}
 
 
-def names_on_board(board_id: int) -> dict[int, str]:
+def names_on_board(board) -> dict[int, str]:
     """{user id: the seat's name from the game's start} for the players of the running or
-    paused game whose board is `board_id` (messaging.rules.declare_board_names: their posts
-    there carry the name the seat list shows); empty for any other board."""
-    return dict(Seat.objects.filter(
-        game__board_id=board_id, game__status__in=(Game.Status.RUNNING, Game.Status.PAUSED))
-        .exclude(user=None).exclude(name="").values_list("user_id", "name"))
+    paused game whose board is `board` (messaging.rules.declare_board_names: their posts
+    there carry the name the seat list shows); empty for any other board. No query for a
+    board read with its game joined (the thread page's) that is not a running game's."""
+    game = getattr(board, "game", None)
+    if game is None or game.status not in (Game.Status.RUNNING, Game.Status.PAUSED):
+        return {}
+    return dict(game.seats.exclude(user=None).exclude(name="").values_list("user_id", "name"))
 
 
 def seat_of(game: Game, user: User | AnonymousUser | None, *,

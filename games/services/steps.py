@@ -36,10 +36,17 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
 
     Refused (GameError, nothing stored) when: the game is not running; the phase the player
     saw (`expected_phase`, a Phase.seq) is over; the deadline has passed; the player holds no
-    seat; a change comes inside the change cut-off; or the rules refuse it.
+    seat; a change comes inside the change cut-off; the account reads a running game's
+    secrets (games.selectors.secrets); or the rules refuse it.
     """
     now = kernel.now(now)
     params = dict(params or {})
+    # A seat's step may be public (Classic's last words, a manifesto): whoever reads the
+    # secrets of a running game takes none. Asked before the game lock (it reads other
+    # games' watchers, none of which this lock guards; a revived watcher's rows are gone).
+    refusal = write_refusal(user)
+    if refusal:
+        raise GameError(refusal, code="forbidden")
     with transaction.atomic():
         game = lock_game(game_id)
         if game is None:
@@ -52,11 +59,6 @@ def submit_action(*, game_id: int, user: User | AnonymousUser | None, kind: str,
         seat = seat_of(game, user, seats=seats)
         if seat is None:
             raise GameError(_("You do not hold a seat in this game."), code="forbidden")
-        # A seat's step may be public (Classic's last words, a manifesto): whoever reads
-        # the secrets of a running game takes none (a revived watcher's rows are gone).
-        refusal = write_refusal(user)
-        if refusal:
-            raise GameError(refusal, code="forbidden")
         if game.status == Game.Status.PAUSED:
             raise GameError(_("The game is paused; try again when the GM resumes it."))
         if game.status != Game.Status.RUNNING:

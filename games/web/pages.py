@@ -22,6 +22,7 @@ from ..presenters import (
     seat_facts,
     tally_line,
 )
+from ..services import watch_refusal
 from . import clock
 
 # The home page's two kept parts (see `home_parts`).
@@ -137,7 +138,8 @@ def _home(request, game: Game, seat: int | None, role: str | None):
     # (games.services.watching decides; its page says why not, or asks the GM).
     offer_watch = game.is_live and bool(game.watch_delay) and not game.viewer_runs and (
         (seated and game.viewer_alive is False)
-        or (not seated and role is None and game.outsiders != Game.Outsiders.OFF))
+        or (not seated and role is None and game.outsiders != Game.Outsiders.OFF)) and (
+        watch_refusal(game, user) is None)  # asked only of those it may concern
     # The graveyard (墓地) is linked for its GMs and for all after the end; a watcher finds
     # it on the watch page (the link's page checks again).
     graveyard_link = game.graveyard_id is not None and (game.is_over or game.viewer_runs)

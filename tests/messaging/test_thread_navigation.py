@@ -198,7 +198,8 @@ def test_the_navigation_costs_the_same_whatever_the_threads_length(
     client.get(reverse("lobby"))
     clear_cache()
     # session, user with profile, digest, thread, the page of posts, the header's counts
-    # (with the reader's mark), the mark moved, the thread's authors (kept from then on)
-    with django_assert_num_queries(8):
+    # (with the reader's mark), the mark moved, the thread's authors (kept from then on),
+    # whether the reader reads a running game's secrets (the reply box)
+    with django_assert_num_queries(9):
         html = client.get(thread.get_absolute_url(), **PAGE).content.decode()
     assert 'id="new"' in html

@@ -179,8 +179,8 @@ def test_reading_a_thread_as_a_page_costs_a_fixed_number_of_queries(
     # joined), the thread's authors (their ids kept under the thread's version: one query
     # on a miss) and their names, one page of posts by floor number (no COUNT, no OFFSET),
     # the header's badges (no unread notice, so none to mark read), the read mark moved
-    # (one statement)
-    with django_assert_num_queries(8):
+    # (one statement), whether the reader reads a running game's secrets (the reply box)
+    with django_assert_num_queries(9):
         client.get(thread.get_absolute_url(), {"page": "last"}, **PAGE)
     assert _mark(bob, thread) == posts
 

@@ -73,6 +73,7 @@ from games.models import Announcement, Game, Phase, Substitution, Watcher
 from messaging import services as forum
 from messaging.models import Board, Conversation, Post, Thread
 from tests.engine.ninelives.deals import FIVE
+from tests.factories.toy import open_to_outsiders
 
 from .crawl import (
     STAFF_HEADER,
@@ -153,6 +154,7 @@ class Table:
         self.plant_markers()
         self.plant_images()
         services.sign_up(game_id=game.pk, user=self.substitute, role="substitute")
+        open_to_outsiders(game)  # the GM lets outsiders watch (off by default)
         services.watch(game_id=game.pk, user=self.watcher)
 
     def marker(self, what: str) -> str:

@@ -29,7 +29,8 @@ def _day(gm, users):
 
 
 def _locked_queries(client, game, voter, target, monkeypatch) -> list[str]:
-    """The statements of the vote's service call (all of it holds the game's lock)."""
+    """The statements of the vote's service call from the game's lock on (the one question
+    asked before it, whether the voter reads a running game's secrets, holds no lock)."""
     from games.web import play
 
     captured: list[str] = []
@@ -50,8 +51,11 @@ def _locked_queries(client, game, voter, target, monkeypatch) -> list[str]:
     monkeypatch.setattr(play.services, "submit_action", submit)
     # Transaction control is not a statement of the vote's (a test's transaction makes the
     # service's BEGIN and COMMIT a savepoint and its release).
-    return [q for q in captured if q not in ("BEGIN", "COMMIT")
-            and not q.startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
+    statements = [q for q in captured if q not in ("BEGIN", "COMMIT")
+                  and not q.startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
+    first_lock = next(i for i, q in enumerate(statements) if "FOR UPDATE" in q)
+    assert first_lock == 1 and '"games_watcher"' in statements[0], statements[:2]
+    return statements[first_lock:]
 
 
 def test_a_vote_holds_the_lock_for_the_same_statements_with_3_or_8_seats(client, gm,
