@@ -1,22 +1,30 @@
 """The crawler tests people, not only pages: while a game runs, whoever reads any of its
 secrets writes nothing its living players can read, through any path the site offers
-(games.selectors.secrets). Every write path comes from the URL configuration
-(tests/proof/write_paths.py); at moments of a Classic game and a 猫有n条命 game every account
-that reads a secret of the game (a dead player who watches, an outsider the GM let in,
-staff or not, a player replaced by a substitute, a revived seat)
-and some that do not (a waiting substitute; a dead player still owing last words) try every
-path with unique markers; then the living seats and the anonymous visitor look everywhere
-they can (pages, search, notices, emails, the change feed). The canary is shown to fail with
-the predicate switched off, and the three holes it closed (last words, revival, rename) have
-short tests of their own.
+(games.selectors.secrets).
+
+Every write path comes from the URL configuration (tests/proof/write_paths.py: a route that
+takes a POST with neither a builder nor a reason to leave it out fails the first test by
+name). At moments of a Classic game (a dead civilian owing its last words, then watching,
+then revived by the GM's undo; an outsider the GM let in, staff; a replaced player) and of a
+猫有n条命 game (a dead player who watches, an outsider of a game open to them, a replaced
+player, a waiting substitute) each of them tries every path with unique markers; then the
+anonymous visitor and a living seat look everywhere they can (pages, searches, notices,
+emails, the change feed), and no marker of a writer who reads a secret may be found. The
+same canary reports the last words, the revived seat's post and the rename once the
+predicate is switched off; those three holes have short tests of their own at the end.
+
+The Classic table is built once for the module (`classic_world`, in tests/conftest.py's
+module_db); the canaries take 10-25 s each (slow: they lead the suite's order).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from html import unescape
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -29,6 +37,7 @@ from games.services import GameError
 from messaging import rules
 from messaging import services as forum
 from messaging.models import Post, Thread
+from tests.conftest import new_user
 from tests.factories import classic
 
 from .write_paths import (
@@ -81,7 +90,8 @@ def test_every_route_that_takes_a_post_has_a_builder_or_a_reason():
     missing = uncovered()
     assert not missing, (
         "routes that take a POST with no builder in tests/proof/write_paths.py (add one to "
-        "BUILDERS, or declare the view's methods if it only reads): "
+        "BUILDERS; a page that only reads: declare its view's methods (require_safe), or "
+        "list it in ANSWERS_POST_AS_GET): "
         + ", ".join(f"{r.name} {r.pattern}" for r in missing))
     names = {r.name for r in post_routes()}
     assert set(BUILDERS) <= names, set(BUILDERS) - names  # no builder outlives its route
@@ -140,35 +150,54 @@ def hand_over(game: Game, gm, number: int, substitute) -> None:
     services.accept_substitution(game_id=game.pk, user=substitute)
 
 
-def classic_people(make_user) -> dict:
-    players = [make_user(n, staff=i == 1) for i, n in enumerate(classic.NAMES)]
-    people = {"players": players, "gm": make_user("天神丙", staff=True),
-              "host": make_user("别处天神", staff=True, superuser=False),
-              "substitute": make_user("替补甲")}
-    people["before"] = [people["host"], players[CIVILIAN],
-                        players[REPLACED]]
+def classic_people(user) -> dict:
+    """The players of tests/factories/classic.py's table (seat 2's is staff), the GM, a
+    staff host of another game (not a superuser) and a substitute; `user(name, staff=...,
+    superuser=...)` makes each."""
+    players = [user(n, staff=i == 1) for i, n in enumerate(classic.NAMES)]
+    people = {"players": players, "gm": user("天神丙", staff=True),
+              "host": user("别处天神", staff=True, superuser=False),
+              "substitute": user("替补甲")}
+    people["before"] = [people["host"], players[CIVILIAN], players[REPLACED]]
     return people
 
 
-def classic_canary(make_user, capture, feed_events) -> tuple[Canary, dict]:
-    """A Classic table (tests/factories/classic.py's deal, no early end), outsiders by
-    request: an outsider asks to watch and the GM lets it in (a staff account hosting
-    another game: staff may do more, such as moderate the lobby; the 猫有n条命 canary has
-    a plain outsider); seat 7's player is replaced; night 1's kill and check are in."""
-    people = classic_people(make_user)
+@pytest.fixture(scope="module")
+def classic_world(module_db) -> dict:
+    """The Classic table the canaries and the holes' tests share, built once for the module
+    (tests/conftest.py module_db: each test runs in a savepoint of it): the deal of
+    tests/factories/classic.py, no early end, outsiders by request. An outsider asks to
+    watch and the GM lets it in (a staff account hosting another game, whose sign-ups are
+    open: staff may do more, such as moderate the lobby; the 猫有n条命 canary has a plain
+    outsider); seat 7's player is replaced; night 1's kill (seat 3) and check are in."""
+    def user(name: str, *, staff: bool = False, superuser: bool | None = None):
+        made = new_user(name, staff=staff)
+        if superuser is False:
+            get_user_model().objects.filter(pk=made.pk).update(is_superuser=False)
+            made.is_superuser = False
+        return made
+
+    people = classic_people(user)
     gm, players = people["gm"], people["players"]
     draft = services.create_game(
         name="经典局", ruleset="classic", gm=gm, seat_count=11,
         config={"fixed_roles": [classic.CARDS[c] for c in classic.DEAL]},
         durations=classic.DURATIONS, early_end=False, outsiders=Game.Outsiders.REQUEST)
     game = services.start_game(game_id=draft.pk, users=players, seed="write-paths")
-    canary = Canary(lobby_scene(game, people, other_game(people["host"])), capture=capture,
-                    feed_events=feed_events)
-    watch_as(canary, game, people["host"])
+    scene = lobby_scene(game, people, other_game(people["host"]))
+    services.watch(game_id=game.pk, user=people["host"])  # what the watch button does
     approve(game, gm, people["host"])
     hand_over(game, gm, REPLACED, people["substitute"])
     classic.night_one(game, victim=CIVILIAN, checked=5)
-    return canary, people
+    return {"people": people, "scene": scene}
+
+
+def classic_canary(world: dict, capture, feed_events) -> tuple[Canary, dict]:
+    """A canary on the shared Classic table, as this test finds it (its rows as the module
+    built them; the objects read again)."""
+    scene = world["scene"]
+    scene.game.refresh_from_db()
+    return Canary(scene, capture=capture, feed_events=feed_events), world["people"]
 
 
 def end_the_night(game: Game, gm) -> None:
@@ -184,7 +213,7 @@ def undo_the_night(game: Game, gm) -> None:
     plan = selectors.rollback_plan(game, "phase_end")
     assert not isinstance(plan, str), plan
     services.rollback(game_id=game.pk, gm=gm, kind="phase_end",
-                      deadline=timezone.now() + timezone.timedelta(days=1),
+                      deadline=timezone.now() + dt.timedelta(days=1),
                       expected_version=game.version, expected_target=plan.target,
                       expected_steps=game.steps)
     game.refresh_from_db()
@@ -269,9 +298,9 @@ def unknown_leaks(canary: Canary) -> list[str]:
 
 @pytest.mark.slow(seconds=25)
 def test_no_one_who_reads_a_classic_games_secrets_writes_what_the_living_read(
-        make_user, budgets, feed_events, django_capture_on_commit_callbacks):
+        classic_world, budgets, feed_events, django_capture_on_commit_callbacks):
     started = clock()
-    canary, people = classic_canary(make_user, django_capture_on_commit_callbacks,
+    canary, people = classic_canary(classic_world, django_capture_on_commit_callbacks,
                                     feed_events)
     reads = play_classic(canary, people)
     timed(canary, "classic write-path canary", started)
@@ -298,15 +327,15 @@ def test_no_one_who_reads_a_classic_games_secrets_writes_what_the_living_read(
                                                        "messaging-conversation-general")
 
 
-@pytest.mark.slow(seconds=15)
+@pytest.mark.slow(seconds=12)
 def test_the_canary_reports_the_holes_when_the_predicate_is_switched_off(
-        make_user, budgets, feed_events, django_capture_on_commit_callbacks, monkeypatch):
+        classic_world, budgets, feed_events, django_capture_on_commit_callbacks, monkeypatch):
     """The canary can fail: with games.selectors.secrets answering "allowed" wherever it is
     asked, a dead Classic seat watching before its last words and a revived seat still
     watching (the writers as they were before the rule), the same canary reports the last
     words, the revived seat's post on the game's board and the rename."""
     started = clock()
-    canary, people = classic_canary(make_user, django_capture_on_commit_callbacks,
+    canary, people = classic_canary(classic_world, django_capture_on_commit_callbacks,
                                     feed_events)
     patched = switch_off_the_predicate(monkeypatch)
     assert {"games.selectors.secrets.write_refusal", "games.services.steps.write_refusal",
@@ -329,12 +358,13 @@ def ninelives_canary(make_user, capture, feed_events) -> tuple[Canary, dict]:
     risk to accept): an outsider watches, seat 4's player is replaced, a substitute waits,
     the GM fouls seat 5 out and its player watches."""
     from tests.engine.ninelives.deals import FIVE
-    from tests.factories.ninelives import NAMES
 
-    players = [make_user(n, staff=i == 1) for i, n in enumerate(NAMES[:5])]
-    gm = make_user("天神丙", staff=True)
-    people = {"players": players, "gm": gm, "outsider": make_user("路人观众"),
-              "substitute": make_user("替补甲"), "waiting": make_user("替补乙")}
+    # Names of their own: the module's Classic table (classic_world) may still be there.
+    players = [make_user(n, staff=i == 1) for i, n in enumerate(["九一", "九二", "九三",
+                                                                 "九四", "九五"])]
+    gm = make_user("天神丁", staff=True)
+    people = {"players": players, "gm": gm, "outsider": make_user("路人乙"),
+              "substitute": make_user("替补丙"), "waiting": make_user("替补丁")}
     people["before"] = [people["outsider"], players[3], players[4]]
     draft = services.create_game(name="九命局", ruleset="ninelives", gm=gm, seat_count=5,
                                  config={"players": 5, "deal": FIVE}, early_end=False,
@@ -378,11 +408,23 @@ def test_no_one_who_reads_a_ninelives_games_secrets_writes_what_the_living_read(
 
 # --- the three holes, one by one (no crawl) ------------------------------------------------
 
+def in_english(world: dict) -> tuple[Game, dict]:
+    """The shared Classic table (night 1's kill of seat 3 and its check are in), everyone
+    reading the site in English."""
+    Profile.objects.update(language="en")
+    game = world["scene"].game
+    game.refresh_from_db()
+    return game, world["people"]
+
+
+NEW_TABLE = [f"{n}新" for n in classic.NAMES]  # besides the module's Classic table
+
+
 def classic_table(make_user, **options) -> tuple[Game, dict]:
-    """A Classic game of tests/factories/classic.py's table whose players and outsider read
-    the site in English; night 1's kill (seat 3, a civilian) and check are in."""
-    people = {"players": [make_user(n) for n in classic.NAMES],
-              "gm": make_user("天神丙", staff=True), "outsider": make_user("路人观众")}
+    """A new Classic game (tests/factories/classic.py's deal; its players named NEW_TABLE),
+    everyone reading the site in English."""
+    people = {"players": [make_user(n) for n in NEW_TABLE],
+              "gm": make_user("天神戊", staff=True), "outsider": make_user("路人丙")}
     Profile.objects.update(language="en")
     draft = services.create_game(
         name="经典局", ruleset="classic", gm=people["gm"], seat_count=11,
@@ -412,13 +454,12 @@ def refused_page(response, sentence: str) -> None:
 
 
 def test_a_killed_civilian_gives_its_last_words_before_it_watches_and_then_writes_nothing(
-        make_user, english):
+        classic_world, english):
     """Classic's dead may watch, but only once their last words are said (or their time
     is up): until then the watch page and the graveyard stay shut, so nothing they could
     learn there reaches the living through their words; once they watch, even the lobby
     refuses their posts."""
-    game, people = classic_table(make_user)
-    classic.night_one(game, victim=CIVILIAN, checked=5)
+    game, people = in_english(classic_world)
     end_the_night(game, people["gm"])
     civilian = people["players"][CIVILIAN]
     client = signed_in(civilian)
@@ -452,12 +493,12 @@ def test_a_killed_civilian_gives_its_last_words_before_it_watches_and_then_write
     assert counts() == before
 
 
-def test_a_watcher_revived_by_the_gms_undo_stops_watching_and_plays_again(make_user, english):
+def test_a_watcher_revived_by_the_gms_undo_stops_watching_and_plays_again(classic_world,
+                                                                          english):
     """Revival revokes: the dead civilian who watched (and wrote in the graveyard) is alive
     again after the GM undoes the night's end; the watch page and the graveyard refuse it,
     it posts on the game's board again, and what it wrote in the graveyard stays there."""
-    game, people = classic_table(make_user)
-    classic.night_one(game, victim=CIVILIAN, checked=5)
+    game, people = in_english(classic_world)
     end_the_night(game, people["gm"])
     civilian = people["players"][CIVILIAN]
     services.submit_action(game_id=game.pk, user=civilian, kind="last_words",
@@ -525,4 +566,4 @@ def test_outsiders_watch_as_the_gm_chooses_and_a_watcher_keeps_its_name(make_use
     assert rename(player, "新名字乙").status_code == 302
     assert Profile.objects.get(user=player).display_name == "新名字乙"
     home = Client().get(reverse("game-home", args=[game.pk])).content.decode()
-    assert classic.NAMES[0] in home and "新名字乙" not in home
+    assert NEW_TABLE[0] in home and "新名字乙" not in home

@@ -113,9 +113,11 @@ def post_routes() -> list[Route]:
 # Routes that take a POST but are no path for a secret to the living, each with its reason.
 # "admin:*" stands for every route of the admin's namespace.
 EXCLUDED: dict[str, str] = {
-    "admin:*": "the 天神 console: staff status opens it, and only a game's GM and co-GMs write "
-               "there for their games; they read the game's secrets by office and speak for "
-               "it (the rule binds everyone else: games.selectors.secrets)",
+    "admin:*": "the 天神 console: staff only, and a game's GM and co-GMs only for their own "
+               "games, whose secrets they read by office and for which they speak (the rule "
+               "binds everyone else). Left out by design; but a GM who watches ANOTHER "
+               "running game still writes through it where that game's living read (its "
+               "sign-up note, posted in the lobby by games.services.open_signups): reported",
     "account_login": "signing in writes a session, read by nobody else",
     "account_logout": "signing out deletes a session",
     "account_inactive": "a page about the account's own state",
