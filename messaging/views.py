@@ -183,8 +183,13 @@ def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
     signed_in = user.is_authenticated
     can_start = signed_in and any(rules.start_refusal(user, board, kind) is None
                                   for kind in Thread.Kind)
+    # Why not, where the reader is signed in (a watcher of a running game, a board of a
+    # game they do not play in, a locked board): said where the button would be.
+    start_refusal = (rules.start_refusal(user, board, Thread.Kind.DISCUSSION)
+                     if signed_in and not can_start else None)
     return render(request, "messaging/board.html", {
-        "board": board, "page": page, "can_start": can_start, "rows": rows})
+        "board": board, "page": page, "can_start": can_start, "rows": rows,
+        "start_refusal": start_refusal})
 
 
 @login_required

@@ -161,3 +161,25 @@ def test_what_is_shown_is_the_audience_view_at_the_end_of_the_phase_before(slow_
         game.actions.filter(phase__seq__lte=shown.phase.seq).order_by("seq")
         .values_list("seq", flat=True))
     assert shown.view["private"][wolf_seat(game)]["role"] == "wolf"  # every seat's hand
+
+
+def test_a_watcher_is_told_on_the_lobby_why_they_write_nothing_and_a_forged_post_stores_nothing(
+        client, slow_game, make_user):
+    from messaging import services as forum
+    from messaging.models import Post, Thread
+
+    outsider = make_user("看客")
+    lobby = forum.lobby_board()
+    client.force_login(outsider)
+    html = client.get(reverse("messaging-board", args=[lobby.slug])).content.decode()
+    assert 'id="new-thread"' in html and 'id="start-refusal"' not in html
+    start_watching(client, slow_game, outsider)
+    html = client.get(reverse("messaging-board", args=[lobby.slug])).content.decode()
+    assert 'id="new-thread"' not in html
+    assert "你在本站任何地方都不能写下其存活玩家能读到的内容" in html
+    threads, posts = Thread.objects.count(), Post.objects.count()
+    response = client.post(reverse("messaging-thread-new", args=[lobby.slug]), {
+        "kind": "discussion", "title": "身份表", "body": "匪是 2 6 10"})
+    assert response.status_code in (200, 403)
+    assert "你在本站任何地方都不能写下其存活玩家能读到的内容" in response.content.decode()
+    assert (Thread.objects.count(), Post.objects.count()) == (threads, posts)
