@@ -314,6 +314,7 @@ def test_no_one_who_reads_a_classic_games_secrets_writes_what_the_living_read(
         "C: the revived civilian": False,  # revival revokes
     }
     assert not [w for w in canary.written if w.status == 429], "a rate limit refused a path"
+    assert not canary.kept_by_pages_that_read()
     # The checks see what the living read: what a writer who reads no secret sends is found.
     assert canary.found("A: the dead civilian, last words due", "game-act", "last_words")
     assert canary.found("C: the revived civilian", "messaging-reply", "lobby")
@@ -401,6 +402,7 @@ def test_no_one_who_reads_a_ninelives_games_secrets_writes_what_the_living_read(
                      "an outsider who watches": True, "the replaced player of seat 4": True,
                      "a waiting substitute": False}
     assert not [w for w in canary.written if w.status == 429], "a rate limit refused a path"
+    assert not canary.kept_by_pages_that_read()
     assert canary.found("a waiting substitute", "messaging-reply", "lobby")
     assert "messaging.Post.body" in canary.stored_by("a dead player who watches (seat 5)",
                                                     "messaging-reply")

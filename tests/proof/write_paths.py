@@ -492,14 +492,14 @@ def build_messenger_general(scene: Scene, mark: Mark) -> list[Attempt]:
 
 
 def build_messenger_own(scene: Scene, mark: Mark) -> list[Attempt]:
-    return _message(scene, "messaging-conversation", "the writer's conversation in the game (or "
-                    "its general one)",
+    return _message(scene, "messaging-conversation",
+                    "the writer's conversation in the game (or its general one)",
                     reverse("messaging-conversation", args=[scene.conversation.pk]), mark)
 
 
 # A view with no method decorator that answers a POST as it answers a GET: its POST is
-# tried once per canary (one writer), with a marker in every field a form of the site names;
-# the stored rows show it kept none.
+# tried once per canary (by its first writer), with a marker in every field a form of the
+# site names, and none of those markers may be stored anywhere (`Canary.kept_by_pages_that_read`).
 ANSWERS_POST_AS_GET = (
     "healthz", "live", "profile-public", "game-list", "game-archive", "rules-index",
     "rules-detail", "game-home", "game-seat-posts", "game-commitment", "dev-outbox",
@@ -863,6 +863,12 @@ class Canary:
         return any(where in seen for w in self.written
                    if w.writer == writer and w.attempt.path == path
                    and label in w.attempt.label for seen in self.seen.get(w.attempt.marker, []))
+
+    def kept_by_pages_that_read(self) -> list[str]:
+        """The pages that only read (ANSWERS_POST_AS_GET) whose POST stored its marker
+        somewhere, with where: none may."""
+        return [f"{w.attempt.path}: {self.stored[w.attempt.marker]}" for w in self.written
+                if w.attempt.path in ANSWERS_POST_AS_GET and w.attempt.marker in self.stored]
 
     def stored_by(self, writer: str, path: str) -> list[str]:
         """Where the markers `writer` sent through `path` are stored."""
