@@ -74,7 +74,8 @@ class GamesConfig(AppConfig):
         register_record_keeper(game_records_of)
 
 
-REPORT = "report"  # messaging.rules.report_refusal's kind: a report, not a post
+# messaging.rules.report_refusal's and edit_refusal's kinds: a report, a moderator's edit
+NOT_POSTS = ("report", "edit")
 
 
 def vote_panel(request, thread):
@@ -95,7 +96,7 @@ def lobby_section(request):
 
 
 def game_board_check(*, user, board, thread, kind, body):
-    """Every post, thread and report, on every board: whoever reads the secrets of a
+    """Every post, thread, report and moderator's edit, on every board: whoever reads the secrets of a
     running game writes nothing its living players read (games.selectors.secrets, the one
     rule). Then, while a game runs, only its players (and the GM) post on its board; what
     the dead may write is the rule set's dead-talk policy (games/services/ghosts.py)."""
@@ -107,7 +108,7 @@ def game_board_check(*, user, board, thread, kind, body):
     if user.get_username() == _messenger_username():
         return None
     refusal = write_refusal(user, board=board)
-    if refusal or kind == REPORT:
+    if refusal or kind in NOT_POSTS:
         return refusal
 
     # The board's game as the caller read it (the thread page joins it; a service that

@@ -69,7 +69,8 @@ KINDS_ON_BOARD = {
 # Extra checks other apps register (games: "whoever reads a running game's secrets writes
 # nothing its living read"; "only seated, living players post in a running game's board").
 # Each is called with keyword arguments user, board, thread (None when a thread is being
-# started, or for a report), kind (a thread kind, or "report") and body, and returns a
+# started, or for a report or an edit), kind (a thread kind, "report" or "edit") and body,
+# and returns a
 # refusal sentence or None.
 PostingCheck = Callable[..., "str | None"]
 _extra_checks: list[PostingCheck] = []
@@ -405,6 +406,13 @@ def report_refusal(user, board: Board, reason: str = "") -> str | None:
     """Why `user` may not report a post of `board` with `reason`, or None: a report is read
     by people who may play, so the other apps' checks see it too (kind "report")."""
     return _extra_refusal(user=user, board=board, thread=None, kind="report", body=reason)
+
+
+def edit_refusal(user, board: Board, body: str = "") -> str | None:
+    """Why `user` (a moderator: `is_gm`) may not edit a post of `board` to `body`, or None:
+    an edit is a write where the board's readers read, so the other apps' checks see it
+    too (kind "edit")."""
+    return _extra_refusal(user=user, board=board, thread=None, kind="edit", body=body)
 
 
 def startable_kinds(user, board: Board) -> list[tuple[str, str]]:

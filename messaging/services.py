@@ -386,7 +386,8 @@ def edit_post(*, post: Post, editor, body: str) -> Post:
 
     Steps:
     1. Only active staff edit posts (players' words are evidence in a game: nobody else may
-       change them, not even their author).
+       change them, not even their author), and only where the other apps allow it
+       (`rules.edit_refusal`: games refuses whoever reads a running game's secrets).
     2. Check and render the new text like a new post (mentions linked, not notified again).
     3. Lock the post row, keep the earlier text as a PostRevision, then store the new text
        and who edited it when (shown as "由天神编辑于 …"); its search fields follow once the
@@ -398,6 +399,7 @@ def edit_post(*, post: Post, editor, body: str) -> Post:
     if rules.is_messenger(editor) or not rules.is_gm(editor, post.thread.board_id):
         raise PostingRefused(_("Only the GM may edit posts."), code="forbidden")
     body = clean_body(body)
+    _refuse_if(rules.edit_refusal(editor, post.thread.board, body))
     html, _mentioned = render_with_mentions(body, official=rules.is_messenger(post.author))
     with transaction.atomic():
         # The thread's row first, as a reply locks it: storing the edit moves the thread's

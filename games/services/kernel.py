@@ -44,7 +44,7 @@ from ..models import (
 )
 from ..notifications import notify_announcement, notify_private_result
 from ..presenters import describe, round_thread_kinds, round_thread_title
-from ..selectors import is_gm, seat_names
+from ..selectors import is_gm, seat_names, write_refusal
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +148,12 @@ def require_gm(game_id: int, gm: User | None) -> Game:
         raise GameError(_("This game does not exist."), code="not_found")
     if not is_gm(gm, game):
         raise GameError(_("Only this game's game master may do this."), code="forbidden")
+    # A GM speaks for their game where the living of every game read (its board, the
+    # lobby): whoever reads another running game's secrets acts as no game's GM until that
+    # game ends (games.selectors.secrets).
+    refusal = write_refusal(gm)
+    if refusal:
+        raise GameError(refusal, code="forbidden")
     return game
 
 

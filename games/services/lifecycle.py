@@ -34,7 +34,7 @@ from ..presenters import (
     vote_heading,
 )
 from ..presenters.deal import deal_markdown, deal_rows
-from ..selectors import commitment_of, seat_names
+from ..selectors import commitment_of, seat_names, write_refusal
 from . import backoff, kernel, votes
 from .ghosts import restore_ghost_threads
 from .kernel import GameError, announce, deliver_private, lock_game, log_gm, ruleset_of
@@ -102,6 +102,9 @@ def create_game(*, name: str, ruleset: str, gm: User | None, seat_count: int,
     that do not fit the rule set; nothing is stored then)."""
     if gm is not None and gm.pk == messenger_user().pk:
         raise GameError(_("The messenger account cannot be a game master."), code="gm")
+    refusal = write_refusal(gm)  # a new game's name and notes are read by the living
+    if refusal:
+        raise GameError(refusal, code="gm")
     full = check_settings(ruleset=ruleset, seat_count=seat_count, config=config,
                           durations=durations, change_cutoff_minutes=change_cutoff_minutes)
     check_review_minutes(manifesto_review_minutes)
@@ -511,32 +514,69 @@ def grace() -> dt.timedelta:
     return dt.timedelta(seconds=settings.SWEEP_GRACE_SECONDS)
 
 
+# The PostgreSQL advisory lock a sweep holds while it advances games (one per database).
+SWEEP_LOCK = 0x6B67_7377
+
+
 def sweep(*, now: dt.datetime | None = None, limit: int = 100, lock_wait: float = 5.0) -> int:
-    """Advance every running game whose deadline has passed; return how many advanced.
+    """Advance every running game whose deadline has passed; return how many advanced (0 when
+    another sweep is running: see `sweep_alone`)."""
+    return sweep_alone(now=now, limit=limit, lock_wait=lock_wait) or 0
+
+
+def sweep_alone(*, now: dt.datetime | None = None, limit: int = 100,
+                lock_wait: float = 5.0) -> int | None:
+    """Advance every running game whose deadline has passed; return how many advanced, or
+    None when another sweep is running (it reads the due games until none is left, so
+    this one leaves them to it: two sweeps would only wait for each other's locks).
 
     One indexed query when nothing is due, whatever the number of games. Every game found
     due advances in this sweep, or a line with its `game=<id>` says why not:
-    1. The due games are read `limit` at a time, until none is left that this sweep has not
-       tried (each game is tried once a sweep: the next phase waits for the next sweep).
-    2. Each is advanced skipping a locked row (`advance_phase`), so two sweeps at once share
-       the games instead of queueing behind each other.
+    1. With games due, the sweep takes the advisory lock SWEEP_LOCK (try, never wait; the
+       database lets go of it if the worker dies), then reads the due games `limit` at a
+       time, until none is left that this sweep has not tried (each game is tried once a
+       sweep: the next phase waits for the next sweep).
+    2. Each is advanced skipping a locked row (`advance_phase`).
     3. One that did not advance is read again: moved on meanwhile (a GM's "end phase now",
-       an early end, another sweep), no longer running or no longer due: logged, done.
-       Otherwise its row was locked, by a player's step or vote in flight at the deadline
-       (the common case) or another sweep: it is tried again after the others, this time
-       waiting up to `lock_wait` seconds for the lock (those writes take milliseconds).
-       Before, it was skipped without a word until the next sweep, SWEEP_INTERVAL_SECONDS
-       later: two games due together advanced 20 s apart with nothing in the logs.
+       an early end), no longer running or no longer due: logged, done. Otherwise its row
+       was locked, by a player's step or vote in flight at the deadline (votes crowd it):
+       it is tried again after the others, this time waiting up to `lock_wait` seconds for
+       the lock (those writes take milliseconds). Before, it was skipped without a word
+       until the next sweep, SWEEP_INTERVAL_SECONDS later: two games due together advanced
+       20 s apart with nothing in the logs.
     4. A game whose advance raises is backed off (games/services/backoff.py): skipped by the
        due query until its retry time, logged once per step, its GM told; the others go on.
     """
+    from django.db import DatabaseError, connection
+
     now = kernel.now(now)
+
+    def due_now(tried):
+        return list(backoff.due_games(now, now - grace()).exclude(pk__in=tried)
+                    .order_by("deadline", "id").values_list("id", "version")[:limit])
+
+    due = due_now(())
+    if not due:
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [SWEEP_LOCK])
+        if not cursor.fetchone()[0]:
+            log.info("another sweep is running: %d due games left to it", len(due))
+            return None
+    try:
+        return _advance_due(due, due_now, now, lock_wait)
+    finally:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [SWEEP_LOCK])
+        except DatabaseError:  # the connection is gone, and the lock with it
+            pass
+
+
+def _advance_due(due, due_now, now: dt.datetime, lock_wait: float) -> int:
+    """`sweep_alone`'s steps 1-4, under the sweep's lock."""
     advanced, tried, locked = 0, set(), []
-    while True:
-        due = list(backoff.due_games(now, now - grace()).exclude(pk__in=tried)
-                   .order_by("deadline", "id").values_list("id", "version")[:limit])
-        if not due:
-            break
+    while due:
         for game_id, version in due:
             tried.add(game_id)
             try:
@@ -546,6 +586,7 @@ def sweep(*, now: dt.datetime | None = None, limit: int = 100, lock_wait: float 
                     locked.append((game_id, version))
             except Exception as exc:  # one broken game must not stop the others advancing
                 backoff.record_failure(game_id, exc, now)
+        due = due_now(tried)
     for game_id, version in locked:
         try:
             if _advance_waiting_for_lock(game_id, version, now, lock_wait):
@@ -589,7 +630,8 @@ def _advance_waiting_for_lock(game_id: int, version: int, now: dt.datetime,
 def _why_not_advanced(game_id: int, version: int, now: dt.datetime, *,
                       waited: bool = False) -> str:
     """Log why a due game did not advance (read without a lock) and return the reason:
-    "moved" (advanced meanwhile by someone else), "stopped" (no longer running), "not due"
+    "moved" (advanced meanwhile by someone else: a GM, an early end, a sweep of another
+    deployment's beat), "stopped" (no longer running), "not due"
     (its deadline moved), or "locked" (another transaction holds its row: the caller tries
     again, waiting)."""
     row = Game.objects.filter(pk=game_id).values(

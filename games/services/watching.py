@@ -35,6 +35,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -96,6 +97,11 @@ def elsewhere_refusal(game: Game, user: User) -> str | None:
     table where they still play (a living seat of another running game) or may soon (a
     sign-up for a game not over)."""
     live = (Game.Status.RUNNING, Game.Status.PAUSED)
+    over = (Game.Status.FINISHED, Game.Status.ABORTED)
+    if Game.objects.filter(Q(gm=user) | Q(co_gms=user)).exclude(status__in=over).exists():
+        return _("You run a game that is not over: a GM speaks for their game where the "
+                 "living of every game read, so a GM watches no game. Watch once your "
+                 "games have ended.")
     if Seat.objects.filter(user=user, alive=True, game__status__in=live).exclude(
             game=game).exists():
         return _("You play in another running game: a watcher writes nothing the living "

@@ -100,3 +100,28 @@ def test_nothing_to_watch_before_the_start_and_the_review_after_the_end(toy_rule
     assert "has not started" in refused(draft, make_user("看客"))
     done = finish(services.start_game(game_id=draft.pk, users=players, seed="fixed-seed"))
     assert "its review shows everything" in refused(done, make_user("后来的看客"))
+
+
+def test_a_gm_watches_no_game_and_a_watcher_runs_none(game, gm, make_user):
+    """A GM speaks for their game where the living of every game read (its board, the
+    lobby): a GM of a game not over may not watch another, and a watcher who is staff may
+    neither create a game, act as a GM, nor edit a post as the lobby's moderator."""
+    from messaging import services as forum
+    from messaging.models import Post, PostRevision, Thread
+
+    game = open_to_outsiders(game)
+    host = make_user("别处天神", staff=True)
+    other = services.create_game(name="别处的局", ruleset="toy", gm=host, seat_count=5,
+                                 durations={"night": 60, "day": 60})
+    assert "GM watches no game" in refused(game, host)
+    services.abort_game(game_id=other.pk, gm=host)
+    watcher = services.watch(game_id=game.pk, user=host)
+    assert watcher.approved_at is not None
+    with pytest.raises(GameError, match="you write nothing its living players can read"):
+        services.create_game(name="新局", ruleset="toy", gm=host, seat_count=5)
+    assert not Game.objects.filter(name="新局").exists()
+    thread = forum.start_thread(board=forum.lobby_board(), author=make_user("路人"),
+                                kind=Thread.Kind.DISCUSSION, title="闲聊", body="原话")
+    with pytest.raises(forum.PostingRefused, match="you write nothing its living players"):
+        forum.edit_post(post=thread.posts.get(), editor=host, body="匪是 2 6 10")
+    assert Post.objects.get(thread=thread).body == "原话" and not PostRevision.objects.exists()
