@@ -13,6 +13,7 @@ from accounts.models import display_name
 from messaging.models import Board
 
 from ..models import Game, Seat, Substitution
+from .secrets import approved_watchers
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -171,7 +172,8 @@ def player_ids(game: Game) -> set[int]:
 
 def table_mates(user) -> QuerySet:
     """The users who hold or held a seat (as `ever_seated_ids` counts) in a running or
-    paused game in which `user` holds or held one, `user` left out, as a query of user ids
+    paused game in which `user` holds or held one, its watchers, and the players of the
+    running games `user` watches, `user` left out, as a query of user ids
     (messaging.rules asks this, as a subquery: registered in GamesConfig.ready). A general
     conversation of one of them is not `user`'s to answer as 神的使者."""
     from django.contrib.auth import get_user_model
@@ -185,7 +187,16 @@ def table_mates(user) -> QuerySet:
         | Exists(accepted.filter(Q(outgoing=user.pk) | Q(incoming=user.pk),
                                  game=OuterRef("pk"))),
         status__in=(Game.Status.RUNNING, Game.Status.PAUSED)).values("pk")
+    # Secrets cannot flow back (games.selectors.secrets): the watchers of those games and,
+    # for a watcher, the players of the games it watches are table mates too, so neither
+    # reads nor answers the other's general conversation in 神的使者's name.
+    running = (Game.Status.RUNNING, Game.Status.PAUSED)
+    watched = approved_watchers().filter(user=user.pk, game__status__in=running) \
+        .values("game_id")
     return users.filter(
         Exists(Seat.objects.filter(user=OuterRef("pk"), game__in=live))
         | Exists(accepted.filter(Q(outgoing=OuterRef("pk")) | Q(incoming=OuterRef("pk")),
-                                 game__in=live))).exclude(pk=user.pk).values("pk")
+                                 game__in=live))
+        | Exists(approved_watchers().filter(user=OuterRef("pk"), game__in=live))
+        | Exists(Seat.objects.filter(user=OuterRef("pk"), game__in=watched))
+    ).exclude(pk=user.pk).values("pk")

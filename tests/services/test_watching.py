@@ -125,3 +125,25 @@ def test_a_gm_watches_no_game_and_a_watcher_runs_none(game, gm, make_user):
     with pytest.raises(forum.PostingRefused, match="you write nothing its living players"):
         forum.edit_post(post=thread.posts.get(), editor=host, body="匪是 2 6 10")
     assert Post.objects.get(thread=thread).body == "原话" and not PostRevision.objects.exists()
+
+
+def test_a_watcher_and_the_living_never_read_each_others_general_conversation(game, make_user):
+    """A superuser who watches a game may neither read nor answer, in 神的使者's name, the
+    general conversation of one of its living players, nor the reverse (messaging.rules
+    table mates): a conversation answered as the messenger is a write the living read."""
+    from messaging import rules
+    from messaging import services as forum
+    from messaging.models import Conversation
+
+    game = open_to_outsiders(game)
+    living = game.seats.filter(alive=True).first().user
+    watcher = make_user("看客超管", staff=True)
+    type(watcher).objects.filter(pk=watcher.pk).update(is_superuser=True)
+    watcher.refresh_from_db()
+    asked = forum.write_to_messenger(author=living, body="请问规则")
+    conversation = asked.conversation
+    assert rules.answer_refusal(watcher, conversation) is None  # not watching yet
+    services.watch(game_id=game.pk, user=watcher)
+    assert rules.answer_refusal(watcher, conversation)
+    assert not rules.gm_conversations(watcher, Conversation.objects.all()).filter(
+        pk=conversation.pk).exists()
