@@ -1,6 +1,8 @@
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_asgi_application()
+
+from config.live_view import asgi_application  # noqa: E402 - after the settings' name
+
+# Django's ASGI handler, with /live/ served before the middleware (config/live_view.py).
+application = asgi_application()

@@ -1,9 +1,10 @@
 """Live pages, the serving side of the change feed (config/feed.py): one Redis pub/sub
 subscription per serving process, fanned out to the pages that process holds open.
 
-1. A page opens `/live/` (config/live_view.py), naming the objects it shows; the view checks
-   once that its reader may read each of them and registers a `Listener` with the keys it
-   may hear: ("game", 7), ("thread", 42)… and ("user", own id) for a signed-in reader.
+1. A page opens `/live/` (config/live_view.py), naming the objects it shows and the
+   subscription token its page gave it (config/live_token.py); the view checks the token
+   and registers a `Listener` with the keys it may hear: ("game", 7), ("thread", 42)… and
+   ("user", own id) for a signed-in reader.
 2. The process's `Hub` (one per event loop, so one per uvicorn worker) holds ONE
    subscription to `feed.channel()`, made when the first page connects and kept while the
    process lives. Each message is parsed and checked (`parse`): a known kind, an id and a
@@ -16,8 +17,12 @@ subscription per serving process, fanned out to the pages that process holds ope
 5. Redis down, or the subscription lost: the hub logs it once, waits (1 s, doubling to 30 s)
    and subscribes again; meanwhile pages get only their heartbeats. Events sent while it was
    away are lost, as the feed allows: a page catches up by version when it reconnects.
+6. The hub also reads for the pages what the feed keeps in Redis (`read`: versions and
+   access versions, config/feed.py) on ONE connection: the reads asked for while one MGET
+   is on its way wait for the next, which asks for all of them at once, so a thousand pages
+   connecting together cost a few round trips to Redis, not a thousand connections.
 
-Nothing here reads the database or knows who may read what: the view decides the keys.
+Nothing here reads the database or knows who may read what: the token decides the keys.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ Key = tuple[str, int]
 _WORD = re.compile(r"[a-z][a-z_]{0,23}")
 FIRST_RETRY = 1.0
 LAST_RETRY = 30.0
+READ_SECONDS = 5.0
 
 
 def parse(raw: bytes | str) -> dict | None:
@@ -110,6 +116,9 @@ class Hub:
         self.ready = asyncio.Event()  # set while subscribed
         self.task: asyncio.Task | None = None
         self.delivered = 0
+        self.reader = None  # redis.asyncio.Redis on one connection, made on the first read
+        self.reads: list[tuple[list[str], asyncio.Future]] = []  # waiting for the next MGET
+        self.reading: asyncio.Task | None = None
 
     # --- pages ---------------------------------------------------------------------------
 
@@ -180,12 +189,63 @@ class Hub:
             await asyncio.sleep(delay)
             delay = min(delay * 2, LAST_RETRY)
 
+    # --- reads -----------------------------------------------------------------------------
+
+    async def read(self, keys: list[str]) -> list[bytes | None]:
+        """The values of these Redis keys (None for a key Redis does not hold), read with
+        those of every other page asking meanwhile (module docstring, 6). Raises when Redis
+        cannot answer within `READ_SECONDS` (a connection refused, a timeout)."""
+        if not keys:
+            return []
+        future = asyncio.get_running_loop().create_future()
+        self.reads.append((keys, future))
+        if self.reading is None or self.reading.done():
+            self.reading = asyncio.get_running_loop().create_task(self._read_all(),
+                                                                  name="live-reads")
+        return await future
+
+    async def _read_all(self) -> None:
+        """One MGET at a time, each for every read waiting when it leaves."""
+        if self.reader is None:
+            import redis.asyncio as aioredis
+
+            # A loop busy with a crowd of pages reads an answer late: 5 s, not the 1 s the
+            # site's other Redis clients allow, before Redis counts as away.
+            pool = aioredis.BlockingConnectionPool.from_url(
+                self.url, max_connections=1, timeout=READ_SECONDS,
+                socket_connect_timeout=READ_SECONDS, socket_timeout=READ_SECONDS)
+            self.reader = aioredis.Redis(connection_pool=pool)
+        await asyncio.sleep(0)  # the pages connecting in this turn of the loop join in
+        while self.reads:
+            batch, self.reads = self.reads, []
+            names = list(dict.fromkeys(name for keys, _future in batch for name in keys))
+            try:
+                values = dict(zip(names, await self.reader.mget(names), strict=True))
+            except Exception as exc:  # noqa: BLE001 - each page decides what Redis away means
+                for _keys, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+                continue
+            for keys, future in batch:
+                if not future.done():
+                    future.set_result([values[name] for name in keys])
+
     async def close(self) -> None:
         """Stop the subscription (tests; a process that ends simply drops it)."""
         if self.task is not None:
             self.task.cancel()
             await asyncio.wait({self.task}, timeout=5)
             self.task = None
+        if self.reading is not None:
+            self.reading.cancel()
+            await asyncio.wait({self.reading}, timeout=5)
+            self.reading = None
+        if self.reader is not None:
+            reader, self.reader = self.reader, None
+            try:
+                await asyncio.wait_for(reader.aclose(close_connection_pool=True), 2)
+            except Exception:  # noqa: BLE001, S110 - closing a connection already gone
+                pass
 
 
 _hubs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -218,3 +278,6 @@ def message(event: dict, versions: dict[Key, int]) -> bytes:
 
 
 HEARTBEAT = b": heartbeat\n\n"
+# Tells the page's script to load its page again for a new token (static/js/live.js): the
+# token ran out, or the reader's rights changed. Nothing after it on this stream.
+RENEW = b"event: renew\ndata: {}\n\n"

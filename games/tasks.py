@@ -20,17 +20,20 @@ def ping(value):
 
 @shared_task(name="games.sweep", ignore_result=True)
 def sweep():
-    """Advance every game whose deadline has passed.
+    """Advance every game whose deadline has passed (on the clock queue).
 
     Beat runs it every SWEEP_INTERVAL_SECONDS; with nothing due it costs one indexed query.
-    Safe to run twice at once (two beats by mistake, a redelivered message): advance_phase
-    re-checks everything under the game lock.
+    Safe to run twice at once (two beats by mistake, a redelivered message, a tick while a
+    long sweep runs): the second finds the first's advisory lock and leaves the due games
+    to it, and advance_phase re-checks everything under the game lock.
     """
     from config.health import record_sweep_completed  # /readyz
 
-    from . import services
+    from .services import lifecycle
 
-    advanced = services.sweep()
+    advanced = lifecycle.sweep_alone()
+    if advanced is None:  # another sweep is at work: its completion is the heartbeat
+        return {"advanced": 0, "another_sweep_running": True}
     record_sweep_completed()
     return {"advanced": advanced}
 

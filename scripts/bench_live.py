@@ -8,8 +8,9 @@ both servers started here on free ports: the pages by gunicorn gthread (config.w
 `--workers`, default 2, DB_CONN_MAX_AGE=0). Then:
 
 (a) `--pages` idle live pages (default 1,000: event streams to /live/ following one quiet
-    thread, anonymous, plain sockets, one connection each like EventSource, held by a
-    process of their own): the live server's memory (RSS and PSS summed over gunicorn's
+    thread, anonymous, with the subscription token its page would give them, each from an
+    address of its own as the proxy names it, plain sockets, one connection each like
+    EventSource, held by a process of their own): the live server's memory (RSS and PSS summed over gunicorn's
     master and its workers) and threads with one page and with all of them open; the
     database connections it holds while they are open (none is expected); the p99 of
     ordinary page requests (a thread page, a board list and a game's home, anonymous, open
@@ -21,7 +22,17 @@ both servers started here on free ports: the pages by gunicorn gthread (config.w
     `--phases` phase changes of a running game (50); commits are stamped by an on-commit
     hook registered before the write's own work, arrivals by the client (the same clock);
 (c) the read pages' ratios to a trivial view: scripts/bench_http.py, run after the rest
-    (`--no-http` prints the command instead).
+    (`--no-http` prints the command instead);
+(d) a reconnect storm, as after a restart of the live server: `--burst` pages (default
+    1,000; signed in as `--burst-users` readers, one page in ten anonymous) all connect at
+    once, each behaving as the browser's EventSource and static/js/live.js do (a refusal
+    that carries `retry:` reconnects after that many ms; a 204 ends the page's live updates
+    for good; any other answer retries after live.js's back-off). Printed: the time until
+    every page is open and the connects per second that makes, the answers met on the way,
+    and the most database connections the live server held or was opening at any moment
+    and the most the database served (sampled every 50 ms). Each page's subscription token
+    is the one its page gives it (the quiet thread's page read from the page server once
+    per reader); `--burst-only` runs (d) alone.
 
 Uses DATABASE_URL (default postgres://postgres@127.0.0.1:5432/killinggames_bench_live,
 created if missing, its data kept between runs) and REDIS_URL (default
@@ -29,6 +40,7 @@ redis://127.0.0.1:6379/10).
 
     .venv/bin/python scripts/bench_live.py [--pages 1000] [--workers 2] [--rounds 5]
         [--posts 200] [--phases 50] [--page-rate 10] [--page-seconds 20] [--no-http]
+        [--burst 1000] [--burst-users 100] [--burst-only]
 """
 
 from __future__ import annotations
@@ -38,12 +50,15 @@ import asyncio
 import http.client
 import multiprocessing as mp
 import os
+import random
+import re
 import signal
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -121,19 +136,20 @@ def memory(pid: int) -> tuple[float, float, int]:
     return rss / 2**20, pss / 2**20, threads
 
 
-def connections_held(pid: int) -> int:
+def connections_held(pid: int, opening: bool = False) -> int:
     """The database connections (TCP to the database's port) that the process `pid` and its
-    children hold."""
+    children hold (established; with `opening`, those being opened too)."""
     import psutil
     from django.conf import settings
 
     port = int(settings.DATABASES["default"].get("PORT") or 5432)
+    states = {psutil.CONN_ESTABLISHED} | ({psutil.CONN_SYN_SENT} if opening else set())
     top = psutil.Process(pid)
     held = 0
     for proc in [top, *top.children(recursive=True)]:
         try:
             held += sum(1 for c in proc.net_connections(kind="tcp")
-                        if c.raddr and c.raddr.port == port)
+                        if c.raddr and c.raddr.port == port and c.status in states)
         except psutil.Error:
             continue
     return held
@@ -150,6 +166,14 @@ def wait_for(port: int) -> None:
             pass
         time.sleep(0.1)
     raise SystemExit(f"the server on port {port} did not answer /healthz")
+
+
+def token(*channels) -> str:
+    """A subscription token for a reader who is not signed in, following `channels`
+    ((kind, id) each), as the pages showing them mint it (config/live_token.py)."""
+    from config import live_token
+
+    return live_token.mint(channels=channels)
 
 
 # --- ordinary pages, open loop ---------------------------------------------------------------
@@ -185,15 +209,25 @@ def page_latencies(port: int, paths: list[str], rate: float, seconds: float) -> 
 
 # --- live pages ----------------------------------------------------------------------------
 
-async def _open_stream(port: int, query: str):
-    """An open /live/ stream (reader, writer), its headers read; None if not 200."""
+async def _open_stream(port: int, query: str, address: str = "127.0.0.1"):
+    """An open /live/ stream (reader, writer), its headers read; None if not 200, or if the
+    live server said to come back later (then after waiting as long as it said). `address`:
+    the browser's, as the proxy names it (X-Forwarded-For): the live server admits so many
+    attempts a second per address."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**16)
     writer.write((f"GET /live/?{query} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                  "Accept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n").encode())
+                  "Accept: text/event-stream\r\nCache-Control: no-cache\r\n"
+                  f"X-Forwarded-For: {address}\r\n\r\n").encode())
     await writer.drain()
     head = await reader.readuntil(b"\r\n\r\n")
     if b" 200 " not in head.split(b"\r\n", 1)[0]:
         writer.close()
+        return None
+    if b"Retry-After" in head:  # refused for now: the browser's EventSource waits `retry`
+        body = await reader.read(4096)
+        writer.close()
+        retry = re.search(rb"retry: (\d+)", body)
+        await asyncio.sleep(int(retry.group(1)) / 1000 if retry else 3)
         return None
     return reader, writer
 
@@ -207,10 +241,10 @@ def hold_pages(port: int, query: str, count: int, pipe) -> None:
     async def main() -> None:
         state = {"open": 0, "failed": 0, "marker": None, "arrivals": []}
 
-        async def one() -> None:
+        async def one(address: str) -> None:
             while True:
                 try:
-                    stream = await _open_stream(port, query)
+                    stream = await _open_stream(port, query, address)
                 except OSError:
                     stream = None
                 if stream is None:
@@ -233,8 +267,8 @@ def hold_pages(port: int, query: str, count: int, pipe) -> None:
                     writer.close()
 
         tasks = []
-        for _ in range(count):
-            tasks.append(asyncio.create_task(one()))
+        for n in range(count):
+            tasks.append(asyncio.create_task(one(f"10.3.{n // 256}.{n % 256}")))
             await asyncio.sleep(1 / 200)
         loop = asyncio.get_running_loop()
         while True:
@@ -263,7 +297,9 @@ def follow(port: int, query: str, events, ready) -> None:
     import orjson
 
     async def main() -> None:
-        stream = await _open_stream(port, query)
+        stream = None
+        for _ in range(10):
+            stream = stream or await _open_stream(port, query)
         if stream is None:
             raise SystemExit("the measuring stream was refused")
         reader, _writer = stream
@@ -272,7 +308,10 @@ def follow(port: int, query: str, events, ready) -> None:
         while True:
             chunk = await reader.read(65536)
             if not chunk:  # its lifetime is over: the browser would reconnect
-                reader, _writer = await _open_stream(port, query)
+                stream = None
+                while stream is None:
+                    stream = await _open_stream(port, query)
+                reader, _writer = stream
                 continue
             now = time.time()
             buffer += chunk
@@ -323,7 +362,8 @@ def delivery(port: int, made: dict, posts: int, phases: int, gap: float) -> dict
     events: mp.Queue = mp.Queue()
     ready = mp.Event()
     client = mp.Process(target=follow, daemon=True,
-                        args=(port, f"thread={made['busy']}&game={made['game']}", events, ready))
+                        args=(port, f"t={quote(token(('thread', made['busy']), ('game', made['game'])))}"
+                              f"&thread={made['busy']}&game={made['game']}", events, ready))
     client.start()
     if not ready.wait(30):
         raise SystemExit("the measuring stream did not open")
@@ -364,6 +404,191 @@ def delivery(port: int, made: dict, posts: int, phases: int, gap: float) -> dict
     return result
 
 
+# --- a reconnect storm ---------------------------------------------------------------------
+
+def readers(count: int) -> list[str]:
+    """The session cookies of `count` signed-in readers (their accounts are kept between
+    runs; each run signs them in anew)."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+
+    from accounts.models import Profile
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    User = get_user_model()
+    cookies = []
+    for i in range(count):
+        user = User.objects.get_or_create(username=f"{BENCH}-reader{i}")[0]
+        Profile.objects.get_or_create(user=user, defaults={"display_name": f"读者{i}"})
+        session = store()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        cookies.append(f"{settings.SESSION_COOKIE_NAME}={session.session_key}")
+    return cookies
+
+
+def page_token(port: int, path: str, cookie: str) -> str | None:
+    """The subscription token the page at `path` gives its live script (#live-texts'
+    data-token), read as the reader of `cookie` ("" for nobody); None if it gives none."""
+    import html
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    conn.request("GET", path, headers={"Cookie": cookie} if cookie else {})
+    response = conn.getresponse()
+    body = response.read().decode()
+    conn.close()
+    if response.status != 200:
+        raise SystemExit(f"{path} answered {response.status}")
+    found = re.search(r'data-token="([^"]+)"', body)
+    return html.unescape(found.group(1)) if found else None
+
+
+def storm(port: int, pages: list[tuple[str, str, str]], out) -> None:
+    """A process opening every page of `pages` ((query, cookie, the browser's address) each)
+    at once, each as the browser would (see the module, (d)), through the proxy (which names
+    the browser's address in X-Forwarded-For, as docs/operations.md's nginx block does);
+    puts on `out` the seconds until each page was open, the answers met and how many pages
+    were refused for good (a 204)."""
+    from collections import Counter
+
+    async def main() -> None:
+        start = time.perf_counter()
+        opened: list[float] = []
+        answers: Counter = Counter()
+        lost = 0
+        held = []
+
+        async def one(query: str, cookie: str, address: str) -> None:
+            nonlocal lost
+            failures = 0
+            while True:
+                answers["attempts"] += 1
+                try:
+                    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                    writer.write((f"GET /live/?{query} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                  "Accept: text/event-stream\r\nCache-Control: no-cache\r\n"
+                                  f"X-Forwarded-For: {address}\r\n"
+                                  + (f"Cookie: {cookie}\r\n" if cookie else "")
+                                  + "\r\n").encode())
+                    await writer.drain()
+                    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
+                    status = int(head.split(b" ", 2)[1])
+                    body = b""
+                    if status == 200:
+                        while b"\n\n" not in body:
+                            chunk = await asyncio.wait_for(reader.read(4096), 60)
+                            if not chunk:
+                                break
+                            body += chunk
+                except (OSError, asyncio.IncompleteReadError, TimeoutError):
+                    answers["connection failed"] += 1
+                    await asyncio.sleep(random.uniform(0.5, 1.5))
+                    continue
+                if status == 200 and b": busy" not in body:
+                    opened.append(time.perf_counter() - start)
+                    held.append(writer)
+                    return
+                writer.close()
+                if status == 200:  # refused for now: EventSource waits `retry` ms
+                    answers["200 busy (retry)"] += 1
+                    retry = re.search(rb"retry: (\d+)", body)
+                    await asyncio.sleep(int(retry.group(1)) / 1000 if retry else 3)
+                elif status == 204:  # EventSource stops for good: the page is not live
+                    answers["204"] += 1
+                    lost += 1
+                    return
+                else:  # EventSource fails; live.js tries again after its back-off
+                    answers[str(status)] += 1
+                    failures += 1
+                    await asyncio.sleep(min(300.0, 5 * 2 ** failures) * random.uniform(0.5, 1))
+
+        tasks = [asyncio.create_task(one(*page)) for page in pages]
+        done, pending = await asyncio.wait(tasks, timeout=240)
+        for task in pending:
+            task.cancel()
+        out.put({"opened": sorted(opened), "answers": dict(answers), "lost": lost,
+                 "pending": len(pending)})
+        await asyncio.sleep(1)
+        for writer in held:
+            writer.close()
+
+    asyncio.run(main())
+
+
+def database_backends() -> int:
+    """Connections open to the benchmark's database (every process's), from PostgreSQL."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("select count(*) from pg_stat_activity where datname = current_database()"
+                       " and pid <> pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+def burst(live_pid: int, page_port: int, live_port: int, made: dict, count: int,
+          users: int) -> dict:
+    """(d): `count` pages connect at once; what it took (see the module)."""
+    from django.db import connections
+
+    cookies = readers(users)
+    path = f"/t/{made['quiet']}/"
+    tokens = {cookie: page_token(page_port, path, cookie) for cookie in [""] + cookies}
+    from messaging.models import Thread
+
+    version = Thread.objects.values_list("version", flat=True).get(pk=made["quiet"])
+    pages = []
+    for n in range(count):
+        # A reader's pages come from their address; each anonymous page from its own.
+        reader = n % len(cookies)
+        cookie = "" if n % 10 == 0 else cookies[reader]
+        address = f"10.1.{n // 256}.{n % 256}" if not cookie else f"10.2.0.{reader}"
+        token = tokens[cookie]
+        query = (f"t={quote(token)}&" if token else "") + f"thread={made['quiet']}.{version}"
+        pages.append((query, cookie, address))
+    out: mp.Queue = mp.Queue()
+    client = mp.Process(target=storm, args=(live_port, pages, out), daemon=True)
+    peak_live = peak_all = 0
+    client.start()
+    while client.is_alive() and out.empty():
+        peak_live = max(peak_live, connections_held(live_pid, opening=True))
+        peak_all = max(peak_all, database_backends())
+        time.sleep(0.05)
+    result = out.get(timeout=300)
+    client.join(30)
+    connections.close_all()
+    result.update(peak_live=peak_live, peak_all=peak_all, count=count, users=users,
+                  tokens=sum(1 for t in tokens.values() if t))
+    return result
+
+
+def print_burst(result: dict, workers: int) -> None:
+    opened, count = result["opened"], result["count"]
+    print(f"\n(d) a reconnect storm: {count} pages ({result['users']} signed-in readers, one "
+          f"page in ten anonymous) connect at once to a live server just started "
+          f"({workers} uvicorn workers); tokens from their pages: "
+          f"{'yes' if result['tokens'] else 'none given'}")
+    if opened:
+        last = opened[-1]
+        print(f"open: {len(opened)} of {count}; half after {percentile(opened, 50):.1f} s, "
+              f"90 % after {percentile(opened, 90):.1f} s, the last after {last:.1f} s "
+              f"({len(opened) / last:.0f} connects/s)")
+    print(f"refused for good (204, the page's live updates end until a reload): "
+          f"{result['lost']}; still trying at the end: {result['pending']}")
+    print("answers on the way: " + ", ".join(f"{k} {v}" for k, v in
+                                             sorted(result["answers"].items())))
+    print(f"database connections, most at any moment: the live server held or was opening "
+          f"{result['peak_live']}; the database served {result['peak_all']} (every process's)")
+
+
 # --- the run -------------------------------------------------------------------------------
 
 def main() -> None:
@@ -379,6 +604,9 @@ def main() -> None:
     parser.add_argument("--http-seconds", type=float, default=10,
                         help="measuring time per page of scripts/bench_http.py")
     parser.add_argument("--no-http", action="store_true")
+    parser.add_argument("--burst", type=int, default=1000, help="pages of the storm, (d)")
+    parser.add_argument("--burst-users", type=int, default=100)
+    parser.add_argument("--burst-only", action="store_true", help="run (d) alone")
     args = parser.parse_args()
     from bench_http import ensure_database, free_port
 
@@ -395,26 +623,34 @@ def main() -> None:
     connections.close_all()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     page_port, live_port = free_port(), free_port()
+
+    def live_server() -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.asgi", "-b", f"127.0.0.1:{live_port}",
+             "-k", "uvicorn_worker.UvicornWorker", "-w", str(args.workers),
+             "--graceful-timeout", "5", "--log-level", "warning"],
+            cwd=ROOT, env=dict(os.environ, DB_CONN_MAX_AGE="0"))
+
     servers = [
         subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{page_port}",
              "-k", "gthread", "-w", str(2 * (os.cpu_count() or 1) + 1), "--threads", "4",
              "--log-level", "warning"], cwd=ROOT, env=dict(os.environ)),
-        subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.asgi", "-b", f"127.0.0.1:{live_port}",
-             "-k", "uvicorn_worker.UvicornWorker", "-w", str(args.workers),
-             "--graceful-timeout", "5", "--log-level", "warning"],
-            cwd=ROOT, env=dict(os.environ, DB_CONN_MAX_AGE="0")),
+        live_server(),
     ]
     live = servers[1]
     pages = [f"/t/{made['busy']}/", f"/b/{made['board']}/", f"/games/{made['game']}/"]
     holder = None
+    stormed = None
     try:
         wait_for(page_port)
         wait_for(live_port)
+        if args.burst_only:
+            stormed = burst(live.pid, page_port, live_port, made, args.burst, args.burst_users)
+            return
         page_latencies(page_port, pages, args.page_rate, 3)  # warm the page workers
         ours, theirs = mp.Pipe()
-        query = f"thread={made['quiet']}"
+        query = f"t={quote(token(('thread', made['quiet'])))}&thread={made['quiet']}"
         # One page per live worker first: each has imported everything and subscribed once.
         holder = mp.Process(target=hold_pages, daemon=True,
                             args=(live_port, query, args.workers, theirs))
@@ -450,6 +686,12 @@ def main() -> None:
         holder = None
         time.sleep(2)
         none += page_latencies(page_port, pages, args.page_rate, args.page_seconds)
+        if args.burst:  # (d), after a restart of the live server
+            live.terminate()
+            live.wait(30)
+            live = servers[1] = live_server()
+            wait_for(live_port)
+            stormed = burst(live.pid, page_port, live_port, made, args.burst, args.burst_users)
     finally:
         if holder is not None:
             holder.kill()
@@ -460,6 +702,8 @@ def main() -> None:
                 server.wait(30)
             except subprocess.TimeoutExpired:
                 server.kill()
+        if stormed is not None and args.burst_only:
+            print_burst(stormed, args.workers)
 
     print(f"\npages: gunicorn gthread {2 * (os.cpu_count() or 1) + 1} × 4 (config.wsgi); "
           f"/live/: gunicorn with {args.workers} uvicorn workers (config.asgi); PostgreSQL, "
@@ -492,6 +736,8 @@ def main() -> None:
         ms = got["ms"] or [float("nan")]
         print(f"{label:32} {got['sent']:6} {len(got['ms']):6} {percentile(ms, 50):6.1f} "
               f"{percentile(ms, 99):6.1f} {max(ms):6.1f}")
+    if stormed is not None:
+        print_burst(stormed, args.workers)
     command = [sys.executable, str(ROOT / "scripts" / "bench_http.py"),
                "--seconds", f"{args.http_seconds:g}"]
     if args.no_http:

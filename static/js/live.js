@@ -13,11 +13,23 @@
 //   the forms of the ended phase can no longer be sent; the banner's button loads the page
 //   anew;
 // - the header's counts (the bell, 神的使者) follow the reader's own events.
+// The stream is opened with the page's subscription token (#live-texts' data-token, naming
+// the objects in data-channels: config/live_token.py), never more than it names. The token
+// is renewed by loading the page again (its ordinary, permission-checked view, fetched, not
+// shown): when the stream says `renew` (the token ran out, or the reader's rights changed)
+// and after a stream that failed for good (EventSource CLOSED: a 403 for a token refused, a
+// 204 where nothing is served live), the latter after a back-off of 5 s doubling to 5 min,
+// each wait a random 50-100 % of that (jitter, so pages refused together do not come back
+// together). A page its reader may no longer read follows what the refusal's page gives it
+// a token for (their own events), nothing of what they lost.
+// A stream refused for now (the live server busy, or Redis away) is a 200 carrying only a
+// `retry:` delay the server chose: EventSource comes back by itself then.
 // No inline script anywhere (the content security policy forbids it).
 (function () {
   "use strict";
 
-  var texts, versions = {}, phases = {}, source = null, retry = 0, retryTimer = null;
+  var texts, versions = {}, phases = {}, source = null, failures = 0, retryTimer = null;
+  var token = "", channels = [];
   var busy = {}, again = {};
 
   function each(selector, root, fn) {
@@ -44,37 +56,79 @@
     each("[data-live-thread]", null, function (el) { keep("thread", el.dataset.liveThread, el.dataset.liveV); });
   }
 
+  // The token and the objects it names ("thread=42&game=7"), from #live-texts of `el`'s page.
+  function grant(el) {
+    token = el.dataset.token || "";
+    channels = (el.dataset.channels || "").split("&").filter(function (c) { return c; })
+      .map(function (c) { return c.replace("=", ":"); });
+  }
+
+  // Only the objects the token names, with the versions the page has.
   function streamUrl() {
-    var parts = [];
-    Object.keys(versions).forEach(function (key) {
+    var parts = ["t=" + encodeURIComponent(token)];
+    channels.forEach(function (key) {
       var kind = key.split(":")[0], id = key.split(":")[1];
-      if (kind === "user") { return; }
       parts.push(kind + "=" + id + (versions[key] == null ? "" : "." + versions[key]));
     });
-    return texts.dataset.url + (parts.length ? "?" + parts.join("&") : "");
+    return texts.dataset.url + "?" + parts.join("&");
   }
 
   function connect() {
     retryTimer = null;
+    if (!token) { document.body.setAttribute("data-live", "closed"); return; }
     source = new EventSource(streamUrl());
     // The page says whether it is live (tests and styles may read it).
-    source.onopen = function () { retry = 0; document.body.setAttribute("data-live", "open"); };
+    source.onopen = function () { failures = 0; document.body.setAttribute("data-live", "open"); };
     source.onmessage = function (e) {
       var event;
       try { event = JSON.parse(e.data); } catch (err) { return; }
       changed(event);
     };
+    source.addEventListener("renew", function () {
+      // The token ran out, or the reader's rights changed: a new one from the page, now.
+      source.close();
+      source = null;
+      renew();
+    });
     source.onerror = function () {
-      // CONNECTING: the browser reconnects by itself (with Last-Event-ID). CLOSED: the server
-      // said no stream (204: not served live here, nothing to follow) or failed; try again
-      // later, less and less often, with the versions the page has now.
+      // CONNECTING: the browser reconnects by itself (with Last-Event-ID), after the delay
+      // the server's `retry:` gave. CLOSED: the server refused the stream (403: the token
+      // was refused; 204: nothing served live here) or failed: later, a new token.
       document.body.setAttribute("data-live", source.readyState === EventSource.CLOSED ? "closed" : "connecting");
       if (source.readyState !== EventSource.CLOSED) { return; }
       source = null;
-      if (retryTimer) { return; }
-      retry = Math.min(retry + 1, 7);
-      retryTimer = setTimeout(connect, 2500 * Math.pow(2, retry));
+      later();
     };
+  }
+
+  // Renew the token after a back-off (5 s doubling to 5 min, each wait 50-100 % of it).
+  function later() {
+    if (retryTimer) { return; }
+    failures = Math.min(failures + 1, 7);
+    var wait = Math.min(300000, 5000 * Math.pow(2, failures - 1)) * (0.5 + Math.random() / 2);
+    retryTimer = setTimeout(function () { retryTimer = null; renew(); }, wait);
+  }
+
+  // Load this page again (its own view checks the reader's rights) for a new token, then
+  // connect with it and the versions the page has now. A refusal the site rendered as a
+  // page (403, 404) holds a token too: for what that answer shows (the reader's own
+  // events, not the object they lost), so the page follows that much and no more.
+  function renew() {
+    fetch(window.location.href, {credentials: "same-origin", headers: {"Accept": "text/html"}})
+      .then(function (r) {
+        if (!r.ok && r.status !== 403 && r.status !== 404 && r.status !== 410) { throw new Error(r.status); }
+        return r.text();
+      })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live-texts");
+        if (!fresh) {  // nothing the page's reader may follow here any more: it stops
+          document.body.setAttribute("data-live", "closed");
+          return;
+        }
+        grant(fresh);
+        connect();
+      })
+      .catch(function () { later(); });
   }
 
   function changed(event) {
@@ -291,7 +345,8 @@
     texts = document.getElementById("live-texts");
     if (!texts || !window.EventSource || !window.fetch) { return; }
     collect();
-    if (!Object.keys(versions).length && !texts.dataset.countsUrl) { return; }
+    grant(texts);
+    if (!token) { return; }  // nothing to follow, for a reader not signed in
     // A form being filled in is left as it is when its part is brought up to date.
     document.addEventListener("input", function (e) {
       if (e.target.form) { e.target.form.setAttribute("data-live-dirty", ""); }

@@ -3,7 +3,8 @@ of live pages: pytest-django's `live_server` is a thread-per-request WSGI server
 cannot hold an event stream open (/live/ answers it 204, and pages work as without script).
 
 Like `live_server` it serves the test database (the test commits what the pages must see:
-`transactional_db`) and the static files from the finders.
+`transactional_db`) and the static files from the finders; /live/ as in production
+(config/asgi.py: config.live_view.LiveASGIHandler, before the middleware).
 """
 
 from __future__ import annotations
@@ -17,14 +18,15 @@ class AsgiServer:
     def __init__(self) -> None:
         import uvicorn
         from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-        from django.core.asgi import get_asgi_application
+
+        from config.live_view import LiveASGIHandler
 
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(ASGIStaticFilesHandler(get_asgi_application()), lifespan="off",
+        config = uvicorn.Config(ASGIStaticFilesHandler(LiveASGIHandler()), lifespan="off",
                                 log_level="warning", timeout_graceful_shutdown=1,
                                 access_log=False)
         self.server = uvicorn.Server(config)

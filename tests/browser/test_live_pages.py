@@ -3,7 +3,10 @@ services publishing on the change feed: two players of a toy game. One posts, ac
 votes; the other's open pages follow without a reload (a marker set in each page's window
 stays): the thread's "1 条新回复" bar within 2 s and the post it adds, the bell, the game
 home's banner when the night ends and its countdown stopped, the vote tally, and the
-banner on every open page when the GM ends the day. Screenshots at 390 px in Chinese."""
+banner on every open page when the GM ends the day. Screenshots at 390 px in Chinese.
+Connecting: a stream the live server turns away for now (its `retry:` answer) comes back by
+itself and follows; a stream refused for good makes the script load its page for a new
+token after a back-off that doubles, with jitter."""
 
 from __future__ import annotations
 
@@ -131,3 +134,105 @@ def test_two_players_pages_follow_each_other_without_a_reload(
     assert vote_page.locator("#vote-submit").is_disabled()
     vote_page.screenshot(path=str(artifacts_dir / "live-phase-ended-390.png"))
     _not_reloaded(vote_page, home, thread_page)
+
+
+# --- connecting: refusals, tokens and back-off ----------------------------------------------------
+
+class _RefuseFirst:
+    """The live server's admission, refusing the first `n` attempts for about a second."""
+
+    def __init__(self, n: int) -> None:
+        self.left = n
+        self.refused = 0
+
+    def admit(self, address: str) -> float:
+        if self.left > 0:
+            self.left -= 1
+            self.refused += 1
+            return 1.0
+        return 0.0
+
+
+@pytest.mark.slow(seconds=5)
+def test_a_stream_refused_for_now_comes_back_by_itself_and_the_page_follows(
+        asgi_server, asgi_page_for, game, players, monkeypatch):
+    """The live server's refusal under a crowd is a 200 carrying `retry:` (config/
+    live_view.py): Chromium's EventSource reconnects by itself after that delay, with no
+    script and no reload, and the page then follows its thread."""
+    from config import live_view
+
+    gate = _RefuseFirst(2)
+    monkeypatch.setattr(live_view, "admission", lambda: gate)
+    thread = forum.start_thread(board=game.board, author=players[1], kind=Thread.Kind.DISCUSSION,
+                                title="排队的帖子", body="先来后到")
+    page = asgi_page_for(players[0])
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/live/" in r.url else None)
+    page.goto(asgi_server.url + thread.get_absolute_url())
+    page.evaluate("window.__notReloaded = true")
+    deadline = time.monotonic() + 10
+    while len(asked) < 3 and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert gate.refused == 2 and len(asked) >= 3, (gate.refused, asked)
+    assert all("t=" in url for url in asked)
+    page.wait_for_selector("body[data-live=open]")
+    page.wait_for_timeout(300)  # the third stream listens
+    forum.reply(thread=thread, author=players[1], body="轮到你了", enforce_rate_limit=False)
+    page.locator("#live-new-replies").wait_for(timeout=5_000)
+    _not_reloaded(page)
+
+
+FAILING_EVENTSOURCE = """
+window.__live = {fails: [], renews: [], urls: []};
+window.EventSource = function (url) {
+  var self = this;
+  self.readyState = 0;
+  window.__live.urls.push(url);
+  self.close = function () { self.readyState = 2; };
+  self.addEventListener = function () {};
+  // Refused for good (a 403): the browser's EventSource is CLOSED and says so once.
+  Promise.resolve().then(function () {
+    self.readyState = 2;
+    window.__live.fails.push(Date.now());
+    if (self.onerror) { self.onerror(); }
+  });
+};
+window.EventSource.CONNECTING = 0;
+window.EventSource.OPEN = 1;
+window.EventSource.CLOSED = 2;
+var realFetch = window.fetch;
+window.fetch = function (url) {
+  if (String(url) === window.location.href) { window.__live.renews.push(Date.now()); }
+  return realFetch.apply(this, arguments);
+};
+"""
+
+
+@pytest.mark.slow(seconds=5)
+def test_a_refused_stream_asks_its_page_for_a_new_token_after_a_jittered_back_off(
+        asgi_server, asgi_page_for, game, players):
+    """A stream refused for good (EventSource CLOSED: a 403 for a token refused) makes
+    static/js/live.js load its page again for a new token, after 5 s, 10 s, 20 s, 40 s, 80 s
+    (doubling to 5 min), each wait a random 50-100 % of that; it then connects with the new
+    token. The browser's EventSource is replaced by one that always fails, time by
+    Playwright's clock."""
+    thread = forum.start_thread(board=game.board, author=players[1], kind=Thread.Kind.DISCUSSION,
+                                title="退避", body="慢慢来")
+    page = asgi_page_for(players[0])
+    page.add_init_script(FAILING_EVENTSOURCE)
+    page.clock.install()
+    page.goto(asgi_server.url + thread.get_absolute_url())
+    for attempt in range(1, 6):
+        page.wait_for_function("n => window.__live.fails.length >= n", arg=attempt)
+        page.clock.run_for(400_000)  # past any wait: the renewal starts
+        page.wait_for_function("n => window.__live.renews.length >= n", arg=attempt)
+    page.wait_for_function("n => window.__live.fails.length >= n", arg=6)
+    live = page.evaluate("window.__live")
+    waits = [renew - fail for fail, renew in zip(live["fails"], live["renews"], strict=False)]
+    for n, wait in enumerate(waits):
+        ceiling = 5000 * 2 ** n
+        assert ceiling / 2 <= wait <= ceiling, (n, wait, waits)
+    assert len({round(w / (5000 * 2 ** n), 3) for n, w in enumerate(waits)}) > 1, waits
+    # Each attempt names the token its page gave (a new one after each renewal) and the
+    # thread, with the version the page shows.
+    assert all(f"thread={thread.pk}" in url and "t=" in url for url in live["urls"])

@@ -1,16 +1,22 @@
-"""The leak side of the live feed: at a few moments of a game, every kind of viewer connected
-to /live/ asking for EVERY object there is (each thread, board and game of the site, the
-GM's board, a GM-only thread, a draft game) hears an event exactly for the objects whose
-page that viewer may open (read from the pages themselves: a 200), and for their own
-`user`, never for anyone else's. Events carry no content (config/live.parse keeps four
-fields), so an event for an object one may not see is the only thing the feed could leak.
+"""The leak side of the live feed: at a few moments of a game, every kind of viewer opens
+every page of the site (each thread, board and game, a game's act and watch pages; the GM's
+board, a GM-only thread, a draft game among them) and takes the subscription token each
+page gives its live script (config/live_token.py). Then:
+- every object a token names is one whose own page that viewer may open (a 200);
+- a stream asking for anything its token does not name is refused (403), whatever it asks;
+- with every object and every user of the site given an event, the viewer's streams hear
+  exactly the objects their tokens name and their own `user`, never anyone else's.
+Events carry no content (config/live.parse keeps four fields), so an event for an object
+one may not see is the only thing the feed could leak.
 """
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from games import services
@@ -18,11 +24,14 @@ from games.models import Game
 from messaging import services as forum
 from messaging.models import Board, Thread
 from tests.factories import toy as toy_play
-from tests.web.live_harness import Stream, run, send, settle, subscribed
+from tests.web.live_harness import Reader, connect, open_stream, run, send, settle, subscribed
 
 pytestmark = pytest.mark.usefixtures("toy_ruleset")
 
 PER_STREAM = 8  # live_view.MAX_OBJECTS
+# Each round's events are newer than the last round's (the feed keeps the newest version,
+# and a stream takes what it kept as what its page has: only newer news is sent on).
+_rounds = itertools.count(10_000, 1_000)
 
 
 def _objects() -> list[tuple[str, int, str]]:
@@ -33,47 +42,61 @@ def _objects() -> list[tuple[str, int, str]]:
     return found
 
 
-def _may_open(user, page: str) -> bool:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client.get(page).status_code == 200
+def _other_pages() -> list[str]:
+    """The pages that follow a game without being its home: its act and watch pages."""
+    return [reverse(name, args=[pk]) for pk in Game.objects.values_list("pk", flat=True)
+            for name in ("game-act", "game-watch")]
 
 
-def _heard(user, objects) -> set[tuple[str, int]]:
-    """What `user`'s pages hear when they ask for every object in `objects` and every object
-    and every user of the site gets an event."""
-    chunks = [objects[n:n + PER_STREAM] for n in range(0, len(objects), PER_STREAM)]
-    clients = []
-    for _ in chunks:
-        client = AsyncClient()
-        if user is not None:
-            client.force_login(user)
-        clients.append(client)
+def _tokens(reader: Reader, objects) -> tuple[set[tuple[str, int]], dict[str, str]]:
+    """What `reader` may open (the objects whose own page answers 200) and the tokens the
+    pages give it ({channels text: token}, one per distinct set of objects)."""
+    may, tokens = set(), {}
+    pages = [(kind, pk, page) for kind, pk, page in objects] + [
+        (None, None, page) for page in _other_pages()]
+    for kind, pk, page in pages:
+        got = reader.page(page)
+        if kind is not None and got["status"] == 200:
+            may.add((kind, pk))
+        if got["token"]:
+            tokens.setdefault(got["channels"], got["token"])
+    return may, tokens
+
+
+def _heard(reader: Reader, objects, tokens: dict[str, str]):
+    """What `reader`'s streams hear, each opened with a token and the objects it names,
+    when every object and every user of the site gets an event; and what each token's
+    stream answered when it asked for every object of the site instead."""
     users = list(get_user_model().objects.values_list("pk", flat=True))
+    everything = [f"{kind}={pk}" for kind, pk, _page in objects]
+    chunks = [everything[n:n + PER_STREAM] for n in range(0, len(everything), PER_STREAM)]
 
     async def main():
+        greedy = set()
+        for channels, token in tokens.items():
+            for chunk in chunks:
+                stream = await connect(reader.query(token, *chunk), reader)
+                await asyncio.wait_for(stream.ended.wait(), 5)
+                named = set(channels.split("&")) if channels else set()
+                greedy.add((stream.status, set(chunk) <= named))
         streams = []
-        for client, chunk in zip(clients, chunks, strict=True):
-            query = "&".join(f"{kind}={pk}" for kind, pk, _page in chunk)
-            response = await client.get(f"/live/?{query}")
-            if response.status_code == 204:
-                continue  # nothing it asked for may be read, and no session
-            assert response.status_code == 200, response.status_code
-            streams.append(await Stream(response).start())
+        for channels, token in tokens.items():
+            streams.append(await open_stream(
+                reader.query(token, *(channels.split("&") if channels else [])), reader))
         if not streams:
-            return set()
+            return greedy, set()
         await subscribed()
+        version = next(_rounds)
         for kind, pk, _page in objects:
-            send(kind, pk, 10_000, "phase")
+            send(kind, pk, version, "phase")
         for pk in users:
-            send("user", pk, 10_000, "notices")
+            send("user", pk, version, "notices")
         await settle(0.5)
         heard = set()
         for stream in streams:
             await stream.close()
             heard |= {(e["t"], e["id"]) for e in stream.events()}
-        return heard
+        return greedy, heard
 
     return run(main)
 
@@ -92,14 +115,20 @@ def _check_moment(moment: str, viewers) -> None:
     objects = _objects()
     assert len(objects) >= 6
     for name, user in viewers:
-        may = {(kind, pk) for kind, pk, page in objects if _may_open(user, page)}
+        reader = Reader(user)
+        may, tokens = _tokens(reader, objects)
+        named = {(kind, int(pk)) for channels in tokens for part in channels.split("&") if part
+                 for kind, _eq, pk in [part.partition("=")]}
+        assert named <= may, (moment, name, sorted(named - may))
         own = {("user", user.pk)} if user is not None else set()
-        heard = _heard(user, objects)
-        assert heard == may | own, (moment, name, sorted(heard ^ (may | own)))
+        greedy, heard = _heard(reader, objects, tokens)
+        # Asking beyond the token is a 403; asking within it opens the stream.
+        assert greedy <= {(403, False), (200, True)}, (moment, name, greedy)
+        assert heard == named | own, (moment, name, sorted(heard ^ (named | own)))
 
 
-@pytest.mark.slow(seconds=20)
-def test_every_viewer_hears_exactly_what_they_may_open_at_each_moment(
+@pytest.mark.slow(seconds=40)
+def test_every_viewer_hears_exactly_what_its_pages_show_it_at_each_moment(
         game, players, gm, make_user, db):
     # Besides the game: a lobby thread, the GM board with a thread, a GM-only thread on the
     # game's board and a draft game (whose board nobody but its GM may read, whose page

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+import time_machine
 from django.conf import settings
 from django.db import connection, transaction
 
@@ -187,3 +188,43 @@ def test_a_sweep_reads_every_due_game_whatever_its_batch_size(toy_ruleset, gm, m
     t = max(g.deadline for g in games) + dt.timedelta(seconds=settings.SWEEP_GRACE_SECONDS + 1)
     assert lifecycle.sweep(now=t, limit=2) == 5
     assert lifecycle.sweep(now=t, limit=2) == 0  # each once a sweep: the day is not due
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sweep_while_another_runs_leaves_the_due_games_to_it(two_due_games, caplog):
+    """The second sweep neither advances nor waits: it finds the first's advisory lock. The
+    beat's task then records no heartbeat (a hung sweep must still show on /readyz)."""
+    from django.core.cache import caches
+
+    from config.health import SWEEP_KEY
+    from games import tasks
+
+    (first, second), t = two_due_games
+    caplog.set_level(logging.INFO)
+    held, done = threading.Event(), threading.Event()
+
+    def other_sweep():
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_lock(%s)", [lifecycle.SWEEP_LOCK])
+                held.set()
+                done.wait(20)
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [lifecycle.SWEEP_LOCK])
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=other_sweep)
+    thread.start()
+    try:
+        assert held.wait(10)
+        assert lifecycle.sweep_alone(now=t) is None
+        assert lifecycle.sweep(now=t) == 0
+        caches["default"].delete(SWEEP_KEY)
+        with time_machine.travel(t, tick=False):
+            assert tasks.sweep() == {"advanced": 0, "another_sweep_running": True}
+        assert caches["default"].get(SWEEP_KEY) is None
+    finally:
+        done.set()
+        thread.join(20)
+    assert "another sweep is running: 2 due games" in caplog.text
+    assert lifecycle.sweep(now=t) == 2

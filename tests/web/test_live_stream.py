@@ -1,21 +1,27 @@
 """The live stream (/live/, config/live_view.py) and its fan-out (config/live.py): a page
-hears the objects it names and may read, its reader's own events and nothing else; it
-catches up by version when it reconnects; Redis or the database away never breaks it."""
+hears the objects its subscription token names (config/live_token.py: minted by the page
+that showed them), its reader's own events and nothing else; opening a stream costs no
+database work; a bad token is a 403; a change of the reader's rights makes their old tokens
+worthless; attempts beyond the process's rate are told to come back; a page catches up by
+version when it reconnects; Redis away never breaks it."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 
 import orjson
 import pytest
 from asgiref.sync import sync_to_async
-from django.test import AsyncClient
+from django.core import signing
+from django.urls import reverse
 
-from config import live, live_view
+from config import feed, live, live_token, live_view
 from games import services
 from messaging import services as forum
 from messaging.models import Board, Thread
-from tests.web.live_harness import open_stream, run, send, settle, subscribed
+from tests.factories.toy import night_kill, open_to_outsiders
+from tests.web.live_harness import Reader, connect, open_stream, run, send, settle, subscribed
 
 pytestmark = pytest.mark.usefixtures("toy_ruleset")
 
@@ -90,28 +96,26 @@ def _discussion(game, author) -> Thread:
                               title="分析", body="我觉得三号可疑")
 
 
-def _client(user=None) -> AsyncClient:
-    client = AsyncClient()
-    if user is not None:
-        client.force_login(user)
-    return client
+def _gm_only_thread(game, gm) -> Thread:
+    return forum.start_thread(board=game.board, author=gm, kind=Thread.Kind.GM_ONLY,
+                              title="天神的笔记", body="只有天神能看")
 
 
 def test_a_page_hears_its_thread_and_game_and_its_reader_hears_their_own_notices(
         game, players, db):
     thread = Thread.objects.filter(board=game.board).first()
     other = _lobby_thread(players[2])
-    reader = players[0]
-
-    client = _client(reader)
+    reader = Reader(players[0])
+    query = reader.query(reader.token(("thread", thread.pk), ("game", game.pk)),
+                         f"thread={thread.pk}", f"game={game.pk}")
 
     async def main():
-        stream = await open_stream(client, f"?thread={thread.pk}&game={game.pk}")
+        stream = await open_stream(query, reader)
         await subscribed()
         send("thread", thread.pk, thread.version + 1)
         send("game", game.pk, game.page_version + 1, "phase")
         send("thread", other.pk, 99)                 # not named by this page
-        send("user", reader.pk, 4, "notices")       # the reader's own
+        send("user", players[0].pk, 4, "notices")   # the reader's own
         send("user", players[1].pk, 4, "notices")   # someone else's
         await settle()
         await stream.close()
@@ -122,17 +126,19 @@ def test_a_page_hears_its_thread_and_game_and_its_reader_hears_their_own_notices
     assert stream.events() == [
         {"t": "thread", "id": thread.pk, "v": thread.version + 1},
         {"t": "game", "id": game.pk, "v": game.page_version + 1, "what": "phase"},
-        {"t": "user", "id": reader.pk, "v": 4, "what": "notices"}]
+        {"t": "user", "id": players[0].pk, "v": 4, "what": "notices"}]
     # Each event's id is every version the page has then (the browser's Last-Event-ID).
     assert stream.ids()[-1] == (f"game={game.pk}.{game.page_version + 1}"
-                                f"&thread={thread.pk}.{thread.version + 1}&user={reader.pk}.4")
+                                f"&thread={thread.pk}.{thread.version + 1}"
+                                f"&user={players[0].pk}.4")
 
 
 def test_a_user_named_in_the_query_is_ignored(players, db):
-    client = _client(players[0])
+    reader = Reader(players[0])
+    query = reader.query(reader.token(), f"user={players[1].pk}")
 
     async def main():
-        stream = await open_stream(client, f"?user={players[1].pk}")
+        stream = await open_stream(query, reader)
         await subscribed()
         send("user", players[1].pk, 1, "notices")
         send("user", players[0].pk, 1, "notices")
@@ -143,62 +149,208 @@ def test_a_user_named_in_the_query_is_ignored(players, db):
     assert [e["id"] for e in run(main).events()] == [players[0].pk]
 
 
-def _gm_only_thread(game, gm) -> Thread:
-    return forum.start_thread(board=game.board, author=gm, kind=Thread.Kind.GM_ONLY,
-                              title="天神的笔记", body="只有天神能看")
-
-
-def test_a_player_cannot_follow_the_gm_board_a_gm_only_thread_or_a_draft_game(
-        game, players, gm, make_user, db):
-    gm_board = services.gm_board(game)
-    gm_thread = forum.start_thread(board=gm_board, author=gm, kind=Thread.Kind.DISCUSSION,
-                                   title="天神版", body="天神之间")
-    hidden = _gm_only_thread(game, gm)
-    draft = services.create_game(name="草稿局", ruleset="toy", gm=gm, seat_count=5,
-                                 durations={"night": 60, "day": 60})
-    public = Thread.objects.filter(board=game.board).exclude(pk=hidden.pk).first()
-    query = (f"?thread={gm_thread.pk}&thread={hidden.pk}&board={gm_board.pk}&game={draft.pk}"
-             f"&thread={public.pk}")
-
-    async def main(client):
-        stream = await open_stream(client, query)
-        await subscribed()
-        for kind, pk in (("thread", gm_thread.pk), ("thread", hidden.pk),
-                         ("board", gm_board.pk), ("game", draft.pk), ("thread", public.pk)):
-            send(kind, pk, 50)
-        await settle()
-        await stream.close()
-        return {(e["t"], e["id"]) for e in stream.events()}
-
-    player, anonymous, host = _client(players[0]), _client(), _client(gm)
-    assert run(lambda: main(player)) == {("thread", public.pk)}
-    assert run(lambda: main(anonymous)) == {("thread", public.pk)}
-    # The game's GM reads its GM board and GM-only threads (a draft game has no page at all).
-    assert run(lambda: main(host)) == {("thread", gm_thread.pk), ("thread", hidden.pk),
-                                     ("board", gm_board.pk), ("thread", public.pk)}
-
-
-def test_nothing_readable_and_no_session_is_a_204_not_a_stream(game, gm, db):
-    hidden = _gm_only_thread(game, gm)
+def test_each_page_gives_its_script_a_token_for_what_it_shows_and_its_reader(
+        game, players, gm, db):
+    """The token is minted from the page's own markers (`{% live %}`), after its view
+    decided the reader may read them; it opens exactly those, and the reader's events."""
+    thread = _discussion(game, players[3])
+    reader, anonymous = Reader(players[0]), Reader()
+    thread_page = reader.page(thread.get_absolute_url())
+    home = reader.page(reverse("game-home", args=[game.pk]))
+    assert thread_page["status"] == home["status"] == 200
+    assert thread_page["channels"] == f"thread={thread.pk}"
+    assert home["channels"] == f"game={game.pk}"
+    grant = live_token.check(home["token"], session_key=reader.session_key)
+    assert grant.channels == {("game", game.pk)} and grant.user_id == players[0].pk
+    outside = anonymous.page(thread.get_absolute_url())
+    assert live_token.check(outside["token"], session_key=None).user_id is None
+    # A page that follows nothing, for a reader not signed in: no token, no stream.
+    assert anonymous.page(reverse("lobby"))["token"] is None
+    assert reader.page(reverse("lobby"))["token"]  # the reader's own events
 
     async def main():
-        return (await AsyncClient().get(f"/live/?thread={hidden.pk}"),
-                await AsyncClient().get("/live/"),
-                await AsyncClient().get("/live/?thread=999999"))
+        stream = await open_stream(reader.query(thread_page["token"], f"thread={thread.pk}"),
+                                   reader)
+        await subscribed()
+        send("thread", thread.pk, thread.version + 1)
+        await settle()
+        await stream.close()
+        return stream.events()
 
-    assert [r.status_code for r in run(main)] == [204, 204, 204]
+    assert run(main) == [{"t": "thread", "id": thread.pk, "v": thread.version + 1}]
+
+
+def test_opening_a_stream_costs_no_database_work(game, players, django_assert_num_queries,
+                                                 monkeypatch, db):
+    """No query and no connection in any thread, from the request to the catch-up and the
+    first events: the token is checked without the database (a reconnect storm of 1,000
+    pages once opened 956 PostgreSQL connections)."""
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.backends.signals import connection_created
+
+    thread = Thread.objects.filter(board=game.board).first()
+    reader = Reader(players[0])
+    query = reader.query(reader.token(("thread", thread.pk), ("game", game.pk)),
+                         f"thread={thread.pk}.{thread.version}", f"game={game.pk}")
+    send("thread", thread.pk, thread.version + 1)   # kept by the feed: a catch-up at connect
+    touched = []
+    real_cursor = BaseDatabaseWrapper.cursor
+
+    def cursor(self):
+        touched.append("cursor")
+        return real_cursor(self)
+
+    monkeypatch.setattr(BaseDatabaseWrapper, "cursor", cursor)
+
+    def opened(sender, connection, **kwargs):
+        touched.append("connection")
+
+    connection_created.connect(opened)
+
+    async def main():
+        stream = await open_stream(query, reader, **{"Last-Event-ID": ""})
+        await subscribed()
+        send("user", players[0].pk, 2, "notices")
+        await settle()
+        await stream.close()
+        return stream.events()
+
+    try:
+        with django_assert_num_queries(0):
+            events = run(main)
+    finally:
+        connection_created.disconnect(opened)
+    assert touched == []
+    assert events == [{"t": "thread", "id": thread.pk, "v": thread.version + 1},
+                      {"t": "user", "id": players[0].pk, "v": 2, "what": "notices"}]
+
+
+def test_a_forged_expired_or_foreign_token_is_a_403_with_nothing_streamed(
+        game, players, monkeypatch, db):
+    thread = Thread.objects.filter(board=game.board).first()
+    reader, other, anonymous = Reader(players[0]), Reader(players[1]), Reader()
+    token = reader.token(("thread", thread.pk))
+    body, stamp, signature = token.rsplit(":", 2)
+    forged = [
+        "", "not-a-token",
+        f"{body}:{stamp}:{signature[:-2]}xx",                       # the signature altered
+        signing.dumps({"c": f"thread={thread.pk}", "u": 0, "s": "", "a": 0},
+                      salt="another.salt"),                         # signed for something else
+        signing.dumps({"c": f"thread={thread.pk}&game={game.pk}", "u": 0, "s": "", "a": 0},
+                      key="not the site's key", salt=live_token.SALT),
+    ]
+    monkeypatch.setattr(signing.TimestampSigner, "timestamp", lambda self: signing.b62_encode(
+        int(time.time()) - live_token.TOKEN_SECONDS - 1))
+    expired = reader.token(("thread", thread.pk))
+    monkeypatch.undo()
+    cases = [(t, reader, "forged") for t in forged] + [
+        (expired, reader, "expired"),
+        (token, other, "foreign"),        # another browser's session
+        (token, anonymous, "foreign"),    # no session: signed out since
+    ]
+
+    async def main():
+        answers = []
+        for value, who, _why in cases:
+            stream = await connect(who.query(value, f"thread={thread.pk}"), who)
+            await asyncio.wait_for(stream.ended.wait(), 5)
+            answers.append((stream.status, stream.text))
+        return answers
+
+    answers = run(main)
+    assert answers == [(403, f"403 {why}\n") for _t, _w, why in cases]
+
+
+def test_an_object_the_token_does_not_name_is_refused(game, players, gm, db):
+    thread = Thread.objects.filter(board=game.board).first()
+    hidden = _gm_only_thread(game, gm)
+    reader = Reader(players[0])
+    token = reader.token(("thread", thread.pk))
+
+    async def main():
+        answers = []
+        for objects in ([f"thread={hidden.pk}"], [f"thread={thread.pk}", f"game={game.pk}"],
+                        [f"board={game.board_id}"]):
+            stream = await connect(reader.query(token, *objects), reader)
+            await asyncio.wait_for(stream.ended.wait(), 5)
+            answers.append((stream.status, stream.text))
+        return answers
+
+    assert run(main) == [(403, "403 not in the token\n")] * 3
+
+
+def test_a_revived_watchers_old_token_no_longer_opens_the_graveyard(
+        game, players, gm, django_capture_on_commit_callbacks, db):
+    """Revival revokes (docs/community.md): the GM's undo makes a dead watcher alive again;
+    games.services.kernel.access_changed's event gives the reader a new access version
+    (config/feed.py) and ends their streams with `renew`. The old token, which named the
+    graveyard's thread, opens nothing any more (its page must load again, and the
+    graveyard's pages refuse them now)."""
+    from django.db import transaction
+
+    from games.services.kernel import lock_game
+    from games.services.watching import end_watching
+
+    game = open_to_outsiders(night_kill(game))
+    dead = game.seats.get(alive=False).user
+    services.watch(game_id=game.pk, user=dead)
+    game.refresh_from_db()
+    grave = forum.start_thread(board=game.graveyard, author=dead, kind=Thread.Kind.DISCUSSION,
+                               title="墓地闲聊", body="我是被刀的", enforce_rate_limit=False)
+    reader = Reader(dead)
+    page = reader.page(grave.get_absolute_url())
+    assert page["status"] == 200 and page["channels"] == f"thread={grave.pk}"
+    query = reader.query(page["token"], f"thread={grave.pk}.{grave.version}")
+
+    def revive():
+        with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+            end_watching(lock_game(game.pk), [dead.pk])
+
+    async def main():
+        stream = await open_stream(query, reader)
+        await subscribed()
+        send("thread", grave.pk, grave.version + 1)
+        await settle(0.2)
+        await sync_to_async(revive)()
+        await asyncio.wait_for(stream.ended.wait(), 5)  # ended by the access event
+        send("thread", grave.pk, grave.version + 2)
+        again = await connect(query, reader)            # the browser's own reconnect
+        await asyncio.wait_for(again.ended.wait(), 5)
+        return stream, again
+
+    stream, again = run(main)
+    assert stream.events() == [{"t": "thread", "id": grave.pk, "v": grave.version + 1}]
+    assert stream.text.endswith(live.RENEW.decode())
+    assert (again.status, again.text) == (403, "403 access changed\n")
+    # The page itself, loaded again for a new token, refuses them.
+    assert reader.page(grave.get_absolute_url())["status"] == 404
+
+
+def test_a_stream_ends_with_renew_when_its_token_runs_out(game, players, monkeypatch, db):
+    monkeypatch.setattr(live_token, "TOKEN_SECONDS", 1)
+    reader = Reader(players[0])
+    query = reader.query(reader.token(("game", game.pk)), f"game={game.pk}")
+
+    async def main():
+        stream = await open_stream(query, reader)
+        await asyncio.wait_for(stream.ended.wait(), 5)
+        return stream.text
+
+    assert run(main).endswith(live.RENEW.decode())
 
 
 @pytest.mark.parametrize("query", ["?thread=abc", "?game=1.x", "?thread=0", "?game=-3",
                                    "?thread=１", "?" + "&".join(f"thread={n}" for n in range(1, 10))])
 def test_bad_input_is_a_400_with_a_sentence(query, db):
     async def main():
-        return await AsyncClient().get(f"/live/{query}")
+        stream = await connect(query)
+        await asyncio.wait_for(stream.ended.wait(), 5)
+        return stream
 
-    response = run(main)
-    assert response.status_code == 400
-    assert response["Content-Type"].startswith("text/plain")
-    assert response.content.decode().strip()
+    stream = run(main)
+    assert stream.status == 400
+    assert stream.headers["content-type"].startswith("text/plain")
+    assert stream.text.strip()
 
 
 def test_under_a_server_that_is_not_asgi_the_stream_is_a_204(client, game):
@@ -206,108 +358,180 @@ def test_under_a_server_that_is_not_asgi_the_stream_is_a_204(client, game):
     assert response.status_code == 204 and not response.content
 
 
-def test_a_page_that_reconnects_gets_what_changed_while_it_was_away(game, players, db):
+def test_the_asgi_application_serves_live_before_the_middleware():
+    from config import asgi
+
+    assert isinstance(asgi.application, live_view.LiveASGIHandler)
+
+
+# --- admission --------------------------------------------------------------------------------
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_admission_lets_in_a_burst_then_its_rate_and_spreads_the_refused():
+    clock = _Clock()
+    gate = live_view.Admission(rate=10, burst=5, per_address=1000, address_burst=1000,
+                               clock=clock)
+    waits = [gate.admit(f"10.0.0.{n}") for n in range(25)]
+    assert waits[:5] == [0] * 5
+    refused = waits[5:]
+    assert all(w > 0 for w in refused)
+    # Each refused attempt gets the next slot at the rate (0.1 s apart), plus 0.5-1.5 s of
+    # jitter: the crowd comes back spread over the 2 s the process needs to let it in.
+    for n, wait in enumerate(refused, start=1):
+        assert n / 10 + 0.5 <= wait <= n / 10 + 1.5
+    assert len({round(w, 9) for w in refused}) == len(refused)  # jittered, not in step
+    clock.now += 0.5  # five tokens back
+    assert [gate.admit("10.0.1.1") == 0 for _ in range(6)] == [True] * 5 + [False]
+
+
+def test_a_flood_from_one_address_is_refused_at_its_rate_not_by_exhausting_anything():
+    clock = _Clock()
+    gate = live_view.Admission(rate=1000, burst=1000, per_address=2, address_burst=4,
+                               kept=100, clock=clock)
+    admitted = 0
+    for _ in range(10_000):  # 10 s of 1,000 attempts a second from one address
+        clock.now += 0.001
+        admitted += gate.admit("203.0.113.9") == 0
+    assert 4 + 2 * 10 - 1 <= admitted <= 4 + 2 * 10  # its burst, then 2 a second
+    assert gate.admit("198.51.100.1") == 0  # everyone else is let in meanwhile
+    wait = gate.admit("203.0.113.9")
+    assert 0.5 <= wait <= 2.0  # told to come back when its next token is there, jittered
+    for n in range(1000):  # many addresses: a bounded table, never more
+        gate.admit(f"10.1.{n // 250}.{n % 250}")
+    assert len(gate.addresses) == 100
+
+
+def test_beyond_the_rate_a_connect_is_told_to_come_back_never_a_204(game, monkeypatch, db):
+    monkeypatch.setattr(live_view, "CONNECTS_BURST", 2)
+    monkeypatch.setattr(live_view, "CONNECTS_PER_SECOND", 0.5)
+    reader = Reader()
+    query = reader.query(reader.token(("game", game.pk)), f"game={game.pk}")
+
+    async def main():
+        streams = [await connect(query, reader) for _ in range(3)]
+        await asyncio.wait_for(streams[2].ended.wait(), 5)
+        refused = streams[2]
+        for stream in streams:
+            await stream.close()
+        return [s.status for s in streams], refused
+
+    statuses, refused = run(main)
+    assert statuses == [200, 200, 200]
+    retry = int(refused.text.split("\n", 1)[0].removeprefix("retry: "))
+    # The browser's EventSource comes back after `retry` ms by itself: 2 s apart at 0.5 a
+    # second, with up to 1.5 s of jitter; nothing else on the stream, which ends.
+    assert 2500 <= retry <= 3500, retry
+    assert refused.text == f"retry: {retry}\n: busy\n\n"
+    assert refused.headers["retry-after"] == str(-(-retry // 1000))
+    assert refused.ended.is_set()
+
+
+# --- catching up ------------------------------------------------------------------------------
+
+def test_a_page_that_reconnects_gets_what_changed_while_it_was_away(
+        game, players, django_capture_on_commit_callbacks, db):
+    """What the services committed (and the feed published and kept) while the page was
+    away reaches it at connect, read from Redis, not from the database."""
     thread = _discussion(game, players[3])
     seen_thread, seen_game = thread.version, game.page_version
-    forum.reply(thread=thread, author=players[0], body="离线时的回复")
-    services.end_phase_now(game_id=game.pk, gm=game.gm)
+    with django_capture_on_commit_callbacks(execute=True):
+        forum.reply(thread=thread, author=players[0], body="离线时的回复")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.end_phase_now(game_id=game.pk, gm=game.gm)
     thread.refresh_from_db()
     game.refresh_from_db()
     assert thread.version > seen_thread and game.page_version > seen_game
-    unchanged = Thread.objects.get(pk=_lobby_thread(players[2]).pk)  # its stored version
+    unchanged = _lobby_thread(players[2])
+    reader = Reader(players[1])
+    token = reader.token(("thread", thread.pk), ("game", game.pk), ("thread", unchanged.pk))
 
-    client = _client(players[1])
-
-    async def main(query, **headers):
-        stream = await open_stream(client, query, **headers)
-        await settle(0.3)
-        await stream.close()
-        return stream.events()
+    def main(*objects, **headers):
+        async def go():
+            stream = await open_stream(reader.query(token, *objects), reader, **headers)
+            await settle(0.3)
+            await stream.close()
+            return stream.events()
+        return run(go)
 
     # The versions the page showed, in its query: one event for each object that moved.
-    assert run(lambda: main(f"?thread={thread.pk}.{seen_thread}&game={game.pk}.{seen_game}"
-                            f"&thread={unchanged.pk}.{unchanged.version}")) == [
+    assert main(f"thread={thread.pk}.{seen_thread}", f"game={game.pk}.{seen_game}",
+                f"thread={unchanged.pk}.{unchanged.version}") == [
         {"t": "game", "id": game.pk, "v": game.page_version},
         {"t": "thread", "id": thread.pk, "v": thread.version}]
     # The browser's Last-Event-ID (the versions of the last event it got) wins over the
     # query's older versions: nothing newer, nothing sent.
     last = f"game={game.pk}.{game.page_version}&thread={thread.pk}.{thread.version}"
-    assert run(lambda: main(f"?thread={thread.pk}.{seen_thread}&game={game.pk}.{seen_game}",
-                            **{"Last-Event-ID": last})) == []
+    assert main(f"thread={thread.pk}.{seen_thread}", f"game={game.pk}.{seen_game}",
+                **{"Last-Event-ID": last}) == []
     # A page that named no version is not sent anything at connect.
-    assert run(lambda: main(f"?thread={thread.pk}&game={game.pk}")) == []
+    assert main(f"thread={thread.pk}", f"game={game.pk}") == []
 
 
-def test_with_redis_down_the_stream_answers_with_heartbeats_and_catches_up(
+def test_the_feed_keeps_each_objects_newest_version_and_a_new_access_version_per_change(db):
+    import redis
+    from django.conf import settings
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    send("thread", 42, 7)
+    send("thread", 42, 5)  # a writer that published late: the newer version stays
+    send("user", 5, 3, "notices")
+    send("user", 5, 1, "notices")  # a count goes down too: the last one stays
+    assert client.get(feed.version_key("thread", 42)) == b"7"
+    assert client.get(feed.version_key("user", 5)) == b"1"
+    assert 0 < client.ttl(feed.version_key("thread", 42)) <= feed.VERSION_SECONDS
+    assert feed.VERSION_SECONDS > live_token.TOKEN_SECONDS  # a page that may connect finds it
+    first = live_token.access_version(5)
+    assert first and live_token.access_version(5) == first
+    send("user", 5, 0, "access")
+    second = live_token.access_version(5)
+    assert second != first and client.get(feed.version_key("user", 5)) == b"1"
+
+
+# --- Redis away ---------------------------------------------------------------------------------
+
+def test_with_redis_down_a_signed_in_page_is_told_to_come_back_and_an_open_one_beats(
         game, players, db, settings, monkeypatch):
-    settings.REDIS_URL = "redis://127.0.0.1:1/0"
     monkeypatch.setattr(live_view, "HEARTBEAT_SECONDS", 0.2)
     monkeypatch.setattr(live_view, "READY_SECONDS", 0.2)
-    seen = game.page_version
-    services.end_phase_now(game_id=game.pk, gm=game.gm)
-    game.refresh_from_db()
-
-    client = _client(players[0])
+    reader, anonymous = Reader(players[0]), Reader()
+    mine = reader.query(reader.token(("game", game.pk)), f"game={game.pk}.0")
+    theirs = anonymous.query(anonymous.token(("game", game.pk)), f"game={game.pk}.0")
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
 
     async def main():
-        stream = await open_stream(client, f"?game={game.pk}.{seen}")
+        refused = await connect(mine, reader)
+        await asyncio.wait_for(refused.ended.wait(), 5)
+        stream = await open_stream(theirs, anonymous)
         await asyncio.sleep(0.9)
         await stream.close()
-        return stream
+        return refused, stream
 
-    stream = run(main)
-    assert stream.events() == [{"t": "game", "id": game.pk, "v": game.page_version}]
-    assert stream.text.count(": heartbeat") >= 2
-
-
-def test_with_the_database_down_at_connect_the_answer_is_a_204(game, players, monkeypatch, db):
-    from django.db import OperationalError
-
-    def down(*args, **kwargs):
-        raise OperationalError("connection refused")
-
-    monkeypatch.setattr(live_view, "readable", down)
-
-    client = _client(players[0])
-
-    async def main():
-        return await client.get(f"/live/?game={game.pk}")
-
-    assert run(main).status_code == 204
-
-
-def test_the_stream_holds_no_database_connection_while_it_waits(game, players,
-                                                                transactional_db):
-    """Each open page would otherwise keep a PostgreSQL connection for as long as it is
-    open (the worker thread's, with CONN_MAX_AGE)."""
-    from django.db import connection
-
-    client = _client(players[0])
-
-    async def main():
-        stream = await open_stream(client, f"?game={game.pk}")
-        await subscribed()
-        await settle(0.2)
-        # The view's database work ran in this test's own thread (async_to_sync): ask there.
-        held = await sync_to_async(lambda: connection.connection is not None)()
-        await stream.close()
-        return held
-
-    connection.ensure_connection()
-    assert run(main) is False
+    refused, stream = run(main)
+    assert refused.status == 200 and ": busy" in refused.text  # never a 204, never a 500
+    retry = int(refused.text.split("\n", 1)[0].removeprefix("retry: "))
+    assert 10_000 <= retry <= 20_000
+    assert stream.events() == [] and stream.text.count(": heartbeat") >= 2
 
 
 def test_the_stream_tells_proxies_not_to_buffer_it(game, players, db):
-    client = _client(players[0])
+    reader = Reader(players[0])
+    query = reader.query(reader.token(("game", game.pk)), f"game={game.pk}")
 
     async def main():
-        stream = await open_stream(client, f"?game={game.pk}")
+        stream = await open_stream(query, reader)
         await stream.close()
-        return stream.response
+        return stream.headers
 
-    response = run(main)
-    assert response["X-Accel-Buffering"] == "no"
-    assert "no-cache" in response["Cache-Control"]
+    headers = run(main)
+    assert headers["x-accel-buffering"] == "no"
+    assert "no-cache" in headers["cache-control"]
 
 
 # --- the parts a live page fetches --------------------------------------------------------------
@@ -347,11 +571,11 @@ def test_header_counts_are_the_readers_own(players, client, db):
 
 def test_the_board_of_a_page_may_be_followed_too(game, players, db):
     board = Board.objects.get(pk=game.board_id)
-
-    client = _client(players[0])
+    reader = Reader(players[0])
+    query = reader.query(reader.token(("board", board.pk)), f"board={board.pk}")
 
     async def main():
-        stream = await open_stream(client, f"?board={board.pk}")
+        stream = await open_stream(query, reader)
         await subscribed()
         send("board", board.pk, board.version + 1)
         await settle()
@@ -363,28 +587,28 @@ def test_the_board_of_a_page_may_be_followed_too(game, players, db):
 
 def test_a_change_of_what_the_reader_may_read_ends_their_stream(game, players, db):
     """A seat alive again stops watching (games.services.watching.end_watching): its
-    reader's "access" event ends every stream of theirs, so the browser reconnects and is
-    checked again; an event for someone else ends nothing, and nothing after it is sent."""
+    reader's "access" event ends every stream of theirs with `renew` (the script loads its
+    page again for a new token); an event for someone else ends nothing, and nothing after
+    it is sent."""
     thread = Thread.objects.filter(board=game.board).first()
-    reader = players[0]
-    client = _client(reader)
+    reader = Reader(players[0])
+    query = reader.query(reader.token(("thread", thread.pk)), f"thread={thread.pk}")
 
     async def main():
-        stream = await open_stream(client, f"?thread={thread.pk}")
+        stream = await open_stream(query, reader)
         await subscribed()
         send("user", players[1].pk, 0, "access")     # someone else's: nothing happens
         send("thread", thread.pk, thread.version + 1)
         await settle()
         before = stream.events()
-        send("user", reader.pk, 0, "access")
-        await asyncio.wait({stream.task}, timeout=5)  # the stream ends by itself
-        ended = stream.task.done()
+        send("user", players[0].pk, 0, "access")
+        await asyncio.wait_for(stream.ended.wait(), 5)  # the stream ends by itself
         send("thread", thread.pk, thread.version + 2)
         await settle()
         await stream.close()
-        return before, ended, stream.events()
+        return before, stream
 
-    before, ended, after = run(main)
+    before, stream = run(main)
     assert before == [{"t": "thread", "id": thread.pk, "v": thread.version + 1}]
-    assert ended
-    assert after == before  # the access event itself is never sent on, nor anything later
+    assert stream.events() == before  # the access event itself is never sent on, nor after
+    assert stream.text.endswith(live.RENEW.decode())
