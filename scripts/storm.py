@@ -11,7 +11,8 @@ its own PGAPPNAME, so PostgreSQL names whose each connection is:
   slow,celery, concurrency 2), pool 1 per process; beat sweeping every 2 s (grace 1 s).
 Then, at once:
 1. `--connects` live pages (1,000) open /live/ streams within `--connect-seconds` (10),
-   evenly spread, each held to the end (raw sockets, like EventSource; one process);
+   evenly spread, each from an address of its own (127.1.x.y: a crowd is many browsers),
+   held to the end (raw sockets, like EventSource; one process);
 2. `--clients` page clients (50), half signed in, ask for a thread page, a board, a game
    home and the games list one after the other for `--seconds` (30), no pause (threads in
    a process of their own);
@@ -213,10 +214,13 @@ def seed(games: int, phase_seconds: float, clients: int, posts: int) -> dict:
 
 # --- the crowd -----------------------------------------------------------------------------
 
-async def _one_stream(port: int, query: str, due: float, ends: float, out: dict) -> None:
-    """One live page: opens at `due`, holds until `ends`. A 200 stream is held; a 204 or any
-    other status ends it for good (a browser's EventSource stops); a connection error is
-    retried after 3 s (the stream's retry), as a browser would."""
+async def _one_stream(port: int, query: str, due: float, ends: float, out: dict,
+                      address: str) -> None:
+    """One live page, from its own client `address` (127.x.y.z: a crowd is many browsers):
+    opens at `due`, holds until `ends`. A 200 stream is held; a 204 or any other status
+    ends it for good (a browser's EventSource stops); a connection error is retried after
+    3 s (the stream's retry), as a browser would; a stream the server ends (a busy server's
+    "come back later", with its `retry:`) is opened again after that delay."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(max(0.0, due - loop.time()))
     while loop.time() < ends:
@@ -224,7 +228,8 @@ async def _one_stream(port: int, query: str, due: float, ends: float, out: dict)
         writer = None
         try:
             reader, writer = await asyncio.wait_for(
-                asyncio.open_connection("127.0.0.1", port, limit=2**16), 30)
+                asyncio.open_connection("127.0.0.1", port, limit=2**16,
+                                        local_addr=(address, 0)), 30)
             writer.write((f"GET /live/?{query} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
                           "Accept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n")
                          .encode())
@@ -268,9 +273,10 @@ async def _one_stream(port: int, query: str, due: float, ends: float, out: dict)
         finally:
             out["open"] -= 1
             writer.close()
+        if busy:  # not admitted now: told when to come back (counted apart, not opened)
+            out["opened"] -= 1
+            out["told_to_come_back"] += 1
         if loop.time() < ends:
-            if busy:  # admitted later: told when to come back
-                out["told_to_come_back"] += 1
             await asyncio.sleep(retry_ms / 1000)
             continue  # reconnect, as EventSource does
         return
@@ -288,9 +294,9 @@ def live_crowd(port: int, query: str, connects: int, spread: float, hold: float,
         out = {"opened": 0, "open": 0, "errors": 0, "error_kinds": {}, "statuses": {},
                "ended_for_good": 0, "dropped": 0, "connect_ms": [], "open_at_spread": 0,
                "told_to_come_back": 0}
-        tasks = [asyncio.create_task(_one_stream(port, query, start + i * spread / connects,
-                                                 start + hold, out))
-                 for i in range(connects)]
+        tasks = [asyncio.create_task(_one_stream(
+            port, query, start + i * spread / connects, start + hold, out,
+            f"127.1.{i // 250}.{i % 250 + 1}")) for i in range(connects)]
         await asyncio.sleep(spread + 1)
         out["open_at_spread"] = out["open"]
         await asyncio.gather(*tasks)
