@@ -23,7 +23,9 @@ from tests.factories.toy import night_kill, seat_user, wolf_seat
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("toy_ruleset", "english")]
 
-CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
+# What differs between two renderings of the same page: the form token, and the live
+# script's subscription token (config/live_token.py: signed with the time it was made).
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"| data-token="[^"]+"')
 
 
 def forget() -> None:

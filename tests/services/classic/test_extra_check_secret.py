@@ -99,9 +99,10 @@ def check_the_poison(game):
 # Seats watched from their own point of view: a bandit, the ghost, the victim (a civilian),
 # another civilian, the poison; the police and the GM are told of the check.
 WATCHERS = [BANDITS[0], BANDITS[2], 3, 6, POISON]
-# What a page shows that changes by itself between two readings (the clock, form tokens).
+# What a page shows that changes by itself between two readings (the clock, form tokens,
+# the live script's subscription token: config/live_token.py).
 NOISE = re.compile(
-    r'csrfmiddlewaretoken" value="[^"]*"|\d+\s*(?:分钟|小时|秒|天)|'
+    r'csrfmiddlewaretoken" value="[^"]*"|data-token="[^"]*"|\d+\s*(?:分钟|小时|秒|天)|'
     r'datetime="[^"]*"|data-deadline="[^"]*"|title="[^"]*\d{4}[^"]*"'
 )
 
@@ -288,7 +289,7 @@ def alike(seen: dict) -> dict:
     """`seen_by` less what names the game's own rows (the ids in its addresses) and its
     deal's commitment (a salt of its own)."""
     ids = re.compile(r'((?:href|action|src|hx-get|hx-post|data-url|data-live-game'
-                     r'|data-live-phase)="[^"]*?)\d+')
+                     r'|data-live-phase|data-channels)="[^"]*?)\d+')
 
     def norm(value):
         if isinstance(value, str):
