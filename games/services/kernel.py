@@ -121,9 +121,11 @@ def changed(game: Game, *, since: tuple | None = None, what: str = "",
 
 
 def access_changed(user_ids) -> None:
-    """What these users may read has changed (they stopped or started watching a game):
-    their open live streams end on commit, and the browser's reconnect is checked again
-    (config/live_view.py), so a channel they lost carries nothing more to them."""
+    """What these users may read has changed (they stopped or started watching a game): on
+    commit the feed gives each a new access version, so the subscription tokens their pages
+    hold no longer open a stream, and their open streams end with `renew`: the page fetches
+    itself again for a new token, minted through the page's own checks (config/live_token.py,
+    config/live_view.py), so a channel they lost carries nothing more to them."""
     for uid in user_ids:
         feed.changed("user", uid, 0, what="access")
 
