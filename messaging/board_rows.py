@@ -121,7 +121,7 @@ def _now(user, ids: list[int]) -> dict[int, tuple[int, str]]:
     if not ids:
         return {}
     deleted = _("(deleted account)")
-    rows = unread.with_read_marks(Thread.objects.filter(pk__in=ids), user).values_list(
+    rows = unread.with_read_marks(Thread.objects.filter(pk__in=ids).order_by(), user).values_list(
         "pk", "unread_count", "last_post__author_id", "last_post__author__username",
         "last_post__author__profile__display_name")
     return {pk: (count, deleted if author is None else display if display is not None

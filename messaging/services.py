@@ -249,6 +249,14 @@ def _where_it_ends_up(thread: Thread) -> Thread:
     return thread
 
 
+def _changed(locked: Thread | Board, read: Thread | Board) -> bool:
+    """Whether a writer wrote the row `locked` (as read under its lock) since it was read as
+    `read`, before the lock: every writer of a thread's or board's row moves its version in
+    the same transaction (`_bump_threads`, `_bump_boards`, `_add_post`), so an unchanged
+    version is an unchanged row, and the rules checked on `read` hold for it."""
+    return locked.version != read.version
+
+
 def _audience(thread: Thread, *, first: bool) -> tuple:
     """What a new post's notices are worked out from besides the people (who may read the
     thread, and whether it is a reply): the thread's board and that board's kind, the
@@ -280,8 +288,9 @@ def start_thread(*, board: Board, author, kind: str, title: str, body: str, key:
     3. Count the post against the author's rate limit.
     4. Render the body with its mentions and work out who the post notifies
        (`notifications.new_post_notices`).
-    5. Lock the board's row and check the rules and the key again on the fresh row (a board
-       locked a moment ago refuses; two threads with one key cannot both pass).
+    5. Lock the board's row and, if it was written since 2 (its version moved), check the
+       rules and the key again on the fresh row (a board locked a moment ago refuses; of two
+       threads with one key, the second finds the first).
     6. Create the thread and post #1 (`_add_post`, which runs the post hooks).
     7. Write the notices from where the thread ends up (`_store_notices`: a hook moves a
        dead player's new thread to the GM board, and they are then worked out again).
@@ -305,9 +314,10 @@ def start_thread(*, board: Board, author, kind: str, title: str, body: str, key:
                                              mentioned=mentioned, first=True)
     with transaction.atomic():
         board = Board.objects.select_for_update().get(pk=board.pk)
-        _refuse_if(rules.start_refusal(author, board, kind, body))
-        if key and Thread.objects.filter(board=board, key=key).exists():
-            raise PostingRefused(_("A thread with this key already exists on this board."))
+        if _changed(board, now):
+            _refuse_if(rules.start_refusal(author, board, kind, body))
+            if key and Thread.objects.filter(board=board, key=key).exists():
+                raise PostingRefused(_("A thread with this key already exists on this board."))
         thread = Thread.objects.create(board=board, kind=kind, title=title, author=author,
                                        key=key, is_pinned=pinned, is_locked=locked)
         post = _add_post(thread=thread, author=author, body=body, html=html, quote=None)
@@ -332,8 +342,11 @@ def reply(*, thread: Thread, author, body: str, quote: Post | None = None,
     3. Count the post against the rate limit.
     4. Render the body with its mentions and work out who the reply notifies
        (`notifications.new_post_notices`), from the thread as read in 2.
-    5. Lock the thread's and its board's rows and check the rules again on the fresh row
-       (the race this prevents: a reply slipping in just after the GM locked the thread).
+    5. Lock the thread's and its board's rows and, if either was written since 2 (its
+       version moved: another reply, a lock, a title, a move, a post on the board such as a
+       phase's announcement), check the rules again on the fresh rows (the race this
+       prevents: a reply slipping in just after the GM locked the thread). Rows no writer
+       touched since are the rows 2 checked.
     6. Store the post with the next number, the counters and versions (`_add_post`, which
        runs the post hooks).
     7. Write the notices from where the thread ends up (`_store_notices`).
@@ -342,13 +355,14 @@ def reply(*, thread: Thread, author, body: str, quote: Post | None = None,
 
     The locked part runs statements only (no rendering, mentions, rate limit, search terms
     or working out who is notified): for a player's reply on the lobby that notifies the
-    thread's author, 9 between the lock and the commit (tests/messaging/test_reply_lock.py,
-    which fails if any of that runs under the lock): the lock; the games' posting check
-    (the writer's secrets, the board's game); the post, the thread's and the board's
-    counters and versions; where the thread ends up; the author's unread notice of the
-    thread looked up, then joined or a new one. A game's board adds the rules' reads of
-    its game (whether the board is hidden, the writer's seat), each further notice one or
-    two statements, and the games' post hook a reply email per reader who wants one.
+    thread's author, 7 between the lock and the commit (tests/messaging/test_reply_lock.py,
+    which fails if any of that runs under the lock): the lock; the post, the thread's and
+    the board's counters and versions; where the thread ends up; the author's unread notice
+    of the thread looked up, then joined or a new one. Rows written meanwhile add the
+    rules' reads (on the lobby the games' posting check: the writer's secrets and the
+    board's game; on a game's board also whether it is hidden and the writer's seat); each
+    further notice adds one or two statements, and the games' post hook a reply email per
+    reader who wants one.
     """
     body = clean_body(body)
     now = (Thread.objects.select_related("board__game", "author__profile")
@@ -369,7 +383,8 @@ def reply(*, thread: Thread, author, body: str, quote: Post | None = None,
                                              first=now.last_number == 0)
     with transaction.atomic():
         thread = Thread.objects.select_for_update().select_related("board").get(pk=thread.pk)
-        _refuse_if(rules.reply_refusal(author, thread, body))
+        if _changed(thread, now) or _changed(thread.board, now.board):
+            _refuse_if(rules.reply_refusal(author, thread, body))
         if thread.author_id == now.author_id:
             thread.author = now.author  # as read in 2, with its profile (the hooks read it)
         post = _add_post(thread=thread, author=author, body=body, html=html, quote=quote)

@@ -458,9 +458,11 @@ def main() -> None:
                 row["waiting"] += sampler.waiting
                 row["load"].append(os.getloadavg()[0])
                 ms = [(r["done"] - r["due"]) * 1000 for r in results]
-                print(f"round {round_ + 1}, {name} {variant}: p50 {percentile(ms, 50):.0f} ms, "
-                      f"p99 {percentile(ms, 99):.0f} ms, load average {os.getloadavg()[0]:.1f}",
-                      flush=True)
+                p50, p99 = percentile(ms, 50), percentile(ms, 99)
+                waiting = statistics.mean(sampler.waiting or [0])
+                print(f"round {round_ + 1}, {name} {variant}: p50 {p50:.0f} ms, p99 {p99:.0f} "
+                      f"ms, p99/p50 {p99 / p50:.2f}, waiting {waiting:.1f}, load average "
+                      f"{os.getloadavg()[0]:.1f}", flush=True)
     finally:
         for _port, server in servers.values():
             server.terminate()

@@ -19,18 +19,22 @@ from messaging.models import Notification, Thread
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# A player's reply on the lobby (services.reply): the lock; the games' posting check (the
-# writer's secrets, the board's game); the post, the thread's and the board's counters and
-# versions; where the thread ends up. Then each notice: a grouped one (a reply in the
-# reader's thread) looks up the reader's unread notice of the thread, then joins it or is
-# inserted; a quote or a mention is inserted.
-LOCKED_WITHOUT_NOTICES = 7
+# A player's reply on the lobby (services.reply): the lock; the post, the thread's and the
+# board's counters and versions; where the thread ends up. Then each notice: a grouped one
+# (a reply in the reader's thread) looks up the reader's unread notice of the thread, then
+# joins it or is inserted; a quote or a mention is inserted.
+LOCKED_WITHOUT_NOTICES = 5
 LOCKED_STATEMENTS = LOCKED_WITHOUT_NOTICES + 2  # notifying the thread's author
+# When the thread or its board was written between the check before the lock and the lock,
+# the rules are checked again under it: on the lobby, the games' posting check (the
+# writer's secrets, the board's game).
+RECHECK = 2
 
 
 class Lock:
     """Watches one connection: `held` from the thread's `SELECT … FOR UPDATE` to the commit
-    or rollback that ends its transaction, and the statements run meanwhile."""
+    or rollback that ends its transaction, and the statements run meanwhile (those of the
+    last time it was taken)."""
 
     def __init__(self):
         self.held = False
@@ -43,7 +47,7 @@ class Lock:
         elif sql.startswith("SELECT") and "FOR UPDATE" in sql and '"messaging_thread"' in \
                 sql.split(" FROM ", 1)[1][:40]:
             self.held, self.taken = True, self.taken + 1
-            self.statements.append(sql)
+            self.statements = [sql]
         return execute(sql, params, many, context)
 
     def released(self):
@@ -145,23 +149,50 @@ def test_a_refused_reply_takes_no_lock(thread, bob, lock):
     assert lock.taken == 0
 
 
-def test_a_thread_locked_while_the_reply_waited_refuses_it_under_the_lock(thread, bob, lock,
-                                                                         monkeypatch):
-    """The rules are checked again on the row as locked: a GM's lock that lands between the
-    check before the lock and the lock refuses the reply, and stores nothing."""
+def _meanwhile(monkeypatch, write):
+    """Run `write(thread row)` once, between the rules' check before the lock and the lock
+    (as another writer's commit would land there); returns the rows the rules were asked
+    about, in order."""
     check = services.rules.reply_refusal
-    calls = []
+    asked = []
 
-    def gm_locks_meanwhile(user, row, body=""):
-        calls.append(row.is_locked)
-        if len(calls) == 1:  # the check before the lock: the GM locks the thread now
-            Thread.objects.filter(pk=row.pk).update(is_locked=True)
+    def checked(user, row, body=""):
+        asked.append(row)
+        if len(asked) == 1:
+            write(Thread.objects.get(pk=row.pk))
         return check(user, row, body)
 
-    monkeypatch.setattr(services.rules, "reply_refusal", gm_locks_meanwhile)
+    monkeypatch.setattr(services.rules, "reply_refusal", checked)
+    return asked
+
+
+def test_rows_nobody_wrote_since_the_check_are_not_checked_again(thread, bob, lock,
+                                                                 monkeypatch):
+    asked = _meanwhile(monkeypatch, lambda row: None)
+    services.reply(thread=thread, author=bob, body="顶")
+    assert len(asked) == 1 and len(lock.statements) == LOCKED_STATEMENTS
+
+
+def test_a_reply_landing_meanwhile_has_the_rules_checked_again_under_the_lock(
+        thread, bob, make_user, lock, monkeypatch):
+    carol = make_user("小红")
+    asked = _meanwhile(monkeypatch, lambda row: services.reply(thread=row, author=carol,
+                                                               body="抢先一步"))
+    post = services.reply(thread=thread, author=bob, body="顶")
+    assert post.number == 3 and len(asked) == 3  # bob's check, carol's, bob's again
+    assert asked[2] is post.thread  # the row as locked
+    assert len(lock.statements) == LOCKED_STATEMENTS + RECHECK, "\n".join(lock.statements)
+
+
+def test_a_thread_locked_while_the_reply_waited_refuses_it_under_the_lock(thread, bob, lock,
+                                                                         monkeypatch):
+    """The GM's lock moves the thread's version: the rules are checked again on the row as
+    locked, which refuses the reply, and nothing is stored."""
+    asked = _meanwhile(monkeypatch, lambda row: services.set_thread_locked(thread=row,
+                                                                          locked=True))
     with translation.override("en"), pytest.raises(services.PostingRefused, match="locked"):
         services.reply(thread=thread, author=bob, body="抢在锁之前")
-    assert calls == [False, True]
+    assert [row.is_locked for row in asked] == [False, True]
     assert thread.posts.count() == 1
 
 
@@ -171,20 +202,12 @@ def test_a_thread_moved_while_the_reply_waited_gets_its_notices_from_where_it_is
     to a GM board meanwhile has them worked out again under the lock, from where it is
     (its author, who may no longer read it, gets none)."""
     gm_board = services.create_board(slug="gm-room", title="天神专用", kind="gm")
-    check = services.rules.reply_refusal
-    moved = []
-
-    def gm_moves_meanwhile(user, row, body=""):
-        if not moved:
-            moved.append(Thread.objects.filter(pk=row.pk).update(board=gm_board))
-        return check(user, row, body)
-
-    monkeypatch.setattr(services.rules, "reply_refusal", gm_moves_meanwhile)
+    _meanwhile(monkeypatch, lambda row: services.move_thread(thread=row, board=gm_board))
     post = services.reply(thread=thread, author=gm, body="天神的话")
-    assert post.thread.board == gm_board and lock_only.taken == 1
+    assert post.thread.board == gm_board
     assert not Notification.objects.filter(user=thread.author).exists()
-    # without the move, the same reply notifies the thread's author
-    Thread.objects.filter(pk=thread.pk).update(board=services.lobby_board())
-    monkeypatch.setattr(services.rules, "reply_refusal", check)
+    # moved back, the same reply notifies the thread's author
+    services.move_thread(thread=Thread.objects.get(pk=thread.pk), board=services.lobby_board())
+    _meanwhile(monkeypatch, lambda row: None)
     services.reply(thread=thread, author=gm, body="天神的话")
     assert Notification.objects.filter(user=thread.author).exists()
