@@ -56,6 +56,9 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
+# Celery's loader puts the working directory in front of the import path while it imports
+# (config.celery): run from this checkout, so its code is what runs in this process.
+os.chdir(ROOT)
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/killinggames_bench_writes")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/10")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -287,13 +290,16 @@ def serial(made: dict, count: int, rng: random.Random) -> tuple[list[float], ...
     from messaging.models import Thread
 
     thread = Thread.objects.get(pk=made["thread"])
-    times, held, lags = [], [], []
+    times, held, lags, statements = [], [], [], []
     locked: list[float] = []
 
     def watch(execute, sql, params, many, context):
         if sql.startswith("SELECT") and "FOR UPDATE" in sql \
                 and '"messaging_thread"' in sql.split(" FROM ", 1)[1][:40]:
-            locked.append(time.perf_counter())
+            locked[:] = [time.perf_counter()]
+            statements.append(0)
+        elif locked:
+            statements[-1] += 1
         return execute(sql, params, many, context)
 
     commit = connection.commit
@@ -302,7 +308,6 @@ def serial(made: dict, count: int, rng: random.Random) -> tuple[list[float], ...
         commit()
         if locked:
             held.append((time.perf_counter() - locked.pop()) * 1000)
-            locked.clear()
 
     index_post = getattr(search, "index_post", None)
     if index_post is not None:
@@ -326,6 +331,9 @@ def serial(made: dict, count: int, rng: random.Random) -> tuple[list[float], ...
         del connection.commit
         if index_post is not None:
             search.index_post = index_post
+    if statements:
+        print(f"statements under the thread's lock, after the lock itself: median "
+              f"{statistics.median(statements):g}, most {max(statements)}")
     return times, held, lags
 
 
