@@ -160,8 +160,12 @@ def attrs(request) -> str:
     if not channels and not signed_in:
         return ""
     if signed_in:
+        # A page answered before the session middleware ran (a refusal such as the rate
+        # limit's) has no session: its token names no session key, so it opens nothing
+        # of the reader's own.
+        session = getattr(request, "session", None)
         token = mint(channels=channels, user_id=user.pk,
-                     session_key=request.session.session_key,
+                     session_key=session.session_key if session is not None else None,
                      access=access_version(user.pk))
     else:
         token = mint(channels=channels)
