@@ -37,9 +37,13 @@ from .models import (
 )
 from .rendering import render_post
 
-# The columns of a board's game that no posting rule reads (its state, result, awaited
-# seats and options: large), left out when a writer reads the game with the thread.
-GAME_COLUMNS_NOT_READ = ("state", "outcome", "awaiting", "config", "durations")
+
+def without_game_columns(path: str) -> list[str]:
+    """The large columns of the game at `path` that no forum page shows and no posting rule
+    reads (its state, result, awaited seats and options), to `defer()`: the forum loads a
+    board's game for its name, status and links (read on demand should one be asked for)."""
+    return [f"{path}__{name}" for name in ("state", "outcome", "awaiting", "config",
+                                           "durations")]
 
 
 class PostingRefused(Exception):
@@ -301,7 +305,7 @@ def start_thread(*, board: Board, author, kind: str, title: str, body: str, key:
     title = clean_title(title)
     body = clean_body(body)
     now = (Board.objects.select_related("game")
-           .defer(*(f"game__{name}" for name in GAME_COLUMNS_NOT_READ)).get(pk=board.pk))
+           .defer(*without_game_columns("game")).get(pk=board.pk))
     _refuse_if(rules.start_refusal(author, now, kind, body))
     if key and Thread.objects.filter(board=now, key=key).exists():
         raise PostingRefused(_("A thread with this key already exists on this board."))
@@ -366,7 +370,7 @@ def reply(*, thread: Thread, author, body: str, quote: Post | None = None,
     """
     body = clean_body(body)
     now = (Thread.objects.select_related("board__game", "author__profile")
-           .defer(*(f"board__game__{name}" for name in GAME_COLUMNS_NOT_READ))
+           .defer(*without_game_columns("board__game"))
            .get(pk=thread.pk))
     _refuse_if(rules.reply_refusal(author, now, body))
     if quote is not None:  # with its author and profile (the notices and the hooks read them)

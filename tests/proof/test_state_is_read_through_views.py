@@ -40,6 +40,8 @@ ALLOWED = {
                         "the rollback plan)",
     "messaging/views.py:_without_game_columns": "names the game columns a forum page "
                                                  "defers (never loads), so reads none",
+    "messaging/services.py:without_game_columns": "names the game columns the forum's "
+        "writers leave out when they read a board's game (never reads them)",
     "games/awaiting.py": "who the engine awaits, worked out when a service writes the state "
                          "(for_game) and by the reminder sweep where that record is empty",
     "games/reminders.py": "the reminder sweep reads the state column only where the awaiting "
