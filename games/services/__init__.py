@@ -57,6 +57,7 @@ from .watching import (
     answer_watch_request,
     end_watching,
     gives_up_dead_talk,
+    owes_words,
     waits_to_watch,
     watch,
     watch_refusal,
@@ -73,5 +74,5 @@ __all__ = [
     "restore_ghost_threads", "resume_game", "rollback", "ruleset_of", "sign_up", "start_from_signups",
     "start_game", "start_substitution", "submit_action", "sweep", "sweep_community",
     "withdraw_signup", "gives_up_dead_talk", "watch", "watch_refusal", "watches",
-    "answer_watch_request", "end_watching", "waits_to_watch",
+    "answer_watch_request", "end_watching", "waits_to_watch", "owes_words",
 ]

@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from config.build import BUILD
 
 from .. import rules_pages, selectors
-from ..models import Game, Signup
+from ..models import Game, Seat, Signup
 from ..presenters import (
     describe,
     plain_text,
@@ -22,7 +22,7 @@ from ..presenters import (
     seat_facts,
     tally_line,
 )
-from ..services import watch_refusal
+from ..services import owes_words, watch_refusal
 from . import clock
 
 # The home page's two kept parts (see `home_parts`).
@@ -136,10 +136,13 @@ def _home(request, game: Game, seat: int | None, role: str | None):
     # The watch page (观战) is offered to the dead and, where the GM lets outsiders watch,
     # to outsiders not signed up, while the game runs and its GM lets watchers in
     # (games.services.watching decides; its page says why not, or asks the GM).
+    # A dead seat that still owes last words is offered it too: the page tells it why not
+    # yet (its words first); anyone else only when the page would let them in.
     offer_watch = game.is_live and bool(game.watch_delay) and not game.viewer_runs and (
         (seated and game.viewer_alive is False)
         or (not seated and role is None and game.outsiders != Game.Outsiders.OFF)) and (
-        watch_refusal(game, user) is None)  # asked only of those it may concern
+        watch_refusal(game, user) is None  # asked only of those it may concern
+        or seated and owes_words(game, Seat(game=game, number=seat)))
     # The graveyard (墓地) is linked for its GMs and for all after the end; a watcher finds
     # it on the watch page (the link's page checks again).
     graveyard_link = game.graveyard_id is not None and (game.is_over or game.viewer_runs)
