@@ -18,22 +18,9 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 
+from tests.proof.test_devstack import live_processes
+
 ROOT = Path(settings.BASE_DIR)
-
-
-def live_processes(match) -> list[int]:
-    """The live processes (not zombies) whose /proc/<pid>/stat fields after the name
-    satisfy `match(fields)` (fields[2] is the process group)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            stat = (entry / "stat").read_text() if entry.name.isdigit() else ""
-        except OSError:
-            continue
-        fields = stat.rpartition(")")[2].split()
-        if fields and fields[0] != "Z" and match(fields):
-            found.append(int(entry.name))
-    return found
 
 
 def start_bench(tmp_path, *options: str) -> subprocess.Popen:

@@ -123,8 +123,9 @@ def redis_processes(sock: Path) -> list[int]:
     return found
 
 
-def group_members(pgid: int) -> list[int]:
-    """The live processes (not zombies) of process group `pgid`."""
+def live_processes(match) -> list[int]:
+    """The live processes (not zombies) whose /proc/<pid>/stat fields after the name
+    satisfy `match(fields)` (fields[1] is the parent, fields[2] the process group)."""
     found = []
     for entry in Path("/proc").iterdir():
         try:
@@ -132,9 +133,14 @@ def group_members(pgid: int) -> list[int]:
         except OSError:
             continue
         fields = stat.rpartition(")")[2].split()
-        if fields and fields[0] != "Z" and int(fields[2]) == pgid:
+        if fields and fields[0] != "Z" and match(fields):
             found.append(int(entry.name))
     return found
+
+
+def group_members(pgid: int) -> list[int]:
+    """The live processes (not zombies) of process group `pgid`."""
+    return live_processes(lambda fields: int(fields[2]) == pgid)
 
 
 @needs_proc
