@@ -207,7 +207,7 @@ def test_exec_lets_its_command_finish_its_cleanup_after_ctrl_c(tmp_path):
     try:
         assert command.stdout.readline().strip() == "ready"
         os.killpg(command.pid, signal.SIGINT)  # Ctrl-C: the terminal's whole group
-        assert command.wait(20) == 130
+        assert command.wait(90) == 130  # bounds a failure only: a loaded CI machine is slow
     finally:
         if command.poll() is None:
             os.killpg(command.pid, signal.SIGKILL)

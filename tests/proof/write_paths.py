@@ -822,7 +822,7 @@ class Canary:
         """`user` (called `label` in the report) tries every write path, each with a marker;
         returns whether it read the game's secrets as it wrote (the watch button, pressed
         last, may change that for what it writes next)."""
-        from django.core.cache import cache
+        from tests.conftest import clear_cache
 
         game = self.scene.game
         game.refresh_from_db()
@@ -837,7 +837,9 @@ class Canary:
                                         time.perf_counter() - began))
         self.tried_once = True
         self.writers[label] = user
-        cache.clear()  # the rate limits: each writer starts with its budgets whole
+        # The rate limits: each writer starts with its budgets whole. Only this worker's keys
+        # (a flush of the shared Redis db would wipe another xdist worker's mid-test).
+        clear_cache()
         return reads
 
     def look(self, moment: str, viewers: list[Living], *, breadth: bool = False) -> None:
