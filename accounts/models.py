@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import zoneinfo
-
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from .names import SKELETON_MAX_LENGTH, canonical_name, name_skeleton
-
-
-def timezone_choices() -> list[tuple[str, str]]:
-    return [(z, z) for z in sorted(zoneinfo.available_timezones()) if "/" in z or z == "UTC"]
 
 
 class Profile(models.Model):

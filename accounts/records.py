@@ -24,11 +24,6 @@ def register_record_keeper(keeper: RecordKeeper) -> RecordKeeper:
     return keeper
 
 
-def unregister_record_keeper(keeper: RecordKeeper) -> None:
-    if keeper in _keepers:
-        _keepers.remove(keeper)
-
-
 def records_of(user) -> list[str]:
     """Why `user` must be kept (every registered keeper's reasons, in order); [] if none."""
     reasons: list[str] = []

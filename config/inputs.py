@@ -30,7 +30,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -314,14 +314,6 @@ def parse_date(raw: str | None, *, field: str, default: Any = _MISSING) -> Any:
         return _default(field, default)
     day = _build(_DATE, raw, dt.date, field, _("%(field)s is not a date (YYYY-MM-DD)."))
     return check_date_range(day, field=field)
-
-
-def refuse_unknown_fields(data: Mapping[str, Any], allowed: Iterable[str]) -> None:
-    """Refuse a POST carrying a field the form does not have (the CSRF token aside)."""
-    unknown = set(data) - set(allowed) - {"csrfmiddlewaretoken"}
-    if unknown:
-        raise InputError(_("The form holds a field it does not have: %(fields)s.")
-                         % {"fields": ", ".join(sorted(unknown)[:3])})
 
 
 class IntegerField(forms.Field):

@@ -1,4 +1,5 @@
-"""The thread page's cached parts, kept in Django's cache (Redis) under keys made of the
+"""The thread page's cached parts and the pages kept whole for readers who are not signed in
+(the thread page's, the board page's), kept in Django's cache (Redis) under keys made of the
 versions the services move (docs/architecture.md, "Read path").
 
 1. The thread's authors (`thread_people`): the ids of everyone who wrote in the thread, in
@@ -27,6 +28,12 @@ versions the services move (docs/architecture.md, "Read path").
    language by a link, accounts.views.set_language, and its script keeps the timezone in
    a cookie), no draft, no read mark. A page with a message waiting for its reader (after
    signing out), or asked for with anything but `?page=`, is rendered afresh.
+4. A board page for a reader who is not signed in, kept whole the same way (the same
+   functions, `what="board"`, under the board's slug), with the tokens of the board, its
+   game, and the writers' names: each row names its thread's last writer, so a rename
+   (`names_changed`, called by whoever renames: the profile page through
+   games.services.profile_saved, the admin) deletes that token and every kept board page
+   is rendered afresh for its next visitor. A board page kept is no query.
 
 Nothing else goes into a block, and every reader who gets the same key would see the same
 markup: who may read the thread at all is decided before a page is rendered
@@ -48,6 +55,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Min
 from django.http import HttpResponse
 from django.template.loader import render_to_string
@@ -58,7 +66,7 @@ from django.utils.translation import gettext as _
 from config.build import BUILD
 
 from . import rules
-from .models import Thread
+from .models import Board, Thread
 from .rendering import author_badge
 
 SECONDS = 3600
@@ -168,10 +176,6 @@ def render_posts(*, thread: Thread, posts, page_number: int, people: list[Person
         "page_query": page_query, "can_quote": can_quote, "can_edit": can_edit})
 
 
-def _digest(*parts) -> str:
-    return hashlib.sha1(repr(parts).encode()).hexdigest()[:12]
-
-
 def _page_asked(request) -> str | None:
     """The page a reader asks for when that is all they ask (`?page=N` or `last`, or
     nothing), else None: any other query (the jump to a floor, 只看, a quote, anything a link
@@ -201,8 +205,17 @@ def forget(kind: str):
     return listener
 
 
-def _page_key(request, pk: int, page: str) -> str:
-    return _key("anonymous-page", pk, page, translation.get_language(),
+def names_changed() -> None:
+    """A name the forum shows of someone who writes moved (a display name, a username, a
+    profile removed): once the current transaction commits (at once outside one), the token
+    every kept anonymous board page holds for the writers' names is deleted, so the next
+    visitor reads the new name (the board pages name each thread's last writer, which no
+    version covers). Called by whoever renames (games.services.profile_saved, the admin)."""
+    transaction.on_commit(lambda: cache.delete(_token_key("names", 0)), robust=True)
+
+
+def _page_key(request, what: str, ident, page: str) -> str:
+    return _key("anonymous-page", what, ident, page, translation.get_language(),
                 timezone.get_current_timezone_name())
 
 
@@ -217,14 +230,14 @@ def _keepable(request) -> str | None:
     return page
 
 
-def kept_anonymous_page(request, pk: int) -> HttpResponse | None:
-    """Thread `pk`'s page as kept for a reader who is not signed in (part 3), if every token
-    it was kept under is still current; else None. Two cache reads, no query.
-    Precondition: the reader is not signed in."""
+def kept_anonymous_page(request, what: str, ident) -> HttpResponse | None:
+    """The page of `what` ("thread": thread `ident`'s, "board": the board of slug `ident`)
+    as kept for a reader who is not signed in, if every token it was kept under is still
+    current; else None. Two cache reads, no query. Precondition: not signed in."""
     page = _keepable(request)
     if page is None:
         return None
-    entry = cache.get(_page_key(request, pk, page))
+    entry = cache.get(_page_key(request, what, ident, page))
     if entry is None:
         return None
     tokens, html = entry
@@ -233,21 +246,29 @@ def kept_anonymous_page(request, pk: int) -> HttpResponse | None:
     return HttpResponse(html)
 
 
-def anonymous_page_tokens(request, pk: int) -> dict[str, str] | None:
-    """The tokens of thread `pk`, its board and its board's game, as they are now (one
-    query: the board's and the game's ids; a token not held yet is made), to keep the page
-    about to be rendered under. Read before the page is, so that a write committing in
-    between deletes a token the page is kept under. None when the answer to `request` is
-    not kept (`_keepable`), there is no such thread or the cache holds no tokens.
-    Precondition: the reader is not signed in."""
+def anonymous_page_tokens(request, what: str, ident) -> dict[str, str] | None:
+    """The tokens the page of `what` `ident` (`kept_anonymous_page`) is kept under, as they
+    are now (a token not held yet is made), to keep the page about to be rendered under:
+    - a thread's: the thread's, its board's and its board's game's;
+    - a board's: the board's, its game's (the breadcrumb names the game; a game that hides
+      its board moves its version) and the writers' names' (`names_changed`: each row
+      names its thread's last writer, which no version covers).
+    One query (the board's and the game's ids). Read before the page is, so that a write
+    committing in between deletes a token the page is kept under. None when the answer to
+    `request` is not kept (`_keepable`), there is no such thread or board, or the cache
+    holds no tokens (Redis away). Precondition: the reader is not signed in."""
     if _keepable(request) is None:
         return None
-    ids = Thread.objects.filter(pk=pk).values_list("board_id", "board__game__pk").first()
+    if what == "thread":
+        ids = Thread.objects.filter(pk=ident).values_list("board_id", "board__game__pk").first()
+        objects = [("thread", ident)]
+    else:
+        ids = Board.objects.filter(slug=ident).values_list("pk", "game__pk").first()
+        objects = [("names", 0)]
     if ids is None:
         return None
-    keys = [_token_key("thread", pk), _token_key("board", ids[0])]
-    if ids[1] is not None:
-        keys.append(_token_key("game", ids[1]))
+    objects += [("board", ids[0]), *([("game", ids[1])] if ids[1] is not None else [])]
+    keys = [_token_key(kind, pk) for kind, pk in objects]
     tokens = cache.get_many(keys)
     for key in keys:
         if key not in tokens:
@@ -257,14 +278,15 @@ def anonymous_page_tokens(request, pk: int) -> dict[str, str] | None:
     return tokens if len(tokens) == len(keys) else None
 
 
-def keep_anonymous_page(request, pk: int, tokens: dict[str, str] | None,
+def keep_anonymous_page(request, what: str, ident, tokens: dict[str, str] | None,
                         response: HttpResponse) -> HttpResponse:
-    """Keep `response`, thread `pk`'s page rendered for a reader who is not signed in, under
-    `tokens` (`anonymous_page_tokens`, read before it was rendered) for `KEPT_SECONDS`: a
-    200 that holds nothing of its reader (no cookie set, no CSRF token used), asked for as
-    `_keepable` allows. Returns `response`."""
+    """Keep `response`, the page of `what` `ident` (`kept_anonymous_page`) rendered for a
+    reader who is not signed in, under `tokens` (read before it was rendered) for
+    `KEPT_SECONDS`: a 200 that holds nothing of its reader (no cookie set, no CSRF token
+    used), asked for as `_keepable` allows. Returns `response`."""
     page = _keepable(request)
     if tokens and page is not None and response.status_code == 200 \
             and not response.cookies and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
-        cache.set(_page_key(request, pk, page), (tokens, response.content), KEPT_SECONDS)
+        cache.set(_page_key(request, what, ident, page), (tokens, response.content),
+                  KEPT_SECONDS)
     return response

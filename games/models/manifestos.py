@@ -28,7 +28,6 @@ class ManifestoApproval(models.Model):
         related_name="+",
         verbose_name=_("approved by"),
     )
-    approved_at = models.DateTimeField(_("approved"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("approved manifesto")

@@ -53,16 +53,6 @@ def shuffled_deal(rules: DealRules, rng: random.Random) -> Deal:
     return Deal(players=rules.players, camps=tuple(camps), hands=hands, taints=taints)
 
 
-def rejection_deal(rules: DealRules, rng: random.Random) -> tuple[Deal, int]:
-    """Shuffle until valid. Returns the deal and the number of shuffles it took."""
-    tries = 0
-    while True:
-        tries += 1
-        candidate = shuffled_deal(rules, rng)
-        if not validate(candidate, rules):
-            return candidate, tries
-
-
 def acceptance_probability(rules: DealRules) -> Fraction:
     """The exact chance that one `shuffled_deal` is valid.
 
@@ -238,20 +228,6 @@ def _gamma_q(a: float, x: float) -> float:
         if abs(delta - 1) < 1e-15:
             break
     return math.exp(log_front) * h
-
-
-def holder_counts(deals: list[Deal]) -> dict[str, Counter]:
-    """For each card kind: how often each combination of holder camps occurred, e.g.
-    DIVINER -> {("civilian", "wolf"): 812, ...}."""
-    out: dict[str, Counter] = {}
-    for deal in deals:
-        holders: dict[str, list[str]] = {}
-        for camp, hand in zip(deal.camps, deal.hands, strict=True):
-            for card in hand:
-                holders.setdefault(card, []).append(camp)
-        for card, camps in holders.items():
-            out.setdefault(card, Counter())[tuple(sorted(camps))] += 1
-    return out
 
 
 def camp_card_frequencies(deals: list[Deal]) -> dict[tuple[str, str], float]:
