@@ -3,22 +3,33 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# Compiled translations (.mo) are built, not committed (Babel needs no system gettext): by
+# `install`, and again by every command below whenever a .po is newer than its .mo.
+PO := $(wildcard locale/*/LC_MESSAGES/django.po)
+MO := $(PO:.po=.mo)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .PHONY: run test install messages migrate demo worker bench bench-writes bench-live lint clean ci loadtest services stop-services crawl
 
+# The optional dependencies installed beside the project's: the tests' and the local servers'
+# (config/devstack.py). A production deploy takes none: `make install EXTRAS=`.
+EXTRAS ?= test,local
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,local]'
+	$(PY) -m pip install --quiet -e '.$(if $(EXTRAS),[$(EXTRAS)])'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The virtualenv and the compiled translations: every deploy runs this (docs/operations.md
+# "Deploy"), so a server never mails in the msgids' English.
+install: $(STAMP) $(MO)
 
-# Compiled translations (.mo) are built, not committed; Babel needs no system gettext.
-messages: $(STAMP)
-	$(VENV)/bin/pybabel compile --use-fuzzy -D django -d locale --statistics 2>&1 | tail -n 2
+$(MO): %.mo: %.po $(STAMP)
+	$(VENV)/bin/pybabel compile --use-fuzzy -D django -d locale --statistics
+
+messages: $(MO)
 
 # Every command below runs against PostgreSQL and Redis: those DATABASE_URL and REDIS_URL
 # name, else the project's own under var/, started here when they are not running

@@ -328,6 +328,12 @@ POST_REMOTE_IMAGES = env_bool("POST_REMOTE_IMAGES", False)
 LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The compiled catalogue is built by `make install` (docs/operations.md "Deploy"), not kept in
+# git: a production process without it would write every page and email in English.
+if PRODUCTION and not (BASE_DIR / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.mo").exists():
+    raise SettingError("locale/zh_Hans/LC_MESSAGES/django.mo is missing: run `make install` "
+                       "(docs/operations.md \"Deploy\"); without it every page and email is "
+                       "in English")
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "Asia/Shanghai"          # the default display zone; everything is stored in UTC
