@@ -63,6 +63,8 @@ from urllib.parse import quote
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
+from serving import wait_until_it_answers  # noqa: E402 - after the path
+
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/killinggames_bench_live")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/10")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -153,19 +155,6 @@ def connections_held(pid: int, opening: bool = False) -> int:
         except psutil.Error:
             continue
     return held
-
-
-def wait_for(port: int) -> None:
-    for _ in range(300):
-        try:
-            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            probe.request("GET", "/healthz")
-            if probe.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.1)
-    raise SystemExit(f"the server on port {port} did not answer /healthz")
 
 
 def token(*channels) -> str:
@@ -643,8 +632,8 @@ def main() -> None:
     holder = None
     stormed = None
     try:
-        wait_for(page_port)
-        wait_for(live_port)
+        wait_until_it_answers(page_port)
+        wait_until_it_answers(live_port)
         if args.burst_only:
             stormed = burst(live.pid, page_port, live_port, made, args.burst, args.burst_users)
             return
@@ -690,7 +679,7 @@ def main() -> None:
             live.terminate()
             live.wait(30)
             live = servers[1] = live_server()
-            wait_for(live_port)
+            wait_until_it_answers(live_port)
             stormed = burst(live.pid, page_port, live_port, made, args.burst, args.burst_users)
     finally:
         if holder is not None:

@@ -56,6 +56,8 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
+from serving import wait_until_it_answers  # noqa: E402 - after the path
+
 # Celery's loader puts the working directory in front of the import path while it imports
 # (config.celery): run from this checkout, so its code is what runs in this process.
 os.chdir(ROOT)
@@ -371,18 +373,6 @@ def serve(tree: Path, workers: int, threads: int) -> tuple[int, subprocess.Popen
     return port, server
 
 
-def wait_for(port: int) -> None:
-    for _ in range(200):
-        try:
-            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            probe.request("GET", "/healthz")
-            probe.getresponse().read()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit(f"no server answered on port {port}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rate", type=float, default=20, help="replies per second in all")
@@ -434,7 +424,7 @@ def main() -> None:
         for name, tree in trees.items():
             servers[name] = serve(tree, args.workers, args.threads)
         for port, _server in servers.values():
-            wait_for(port)
+            wait_until_it_answers(port)
         # One row per checkout and variant, measured in that order every round.
         rows = [(name, variant) for variant in variants for name in trees]
         measured = {key: {"ms": [], "late": [], "bad": 0, "flushes": 0, "most": 0,

@@ -61,6 +61,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
+from serving import wait_until_it_answers  # noqa: E402 - after the path
 
 NAME = "storm"
 LIVE_POOL = 4
@@ -405,22 +406,6 @@ def subscription_token(port: int, path: str) -> str:
     return found.group(1) if found else ""
 
 
-def wait_for(port: int, proc: subprocess.Popen, log: Path) -> None:
-    for _ in range(600):
-        if proc.poll() is not None:
-            raise SystemExit(f"storm: a server exited at start; its log {log}:\n"
-                             + log.read_text(errors="replace")[-3000:])
-        try:
-            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            probe.request("GET", "/healthz")
-            if probe.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.1)
-    raise SystemExit(f"storm: the server on port {port} did not answer /healthz")
-
-
 # --- the run -------------------------------------------------------------------------------
 
 def main() -> int:
@@ -543,8 +528,8 @@ def storm(args, url: str, logs: Path, servers: list, crowds: list, sweep_every: 
     made = seed(args.games, args.phase_seconds, args.clients, args.posts)
     connections.close_all()
     say("seeded")
-    wait_for(page_port, servers[0], logs / "pages.log")
-    wait_for(live_port, servers[1], logs / "live.log")
+    wait_until_it_answers(page_port, proc=servers[0], log=logs / "pages.log", name="storm: the page server")
+    wait_until_it_answers(live_port, proc=servers[1], log=logs / "live.log", name="storm: the live server")
     say("the web servers answer")
     # The clock runs before the storm starts: one sweep done by the clock worker.
     end = time.monotonic() + 180
