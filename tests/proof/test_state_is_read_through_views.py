@@ -10,7 +10,13 @@ Read from the source, like tests/test_layers.py. What counts as reading the stat
    column): an attribute `.state`, read or written (`game.state`, a transition's
    `t.state`); the word "state" as a string (`values("state")`, `getattr(game, "state")`,
    `F("state__secret")`, a template context's key) or as a keyword (`render(..., state=)`,
-   `.update(state=...)`); SQL naming a `state` column;
+   `.update(state=...)`); SQL naming a `state` column; and a whole row read without naming
+   its columns, which carries the state with the rest: a queryset's `.values()` or
+   `.values_list()` with no fields, `model_to_dict`, `vars(obj)` or `obj.__dict__`, a
+   manager's `.raw()`, SQL selecting `*`;
+3. in games/selectors/ (allowed to read the state): a function that returns the raw state
+   or a part of it as it is (`return game.state`, `return game.state["deal"]`, in a tuple or
+   dict), rather than what the engine's view made of it;
 2. in templates: a variable named `state` inside `{{ }}` or `{% %}` (`{{ game.state }}`,
    `{% with s=game.state.secret %}`), quoted words aside.
 
@@ -54,6 +60,11 @@ _SQL = re.compile(r"\b(select|update|insert|where)\b.*\bstate\b", re.I | re.S)
 _TAG = re.compile(r"{{.*?}}|{%.*?%}", re.S)
 _QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
 _STATE_WORD = re.compile(r"\bstate\b")
+_SELECT_ALL = re.compile(r"\bselect\s+(\w+\.)?\*", re.I)
+# Queryset methods: a `.values()` reached through one of them (or a manager) reads rows.
+_QUERYSET = {"objects", "filter", "exclude", "all", "order_by", "select_related",
+             "prefetch_related", "only", "defer", "annotate", "distinct", "using",
+             "select_for_update", "none", "reverse"}
 
 
 @dataclass(frozen=True)
@@ -79,7 +90,48 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return out
 
 
+def _reaches_rows(node: ast.AST) -> bool:
+    """Whether the expression `node` is a queryset or manager (reached through `.objects` or
+    a queryset method)."""
+    while True:
+        if isinstance(node, ast.Call):
+            node = node.func
+        elif isinstance(node, ast.Attribute):
+            if node.attr in _QUERYSET:
+                return True
+            node = node.value
+        else:
+            return False
+
+
+def _whole_row(node: ast.AST) -> bool:
+    """A read of whole rows or objects, the state among their columns (rule 1's end)."""
+    if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+        return True
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if isinstance(func, ast.Name):
+        if func.id == "model_to_dict":
+            return True
+        # vars(game); vars() and vars(SomeClass) read no row
+        return func.id == "vars" and len(node.args) == 1 and not (
+            isinstance(node.args[0], ast.Name)
+            and (node.args[0].id[:1].isupper() or node.args[0].id in ("cls", "klass")))
+    if isinstance(func, ast.Attribute):
+        if func.attr in ("values", "values_list") and not node.args and not node.keywords:
+            return _reaches_rows(func.value)
+        if func.attr in ("values", "values_list") and not node.args:
+            return _reaches_rows(func.value) and all(k.arg == "flat" or k.arg == "named"
+                                                     for k in node.keywords)
+        if func.attr == "raw":
+            return _reaches_rows(func.value)
+    return False
+
+
 def _names_state(node: ast.AST, docstrings: set[int]) -> bool:
+    if _whole_row(node):
+        return True
     if isinstance(node, ast.Attribute):
         return node.attr == "state"
     if isinstance(node, ast.keyword):
@@ -87,7 +139,8 @@ def _names_state(node: ast.AST, docstrings: set[int]) -> bool:
     if isinstance(node, ast.Constant) and isinstance(node.value, str) \
             and id(node) not in docstrings:
         text = node.value
-        return text == "state" or text.startswith("state__") or bool(_SQL.search(text))
+        return text == "state" or text.startswith("state__") or bool(_SQL.search(text)) \
+            or bool(_SELECT_ALL.search(text))
     return False
 
 
@@ -120,6 +173,49 @@ def template_reads(text: str, path: str) -> list[Read]:
             line = text.count("\n", 0, match.start()) + 1
             found.append(Read(path, line, "", match.group()))
     return found
+
+
+# What a returned value may be made of and still be the state as it is (rule 3): a container
+# of it, a part of it, a choice between it and something else.
+_AS_IT_IS = (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.Starred, ast.IfExp, ast.BoolOp,
+             ast.Subscript)
+
+
+def _hands_out_state(node: ast.AST) -> bool:
+    if isinstance(node, ast.Attribute) and node.attr == "state":
+        return True
+    if isinstance(node, ast.Subscript):
+        return _hands_out_state(node.value)
+    if isinstance(node, _AS_IT_IS):
+        return any(_hands_out_state(child) for child in ast.iter_child_nodes(node)
+                   if isinstance(child, ast.expr))
+    return False
+
+
+def raw_returns(source: str, path: str) -> list[Read]:
+    """Every `return` in `source` that hands out the raw state or a part of it as it is."""
+    tree = ast.parse(source, path)
+    lines = source.splitlines()
+    found: list[Read] = []
+
+    def walk(node: ast.AST, function: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = function
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                inner = f"{function}.{child.name}" if function else child.name
+            if isinstance(child, ast.Return) and child.value is not None \
+                    and _hands_out_state(child.value):
+                found.append(Read(path, child.lineno, function, lines[child.lineno - 1].strip()))
+            walk(child, inner)
+
+    walk(tree, "")
+    return found
+
+
+def selector_raw_returns(root: pathlib.Path = ROOT) -> list[Read]:
+    return [r for p in app_files(root) if p.relative_to(root).as_posix().startswith(
+                "games/selectors/")
+            for r in raw_returns(p.read_text(encoding="utf-8"), p.relative_to(root).as_posix())]
 
 
 def allowance(read: Read) -> str | None:
@@ -166,6 +262,12 @@ def test_every_allowance_is_still_needed():
     assert not unused, f"no longer reads the raw state: drop it from ALLOWED: {unused}"
 
 
+def test_no_selector_hands_out_the_raw_state():
+    found = selector_raw_returns()
+    assert not found, ("a selector returns the raw state (or a part of it) to its caller; "
+                       "return what the engine's view made of it:\n" + "\n".join(map(str, found)))
+
+
 def test_the_web_pages_read_the_state_through_selectors():
     """The pages that used to read it themselves (the review, the act page and vote box,
     the commitment page) and everything else under games/web/ read none now."""
@@ -192,17 +294,31 @@ def peek(request, pk):
                                                "raw": raw, "sql": sql})
 
 
+def rows(request):
+    everything = Game.objects.filter(pk=1).values()
+    listed = Game.objects.values_list(flat=False)
+    one = model_to_dict(Game.objects.get(pk=1))
+    fields = vars(one), one.__dict__
+    raw = Game.objects.raw("SELECT * FROM games_game")
+    return everything, listed, fields, raw
+
+
 def fine(request, state):
     """Names that merely look alike: a parser's `state` argument, read marks."""
     state.pos += 1
     return ThreadReadState.objects.filter(user=request.user), "read_state"
+
+
+def not_rows(d, presenter):
+    return d.values(), {}.values(), vars(Presenter), vars(), presenter.raw({"kind": 1})
 '''
 
 
 def test_the_check_finds_a_new_read_in_a_view():
     reads = state_reads(A_NEW_VIEW, "games/web/peek.py")
-    assert sorted({r.line for r in reads}) == [10, 11, 12, 13, 14, 15], "\n".join(map(str, reads))
-    assert {r.function for r in reads} == {"peek"}
+    assert sorted({r.line for r in reads}) == [10, 11, 12, 13, 14, 15, 20, 21, 22, 23, 24], \
+        "\n".join(map(str, reads))
+    assert {r.function for r in reads} == {"peek", "rows"}
     assert all(allowance(r) is None for r in reads)
     # The same lines in the GM's console are refused too: the GM's pages read through
     # selectors like every other page.
@@ -211,6 +327,29 @@ def test_the_check_finds_a_new_read_in_a_view():
     assert allowance(Read("games/admin/console.py", 1, "seat_rows", "")) is None
     assert allowance(Read("games/services/steps.py", 1, "submit_action", "")) is not None
     assert allowance(Read("games/web/review.py", 1, "review", "")) is None
+
+
+A_SELECTOR = '''
+def raw(game):
+    return game.state
+
+
+def part(game):
+    return game.state["deal"]
+
+
+def pair(game, user):
+    return game.phase, {"state": game.state} if user else None
+
+
+def viewed(game, user):
+    return view_for(game.state, user), game.state_version
+'''
+
+
+def test_the_check_finds_a_selector_handing_out_the_state():
+    found = raw_returns(A_SELECTOR, "games/selectors/peek.py")
+    assert [r.function for r in found] == ["raw", "part", "pair"], "\n".join(map(str, found))
 
 
 def test_the_check_finds_the_state_in_a_template():
