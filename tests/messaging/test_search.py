@@ -76,11 +76,17 @@ def test_gm_boards_are_never_searched_by_players(client, gm_board, gm, alice, co
     assert _found(client.get(URL, {"q": "查杀"})) == ["内部讨论 #1"]
 
 
-def test_private_conversations_are_never_searched(client, alice, messenger):
-    conversation = services.conversation_for(owner=alice)
-    services.send_as_messenger(conversation=conversation, body="你的验人结果：查杀")
+def test_private_conversations_are_never_searched(client, lobby, alice, messenger, committed):
+    """The same words in a forum post are found (the positive control: the search would
+    see them), in the conversation they are not, even by its owner."""
+    with committed():
+        conversation = services.conversation_for(owner=alice)
+        services.send_as_messenger(conversation=conversation, body="你的验人结果：查杀")
+        services.start_thread(board=lobby, author=alice, kind="discussion", title="规则问答",
+                              body="验人结果什么时候公布？")
     client.force_login(alice)
-    assert _found(client.get(URL, {"q": "验人"})) == []
+    assert _found(client.get(URL, {"q": "验人"})) == ["规则问答 #1"]
+    assert _found(client.get(URL, {"q": "查杀"})) == []
 
 
 def test_filters_by_board_and_author(client, forum, lobby, game_board, alice, bob):
