@@ -24,6 +24,9 @@ from tests.factories import gold as gold_factory
 from tests.factories import ninelives as nl_factory
 from tests.factories.toy import TOY_REGISTRATION
 
+# The suite's budget: worker-seconds per directory, printed at the end (tests/budget.py).
+pytest_plugins = ("tests.budget",)
+
 # CI (.ci/run sets CI=true): hypothesis draws the same examples on every run, so a red run
 # is reproducible and a green one is not luck; budgets are each test's own. Elsewhere it
 # keeps exploring new examples.
@@ -40,6 +43,64 @@ def _need(condition: bool, why: str):
     if os.environ.get("CI") == "true":
         pytest.fail(f"CI must run this test, but: {why}")
     pytest.skip(why)
+
+
+# --- a test run never touches `make run`'s data ----------------------------------------------
+
+def redis_db(url: str) -> int:
+    """The Redis db a Redis address names: `?db=N` (a Unix socket; kombu's `virtual_host=N`)
+    or the path of redis://host:port/N; db 0 when it names none."""
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    for name in ("db", "virtual_host"):
+        if query.get(name, [""])[0].isdigit():
+            return int(query[name][0])
+    path = parts.path.strip("/")
+    if parts.scheme in ("redis", "rediss") and path.isdigit():
+        return int(path)
+    return 0
+
+
+def development_data_in_reach(redis_urls, test_database: str, database: str) -> list[str]:
+    """Why a run with these settings would touch `make run`'s data, if it would: a Redis
+    address on db 0 (`make run`'s cache and queue, config/devstack.py; the tests flush
+    their db and delete its queues), or a test database named as the development one
+    (pytest-django drops and creates the test database)."""
+    from config import devstack
+
+    found = [f"Redis {url} is db 0, which `make run` uses for its cache and queue"
+             for url in dict.fromkeys(redis_urls) if redis_db(url) == 0]
+    for name in dict.fromkeys((database, devstack.DATABASE_NAME)):
+        if test_database == name:
+            found.append(f"the test database {test_database!r} is the development database")
+    return found
+
+
+CHECKED: dict = {}  # what pytest_configure found this run's settings to reach
+
+
+def pytest_configure(config):
+    """Refuse to start, whatever the environment, when the run would touch `make run`'s
+    data; before anything connects (the test databases, the first cache clear)."""
+    from config import devstack
+
+    db = settings.DATABASES["default"]
+    test_name = (db.get("TEST") or {}).get("NAME") or "test_" + db["NAME"]
+    redis_urls = [settings.REDIS_URL] + [  # Celery's own addresses, when set apart
+        url for url in (settings.CELERY_BROKER_URL, settings.CELERY_RESULT_BACKEND)
+        if url != devstack.broker_url(settings.REDIS_URL)]
+    CHECKED.update(redis_urls=redis_urls, test_database=test_name, database=db["NAME"])
+    found = development_data_in_reach(**CHECKED)
+    if found:
+        raise pytest.UsageError(
+            "The tests would touch the development site's data: " + "; ".join(found) + ".\n"
+            "Run them as `make test` does, which gives them Redis db "
+            f"{devstack.TEST_REDIS_DB} and the database test_<name> (one file: "
+            "`make test PYTEST_ARGS=tests/… PYTEST_WORKERS=0`), or set REDIS_URL to a db "
+            f"other than 0 (e.g. {devstack.redis_url(devstack.TEST_REDIS_DB)}) and "
+            "TEST_DATABASE_NAME, if set, to a name of its own.")
 
 
 # --- the test databases: one migrated template, cloned for each xdist worker ----------------
@@ -303,31 +364,70 @@ def one_rate_window():
         yield
 
 
-@pytest.fixture
-def browser():
-    """A headless Debian Chromium driven by Playwright (no downloaded browsers here)."""
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Debian Chromium per test process (per xdist worker), driven by Playwright
+    (no downloaded browsers here): launching one costs seconds, a context a few hundredths.
+    Tests get it through `browser`, which gives each test contexts of its own."""
+    import asyncio
+
     path = chromium_path()
     _need(path is not None, "needs Chromium (apt-get install chromium); .ci/run installs it")
     from playwright.sync_api import sync_playwright
 
-    # Playwright's event loop runs in this thread, so Django would see the test's own ORM calls
-    # as "async"; allowed for the test process only, and removed afterwards.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, headless=True, args=[
+    playwright = sync_playwright().start()
+    try:
+        b = playwright.chromium.launch(executable_path=path, headless=True, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+    except BaseException:
+        playwright.stop()
+        raise
+    # Playwright's sync API marks its event loop as running in this thread after each call.
+    # Between browser tests it is unmarked (`browser` marks it again), or the other tests of
+    # this worker would run "inside an event loop": Django would refuse their ORM calls and
+    # asgiref its async_to_sync.
+    loop = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    b.loop = loop
+    try:
+        yield b
+    finally:
+        asyncio._set_running_loop(loop)
         try:
-            yield b
-        finally:
-            # The test's own ORM calls ran while Playwright's loop was running, so their
-            # connection lives in that context: closed here, or it would hold the test
-            # database open at the end of the run (PostgreSQL then cannot drop it).
-            from django.db import connections
-
-            connections.close_all()
             b.close()
+        finally:
+            playwright.stop()
+            asyncio._set_running_loop(None)
+
+
+@pytest.fixture
+def browser(chromium):
+    """The worker's Chromium (`chromium`) for one test. Whatever contexts the test opens
+    (`browser.new_context()`, `browser.new_page()`, `page_for`) are its own: fresh cookies,
+    storage and cache, all closed when it ends, so no test sees another's."""
+    import asyncio
+
+    from django.db import connections
+
+    assert not chromium.contexts, "a context of an earlier test is still open"
+    # Playwright's event loop runs in this thread, so Django would see the test's own ORM calls
+    # as "async"; allowed for the test only, and removed afterwards.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    asyncio._set_running_loop(chromium.loop)
+    try:
+        yield chromium
+    finally:
+        try:
+            for context in list(chromium.contexts):
+                context.close()
+        finally:
+            # The test's own ORM calls ran while Playwright's loop was marked running, so
+            # their connection lives in that context: closed here, or it would hold the
+            # test database open at the end of the run (PostgreSQL then cannot drop it).
+            connections.close_all()
+            asyncio._set_running_loop(None)
             if previous is None:
                 os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
