@@ -33,7 +33,15 @@ from messaging.models import Conversation
 from .. import rulesets, selectors, services
 from ..engine.base import GM
 from ..models import Action, Announcement, Event, Game, Seat, Signup, Watcher
-from ..presenters import describe, explanation, labels, outcome_text, param_label, who
+from ..presenters import (
+    describe,
+    explanation,
+    labels,
+    outcome_text,
+    param_label,
+    phase_label,
+    who,
+)
 from ..services import winrates
 from ..web import clock
 from . import gm_steps, guide, rollback
@@ -341,14 +349,20 @@ class GameAdmin(admin.ModelAdmin):
         names = selectors.seat_names(game)
         choices = selectors.gm_choices(game)
         manifestos = manifesto_rows(game, names)
+        inner = inner_phase_notice(game, names)
         context = {
             **self.admin_site.each_context(request), "title": _("Console: %(name)s") % {
                 "name": game.name}, "game": game, "opts": self.model._meta,
-            "phase_title": phase_heading(game),
+            "phase_title": phase_heading(game, gm=True),
             "result": result_line(game, names),
             "seats": seat_rows(game, names),
             "pending": step_rows(game, names),
-            "preview": event_rows(game, selectors.preview_end_phase(game), names),
+            # With an inner phase due, "ending now" is the GM's "end without it" (the
+            # notice says what waiting for it does instead).
+            "preview": event_rows(game, selectors.end_phase_consequences(
+                game, through_inner=True)["events"], names)
+            if inner["due"] else event_rows(game, selectors.preview_end_phase(game), names),
+            "inner": inner,
             "drafts": game.announcements.filter(published_at=None, withdrawn_at=None),
             "start_form": StartForm(game=game) if game.status in ("draft", "signup") else None,
             # Manifestos are reviewed in their own section (approve / reject with a reason),
@@ -384,11 +398,14 @@ class GameAdmin(admin.ModelAdmin):
         state; the confirm button posts the `end_phase` command."""
         game = governed_game_or_404(request, pk)
         names = selectors.seat_names(game)
-        found = selectors.end_phase_consequences(game)
+        inner = inner_phase_notice(game, names)
+        # With an inner phase due, the list is what "end without it" does (both ends).
+        found = selectors.end_phase_consequences(game, through_inner=bool(inner["due"]))
         context = {
             **self.admin_site.each_context(request), "opts": self.model._meta, "game": game,
-            "title": _("End %(phase)s now?") % {"phase": phase_heading(game)},
+            "title": _("End %(phase)s now?") % {"phase": phase_heading(game, gm=True)},
             "running": game.status == Game.Status.RUNNING,
+            "inner": inner,
             "missing": [(who(names, n), gm_steps.owed_texts(kinds))
                         for n, kinds in found["missing"].items()],
             "fouled_out": [who(names, n) for n in found["fouled_out"] if isinstance(n, int)],
@@ -449,9 +466,35 @@ class GameAdmin(admin.ModelAdmin):
         return redirect("admin:games_game_console", pk=game.pk)
 
 
-def phase_heading(game: Game) -> str:
-    """The current phase's name as every page gives it ("第3夜", "第2轮 · 选牌")."""
-    return selectors.current_phase_name(game)
+def phase_heading(game: Game, *, gm: bool = False) -> str:
+    """The current phase's name as every page gives it ("第3夜", "第2轮 · 选牌"); for the GM
+    (`gm`), a phase run inside it that is under way is named too ("第2夜 · 追加验人": the
+    players see the night going on)."""
+    name = selectors.current_phase_name(game)
+    running = selectors.inner_phase(game)["running"] if gm else ""
+    return f"{name} · {phase_label(running, game.ruleset)}" if running else name
+
+
+def inner_phase_notice(game: Game, names: dict[int, str]) -> dict:
+    """What "end this phase now" does when the rule set runs a phase inside this one
+    (selectors.inner_phase: Classic's extra check inside the night), for the console and
+    the end page, in the GM's words:
+
+        {"due": bool, "running": bool, "closed": bool,   # as selectors.inner_phase
+         "label": the inner phase's name ("追加验人"),
+         "why": why it is due, the rule set's own sentence (the reason of the event that
+                would begin it: "警察验到了毒药，天亮前可以再验一人（毒药 4）")}
+    """
+    where = selectors.inner_phase(game)
+    name = where["due"] or where["running"]
+    out = {"due": bool(where["due"]), "running": bool(where["running"]),
+           "closed": where["closed"], "label": phase_label(name, game.ruleset)
+           if name else "", "why": ""}
+    if out["due"]:
+        rows = event_rows(game, selectors.end_phase_consequences(game)["events"], names)
+        if rows:
+            out["why"] = (rows[-1]["because"] or [plain(str(rows[-1]["text"]))])[-1]
+    return out
 
 
 def result_line(game: Game, names: dict[int, str] | None = None) -> str:
@@ -527,7 +570,7 @@ def event_rows(game: Game, events: list[dict], names: dict[int, str]) -> list[di
     rows = []
     for e in events:
         visibility = e.get("visibility") or {}
-        text = gm_steps.gm_log_text(e, names)
+        text = gm_steps.gm_log_text(e, names, game.ruleset)
         gm_entry = text is not None
         if text is None:
             text = describe(game.ruleset, e, names) if known else e["kind"]
@@ -667,7 +710,8 @@ def _end_phase(game, gm, post):
     seen = parse_int(post.get("version"), field="version", default=None)
     if seen is not None and seen != game.version:
         return _("The phase has changed since you looked; check what ending it now does.")
-    services.end_phase_now(game_id=game.pk, gm=gm)
+    # "wait" or "skip" when an inner phase is due (the service refuses anything else).
+    services.end_phase_now(game_id=game.pk, gm=gm, inner=post.get("inner") or None)
     return None
 
 

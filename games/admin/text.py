@@ -30,7 +30,7 @@ def rendered(text: str) -> SafeString:
 def event_sentence(ruleset: str, event: dict, names: dict[int, str]) -> str:
     """An event (an engine event, or a GM's own log entry) as a sentence in the reader's
     language; the kind itself only for a rule set the table no longer holds."""
-    text = gm_log_text(event, names)
+    text = gm_log_text(event, names, ruleset)
     if text is not None:
         return text
     return describe(ruleset, event, names) if ruleset in rulesets.names() else event["kind"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from . import phase_label
 from .base import who
 
 
@@ -21,9 +22,10 @@ def kind_title(kind: str) -> str:
     return str(titles.get(kind, _("Another GM step")))
 
 
-def gm_log_text(event: dict, names: dict[int, str]) -> str | None:
+def gm_log_text(event: dict, names: dict[int, str], ruleset: str | None = None) -> str | None:
     """A GM's own log entry (services.kernel.log_gm: kind "gm_<what>") as a sentence, or
-    None for an entry that is not one."""
+    None for an entry that is not one. `ruleset` names a phase run inside another (the
+    end of a phase with Classic's extra check) as the rule set does."""
     kind = event.get("kind", "")
     if not kind.startswith("gm_"):
         return None
@@ -62,11 +64,29 @@ def gm_log_text(event: dict, names: dict[int, str]) -> str | None:
             else _("%(by)s rolled back the end of a phase.")
         ),
     }
-    text = texts.get(what, _("%(by)s: %(what)s."))
+    inner = data.get("inner")
+    if what == "end_phase_now" and inner in ("wait", "skip", "running"):
+        text = {
+            "wait": _("%(by)s closed the phase's choices before its deadline: %(inner)s "
+                      "began and goes on until the deadline."),
+            "skip": _("%(by)s ended the phase before its deadline without waiting for "
+                      "%(inner)s."),
+            "running": _("%(by)s ended the phase before its deadline, %(inner)s with it."),
+        }[inner]
+    else:
+        text = texts.get(what, _("%(by)s: %(what)s."))
     return str(text) % {
+        "inner": _inner_name(str(data.get("phase") or ""), ruleset),
         "by": by,
         "minutes": data.get("minutes", "?"),
         "seat": seat_text,
         "seed": data.get("seed", ""),
         "what": kind_title(what),
     }
+
+
+def _inner_name(phase: str, ruleset: str | None) -> str:
+    """A phase run inside another (Classic's extra check) as the rule set names its kind."""
+    if ruleset and phase:
+        return phase_label(phase, ruleset)
+    return _("what runs inside the phase")

@@ -7,6 +7,7 @@ import hashlib
 import json
 
 from django.db.models import Q
+from django.utils import timezone
 
 from accounts.models import display_name
 from messaging.models import Board, Conversation, Message, Report
@@ -74,13 +75,54 @@ def seat_duties(game: Game) -> dict[int, list[str]]:
     if not game.state or not game.is_live or game.ruleset not in rulesets.names():
         return {}
     engine = rulesets.engine(game.ruleset)
-    return {seat: engine.duties(game.state, seat) or ["wait"]
-            for seat in sorted(engine.phase(game.state).awaiting)}
+    awaiting = sorted(engine.phase(game.state).awaiting)
+    if choices_closed(game):
+        # Closed ahead of the deadline: only a seat whose own view names a phase run
+        # inside this one (Classic's police in their extra check) may still act
+        # (services.steps refuses everyone else), so nobody else owes anything.
+        awaiting = [seat for seat in awaiting if engine.view(game.state, seat)["public"][
+            "phase"] in engine.within_previous]
+    return {seat: engine.duties(game.state, seat) or ["wait"] for seat in awaiting}
 
 
-def end_phase_consequences(game: Game) -> dict:
+def choices_closed(game: Game) -> bool:
+    """Are the current phase's choices closed ahead of its deadline (the same test as
+    services.lifecycle.choices_closed, now)?"""
+    return game.choices_close_at is not None and (
+        game.choices_closed or timezone.now() >= game.choices_close_at)
+
+
+def inner_phase(game: Game) -> dict:
+    """The current phase and a phase the rule set runs inside it (`within_previous`:
+    Classic's extra check inside the night once the police checked the poison), for the
+    console's "end this phase now":
+
+        {"due": name or "",      # ending now would begin it (the GM chooses: wait for it,
+                                 # or end both now); "" when ending now just ends the phase
+         "running": name or "",  # it is under way now: ending now ends both
+         "closed": bool}         # the phase's choices are closed ahead of its deadline
+    """
+    out = {"due": "", "running": "", "closed": False}
+    if not game.state or game.status != Game.Status.RUNNING or \
+            game.ruleset not in rulesets.names():
+        return out
+    engine = rulesets.engine(game.ruleset)
+    out["closed"] = choices_closed(game)
+    name = engine.phase(game.state).name
+    if name in engine.within_previous:
+        out["running"] = name
+    elif engine.within_previous:
+        after = engine.end_phase(game.state).state
+        if engine.outcome(after) is None and engine.phase(after).name in engine.within_previous:
+            out["due"] = engine.phase(after).name
+    return out
+
+
+def end_phase_consequences(game: Game, *, through_inner: bool = False) -> dict:
     """What "end phase now" would do, from the engine run on a copy of the state (the engine
-    never mutates its input; nothing is stored):
+    never mutates its input; nothing is stored). With `through_inner`, a phase the end
+    would begin inside this one (`inner_phase`'s "due") is ended too, as the GM's "end
+    without it" does: the events of both ends.
 
         {"missing": {seat: [kinds still owed]},     # seat_duties before the end
          "fouled_out": [seat, ...],                  # the end's foul_out events
@@ -95,13 +137,19 @@ def end_phase_consequences(game: Game) -> dict:
                 "next_phase": None, "next_phase_name": ""}
     engine = rulesets.engine(game.ruleset)
     t = engine.end_phase(game.state)
+    events = list(t.events)
+    if through_inner and engine.outcome(t.state) is None and \
+            engine.phase(game.state).name not in engine.within_previous and \
+            engine.phase(t.state).name in engine.within_previous:
+        t = engine.end_phase(t.state)
+        events += t.events
     after = engine.phase(t.state)
     return {
         "missing": seat_duties(game),
-        "fouled_out": [e["data"].get("seat") for e in t.events if e["kind"] == "foul_out"],
-        "defaults": [e for e in t.events if "default" in e["kind"] or (
+        "fouled_out": [e["data"].get("seat") for e in events if e["kind"] == "foul_out"],
+        "defaults": [e for e in events if "default" in e["kind"] or (
             e["kind"] == "chance" and (e.get("data") or {}).get("purpose") != "deal")],
-        "events": t.events,
+        "events": events,
         "next_phase": None if after.finished or engine.outcome(t.state) else (
             after.name, after.number),
         "next_phase_name": "" if after.finished or engine.outcome(t.state) else phase_name(

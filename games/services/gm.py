@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 
 from ..engine.base import GM, Transition, action
 from ..models import Game, Phase
-from ..selectors import seat_names
+from ..presenters import phase_label
+from ..selectors import inner_phase, seat_names
 from . import kernel
 from .kernel import (
     GameError,
@@ -55,19 +56,54 @@ def gm_step(*, game_id: int, gm: User | None, kind: str, params: dict | None = N
     return t
 
 
-def end_phase_now(*, game_id: int, gm: User | None, now: dt.datetime | None = None) -> None:
+# The GM's answers when ending a phase now would begin a phase the rule set runs inside it
+# (Classic's extra check): wait for it, or end both now.
+INNER_CHOICES = ("wait", "skip")
+
+
+def end_phase_now(*, game_id: int, gm: User | None, now: dt.datetime | None = None,
+                  inner: str | None = None) -> None:
+    """The console's "end this phase now": one press, one line in the GM's log.
+
+    1. If ending the phase would begin a phase the rule set runs inside it
+       (`selectors.inner_phase`'s "due": Classic's extra check, the police having checked
+       the poison), the GM says which they want: `inner="wait"` begins it now (a night that
+       keeps its time closes its choices now, and the extra check runs to the deadline,
+       which stays; docs/rules/classic.md), `inner="skip"` ends both now (the police are
+       told their check, then the dawn comes: no extra check). No answer is refused, and
+       nothing changes.
+    2. Otherwise the phase ends now, whatever is under way inside it and whether or not
+       its choices closed already; an answer is refused then (the console was out of date:
+       the police's check changed, the choices closed meanwhile).
+    Bad input (an answer that is neither) is refused before anything is read.
+    """
+    if inner not in (None, *INNER_CHOICES):
+        raise GameError(_("Choose whether to wait for what is still due or to end the "
+                          "phase without it."), code="inner")
     now = kernel.now(now)
     with transaction.atomic():
         game = require_gm(game_id, gm)
         facts = page_facts(game)
         if game.status != Game.Status.RUNNING:
             raise GameError(_("This game is not running."))
-        if game.choices_close_at is not None and not game.choices_closed:
-            # A night that keeps time for the extra check: "end now" closes its choices
-            # now; pressed again, it ends the night (docs/rules/classic.md).
-            close_choices(game, reason="gm", now=now, by=gm)
+        where = inner_phase(game)
+        if where["due"] and inner is None:
+            raise GameError(_("Ending this phase now would begin %(inner)s: choose whether "
+                              "to wait for it or to end the phase without it.")
+                            % {"inner": phase_label(where["due"], game.ruleset)}, code="inner")
+        if inner is not None and not where["due"]:
+            raise GameError(_("Nothing is due inside this phase any more: look at the "
+                              "console again."), code="inner")
+        # Logged first, so that the line belongs to the phase the press ended.
+        details = {"inner": inner, "phase": where["due"]} if inner else \
+            {"inner": "running", "phase": where["running"]} if where["running"] else {}
+        log_gm(game, gm, "end_phase_now", details)
+        if inner == "wait" and game.choices_close_at is not None and not game.choices_closed:
+            close_choices(game, reason="gm", now=now, by=gm)  # the inner phase begins
         else:
             advance_locked(game, reason="gm", now=now, by=gm)
+            if inner == "skip":
+                advance_locked(game, reason="gm", now=now, by=gm)  # and ends at once
         changed(game, since=facts)
 
 

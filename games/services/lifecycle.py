@@ -37,7 +37,7 @@ from ..presenters.deal import deal_markdown, deal_rows
 from ..selectors import commitment_of, seat_names, write_refusal
 from . import backoff, kernel, votes
 from .ghosts import restore_ghost_threads
-from .kernel import GameError, announce, deliver_private, lock_game, log_gm, ruleset_of
+from .kernel import GameError, announce, deliver_private, lock_game, ruleset_of
 from .record import record_step, store_events, sync_alive
 from .watching import deliver_graveyard_mentions, graveyard_board
 
@@ -316,7 +316,8 @@ def close_choices(game: Game, *, reason: str, now: dt.datetime, by: User | None 
     deadline, which stays; otherwise nothing shows and the phase ends at its deadline.
     Either way every other seat sees the same: its choices closed, the same deadline.
 
-    Precondition: the caller holds the game lock and the game is running.
+    Precondition: the caller holds the game lock and the game is running. (A GM's act is
+    logged by its caller, services.gm.end_phase_now: one line for the whole press.)
     """
     engine = ruleset_of(game)
     game.choices_closed = True
@@ -325,8 +326,6 @@ def close_choices(game: Game, *, reason: str, now: dt.datetime, by: User | None 
         if engine.outcome(probe) is None and engine.phase(probe).name in engine.within_previous:
             advance_locked(game, reason=reason, now=now, by=by)
             return
-    if reason == "gm":
-        log_gm(game, by, "end_phase_now", {})
     game.version += 1
     game.save()
     backoff.clear(game.pk)
@@ -407,7 +406,8 @@ def advance_phase(*, game_id: int, reason: str = "deadline", expected_version: i
 
 
 def advance_locked(game: Game, *, reason: str, now: dt.datetime, by: User | None = None) -> None:
-    """Precondition: the caller holds the game lock and the game is running."""
+    """Precondition: the caller holds the game lock and the game is running. (A GM's act,
+    reason "gm", is logged by its caller, services.gm.end_phase_now: one line a press.)"""
     engine = ruleset_of(game)
     closing = game.current_phase
     before = (game.state or {}).get("public") or {}  # the closing phase's round and turn
@@ -419,8 +419,6 @@ def advance_locked(game: Game, *, reason: str, now: dt.datetime, by: User | None
         engine.phase(game.state).name in engine.within_previous
     if closing is not None and not goes_on:
         Phase.objects.filter(pk=closing.pk).update(ended_at=now, end_reason=reason)
-    if reason == "gm":
-        log_gm(game, by, "end_phase_now", {})
     names = seat_names(game)
     sync_alive(game, engine)
     if outcome is not None:

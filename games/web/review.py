@@ -135,7 +135,7 @@ def event_row(game: Game, event: dict, names: dict[int, str]) -> dict:
     happened, each in the reader's language. The chain is listed apart unless the rule set's
     sentence already holds it (a GM note that is its chain)."""
     # A GM's own log entry is a sentence naming the GM and the act, never its key.
-    text = gm_log_text(event, names) or describe(game.ruleset, event, names)
+    text = gm_log_text(event, names, game.ruleset) or describe(game.ruleset, event, names)
     vis = event.get("visibility") or {"public": False, "seats": []}
     return {"seq": event.get("seq"), "kind": event.get("kind", ""), "html": markdown(text),
             "public": bool(vis.get("public")), "gm_only": not vis.get("public") and not vis.get(

@@ -439,26 +439,30 @@ def test_once_the_choices_close_only_the_police_in_their_extra_check_act(players
     assert pub(poisoned)["phase"] == "extra_check"  # every police checked: still no dawn
 
 
-def test_the_gm_ending_the_night_closes_its_choices_then_ends_it(players, gm):
-    """ "End this phase now" on a night that keeps the extra check's time closes its
-    choices (the extra check begins if the police found the poison); pressed again, it
-    ends the night. Nothing of the first press shows."""
+def test_the_gm_ending_the_night_waits_for_the_extra_check_only_when_asked(players, gm):
+    """ "End this phase now" on a night that keeps the extra check's time ends it in one
+    press, unless the police found the poison: then the GM answers. Waiting closes the
+    choices (the extra check begins, nothing of it shows, the deadline stays); pressed
+    again, it ends the night. Ending without it ends the night at once (the console's
+    tests: tests/web/classic/test_console_poison_night.py)."""
     poisoned = night_choices(twin(players, gm), POISON)
     plain = night_choices(twin(players, gm), 6)
-    for game in (poisoned, plain):
-        services.end_phase_now(game_id=game.pk, gm=gm)
-    assert pub(poisoned)["phase"] == "extra_check" and pub(plain)["phase"] == "night"
+    skipped = night_choices(twin(players, gm), POISON)
+    with pytest.raises(services.GameError, match="追加验人"):
+        services.end_phase_now(game_id=poisoned.pk, gm=gm)
+    assert pub(poisoned)["phase"] == "night" and not fresh(poisoned).choices_closed
+    services.end_phase_now(game_id=poisoned.pk, gm=gm, inner="wait")
+    assert pub(poisoned)["phase"] == "extra_check"
     assert fresh(poisoned).deadline == fresh(plain).deadline
-    assert (
-        Announcement.objects.filter(game=poisoned).count()
-        == Announcement.objects.filter(game=plain).count()
-        == 1
-    )
-    for game in (poisoned, plain):
-        with pytest.raises(services.GameError, match="今晚的选择已截止"):
-            act(game, BANDITS[2], "kill", target=3, pact=BANDITS[0])
-        services.end_phase_now(game_id=game.pk, gm=gm)
+    assert Announcement.objects.filter(game=poisoned).count() == 1
+    with pytest.raises(services.GameError, match="今晚的选择已截止"):
+        act(poisoned, BANDITS[2], "kill", target=3, pact=BANDITS[0])
+    services.end_phase_now(game_id=poisoned.pk, gm=gm)
+    services.end_phase_now(game_id=plain.pk, gm=gm)
+    services.end_phase_now(game_id=skipped.pk, gm=gm, inner="skip")
+    for game in (poisoned, plain, skipped):
         assert pub(game)["phase"] in ("last_words", "speech")
+        assert pub(game)["night_deaths"] == [3]
 
 
 def test_the_leak_crawler_holds_the_extra_checks_name_secret_from_all_but_the_police(poison_game):
