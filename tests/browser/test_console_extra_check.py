@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories.classic import players  # noqa: F401
-from tests.factories.classic import pub
+from tests.factories.classic import (
+    players,  # noqa: F401
+    pub,
+)
 from tests.services.classic.test_extra_check_secret import POISON, night_choices, twin
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
