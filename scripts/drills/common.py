@@ -182,6 +182,72 @@ def stop_games(games) -> int:
     return stopped
 
 
+# --- the moments a drill needs, made by the drill, not waited for --------------------------
+# A drill that counted on the clock from its set-up (a night of "set-up + 6 s + half the
+# outage") failed on a busy machine, where the set-up took longer and the night closed
+# before the steps it meant to send during the outage. So the games start with nights far
+# longer than any drill, and the drill brings each moment about when its state is right,
+# writing the rows the GM's services write for a deadline (games.services.gm
+# `extend_deadline`: the game's, its current phase's, the reminder sweep's look). These are
+# the drill's own games, which nothing else reads.
+
+def due_now(games) -> None:
+    """Each game's current phase falls due now, as if its deadline had come: the sweep that
+    runs next advances it."""
+    from django.utils import timezone
+
+    from games.models import Game, Phase, ReminderLook
+
+    ids = [getattr(g, "pk", g) for g in games]
+    now = timezone.now()
+    Phase.objects.filter(pk__in=Game.objects.filter(pk__in=ids).values("current_phase_id")
+                         ).update(deadline=now)
+    Game.objects.filter(pk__in=ids).update(deadline=now)
+    ReminderLook.schedule(dict.fromkeys(ids, now))
+
+
+def hour_left(games) -> None:
+    """Each game's current phase is an hour from its deadline, an hour after it began (a
+    two-hour phase half run): a player's 1-hour reminder (profile `reminder_hours` "1") is
+    due now and still true until the deadline (games/reminders.py keeps a mark of at most
+    half the phase)."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from games.models import Game, Phase, ReminderLook
+
+    ids = [getattr(g, "pk", g) for g in games]
+    now = timezone.now()
+    deadline = now + dt.timedelta(hours=1)
+    Phase.objects.filter(pk__in=Game.objects.filter(pk__in=ids).values("current_phase_id")
+                         ).update(started_at=now - dt.timedelta(hours=1), deadline=deadline)
+    Game.objects.filter(pk__in=ids).update(deadline=deadline)
+    ReminderLook.schedule(dict.fromkeys(ids, deadline))
+
+
+def drained(seconds: float = 600) -> bool:
+    """Whether the worker has run every task put on its queues before this call (the
+    clock's: sweeps, reminders, the outbox; the slow one: email nudges; the default): a
+    ping queued behind them on each comes back (a worker takes one queue's tasks in order;
+    the drills' workers run one task at a time). Used instead of sleeping "a few more
+    sweeps" before the checks."""
+    from django.conf import settings
+
+    from config.celery import app
+
+    results = [app.send_task("games.ping", args=[queue], queue=queue, routing_key=queue)
+               for queue in (settings.CLOCK_QUEUE, settings.SLOW_QUEUE,
+                             settings.CELERY_TASK_DEFAULT_QUEUE)]
+    end = time.time() + seconds
+    try:
+        for result in results:
+            result.get(timeout=max(end - time.time(), 0.1))
+    except Exception:  # noqa: BLE001 - a timeout or a broker error: not drained
+        return False
+    return True
+
+
 def wait_until(condition, seconds: float, step: float = 0.5) -> bool:
     end = time.time() + seconds
     while time.time() < end:
