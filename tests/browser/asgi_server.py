@@ -41,6 +41,23 @@ class AsgiServer:
             time.sleep(0.05)
         raise RuntimeError("the ASGI test server did not start")
 
+    def wait_listening(self, kind: str, pk: int, seconds: float = 10.0) -> None:
+        """Until a stream of this server listens for (kind, pk) and its hub is subscribed to
+        the feed (config/live.py: the hub of the server's event loop): an event published
+        from then on reaches that stream live."""
+        from config import live
+
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            try:
+                hubs = list(live._hubs.values())
+            except RuntimeError:  # the server's thread changed them meanwhile: look again
+                hubs = []
+            if any((kind, pk) in hub.listeners and hub.ready.is_set() for hub in hubs):
+                return
+            time.sleep(0.01)
+        raise AssertionError(f"no stream of the ASGI server listens for {kind} {pk}")
+
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)

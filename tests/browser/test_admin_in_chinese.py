@@ -6,6 +6,7 @@ and 0-based seats (the checks of tests/web/test_chinese_admin.py)."""
 import pytest
 
 from games import services
+from tests.browser.shots import screenshot
 from tests.factories.ninelives import MANIFESTO, act
 from tests.web.test_chinese_admin import engine_keys, findings_of
 
@@ -45,15 +46,12 @@ def test_the_console_settings_and_steps_read_in_chinese_at_390_px(
         ("steps", "/admin/games/action/"),
     ):
         page.goto(live_server.url + url)
-        page.screenshot(path=str(out / f"{name}-390.png"), full_page=True)
+        screenshot(page, out / f"{name}-390.png", full_page=True)
         # and in screen-high slices, to be read at full size
         height = page.evaluate("document.documentElement.scrollHeight")
         for i, top in enumerate(range(0, min(height, 4 * 844), 844)):
-            page.screenshot(
-                path=str(out / f"{name}-390-{i + 1}.png"),
-                full_page=True,
-                clip={"x": 0, "y": top, "width": 390, "height": min(844, height - top)},
-            )
+            screenshot(page, out / f"{name}-390-{i + 1}.png", full_page=True,
+                clip={"x": 0, "y": top, "width": 390, "height": min(844, height - top)})
         assert findings_of(url, page.content(), keys) == [], name
         # nothing wider than the phone but the tables that scroll
         wide = page.evaluate("document.documentElement.scrollWidth")

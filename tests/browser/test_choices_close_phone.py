@@ -10,6 +10,7 @@ import datetime as dt
 import pytest
 
 from games import services
+from tests.browser.shots import screenshot
 from tests.browser.test_phone_tables import PHONE
 from tests.factories.classic import players  # noqa: F401
 from tests.services.classic.test_extra_check_secret import BANDITS, POISON, night_choices, twin
@@ -31,10 +32,10 @@ def test_the_choices_close_line_on_a_phone(
     page.goto(f"{live_server.url}/games/{game.pk}/act/")
     line = page.locator("#choices-close")
     assert "今晚的选择截止于" in line.inner_text()
-    page.screenshot(path=str(artifacts_dir / "choices-close-open.png"))
+    screenshot(page, artifacts_dir / "choices-close-open.png")
     services.sweep(now=game.choices_close_at + dt.timedelta(seconds=30))
     page.reload()
     assert line.inner_text() == "今晚的选择已截止。"
-    page.screenshot(path=str(artifacts_dir / "choices-close-closed.png"))
+    screenshot(page, artifacts_dir / "choices-close-closed.png")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page scrolls sideways: {width}px"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.shots import screenshot
 from tests.browser.test_phone_tables import MEASURE, PHONE, squeezed
 from tests.web.test_players_see_no_engine_data import play_finished
 
@@ -23,7 +24,7 @@ def test_the_deal_table_fits_a_phone(
     page.goto(f"{live_server.url}/games/{game.pk}/review/")
     page.wait_for_load_state()
     cells = page.evaluate(MEASURE, "#deal")
-    page.locator("#deal").screenshot(path=str(artifacts_dir / f"deal-table-{ruleset}.png"))
+    screenshot(page.locator("#deal"), artifacts_dir / f"deal-table-{ruleset}.png")
     assert cells and not squeezed(cells), squeezed(cells)
     assert "秘密属性" in page.locator("#deal").inner_text()
     width = page.evaluate("document.documentElement.scrollWidth")

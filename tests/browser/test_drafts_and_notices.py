@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 
 from messaging import notifications, services
 from messaging.models import Draft, Notification, Post, Thread
+from tests.browser.shots import screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
@@ -89,8 +90,8 @@ def test_a_long_reply_survives_quotes_reloads_a_refusal_and_another_device(
     a.type(BOX, "三号是狼。")
     _saved(a)
     assert Draft.objects.get(user=alice, thread=thread).body == a.input_value(BOX)
-    a.locator("#reply").screenshot(path=str(artifacts_dir / "drafts-reply-box-390.png"))
-    a.screenshot(path=str(artifacts_dir / "drafts-thread-390.png"), full_page=True)
+    screenshot(a.locator("#reply"), artifacts_dir / "drafts-reply-box-390.png")
+    screenshot(a, artifacts_dir / "drafts-thread-390.png", full_page=True)
 
     # Reload: still there.
     written = a.input_value(BOX)
@@ -145,7 +146,7 @@ def test_copies_that_differ_are_both_kept(browser, live_server, thread, artifact
     assert a.input_value(BOX) == "笔记本上写的"
     assert a.is_visible("#draft-conflict")
     assert "这台手机上写的" in a.inner_text("#draft-conflict")
-    a.locator("#reply").screenshot(path=str(artifacts_dir / "drafts-two-copies-390.png"))
+    screenshot(a.locator("#reply"), artifacts_dir / "drafts-two-copies-390.png")
     a.click("#draft-conflict button:has-text('加到末尾')")
     assert a.input_value(BOX) == "笔记本上写的\n\n这台手机上写的"
 
@@ -203,7 +204,7 @@ def test_only_the_notices_of_the_page_seen_are_read(browser, live_server, make_u
     a.wait_for_load_state()
     assert a.locator("#notifications .notice.unread").count() == 10
     assert a.inner_text("#notification-count") == "10"
-    a.screenshot(path=str(artifacts_dir / "drafts-notices-after-last-page-390.png"), full_page=True)
+    screenshot(a, artifacts_dir / "drafts-notices-after-last-page-390.png", full_page=True)
     unread = set(
         Notification.objects.filter(user=alice, read_at__isnull=True).values_list(
             "post__number", flat=True

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from messaging import services
 from messaging.models import Post, ThreadReadState
+from tests.browser.shots import screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
@@ -72,13 +73,13 @@ def test_two_players_argue_and_one_catches_up(page_for, live_server, make_user, 
     a.wait_for_load_state()
     assert "提到了你" in a.inner_text("#notifications")
     assert "引用了你的发言" in a.inner_text("#notifications")
-    a.screenshot(path=str(artifacts_dir / "forum-notifications-390.png"), full_page=True)
+    screenshot(a, artifacts_dir / "forum-notifications-390.png", full_page=True)
 
     # The board marks the thread new; its link jumps to the first unread floor (#4).
     a.goto(f"{url}/b/{board.slug}/")
     row = a.locator(f'[data-thread="{thread.pk}"]')
     assert "4 条新帖" in row.inner_text()
-    a.screenshot(path=str(artifacts_dir / "forum-board-unread-390.png"), full_page=True)
+    screenshot(a, artifacts_dir / "forum-board-unread-390.png", full_page=True)
     row.locator("a.title").click()
     a.wait_for_load_state()
     assert a.url.endswith("#p4")
@@ -96,7 +97,7 @@ def test_two_players_argue_and_one_catches_up(page_for, live_server, make_user, 
         a.locator("ol.posts > li").evaluate_all("els => els.map(e => e.id)")))]
     assert floors == [2, 4, 5, 6, 7]
     assert "阿博" in a.inner_text("#iso-banner")
-    a.screenshot(path=str(artifacts_dir / "forum-thread-iso-390.png"), full_page=True)
+    screenshot(a, artifacts_dir / "forum-thread-iso-390.png", full_page=True)
 
     # A two-character word; the result leads to the post.
     a.click("#search-link")

@@ -5,7 +5,8 @@ lobby's link and sign up on its page; the GM draws and starts, rejects a manifes
 the console's 杀人宣言审核 section, extends the deadline and ends the night through the
 consequences page.
 
-Screenshots for the guide go to var/artifacts/gm-guide/<step>-<390|desktop>.png.
+Screenshots for the guide go to var/artifacts/gm-guide/<step>-<390|desktop>.png, on every run
+(`docs_screenshots`: the guide's pictures stay current).
 
 Near or over 20 s (19 to 25 s measured on the 2-core development machine): the guide's twelve
 pictures are each taken at two widths, and five players sign up through pages of their own.
@@ -22,6 +23,7 @@ from django.utils import timezone
 from games import services
 from games.engine.ninelives.cards import ATTACK_CARDS
 from games.models import Game
+from tests.browser.shots import screenshot
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -41,7 +43,7 @@ def shots(artifacts_dir):
         for label, size in WIDTHS.items():
             page.set_viewport_size(size)
             path = folder / f"{name}-{label}.png"
-            page.screenshot(path=str(path), full_page=True)
+            screenshot(page, path, full_page=True)
             taken.append(path)
         page.set_viewport_size(WIDTHS["desktop"])
 
@@ -49,7 +51,7 @@ def shots(artifacts_dir):
         """One part of the page at 390 px (the small pictures of docs/gm-guide.md)."""
         page.set_viewport_size(WIDTHS["390"])
         path = folder / f"{name}-390.png"
-        page.locator(selector).first.screenshot(path=str(path))
+        screenshot(page.locator(selector).first, path)
         taken.append(path)
         page.set_viewport_size(WIDTHS["desktop"])
 
@@ -65,7 +67,7 @@ def no_errors(page):
 
 @pytest.mark.slow(seconds=25)
 def test_the_gm_runs_a_first_game_by_clicking(
-    browser, page_for, live_server, make_user, shots, settings
+    browser, page_for, live_server, make_user, shots, settings, docs_screenshots
 ):
     settings.ACCOUNT_RATE_LIMITS = False
     host = make_user("新天神", staff=True, superuser=False)
@@ -120,9 +122,7 @@ def test_the_gm_runs_a_first_game_by_clicking(
         page.wait_for_load_state()
         if i == 0:
             page.set_viewport_size(WIDTHS["390"])
-            page.screenshot(
-                path=str(shots.taken[0].parent / "05-player-signed-up-390.png"), full_page=True
-            )
+            screenshot(page, shots.taken[0].parent / "05-player-signed-up-390.png", full_page=True)
         page.context.close()
     assert game.signups.filter(withdrawn_at=None).count() == 5
 

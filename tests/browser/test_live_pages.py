@@ -20,6 +20,7 @@ from games.models import Game
 from messaging import services as forum
 from messaging.models import Thread
 from tests.browser.act_form import choose
+from tests.browser.shots import screenshot
 from tests.factories.toy import seat_user, wolf_seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("toy_ruleset")]
@@ -42,12 +43,30 @@ def _not_reloaded(*pages) -> None:
         assert page.evaluate("window.__notReloaded === true"), page.url
 
 
+TICK_CONTROL = """() => {
+  // A countdown the page's ticker (static/js/site.js, each second) does tick: a deadline
+  // an hour away, with no text yet until a tick writes it.
+  const control = document.createElement("span");
+  control.id = "tick-control";
+  control.className = "countdown";
+  control.dataset.deadline = new Date(Date.now() + 3600 * 1000).toISOString();
+  document.body.appendChild(control);
+}"""
+
+
 def _countdown_stopped(page) -> None:
+    """The page's countdown says the phase ended and ticks no more. Positive control: a
+    countdown put on the same page, which the same ticker ticks; once a tick has written
+    it, the stopped one still reads as before (a tick rewrites every countdown it ticks)."""
     countdown = page.locator(".countdown").first
     assert "已结束" in countdown.inner_text()
     before = countdown.inner_text()
-    page.wait_for_timeout(1500)
-    assert countdown.inner_text() == before  # nothing ticks any more
+    page.evaluate(TICK_CONTROL)
+    control = page.locator("#tick-control .left")
+    control.wait_for(state="attached", timeout=5_000)  # a tick ran since
+    assert ":" in control.inner_text(), control.inner_text()  # "(0:59:59)": it ticked
+    assert countdown.inner_text() == before  # the stopped one did not
+    page.evaluate("document.getElementById('tick-control').remove()")
 
 
 @pytest.mark.slow(seconds=15)
@@ -82,7 +101,7 @@ def test_two_players_pages_follow_each_other_without_a_reload(
     took = time.monotonic() - posted_at
     assert bar.inner_text() == "1 条新回复"
     assert took < 2.0 + 1.0, took  # within 2 s of the commit (the click's round trip aside)
-    thread_page.screenshot(path=str(artifacts_dir / "live-new-replies-390.png"))
+    screenshot(thread_page, artifacts_dir / "live-new-replies-390.png")
     bar.click()
     assert "我是好人，昨晚什么也没看到。" in thread_page.locator("#posts li.post").last.inner_text()
     assert thread_page.locator("#live-new-replies").count() == 0
@@ -132,7 +151,7 @@ def test_two_players_pages_follow_each_other_without_a_reload(
         assert said in page.locator("#live-banner").inner_text()
         _countdown_stopped(page)
     assert vote_page.locator("#vote-submit").is_disabled()
-    vote_page.screenshot(path=str(artifacts_dir / "live-phase-ended-390.png"))
+    screenshot(vote_page, artifacts_dir / "live-phase-ended-390.png")
     _not_reloaded(vote_page, home, thread_page)
 
 
@@ -170,13 +189,12 @@ def test_a_stream_refused_for_now_comes_back_by_itself_and_the_page_follows(
     page.on("request", lambda r: asked.append(r.url) if "/live/" in r.url else None)
     page.goto(asgi_server.url + thread.get_absolute_url())
     page.evaluate("window.__notReloaded = true")
-    deadline = time.monotonic() + 10
-    while len(asked) < 3 and time.monotonic() < deadline:
-        page.wait_for_timeout(100)
+    while len(asked) < 3:  # each wait ends with the page's next attempt
+        page.wait_for_event("request", lambda r: "/live/" in r.url, timeout=10_000)
     assert gate.refused == 2 and len(asked) >= 3, (gate.refused, asked)
     assert all("t=" in url for url in asked)
     page.wait_for_selector("body[data-live=open]")
-    page.wait_for_timeout(300)  # the third stream listens
+    asgi_server.wait_listening("thread", thread.pk)  # the third stream listens
     forum.reply(thread=thread, author=players[1], body="轮到你了", enforce_rate_limit=False)
     page.locator("#live-new-replies").wait_for(timeout=5_000)
     _not_reloaded(page)

@@ -20,6 +20,7 @@ import pytest
 from django.urls import reverse
 
 from messaging.models import Thread
+from tests.browser.shots import screenshot
 from tests.factories import fresh
 from tests.proof.crawl import end_current_phase
 from tests.web.test_review_rulesets import random_game
@@ -62,11 +63,11 @@ def check(page, base: str, path: str, name: str, out: Path) -> dict:
     """Open `path`, take the screenshot, measure the width and run axe; returns the figures."""
     response = page.goto(base + path)
     assert response.status == 200, (path, response.status)
-    page.screenshot(path=str(out / f"{name}.png"), full_page=True)
+    screenshot(page, out / f"{name}.png", full_page=True)
     height = page.evaluate("document.scrollingElement.scrollHeight")
     for part, top in enumerate(range(0, min(height, 3 * SLICE), SLICE), start=1):
         # Readable slices of a long page (the whole page is kept too).
-        page.screenshot(path=str(out / f"{name}-{part}.png"), full_page=True, clip={
+        screenshot(page, out / f"{name}-{part}.png", full_page=True, clip={
             "x": 0, "y": top, "width": WIDTH, "height": min(SLICE, height - top)})
     width = page.evaluate("document.scrollingElement.scrollWidth")
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))

@@ -12,6 +12,7 @@ import datetime as dt
 import pytest
 
 from games import selectors, services
+from tests.browser.shots import screenshot
 from tests.factories import classic as classic_factory
 from tests.factories import fresh, user_of
 from tests.factories.gold import DURATIONS, T0
@@ -74,7 +75,7 @@ def check(page, selector: str, artifacts_dir, name: str) -> list[dict]:
     page.set_viewport_size(PHONE)
     page.wait_for_load_state()
     cells = page.evaluate(MEASURE, selector)
-    page.screenshot(path=str(artifacts_dir / f"phone-tables-{name}.png"), full_page=True)
+    screenshot(page, artifacts_dir / f"phone-tables-{name}.png", full_page=True)
     assert cells, f"no table {selector} on the page"
     assert not squeezed(cells), squeezed(cells)
     width = page.evaluate("document.documentElement.scrollWidth")

@@ -11,6 +11,7 @@ from django.urls import reverse
 from games import services
 from games.models import Action, Game
 from tests.browser.act_form import OPTIONS, choose, offered_steps, option_values, select
+from tests.browser.shots import screenshot
 from tests.factories import user_of
 from tests.factories.classic import NAMES as CLASSIC_NAMES
 from tests.factories.classic import new_game
@@ -39,7 +40,7 @@ def click_option(page_for, live_server, game: Game, seat: int, kind: str, nth: i
     page.select_option("#choice", value=value)
     if shot:
         page.set_viewport_size({"width": 390, "height": 900})
-        page.screenshot(path=str(artifacts_dir / shot), full_page=True)
+        screenshot(page, artifacts_dir / shot, full_page=True)
     before = Action.objects.filter(game=game).count()
     page.click("#act-submit")
     page.wait_for_load_state()
@@ -63,7 +64,7 @@ def test_ninelives_loss_order_by_clicking(page_for, live_server, nl_players, nl_
     cores = page.eval_on_selector_all("#id_core option", "os => os.map(o => o.value)")
     page.select_option("#id_core", value=cores[1])
     page.locator("#order-rows .order-row").first.locator(".order-down").click()
-    page.screenshot(path=str(artifacts_dir / "ninelives-act-390.png"), full_page=True)
+    screenshot(page, artifacts_dir / "ninelives-act-390.png", full_page=True)
     shown = page.eval_on_selector_all("#order-rows select", "ss => ss.map(s => s.value)")
     names = page.locator("#order-rows .order-card").all_inner_texts()
     assert len(shown) == 5 and shown[-1] == cores[1] and len(names) == 4
@@ -116,9 +117,8 @@ def test_ninelives_card_and_target_by_clicking(page_for, live_server, nl_players
     assert offered == ["", "1", "2", "3", "4"], offered
     assert not visible(page, "#text_manifesto") and not visible(page, "#texts-hint")
     page.select_option("#pick_target", value="3")
-    page.screenshot(path=str(artifacts_dir / "ninelives-card-pickers-390.png"), full_page=True)
-    page.locator("#action-form").screenshot(
-        path=str(artifacts_dir / "ninelives-card-pickers-form-390.png"))
+    screenshot(page, artifacts_dir / "ninelives-card-pickers-390.png", full_page=True)
+    screenshot(page.locator("#action-form"), artifacts_dir / "ninelives-card-pickers-form-390.png")
     width = page.evaluate("document.scrollingElement.scrollWidth")
     assert width <= 390, width
     before = Action.objects.filter(game=game).count()
@@ -134,8 +134,7 @@ def test_ninelives_card_and_target_by_clicking(page_for, live_server, nl_players
                if c["kind"] == "use_card" and c["params"].get("card") == "KILLER"]
     choose(page, "use_card", {"card": "KILLER", "target": targets[-1]},
            {"manifesto": MANIFESTO})
-    page.locator("#action-form").screenshot(
-        path=str(artifacts_dir / "ninelives-attack-pickers.png"))
+    screenshot(page.locator("#action-form"), artifacts_dir / "ninelives-attack-pickers.png")
     before = Action.objects.filter(game=game).count()
     page.click("#act-submit")
     page.wait_for_load_state()
@@ -221,7 +220,7 @@ def test_ninelives_vote_by_clicking_a_non_first_seat(page_for, live_server, nl_p
     radios = page.eval_on_selector_all("#vote-form input[name=target]",
                                        "rs => rs.map(r => r.value)")
     page.check(f"#vote-form input[name=target][value='{radios[-1]}']")
-    page.locator("#vote-panel").screenshot(path=str(artifacts_dir / "ninelives-vote-390.png"))
+    screenshot(page.locator("#vote-panel"), artifacts_dir / "ninelives-vote-390.png")
     page.click("#vote-submit")
     page.wait_for_load_state()
     assert not Action.objects.filter(game=game, actor="0", kind="vote").exists()

@@ -9,6 +9,7 @@ import pytest
 from games import services
 from messaging import services as forum
 from messaging.models import Thread
+from tests.browser.shots import screenshot
 from tests.factories.toy import finish, seat_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
@@ -47,9 +48,9 @@ def test_a_player_reads_anothers_profile_after_the_game(page_for, live_server, p
     # Nothing overflows the phone's width but the scrolling table itself.
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], width
-    page.screenshot(path=str(artifacts_dir / "profile-games-390.png"), full_page=True)
+    screenshot(page, artifacts_dir / "profile-games-390.png", full_page=True)
 
     page.click("#profile-archive")
     page.wait_for_load_state()
     assert "终局" in page.inner_text("#archive")
-    page.screenshot(path=str(artifacts_dir / "archive-390.png"), full_page=True)
+    screenshot(page, artifacts_dir / "archive-390.png", full_page=True)

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from messaging import services
 from messaging.models import Bookmark, Notification, Report, Thread
+from tests.browser.shots import screenshot
 from tests.factories import fresh
 from tests.proof.crawl import end_current_phase
 
@@ -141,7 +142,7 @@ def test_bookmark_a_post_and_find_it_in_my_bookmarks(phone, live_server, make_us
     page.goto(live_server.url + reverse("messaging-notifications"))
     page.click("#bookmarks-link")
     page.wait_for_load_state()
-    page.screenshot(path=str(out / "bookmarks.png"), full_page=True)
+    screenshot(page, out / "bookmarks.png", full_page=True)
     assert "三号昨晚的发言前后矛盾" in page.inner_text("#bookmarks")
     page.click("#bookmarks .bookmark a.title")
     page.wait_for_load_state()
@@ -168,7 +169,7 @@ def test_watch_a_thread_and_three_replies_are_one_notice(phone, live_server, mak
     assert page.inner_text("#notification-count") == "1"
     page.click("#bell")
     page.wait_for_load_state()
-    page.screenshot(path=str(out / "grouped-notice.png"), full_page=True)
+    screenshot(page, out / "grouped-notice.png", full_page=True)
     notices = page.locator("#notifications .notice")
     assert notices.count() == 1
     text = notices.first.inner_text()
@@ -190,12 +191,12 @@ def test_report_a_post_and_the_gm_reads_it_in_the_console(phone, live_server, st
     told = page.inner_text("main")
     assert "举报已发送给天神" in told
     assert game.gm.profile.display_name not in told
-    page.screenshot(path=str(out / "report-sent.png"), full_page=True)
+    screenshot(page, out / "report-sent.png", full_page=True)
     gm_page = phone(game.gm)
     gm_page.goto(live_server.url + reverse("admin:games_game_console", args=[game.pk]))
     reports = gm_page.inner_text("#reports")
     assert "在分析帖里公开了私密结果。" in reports and "第一天分析 #2" in reports
-    gm_page.screenshot(path=str(out / "console-reports.png"), full_page=True)
+    screenshot(gm_page, out / "console-reports.png", full_page=True)
     gm_page.click("#reports input[type=submit]")
     gm_page.wait_for_load_state()
     assert Report.objects.get().handled_by == game.gm
@@ -268,7 +269,7 @@ def test_forum_pages_pass_axe_in_both_themes(phone, live_server, start_ninelives
             response = page.goto(live_server.url + path)
             assert response.status == 200, (path, response.status)
             if name == "thread":
-                page.screenshot(path=str(out / f"thread-{scheme}.png"), full_page=True)
+                screenshot(page, out / f"thread-{scheme}.png", full_page=True)
                 # The theme follows the system: a dark page in the dark scheme.
                 background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
                 dark = background == "rgb(22, 21, 24)"

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games import reminders, services
 from games.models import ReminderSent
+from tests.browser.shots import screenshot
 
 pytestmark = [
     pytest.mark.browser,
@@ -53,4 +54,4 @@ def test_the_gm_reads_the_bell_s_mark_and_the_nearest_one_on_a_phone(
     assert cells[3:5] == ["6", "1"]
     # the player as people know them (their display name), not the account's username
     assert cells[2].strip() == row.user.profile.display_name and str(row.user) not in cells[2]
-    page.screenshot(path=str(artifacts_dir / "reminders-admin-390.png"), full_page=True)
+    screenshot(page, artifacts_dir / "reminders-admin-390.png", full_page=True)

@@ -10,6 +10,7 @@ from django.utils import timezone
 from games import services
 from games.models import Announcement, Game
 from messaging.models import Thread
+from tests.browser.shots import screenshot
 from tests.factories.toy import seat_user, wolf_seat
 
 pytestmark = [
@@ -45,7 +46,7 @@ def test_the_gm_rolls_back_a_night_by_clicking_and_the_players_see_it_withdrawn(
         timezone.now() + dt.timedelta(hours=6), dt.timezone(dt.timedelta(hours=8))
     ).replace(second=0, microsecond=0)
     page.fill("input[name=deadline]", deadline.strftime("%Y-%m-%dT%H:%M"))
-    page.screenshot(path=str(artifacts_dir / "rollback-confirm-390.png"), full_page=True)
+    screenshot(page, artifacts_dir / "rollback-confirm-390.png", full_page=True)
     page.click("#rollback-form input[type=submit]")
     page.wait_for_load_state()
     assert "/console/" in page.url
@@ -61,5 +62,5 @@ def test_the_gm_rolls_back_a_night_by_clicking_and_the_players_see_it_withdrawn(
     player.goto(f"{live_server.url}{thread.get_absolute_url()}")
     text = player.inner_text("main")
     assert text.count("已由天神撤回") == 1 and "天神已回滚" in text
-    player.screenshot(path=str(artifacts_dir / "rollback-announcement-390.png"), full_page=True)
+    screenshot(player, artifacts_dir / "rollback-announcement-390.png", full_page=True)
     assert Announcement.objects.filter(game=game, withdrawn_at__isnull=False).count() == 1

@@ -13,6 +13,7 @@ import pytest
 from games import services
 from messaging import services as forum
 from messaging.models import Board
+from tests.browser.shots import screenshot
 from tests.factories import fresh, user_of
 from tests.factories import ninelives as nl
 
@@ -57,7 +58,7 @@ def test_two_words_and_an_author_found_as_a_player_types_them(page_for, live_ser
     # The excerpt and its marks are on the screen, not cut off below a fold.
     assert first.locator("mark").first.is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    page.screenshot(path=str(artifacts_dir / "search-two-words-390.png"), full_page=True)
+    screenshot(page, artifacts_dir / "search-two-words-390.png", full_page=True)
 
     # One word, then the author field by name: 阿丽's posts only, not 阿博's that mention her.
     page.fill("#search-q", "金水")
@@ -67,7 +68,7 @@ def test_two_words_and_an_author_found_as_a_player_types_them(page_for, live_ser
     titles = page.locator("#search-results a.title").all_inner_texts()
     assert titles == ["第二天分析 #3"]
     assert "阿丽" in page.inner_text("#chip-author")
-    page.screenshot(path=str(artifacts_dir / "search-author-390.png"), full_page=True)
+    screenshot(page, artifacts_dir / "search-author-390.png", full_page=True)
 
 
 def test_searching_a_players_posts_from_the_profile(page_for, live_server, analyses,
@@ -83,7 +84,7 @@ def test_searching_a_players_posts_from_the_profile(page_for, live_server, analy
     assert page.input_value("#search-by") == "阿博"
     assert page.locator("#search-results a.title").all_inner_texts() == [
         "第二天分析 #4", "第二天分析 #1"]
-    page.screenshot(path=str(artifacts_dir / "search-profile-link-390.png"), full_page=True)
+    screenshot(page, artifacts_dir / "search-profile-link-390.png", full_page=True)
 
     # A word within the player's posts, then the chip removed: every author again.
     page.fill("#search-q", "金水")
@@ -133,8 +134,8 @@ def test_a_profiles_record_and_stacked_games_at_390(page_for, live_server, start
     assert all(later["y"] >= earlier["y"] + earlier["height"] - 1
                for earlier, later in zip(boxes, boxes[1:], strict=False))
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    page.locator("#profile-games").screenshot(path=str(artifacts_dir / "profile-record-390.png"))
-    page.screenshot(path=str(artifacts_dir / "profile-record-page-390.png"), full_page=True)
+    screenshot(page.locator("#profile-games"), artifacts_dir / "profile-record-390.png")
+    screenshot(page, artifacts_dir / "profile-record-page-390.png", full_page=True)
 
 
 def test_search_with_chips_and_marks_passes_axe(browser, live_server, analyses):

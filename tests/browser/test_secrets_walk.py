@@ -37,6 +37,7 @@ from games import services
 from games.models import Action, Game, Watcher
 from messaging import services as forum
 from messaging.models import Post, Thread
+from tests.browser.shots import screenshot
 from tests.browser.walks.clicking import (
     PHONE,
     arrive,
@@ -67,9 +68,9 @@ def shot(artifacts_dir):
     def take(page, name: str, part: str | None = None):
         path = folder / f"{name}.png"
         if part:
-            page.locator(part).first.screenshot(path=str(path))
+            screenshot(page.locator(part).first, path)
         else:
-            page.screenshot(path=str(path), full_page=True)
+            screenshot(page, path, full_page=True)
         return path
 
     return take

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from messaging.models import Thread
+from tests.browser.shots import screenshot
 from tests.factories.ninelives import act, fresh
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
@@ -51,7 +52,7 @@ def test_a_seated_superuser_sees_what_a_plain_player_in_that_seat_sees(
         return seen
 
     as_staff = texts()
-    page.screenshot(path=str(artifacts_dir / "staff-seated-games-390.png"), full_page=True)
+    screenshot(page, artifacts_dir / "staff-seated-games-390.png", full_page=True)
     staff.is_staff = staff.is_superuser = False
     staff.save()
     as_player = texts()

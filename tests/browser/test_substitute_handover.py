@@ -7,6 +7,7 @@ import pytest
 
 from games import services
 from messaging import services as forum
+from tests.browser.shots import screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("toy_ruleset")]
@@ -46,7 +47,7 @@ def test_a_substitute_takes_over_a_seat_during_the_night(page_for, live_server, 
     sub.goto(f"{live_server.url}/games/{game.pk}/act/")
     html = sub.content()
     assert "KEEP-7731" in html and f'"role": "{role}"' in unescape(html)
-    sub.screenshot(path=str(artifacts_dir / "substitute-handover.png"), full_page=True)
+    screenshot(sub, artifacts_dir / "substitute-handover.png", full_page=True)
 
     response = outgoing.goto(f"{live_server.url}/games/{game.pk}/act/")
     assert response.status == 404

@@ -15,6 +15,7 @@ from accounts.models import Profile
 from messaging import services
 from messaging.models import Post, Thread, ThreadReadState
 from messaging.rendering import render_markdown
+from tests.browser.shots import screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
@@ -72,7 +73,7 @@ def test_a_new_york_reader_sees_new_york_times_and_the_zone_once(
     # The relative hint after each time, in Chinese ("3 小时前").
     assert re.fullmatch(r" · 3 ?小时前", page.locator("#p2 .ago").first.inner_text())
     assert page.locator("#p1 .ago").first.inner_text() == " · 去年"
-    page.screenshot(path=str(artifacts_dir / "thread-new-york-390.png"), full_page=False)
+    screenshot(page, artifacts_dir / "thread-new-york-390.png", full_page=False)
     # Asked once: the next page asks nothing.
     asked = []
     page.on("request", lambda r: asked.append(r.url) if "/profile/timezone/" in r.url else None)
@@ -90,7 +91,7 @@ def test_a_reader_jumps_to_floor_137_and_to_the_first_unread_post(
     page = page_for(bob)
     page.set_viewport_size(PHONE)
     page.goto(f"{live_server.url}{thread.get_absolute_url()}")
-    page.screenshot(path=str(artifacts_dir / "thread-navigation-390.png"), full_page=False)
+    screenshot(page, artifacts_dir / "thread-navigation-390.png", full_page=False)
     # Numbered pages, the current one marked, two navs labelled apart.
     labels = page.locator("nav.pagination").evaluate_all("n => n.map(e => e.ariaLabel)")
     assert labels == ["分页（上）", "分页（下）"]
@@ -105,7 +106,7 @@ def test_a_reader_jumps_to_floor_137_and_to_the_first_unread_post(
     box = divider.bounding_box()
     assert box is not None and -2 <= box["y"] < PHONE["height"]
     assert page.evaluate("document.getElementById('new').nextElementSibling.id") == "p61"
-    page.screenshot(path=str(artifacts_dir / "thread-unread-divider-390.png"), full_page=False)
+    screenshot(page, artifacts_dir / "thread-unread-divider-390.png", full_page=False)
     # 第 [137] 楼 → the page holding it, scrolled to it.
     page.fill("#jump-floor-1", "137")
     page.locator("#jump-floor-1").press("Enter")
@@ -133,7 +134,7 @@ def test_a_reader_picks_two_authors(page_for, live_server, make_user, artifacts_
     page.click("#iso-picker summary")
     page.get_by_label("阿博").check()
     page.get_by_label("阿卡").check()
-    page.screenshot(path=str(artifacts_dir / "thread-author-picker-390.png"), full_page=False)
+    screenshot(page, artifacts_dir / "thread-author-picker-390.png", full_page=False)
     page.click("#iso-picker button[type=submit]")
     page.wait_for_load_state()
     assert f"author={bob.pk}&author={carol.pk}" in page.url
@@ -172,7 +173,7 @@ def test_the_home_page_shows_latest_threads_on_the_first_phone_screen(
     page = page_for(player)
     page.set_viewport_size(PHONE)
     page.goto(f"{live_server.url}/")
-    page.screenshot(path=str(artifacts_dir / "lobby-390.png"), full_page=False)
+    screenshot(page, artifacts_dir / "lobby-390.png", full_page=False)
     heading = page.locator("#latest-title")
     assert heading.inner_text() == "最新主题"
     box = heading.bounding_box()
@@ -203,7 +204,7 @@ def test_a_reader_not_signed_in_gets_their_zone_and_language_from_a_kept_page(
     assert page.locator("#p51 time").first.inner_text() == "2026-01-01 07:00"
     assert "UTC-05:00 美国（纽约）" in page.inner_text("#site-footer")
     assert page.locator("input[name=csrfmiddlewaretoken]").count() == 0
-    page.screenshot(path=str(artifacts_dir / "thread-anonymous-new-york-390.png"))
+    screenshot(page, artifacts_dir / "thread-anonymous-new-york-390.png")
     # The language menu: English is not the first option; choosing does not submit.
     page.select_option("select[name=language]", "en")
     assert page.url.endswith("?page=2")

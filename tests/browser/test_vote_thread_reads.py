@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from messaging.models import Thread
+from tests.browser.shots import screenshot
 from tests.factories.ninelives import act, fresh, start
 from tests.services.ninelives.test_play import send_orders
 
@@ -39,10 +40,10 @@ def test_the_closed_vote_thread_and_the_quoted_manifesto_at_390px(
     assert tally[0] == "1号阿猫：2票（亲自投票：2号阿狗；诅咒 +1）", tally
     assert "并列最高票" in page.locator("#vote-result").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    page.screenshot(path=str(artifacts_dir / "vote-thread-day1-390.png"), full_page=True)
+    screenshot(page, artifacts_dir / "vote-thread-day1-390.png", full_page=True)
     announcements = Thread.objects.get(board=game.board, key="announcements")
     page.goto(live_server.url + reverse("messaging-thread", args=[announcements.pk]))
     block = page.locator("blockquote.player-words").first
     assert "玩家的话 · 作者不公开" in block.inner_text()
     assert block.locator("h1, h2, h3, hr, img, a").count() == 0
-    block.screenshot(path=str(artifacts_dir / "announcement-player-words-390.png"))
+    screenshot(block, artifacts_dir / "announcement-player-words-390.png")

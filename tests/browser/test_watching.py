@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Game
+from tests.browser.shots import screenshot
 from tests.factories.toy import seat_user, wolf_seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("toy_ruleset")]
@@ -43,7 +44,7 @@ def test_a_dead_player_follows_the_night_a_phase_behind(asgi_server, asgi_page_f
     page.goto(asgi_server.url + reverse("game-home", args=[game.pk]))
     page.click("#watch-link")
     assert "不能在本局版块发帖" in page.locator("#gives-up-dead-talk").inner_text()
-    page.screenshot(path=str(artifacts_dir / "watch-confirm-390.png"), full_page=True)
+    screenshot(page, artifacts_dir / "watch-confirm-390.png", full_page=True)
     page.click("#start-watching")
     page.wait_for_selector("#watched-phase")
     assert "第1轮夜晚" in page.locator("#watched-phase").inner_text()
@@ -65,10 +66,10 @@ def test_a_dead_player_follows_the_night_a_phase_behind(asgi_server, asgi_page_f
     assert fresh.locator(PLANS).count() == 1
     fresh.close()
     assert page.locator(PLANS).count() == 1
-    page.screenshot(path=str(artifacts_dir / "watch-night-2-390.png"), full_page=True)
+    screenshot(page, artifacts_dir / "watch-night-2-390.png", full_page=True)
 
     services.end_phase_now(game_id=game.pk, gm=gm)  # night 2 ends: now it shows
     expect(page.locator(PLANS)).to_have_count(2, timeout=10_000)
     assert page.evaluate("window.__notReloaded === true")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    page.screenshot(path=str(artifacts_dir / "watch-day-2-390.png"), full_page=True)
+    screenshot(page, artifacts_dir / "watch-day-2-390.png", full_page=True)

@@ -24,7 +24,7 @@ from games.models import Game
 from messaging import services as forum
 from messaging.models import Board, Thread
 from tests.factories import toy as toy_play
-from tests.web.live_harness import Reader, connect, open_stream, run, send, settle, subscribed
+from tests.web.live_harness import Reader, connect, open_stream, run, send, subscribed
 
 pytestmark = pytest.mark.usefixtures("toy_ruleset")
 
@@ -79,10 +79,17 @@ def _heard(reader: Reader, objects, tokens: dict[str, str]):
                 await asyncio.wait_for(stream.ended.wait(), 5)
                 named = set(channels.split("&")) if channels else set()
                 greedy.add((stream.status, set(chunk) <= named))
-        streams = []
+        streams, lasts = [], []
         for channels, token in tokens.items():
-            streams.append(await open_stream(
-                reader.query(token, *(channels.split("&") if channels else [])), reader))
+            named = channels.split("&") if channels else []
+            streams.append(await open_stream(reader.query(token, *named), reader))
+            # A key the stream listens to: its reader's own, or the first object it names
+            # (a stream for nobody names one, or it would not open).
+            if reader.user is not None:
+                lasts.append(("user", reader.user.pk))
+            else:
+                kind, _eq, pk = named[0].partition("=")
+                lasts.append((kind, int(pk)))
         if not streams:
             return greedy, set()
         await subscribed()
@@ -91,7 +98,19 @@ def _heard(reader: Reader, objects, tokens: dict[str, str]):
             send(kind, pk, version, "phase")
         for pk in users:
             send("user", pk, version, "notices")
-        await settle(0.5)
+        # Then each stream's last event, on a key of its own: a stream that has it has been
+        # given every event sent before it (one feed, read and handed on in order). The wait
+        # is on that, the timeout only for a stream that never gets it.
+        last = next(_rounds)
+        for kind, pk in dict.fromkeys(lasts):
+            send(kind, pk, last, "last")
+
+        async def every_stream_has_its_last():
+            while not all({"t": kind, "id": pk, "v": last, "what": "last"} in stream.events()
+                          for stream, (kind, pk) in zip(streams, lasts, strict=True)):
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(every_stream_has_its_last(), 10)
         heard = set()
         for stream in streams:
             await stream.close()

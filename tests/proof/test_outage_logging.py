@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import types
 
 import pytest
 import redis
@@ -32,6 +33,19 @@ def admin_mail_handler() -> logs.AdminMailHandler:
     [handler] = [h for h in logging.getLogger("django").handlers
                  if isinstance(h, logs.AdminMailHandler)]
     return handler
+
+
+class Clock:
+    """config/logs.py's clock (its `time.monotonic`), moved by the test instead of waited
+    for: it starts at the real one and stands still until `advance`."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.now = time.monotonic()
+        monkeypatch.setattr(logs, "time", types.SimpleNamespace(
+            monotonic=lambda: self.now, gmtime=time.gmtime))
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
 
 
 @pytest.fixture(autouse=True)
@@ -112,7 +126,7 @@ def test_an_error_is_mailed_from_a_thread_of_its_own_once_then_counted(
 
     settings.ADMINS = ADMINS
     handler = admin_mail_handler()
-    monkeypatch.setattr(handler, "every", 0.5)
+    clock = Clock(monkeypatch)
 
     def bug(*args, **kwargs):
         raise RuntimeError("a bug in the games list")
@@ -128,14 +142,17 @@ def test_an_error_is_mailed_from_a_thread_of_its_own_once_then_counted(
     assert "Internal Server Error: /games/" in first.subject
     assert "RuntimeError" in first.body and "a bug in the games list" in first.body
 
-    end = time.monotonic() + 10
-    while len(mail.outbox) < 2 and time.monotonic() < end:
-        time.sleep(0.05)
+    clock.advance(handler.every - 1)
+    handler.flush()
+    handler.flush()  # the sending thread counts the periods after each flush
+    assert len(mail.outbox) == 1, [m.subject for m in mail.outbox]  # the period goes on
+    clock.advance(2)  # the period has ended
+    handler.flush()
+    handler.flush()
     assert len(mail.outbox) == 2, [m.subject for m in mail.outbox]
     assert "4 more of: Internal Server Error: /games/" in mail.outbox[1].subject
     assert "4 more errors like this one" in mail.outbox[1].body
 
-    monkeypatch.setattr(handler, "every", 900)
     logging.getLogger("django.request").error("another error", exc_info=ValueError("other"))
     handler.flush()
     assert len(mail.outbox) == 3 and "another error" in mail.outbox[2].subject
@@ -183,12 +200,15 @@ def test_readyz_with_redis_away_logs_each_failing_check_once_a_minute(settings, 
     assert not any(r.exc_info for r in caplog.records)
 
 
-def test_a_line_held_back_is_counted_in_the_next_one(caplog):
+def test_a_line_held_back_is_counted_in_the_next_one(caplog, monkeypatch):
     log = logging.getLogger("tests.held")
+    clock = Clock(monkeypatch)
     with caplog.at_level(logging.WARNING, logger="tests.held"):
         for i in range(4):
-            logs.log_once_per(0.2, log, "Redis away: %s", i)
-        time.sleep(0.25)
-        logs.log_once_per(0.2, log, "Redis away: %s", "again")
+            logs.log_once_per(60, log, "Redis away: %s", i)
+        clock.advance(59)
+        logs.log_once_per(60, log, "Redis away: %s", "held")
+        clock.advance(1.5)
+        logs.log_once_per(60, log, "Redis away: %s", "again")
     assert [r.getMessage() for r in caplog.records] == [
-        "Redis away: 0", "Redis away: again (3 more like it in the last 0.2 s)"]
+        "Redis away: 0", "Redis away: again (4 more like it in the last 60 s)"]

@@ -5,6 +5,8 @@ waiting for it."""
 import pytest
 import time_machine
 
+from tests.browser.shots import screenshot
+
 
 @pytest.fixture(autouse=True)
 def _walking(chinese, settings):
@@ -17,7 +19,8 @@ def _walking(chinese, settings):
 
 @pytest.fixture
 def shots(artifacts_dir):
-    """shots(page, name[, part]): a screenshot under var/artifacts/walks/<name>.png."""
+    """shots(page, name[, part]): a screenshot under var/artifacts/walks/<name>.png, taken
+    only with SCREENSHOTS=1 (tests/browser/shots.py)."""
     folder = artifacts_dir / "walks"
     folder.mkdir(parents=True, exist_ok=True)
 
@@ -25,11 +28,8 @@ def shots(artifacts_dir):
         """The whole page, or only the element `part` (a long page's readable piece)."""
         path = folder / f"{name}.png"
         if part:
-            page.locator(part).first.screenshot(path=str(path))
-        else:
-            page.screenshot(path=str(path), full_page=True)
-        assert path.stat().st_size > 1000
-        return path
+            return screenshot(page.locator(part).first, path)
+        return screenshot(page, path, full_page=True)
 
     return shot
 

@@ -36,7 +36,7 @@ REASON = "与剧情无关，请按昨夜的剧情重写。"
 
 
 def test_the_gm_reviews_a_manifesto_then_ends_the_night(
-    page_for, live_server, start_ninelives, nl_gm, nl_players, shots
+    page_for, live_server, start_ninelives, nl_gm, nl_players, shots, docs_screenshots
 ):
     game = start_ninelives()
     services.update_settings(game_id=game.pk, changes={"early_end": False})

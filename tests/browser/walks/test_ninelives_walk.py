@@ -52,6 +52,7 @@ import pytest
 from games import services
 from games.engine.ninelives.dealing import Deal, validate
 from games.models import Game, Phase
+from tests.browser.shots import screenshot
 from tests.browser.walks.clicking import (
     PHONE,
     arrive,
@@ -437,7 +438,7 @@ def test_five_players_walk_a_ninelives_game_by_clicking(
         assert outcome.endswith("平民阵营获胜。获胜者：1号阿猫、3号小白、4号老黑。"), outcome
         assert not engine_keys(page, "#outcome")
     a_gou = pages[1]
-    a_gou.screenshot(path=str(artifacts_dir / "ninelives-game.png"), full_page=True)
+    screenshot(a_gou, artifacts_dir / "ninelives-game.png", full_page=True)
     follow(a_gou, "发牌承诺", within="main")
     assert a_gou.locator("#verdict.ok").count() == 1, visible_text(a_gou, "main")
     assert visible_text(a_gou, "#commitment") == game.commitment
