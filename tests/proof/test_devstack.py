@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -88,7 +89,9 @@ def test_a_second_run_in_the_same_checkout_is_refused_with_the_first_ones_pid(ow
     assert not devstack.RunLock.held()  # the kernel let go with the process
 
 
-def test_a_child_that_exits_is_restarted_and_said_so(tmp_path, capsys):
+def test_a_child_that_exits_is_restarted_and_said_so(tmp_path, capsys, monkeypatch):
+    now = [time.monotonic()]  # the supervisor's clock, moved instead of waited for
+    monkeypatch.setattr(devstack, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
     child = devstack.Child("Celery worker", [sys.executable, "-c", "raise SystemExit(3)"],
                            dict(os.environ), tmp_path / "child.log")
     child.start()
@@ -96,7 +99,10 @@ def test_a_child_that_exits_is_restarted_and_said_so(tmp_path, capsys):
     child.watch()
     assert "the Celery worker exited with code 3; restarting it in 1 s" in capsys.readouterr().out
     first = child.proc.pid
-    time.sleep(1.05)
+    now[0] += 0.9
+    child.watch()
+    assert child.restarts == 0 and child.proc.pid == first  # not before its second
+    now[0] += 0.2
     child.watch()
     assert child.restarts == 1 and child.proc.pid != first
     assert "restarting the Celery worker (restart 1)" in capsys.readouterr().out
