@@ -21,7 +21,16 @@ Names that cannot impersonate:
    word of five letters or more also at the start or end of one: superadmin, staffer). Names
    taken before a word was reserved stay as they are (their owners keep them when saving
    the profile, accounts.forms).
-4. Invisible and direction-changing characters (format characters such as U+200B and
+4. Official names by meaning (`reserved_meaning`): the site's own names — 神的使者, 天神, the
+   graveyard board (墓地), announcements (公告), 管理, 系统 — are refused in words that mean
+   the same (RESERVED_MEANINGS: 信使, 上帝, 墓园, 通告, 站务, 后台 …) and in "the god's
+   messenger" built any way (神之使, 天的使者), on the skeleton after Chinese look-alike
+   characters are folded (CJK_LOOKALIKES: 夭/天, 砷/神, 幕/墓, 吿/告, 菅/管, 糸/系 …, which
+   UTS #39 leaves alone), so "神的信使", "墓地公告", "夭神" and "幕地" are refused too. The
+   folding serves these checks only: the stored skeleton (rule 1) is unchanged. The refusal
+   names the official name the name reads like. Mentions (messaging.mentions) keep to rule 3's
+   lists, so a name taken before these were reserved can still be mentioned.
+5. Invisible and direction-changing characters (format characters such as U+200B and
    U+202E, fillers such as U+3164, variation selectors) are refused in names and thread
    titles; a post body made of nothing else counts as empty (`visible_text`).
 """
@@ -55,6 +64,31 @@ RESERVED = ["神的使者", "天神", "法官", "执法团", "管理员", "系�
 RESERVED_WORDS = ["gm", "admin", "administrator", "moderator", "mod", "staff", "system",
                   "sysop", "root", "official", "judge", "arbitro", "messenger", "support"]
 LONG_WORD = 5  # a reserved Latin word this long is refused at the start or end of a word too
+
+# The site's official names (rule 4), each with words that mean the same or nearly: a name
+# containing any of them (on the folded skeleton) reads like the official name.
+RESERVED_MEANINGS = {
+    "神的使者": ["使者", "信使", "使徒", "信差", "使节", "传令官"],
+    "天神": ["上帝", "神明", "天帝", "主神", "天主", "真神", "神灵", "众神", "诸神", "神祇"],
+    "墓地": ["墓地", "墓园", "公墓", "坟场", "坟地", "墓场", "陵园", "墓穴"],
+    "公告": ["公告", "通告", "布告", "告示", "公示", "通知", "通报", "公报"],
+    "管理": ["站务", "版务", "运营", "监管", "管事"],
+    "系统": ["后台"],
+}
+# "The god's messenger" however it is put together: a word for the god, a joining word or
+# none (的, 之, の, 派来的 …), then 使 (or 差 after a joining word). After 天 only with a
+# joining word: 天使 (an angel) and 神差鬼使 (an idiom) are ordinary names, 天之使 is not.
+_JOIN = "(?:的|之|の|家|派来的|派遣的|所派的|派的|遣)"
+_MESSENGER_BUILT = re.compile(rf"(?:神|上帝|神明)(?:{_JOIN}?使|{_JOIN}差)|天{_JOIN}(?:使|差)")
+# Chinese characters a reader takes for a character of an official name (UTS #39 has no
+# entry for them), folded to that character before rules 3 and 4 look for the names.
+CJK_LOOKALIKES = str.maketrans({
+    "夭": "天", "砷": "神", "绅": "神", "伸": "神", "呻": "神", "祌": "神", "袖": "神",
+    "便": "使", "吏": "使", "著": "者", "煮": "者", "旳": "的",
+    "幕": "墓", "暮": "墓", "慕": "墓", "募": "墓", "驰": "地", "池": "地",
+    "吿": "告", "诰": "告", "仫": "公", "菅": "管", "箮": "管", "埋": "理", "浬": "理",
+    "糸": "系", "纟": "系", "铳": "统", "绕": "统", "綂": "统",
+})
 
 # Characters with no visible shape of their own besides the format (Cf) category: fillers
 # and variation selectors that render as nothing.
@@ -223,9 +257,39 @@ def _reserved_words() -> list[tuple[str, str]]:
     return [(name_skeleton(w), w) for w in RESERVED_WORDS]
 
 
+def folded_skeleton(name: str) -> str:
+    """`name_skeleton` with Chinese look-alikes folded (CJK_LOOKALIKES): what rules 3 and 4
+    compare with the official names. Never stored."""
+    return name_skeleton(name).translate(CJK_LOOKALIKES)
+
+
+@functools.cache
+def _meanings() -> list[tuple[str, str]]:
+    return [(name_skeleton(word), official) for official, words in RESERVED_MEANINGS.items()
+            for word in words]
+
+
+def reserved_meaning(name: str) -> str | None:
+    """The official name (a key of RESERVED_MEANINGS) that `name` reads like by its meaning
+    or by look-alike characters, if any (rule 4): "神的信使" -> 神的使者, "墓地公告" -> 墓地,
+    "夭神" -> 天神."""
+    folded = folded_skeleton(name)
+    if folded != name_skeleton(name):
+        found = _reserved_match(folded)
+        if found is not None:
+            return found
+    if _MESSENGER_BUILT.search(folded):
+        return settings.MESSENGER_NAME
+    for word, official in _meanings():
+        if word in folded:
+            return official
+    return None
+
+
 def reserved_word(name: str) -> str | None:
-    """The reserved word (or whole name, or part) that `name` contains, if any: what a
-    reader could take for the service, a game master or staff (rule 3)."""
+    """The reserved word (or whole name, or part) that `name` contains, if any, else the
+    official name it reads like (rule 4): what a reader could take for the service, a game
+    master or staff."""
     found = _reserved_match(name_skeleton(name))
     if found is not None:
         return found
@@ -234,7 +298,7 @@ def reserved_word(name: str) -> str | None:
             if word == reserved or (len(entry) >= LONG_WORD and (
                     word.startswith(reserved) or word.endswith(reserved))):
                 return entry
-    return None
+    return reserved_meaning(name)
 
 
 def check_name(name: str) -> str:
@@ -252,8 +316,12 @@ def check_name(name: str) -> str:
     if not _ALLOWED.match(name):
         raise ValidationError(_("Use letters, digits, spaces, '-', '.' or '·' only."))
     word = reserved_word(name)
-    if word is not None:
+    if word is not None and name_skeleton(word) in name_skeleton(name):
         raise ValidationError(
             _("A display name may not contain “%(word)s”: such names are kept for the "
               "service, its game masters and its staff.") % {"word": word})
+    if word is not None:  # by meaning, by look-alike characters or by a near spelling
+        raise ValidationError(
+            _("“%(name)s” reads like the site's own “%(word)s”: such names are kept for the "
+              "service, its game masters and its staff.") % {"name": name, "word": word})
     return name
