@@ -1,7 +1,8 @@
 """The log line format (settings.LOGGING), and what keeps an outage from flooding the log
 and the admins' mailbox.
 
-Lines: time in UTC, level, logger, the game when there is one, message:
+Lines, the same in every process (web, workers, beat): time in UTC with its Z, level,
+logger, the game when there is one, message:
 
     2026-12-01T08:15:02Z INFO games.services.lifecycle game=42 phase advanced: night 1 -> day 1
 
@@ -29,11 +30,20 @@ import time
 
 from django.utils.log import AdminEmailHandler
 
+# The one line format of every process: the web's (Django's LOGGING; gunicorn's own lines
+# through gunicorn.conf.py), the workers' and beat's (config/celery.py).
+LINE_FORMAT = "%(asctime)s %(levelname)s %(name)s %(game)s%(message)s"
+TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+
 
 class UTCFormatter(logging.Formatter):
-    """Times in UTC whatever the server's zone, so lines from several machines sort."""
+    """Times in UTC whatever the server's zone (Django sets the process's to TIME_ZONE),
+    with the Z that says so, so lines from several machines sort."""
 
     converter = time.gmtime
+
+    def __init__(self, fmt: str = LINE_FORMAT, datefmt: str = TIME_FORMAT, **kwargs) -> None:
+        super().__init__(fmt, datefmt, **kwargs)
 
     def format(self, record: logging.LogRecord) -> str:
         game_id = getattr(record, "game_id", None)

@@ -410,9 +410,8 @@ ADMINS_MAIL_MINUTES = env_int("ADMINS_MAIL_MINUTES", 15, minimum=1)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(game)s%(message)s",
-                            "datefmt": "%Y-%m-%dT%H:%M:%SZ",
-                            "()": "config.logs.UTCFormatter"}},
+    # config/logs.py: UTC with its Z, level, logger, game=<id> when there is one, message.
+    "formatters": {"line": {"()": "config.logs.UTCFormatter"}},
     "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
                 "skip_outage_answers": {"()": "config.logs.SkipOutageAnswers"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"},
@@ -429,6 +428,10 @@ LOGGING = {
         # is logged once when it begins and once when it ends (config/middleware.py).
         "django.request": {"filters": ["skip_outage_answers"]},
         "django.db.backends": {"level": "INFO"},
+        # uvicorn's own lines (`make run`'s web server, the live pages' workers) in the
+        # same format once the application is loaded; gunicorn's: gunicorn.conf.py.
+        "uvicorn": {"handlers": ["console"], "propagate": False},
+        "uvicorn.access": {"handlers": ["console"], "propagate": False},
     },
 }
 
