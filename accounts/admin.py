@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.inputs import DateRangeAdmin
+from games.services import profile_saved
 
 from .models import Profile, display_name
 from .records import records_of
@@ -62,6 +63,28 @@ class ProfileAdmin(admin.ModelAdmin):
     @admin.display(description=gettext_lazy("created"), ordering="created")
     def created_at(self, profile: Profile):
         return profile.created or "—"
+
+    # As the profile page does: the games and the forum are told of a new name (a profile
+    # removed: the username shows instead) and of new reminder hours.
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        _profile_saved(obj.user_id, renamed="display_name" in form.changed_data,
+                       new_hours="reminder_hours" in form.changed_data)
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        _profile_saved(obj.user_id, renamed=True)
+
+    def delete_queryset(self, request, queryset):
+        users = list(queryset.values_list("user_id", flat=True))
+        super().delete_queryset(request, queryset)
+        for user_id in users:
+            _profile_saved(user_id, renamed=True)
+
+
+def _profile_saved(user_id: int, *, renamed: bool, new_hours: bool = False) -> None:
+    if renamed or new_hours:
+        profile_saved(user_id=user_id, renamed=renamed, new_hours=new_hours)
 
 
 class PermissionChoiceField(forms.ModelMultipleChoiceField):
@@ -146,6 +169,11 @@ class UserAdmin(PermissionLabels, DateRangeAdmin, DjangoUserAdmin):
             self.message_user(request, refusal(user), messages.ERROR)
             return redirect(reverse("admin:auth_user_change", args=[user.pk]))
         return super().delete_view(request, object_id, extra_context)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "username" in form.changed_data:  # the name of an account with no profile
+            _profile_saved(obj.pk, renamed=True)
 
     def delete_model(self, request, obj):
         if records_of(obj):  # never reached from the pages above; a last guard

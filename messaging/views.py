@@ -171,12 +171,20 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A board's threads, 30 a page, newest activity first, with the reader's unread counts.
-    The page's rows are kept under the board's version (messaging.board_rows): a page read
-    again is the board's query and one of its threads as they are now (the reader's unread
-    counts, the last writers' names), whatever the number of threads; a page not kept adds
-    the count of the threads the reader may see and the page's rows."""
-    board = _board_or_404(slug)
+    Not signed in, the whole page is kept (messaging.blocks, part 4): a page read again is no
+    query. Signed in, the page's rows are kept under the board's version
+    (messaging.board_rows): a page read again is the board's query and one of its threads as
+    they are now (the reader's unread counts, the last writers' names), whatever the number
+    of threads; a page not kept adds the count of the threads the reader may see and the
+    page's rows."""
     user = request.user
+    tokens = None
+    if not user.is_authenticated:  # a page kept whole (messaging.blocks, part 4)
+        kept = blocks.kept_anonymous_page(request, "board", slug)
+        if kept is not None:
+            return kept
+        tokens = blocks.anonymous_page_tokens(request, "board", slug)
+    board = _board_or_404(slug)
     if not rules.can_read_board(user, board):
         raise Http404
     page, rows = board_rows.board_page(board=board, user=user, asked=request.GET.get("page"))
@@ -187,9 +195,12 @@ def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
     # game they do not play in, a locked board): said where the button would be.
     start_refusal = (rules.start_refusal(user, board, Thread.Kind.DISCUSSION)
                      if signed_in and not can_start else None)
-    return render(request, "messaging/board.html", {
+    response = render(request, "messaging/board.html", {
         "board": board, "page": page, "can_start": can_start, "rows": rows,
         "start_refusal": start_refusal})
+    if user.is_authenticated:
+        return response
+    return blocks.keep_anonymous_page(request, "board", slug, tokens, response)
 
 
 @login_required
@@ -408,10 +419,10 @@ def _jump_to_floor(thread: Thread, raw: str, authors: list[int]) -> HttpResponse
 def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tokens = None
     if not request.user.is_authenticated:  # a page kept whole (messaging.blocks, part 3)
-        kept = blocks.kept_anonymous_page(request, pk)
+        kept = blocks.kept_anonymous_page(request, "thread", pk)
         if kept is not None:
             return kept
-        tokens = blocks.anonymous_page_tokens(request, pk)
+        tokens = blocks.anonymous_page_tokens(request, "thread", pk)
     quote = parse_int(request.GET.get("quote"), field="quote", minimum=1, default=None)
     thread = _readable_thread_or_404(request.user, pk)
     try:
@@ -426,7 +437,7 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
                               authors=authors, quote=quote)
     if request.user.is_authenticated:
         return response
-    return blocks.keep_anonymous_page(request, pk, tokens, response)
+    return blocks.keep_anonymous_page(request, "thread", pk, tokens, response)
 
 
 @login_required

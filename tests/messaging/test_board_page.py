@@ -1,13 +1,18 @@
 """The board page: every change of a thread shows at once, to anonymous and signed-in
-readers alike, hidden threads stay with the readers who may see them, and a page costs the
-same queries whatever the number of threads."""
+readers alike (a page read without signing in is kept whole: messaging.blocks, part 4), a
+renamed writer or game too, hidden threads stay with the readers who may see them, and a
+page costs the same queries whatever the number of threads (none kept, not signed in)."""
 
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from accounts.models import Profile
+from games import services as game_services
 from messaging import services
 from messaging.models import Board, Thread, ThreadReadState
 from messaging.views import THREADS_PER_PAGE
@@ -26,8 +31,25 @@ def _reply(thread, author, body="顶"):
     return services.reply(thread=thread, author=author, body=body, enforce_rate_limit=False)
 
 
+def _commit() -> None:
+    """What the test's writes left for their commit runs now, as after a real commit (each
+    test runs in one transaction that never commits): a rename's `blocks.names_changed`,
+    which forgets the kept anonymous board pages. (The change feed's listeners hear each
+    change at once in tests: tests/conftest.py.)"""
+    while connection.run_on_commit:
+        callbacks = list(connection.run_on_commit)
+        connection.run_on_commit.clear()
+        for _savepoints, callback, _robust in callbacks:
+            callback()
+
+
+def _get(client, url):
+    _commit()
+    return client.get(url)
+
+
 def _list(client, board, page="") -> str:
-    response = client.get(board.get_absolute_url() + (f"?page={page}" if page else ""))
+    response = _get(client, board.get_absolute_url() + (f"?page={page}" if page else ""))
     assert response.status_code == 200
     html = response.content.decode()
     return html[html.index('<ul class="thread-list">'):html.index("</ul>", html.index(
@@ -110,32 +132,88 @@ def test_a_deleted_thread_and_a_deleted_last_post_show_at_once(readers, lobby, a
     _both(readers, lobby, "1 post")
 
 
-@pytest.mark.parametrize("how", ["display name", "username", "profile removed"])
-def test_a_renamed_last_writer_shows_at_once(readers, lobby, alice, make_user, how):
+@pytest.fixture
+def staff(make_user):
+    staff = Client()
+    staff.force_login(make_user("站长", staff=True))
+    return staff
+
+
+def _rename(how: str, writer, staff) -> str:
+    """Rename `writer` as the site does it (`how`); the name the forum shows now."""
+    profile = Profile.objects.get(user=writer)
+    if how == "profile page":
+        own = Client()
+        own.force_login(writer)
+        response = own.post(reverse("profile"), {
+            "display_name": "新名字", "timezone": profile.timezone, "language": "en",
+            "reminder_hours": profile.reminder_hours})
+        assert response.status_code == 302
+        return "新名字"
+    if how == "admin: display name":
+        response = staff.post(f"/admin/accounts/profile/{profile.pk}/change/", {
+            "user": writer.pk, "display_name": "新名字", "timezone": profile.timezone,
+            "timezone_origin": "", "language": "en", "reminder_hours": profile.reminder_hours,
+            "calendar_token": ""})
+        assert response.status_code == 302, response.content.decode()[:3000]
+        return "新名字"
+    response = staff.post(f"/admin/accounts/profile/{profile.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302 and not Profile.objects.filter(user=writer).exists()
+    if how == "admin: profile removed":
+        return writer.username
+    joined = writer.date_joined.astimezone()
+    response = staff.post(f"/admin/auth/user/{writer.pk}/change/", {
+        "username": "renamed", "email": writer.email, "is_active": "on",
+        "date_joined_0": joined.strftime("%Y-%m-%d"),
+        "date_joined_1": joined.strftime("%H:%M:%S")})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    return "renamed"
+
+
+@pytest.mark.parametrize("how", ["profile page", "admin: display name",
+                                 "admin: profile removed", "admin: username"])
+def test_a_renamed_last_writer_shows_at_once(readers, lobby, make_user, staff, how):
     writer = make_user("旧名字")
     _start(lobby, writer, "帖")
     _both(readers, lobby, "旧名字")
-    if how == "display name":
-        Profile.objects.filter(user=writer).update(display_name="新名字")
-        shown = "新名字"
-    elif how == "username":
-        Profile.objects.filter(user=writer).delete()
-        readers(lobby)
-        get_user_model().objects.filter(pk=writer.pk).update(username="renamed")
-        shown = "renamed"
-    else:
-        Profile.objects.filter(user=writer).delete()
-        shown = writer.username
+    if how == "admin: username":
+        _rename("admin: profile removed", writer, staff)
+        _both(readers, lobby, writer.username)
+        writer.refresh_from_db()
+        Profile.objects.create(user=writer, display_name="旧名字")
+        game_services.profile_saved(user_id=writer.pk, renamed=True, new_hours=False)
+        _both(readers, lobby, "旧名字")
+    shown = _rename(how, writer, staff)
     _both(readers, lobby, shown)
     _both(readers, lobby, "旧名字", present=False)
 
 
-def test_a_deleted_account_shows_as_deleted(readers, lobby, make_user):
-    writer = make_user("要走的人")
+@pytest.mark.parametrize("change", ["renamed", "deleted"])
+def test_a_name_changed_behind_the_sites_back(readers, lobby, make_user, monkeypatch,
+                                              change):
+    """A name changed where nobody tells the forum (a shell's update; an account deleted,
+    which the admin refuses for anyone who wrote) is read on every signed-in view, and by a
+    visitor who is not signed in when the page kept for them falls out (KEPT_SECONDS)."""
+    import time
+
+    from messaging import blocks
+
+    monkeypatch.setattr(blocks, "KEPT_SECONDS", 1)
+    writer = make_user("旧名字")
     _start(lobby, writer, "帖")
-    _both(readers, lobby, "要走的人")
-    writer.delete()
-    _both(readers, lobby, "(deleted account)")
+    _both(readers, lobby, "旧名字")
+    if change == "renamed":
+        Profile.objects.filter(user=writer).update(display_name="新名字")
+        shown = "新名字"
+    else:
+        writer.delete()
+        shown = "(deleted account)"
+    anonymous, signed_in = readers(lobby)
+    assert shown in signed_in and "旧名字" not in signed_in
+    assert "旧名字" in anonymous and shown not in anonymous
+    time.sleep(1.2)
+    _both(readers, lobby, shown)
+    _both(readers, lobby, "旧名字", present=False)
 
 
 def test_a_moved_thread_leaves_one_board_and_reaches_the_other(readers, lobby, game_board,
@@ -153,7 +231,7 @@ def test_a_changed_board_and_its_game_show_at_once(client, game_board, alice):
     board = Board.objects.get(pk=game_board.pk)
     board.title, board.description, board.is_locked = "改名的版", "新的说明", True
     services.save_board(board=board, fields=["title", "description", "is_locked"])
-    html = client.get(game_board.get_absolute_url()).content.decode()
+    html = _get(client, game_board.get_absolute_url()).content.decode()
     assert "改名的版" in html and "新的说明" in html and "locked" in html
 
 
@@ -195,9 +273,9 @@ def test_the_count_of_pages_counts_only_what_the_reader_sees(client, lobby, gm, 
         _start(lobby, alice, f"帖{i}")
     _start(lobby, gm, "内部的帖", kind=Kind.GM_ONLY)
     client.force_login(gm)
-    assert "page 1 of 2" in client.get(lobby.get_absolute_url()).content.decode()
+    assert "page 1 of 2" in _get(client, lobby.get_absolute_url()).content.decode()
     client.logout()
-    assert "page 1 of" not in client.get(lobby.get_absolute_url()).content.decode()
+    assert "page 1 of" not in _get(client, lobby.get_absolute_url()).content.decode()
 
 
 # --- queries --------------------------------------------------------------------------------------
@@ -213,12 +291,13 @@ def test_a_board_page_costs_the_same_queries_whatever_its_threads(
             _reply(thread, alice)
     if signed_in:
         client.force_login(bob)
-    client.get(lobby.get_absolute_url())
+    _get(client, lobby.get_absolute_url())
+    # Not signed in: the whole page kept (messaging.blocks, part 4), no query. Signed in:
     # the page's rows kept (messaging.board_rows): the board with its game, the page's
-    # threads as they are now (their last writers; signed in: the reader's marks); signed in
-    # also the session, the user with their profile, whether they may start a thread (the
-    # games' check: their secrets) and the header's counts
-    with django_assert_max_num_queries(6 if signed_in else 2):
+    # threads as they are now (their last writers and the reader's marks), the session, the
+    # user with their profile, whether they may start a thread (the games' check: their
+    # secrets) and the header's counts
+    with django_assert_max_num_queries(6 if signed_in else 0):
         html = _list(client, lobby)
     assert html.count('class="thread-row') == min(threads, THREADS_PER_PAGE)
     assert ("new-mark" in html) is signed_in
@@ -227,19 +306,65 @@ def test_a_board_page_costs_the_same_queries_whatever_its_threads(
 # --- anonymous readers --------------------------------------------------------------------------
 
 def test_a_renamed_game_and_a_hidden_board_show_at_once_to_anonymous_readers(
-        client, game_board, gm, alice):
+        client, game_board, gm, alice, toy_ruleset):
+    from django.db import transaction
+
     from games.models import Game
+    from games.services import kernel
 
     game = Game.objects.create(name="七号局", ruleset="toy", board=game_board, gm=gm,
                                status=Game.Status.SIGNUP)
     _start(game_board, gm, "报名帖")
     url = game_board.get_absolute_url()
-    assert "七号局" in client.get(url).content.decode()
-    Game.objects.filter(pk=game.pk).update(name="改名的局")
-    html = client.get(url).content.decode()
+    assert "七号局" in _get(client, url).content.decode()
+    assert "七号局" in _get(client, url).content.decode()  # kept
+    game_services.update_settings(game_id=game.pk, changes={"name": "改名的局"})  # the admin's
+    html = _get(client, url).content.decode()
     assert "改名的局" in html and "七号局" not in html
-    Game.objects.filter(pk=game.pk).update(status=Game.Status.DRAFT)  # hidden again
-    assert client.get(url).status_code == 404
+    # Whatever hides a game's board (here by hand) moves the game's version as it does.
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.DRAFT)
+    with transaction.atomic():
+        kernel.changed(Game.objects.get(pk=game.pk))
+    assert _get(client, url).status_code == 404
+
+
+def test_a_kept_page_costs_no_query_and_is_the_same_page(client, lobby, alice):
+    _start(lobby, alice, "帖")
+    url = lobby.get_absolute_url()
+    with CaptureQueriesContext(connection) as first:
+        miss = _get(client, url).content.decode()
+    with CaptureQueriesContext(connection) as again:
+        hit = _get(client, url).content.decode()
+    assert len(again) == 0 < len(first)
+    assert hit == miss and "帖" in hit and "csrfmiddlewaretoken" not in hit
+    for other in ("?page=1&utm=x", "?page=１"):  # only ?page= is kept: a link fills nothing
+        for _ in range(2):
+            with CaptureQueriesContext(connection) as queries:
+                assert _get(client, url + other).status_code == 200
+            assert len(queries) > 0
+
+
+@pytest.mark.parametrize("write", ["thread", "rename"])
+def test_a_page_is_kept_until_the_write_commits(client, lobby, alice, bob, write,
+                                               django_capture_on_commit_callbacks):
+    """The kept page is forgotten when the writer's transaction commits, not before: a
+    visitor during the write still reads the committed page."""
+    _start(lobby, alice, "第一个")
+    _list(client, lobby)
+    with django_capture_on_commit_callbacks() as callbacks:
+        if write == "thread":
+            _start(lobby, bob, "第二个")
+            shown = "第二个"
+        else:
+            Profile.objects.filter(user=alice).update(display_name="新名字")
+            game_services.profile_saved(user_id=alice.pk, renamed=True, new_hours=False)
+            shown = "新名字"
+        with CaptureQueriesContext(connection) as queries:
+            html = client.get(lobby.get_absolute_url()).content.decode()
+        assert len(queries) == 0 and shown not in html
+    for callback in callbacks:
+        callback()
+    assert shown in client.get(lobby.get_absolute_url()).content.decode()
 
 
 def test_an_anonymous_reader_gets_no_reader_data(
@@ -247,11 +372,11 @@ def test_an_anonymous_reader_gets_no_reader_data(
     thread = _start(lobby, alice, "帖")
     _reply(thread, alice)
     client.force_login(bob)
-    signed = client.get(lobby.get_absolute_url()).content.decode()
+    signed = _get(client, lobby.get_absolute_url()).content.decode()
     assert "2 new" in signed and "mark-board-read" in signed
     client.logout()
-    first = client.get(lobby.get_absolute_url()).content.decode()
-    second = client.get(lobby.get_absolute_url()).content.decode()
+    first = _get(client, lobby.get_absolute_url()).content.decode()
+    second = _get(client, lobby.get_absolute_url()).content.decode()
     for html in (first, second):
         assert "new-mark" not in html and "mark-board-read" not in html
         assert "阿博" not in html and "Sign in</a> to post" in html
