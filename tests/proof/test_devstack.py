@@ -49,6 +49,32 @@ def test_a_deep_checkout_gets_a_short_socket_folder(tmp_path, monkeypatch):
     assert devstack.socket_dir() != folder  # another checkout, another folder
 
 
+def test_the_socket_folder_is_the_accounts_alone(own_var):
+    """PostgreSQL trusts whoever reaches its socket: the folder is made 0700, and one an
+    earlier run left open is closed."""
+    import stat
+
+    folder = devstack.socket_dir()
+    devstack.private_folder(folder)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    folder.chmod(0o777)
+    devstack.private_folder(folder)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+def test_a_socket_folder_of_another_account_is_refused(own_var, monkeypatch):
+    """A folder someone else made where ours goes (the shared temporary folder of a deep
+    checkout) is not used, and is left as it was."""
+    import stat
+
+    folder = devstack.socket_dir()
+    folder.mkdir(mode=0o755)
+    monkeypatch.setattr(devstack.os, "geteuid", lambda: folder.stat().st_uid + 4242)
+    with pytest.raises(SystemExit, match="is not a folder of this account"):
+        devstack.private_folder(folder)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o755
+
+
 def test_a_server_the_environment_names_is_not_started(own_var, monkeypatch):
     monkeypatch.setenv("DATABASE_URL", "postgres://postgres@db.example.org/kg")
     monkeypatch.delenv("REDIS_URL", raising=False)
@@ -225,6 +251,8 @@ def test_exec_lets_its_command_finish_its_cleanup_after_ctrl_c(tmp_path):
 def test_the_servers_start_keep_their_data_and_stop(own_var):
     """`up` makes a cluster under VAR_DIR and a Redis beside it, `down` stops both, and the
     next `up` finds the rows written before (data kept between runs)."""
+    import stat
+
     import psycopg
     import redis
 
@@ -247,6 +275,10 @@ def test_the_servers_start_keep_their_data_and_stop(own_var):
             conn.execute("CREATE TABLE kept (note text)")
             conn.execute("INSERT INTO kept VALUES ('still here')")
         assert redis.Redis(unix_socket_path=str(own_var / "run" / "redis.sock")).ping()
+        # Only this account reaches the servers: PostgreSQL trusts whoever reaches its socket.
+        assert stat.S_IMODE((own_var / "run").stat().st_mode) == 0o700
+        with psycopg.connect(**params) as conn:
+            assert conn.execute("SHOW unix_socket_permissions").fetchone() == ("0700",)
         stack("down")
         assert "Postgres: stopped" in stack("status")
         with pytest.raises(psycopg.OperationalError):
