@@ -21,6 +21,12 @@ that the game's current phase is still the one the reminder is for and its deadl
 ahead; otherwise the email is dropped unsent (a worker that sends 45 s late must not tell a
 player to act in a night that has ended).
 
+The email says what the seat still owes, read from the state when it leaves (the engine's
+`duties`: "send your loss order", "vote (or send a proxy vote)"), so a seat that passed on
+night 1 and owes only its loss order is not told it has not acted or voted
+(`owed_steps`); a context without a seat (queued before it carried one) or a seat that
+owes nothing the engine names keeps the general sentence.
+
 With the first reminder of a phase the user also gets one on-site notice (the bell), once
 per (phase, user): the sweep that makes the row rings it (`first_hours`, the mark the row
 was made with, equals `hours` only then). Only living seats the engine still awaits are
@@ -64,13 +70,13 @@ from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from config.site import site_url
 from messaging.models import Notification
 from messaging.notifications import MAX_TEXT, Kind, may_notify, publish_counts, site_path
 
-from . import awaiting
+from . import awaiting, rulesets
 from .mail import Locale, nudge_on_commit, profile_locale
 from .models import Game, OutboxEmail, ReminderLook, ReminderSent, Seat
 from .models.game import REMINDER_MAX_HOURS
@@ -354,7 +360,7 @@ def _claim(wanted: list[tuple[DueGame, Reader, int]], now: dt.datetime) -> list[
     rows = OutboxEmail.objects.bulk_create([
         OutboxEmail(kind=EMAIL_KIND, user_id=seat.user_id, to=seat.email,
                     subject="", body="", template=DEFERRED_TEMPLATE,
-                    context=email_context(game, locale, now),
+                    context={**email_context(game, locale, now), "seat": seat.number},
                     created=written, next_attempt_at=written)
         for game, seat, locale, _first in sending if seat.email])  # no address: no email
     return [row.pk for row in rows]
@@ -449,12 +455,75 @@ def reminder_text(context: dict, *, now: dt.datetime | None = None
         left = min(left, current - now) if current == deadline else current - now
         deadline = current
     local = timezone.localtime(deadline).strftime("%Y-%m-%d %H:%M")
-    subject = _("[%(game)s] %(left)s left: you have not acted yet") % {
-        "game": context["name"], "left": time_left(left)}
+    values = {"game": context["name"], "left": time_left(left), "deadline": local,
+              "phase": phase_name(context["ruleset"], context["phase_name"],
+                                  context.get("phase_number") or 0, context.get("round")),
+              "zone": timezone.get_current_timezone_name(), "link": link}
+    owed = owed_steps(context["ruleset"], *seat_duties(context))
+    if owed:
+        values["owed"] = pgettext("list separator", ", ").join(owed)
+        subject = _("[%(game)s] %(left)s left: you still need to %(owed)s") % values
+        body = _("%(phase)s of %(game)s ends at %(deadline)s (%(zone)s). You still need to "
+                 "%(owed)s.\n\nAct here: %(link)s\n") % values
+        return subject, body
+    subject = _("[%(game)s] %(left)s left: you have not acted yet") % values
     body = _("%(phase)s of %(game)s ends at %(deadline)s (%(zone)s). You have not "
-             "acted or voted yet.\n\nAct here: %(link)s\n") % {
-        "phase": phase_name(context["ruleset"], context["phase_name"],
-                            context.get("phase_number") or 0, context.get("round")),
-        "game": context["name"], "deadline": local,
-        "zone": timezone.get_current_timezone_name(), "link": link}
+             "acted or voted yet.\n\nAct here: %(link)s\n") % values
     return subject, body
+
+
+def seat_duties(context: dict) -> tuple[list[str], set[str]]:
+    """(the kinds of step the reminder's seat still owes now: the engine's `duties`, the
+    kinds of step it is offered now: `legal_actions`), from the game's state (one read by
+    primary key); nothing without a seat in the context."""
+    seat = context.get("seat")
+    if not isinstance(seat, int):
+        return [], set()
+    row = Game.objects.filter(pk=context["game"]).values_list("ruleset", "state").first()
+    if row is None or not row[1]:
+        return [], set()
+    engine = rulesets.engine(row[0])
+    return engine.duties(row[1], seat), {c.kind for c in engine.legal_actions(row[1], seat)}
+
+
+def owed_steps(ruleset: str, kinds: list[str],
+               offered: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """What a seat owes, said to its player ("send your loss order", "vote (or send a proxy
+    vote)"): one phrase per step it owes, in the rule set's own words; a step offered
+    instead of another (going with the team, abstaining, a proxy vote, "no card") is read
+    with that one; talk to the team is never owed. A rule set or kind with no phrase here
+    (a test's toy rule set) is left out: with none known the email keeps its general
+    sentence."""
+    others = set(kinds) | set(offered)  # what may be sent instead of an owed step
+    vote = (_("vote (or send a proxy vote)") if "proxy_vote" in others
+            else _("vote (or abstain)") if "abstain" in others else _("vote"))
+    team = {"kill", "check", "extra_check"} & set(kinds)  # `defer` joins these
+    move = _("make your move (keep, swap, replace or flip)")
+    phrases = {
+        "ninelives": {
+            "choose_camp": _("choose your camp"),
+            "loss_order": _("send your loss order"),
+            "use_card": _("use a card or say you use none tonight"),
+            "vote": vote,
+        },
+        "classic": {
+            "kill": _("propose tonight's victim (or go with your team's choice)"),
+            "check": _("propose the seat to check (or go with your team's choice)"),
+            "extra_check": _("choose the extra check (or go with your team's choice)"),
+            "defer": None if team else _("answer your team (or go with its choice)"),
+            "protect": _("protect a seat (or skip the protection)"),
+            "skip_protection": _("protect a seat (or skip the protection)"),
+            "possess": _("possess a seat or not"),
+            "last_words": _("leave your last words"),
+            "speak": _("give your speech"),
+            "vote": vote, "abstain": vote,
+        },
+        "gold": {
+            "pick": _("pick a card"),
+            "take_bonus": _("choose what to do with your priority token"),
+            "take_double": _("choose what to do with your priority token"),
+            "keep": move, "swap": move, "replace": move, "flip": move,
+        },
+    }.get(ruleset, {})
+    out = [phrases[k] for k in kinds if phrases.get(k)]
+    return list(dict.fromkeys(out))
