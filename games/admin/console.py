@@ -46,6 +46,7 @@ from ..services import winrates
 from ..web import clock
 from . import gm_steps, guide, rollback
 from .forms import GameSettingsForm, RunningGameForm, running_fields
+from .records import debugging_fieldsets
 from .text import plain, rendered
 
 
@@ -108,7 +109,7 @@ class GameAdmin(admin.ModelAdmin):
     # A started game's settings page: what may still change (services.RUNNING_SETTINGS),
     # then the rest as labelled facts in the reader's words (never the engine's keys or
     # JSON; a superuser also gets the stored data itself, `raw_settings`).
-    STARTED_FACTS = ["watch_delay_text", "ruleset_title", "seat_count", "options_text",
+    STARTED_FACTS = ["ruleset_title", "seat_count", "options_text",
                      "durations_text", "cutoff_text", "seat_list", "board_link", "console_link", "status",
                      "phase_display", "deadline", "result_text", "commitment", "started_at",
                      "finished_at"]
@@ -145,6 +146,16 @@ class GameAdmin(admin.ModelAdmin):
         signed up knew it)."""
         return _("%(delay)s (fixed since the start)") % {
             "delay": game.get_watch_delay_display()}
+
+    @admin.display(description=gettext_lazy("outsiders who watch"))
+    def outsiders_text(self, game):
+        """Who of the outsiders could watch, as a fact once the game is over (nobody watches
+        then: the review shows everything to everyone)."""
+        choice = game.get_outsiders_display()
+        if game.outsiders == Game.Outsiders.OPEN and game.watch_risk_accepted:
+            choice = _("%(choice)s (the risk accepted)") % {"choice": choice}
+        return _("%(choice)s (the game is over: its review is open to everyone)") % {
+            "choice": choice}
 
     @admin.display(description=gettext_lazy("board"))
     def board_link(self, game):
@@ -226,26 +237,37 @@ class GameAdmin(admin.ModelAdmin):
                     "manifesto_review_minutes", "change_cutoff_minutes", "watch_delay",
                     "outsiders", "watch_risk_accepted"]
 
-    def _facts(self, request) -> list[str]:
-        return self.STARTED_FACTS + (["raw_settings"] if request.user.is_superuser else [])
+    # A started game's watching (观战), under a heading of its own: who of the outsiders
+    # may watch (editable while the game runs: games/admin/forms.py, running_fields; a
+    # fact once it is over) and how far behind watchers follow (fixed from the start).
+    WATCHING = ["outsiders", "watch_risk_accepted", "outsiders_text", "watch_delay_text"]
+
+    def _facts(self, request, game) -> list[str]:
+        return (self.STARTED_FACTS + ["watch_delay_text"]
+                + (["outsiders_text"] if game.is_over else [])
+                + (["raw_settings"] if request.user.is_superuser else []))
 
     def get_fields(self, request, obj=None):
         if obj is None:
             return None  # the settings form's own fields, in its order
         if _started(obj):
-            return running_fields(obj) + self._facts(request)
+            return running_fields(obj) + self._facts(request, obj)
         return None
 
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
             return []
         if _started(obj):
-            return self._facts(request)
+            return self._facts(request, obj)
         return list(self.readonly_fields)
 
     def get_fieldsets(self, request, obj=None):
         if obj is not None and _started(obj):
-            return [(None, {"fields": self.get_fields(request, obj)})]
+            fields = self.get_fields(request, obj)
+            watching = [f for f in self.WATCHING if f in fields]
+            sets = debugging_fieldsets([f for f in fields if f not in watching])
+            sets.insert(1, (_("Spectating"), {"fields": watching}))
+            return sets
         form = GameSettingsForm(instance=obj)
         sets = [(None, {"fields": self.SETUP_FIELDS})]
         for group in form.groups:

@@ -99,12 +99,18 @@ def watching_fields(form: forms.ModelForm) -> None:
         e.name for e in rulesets.TABLE.values() if e.roles_fixed)
 
 
+WATCHING_SETTINGS = ("outsiders", "watch_risk_accepted")
+
+
 def running_fields(game: Game) -> list[str]:
     """A started game's settings that may still change (services.RUNNING_SETTINGS), without
-    the risk box where the rule set's roles change (it is never needed there)."""
+    the risk box where the rule set's roles change (it is never needed there), and without
+    who may watch once the game is over (its review is open to everyone: nobody watches
+    then, games.services.watching; the settings page shows the choice as a fact)."""
     fixed = game.ruleset not in rulesets.names() or rulesets.get(game.ruleset).roles_fixed
     return [key for key in services.RUNNING_SETTINGS
-            if fixed or key != "watch_risk_accepted"]
+            if (fixed or key != "watch_risk_accepted")
+            and not (game.is_over and key in WATCHING_SETTINGS)]
 
 
 def check_watching_fields(form: forms.ModelForm, ruleset: str | None) -> None:

@@ -34,6 +34,21 @@ from ..models import Action, Announcement, Event, Phase, ReminderSent, Seat, Vot
 from ..presenters import describe, explanation, labels, phase_label, who
 from .text import event_sentence, is_gm_entry, plain, rendered
 
+# The superuser's debugging blocks: stored data as the engine reads it (verbatim JSON).
+DEBUGGING_FIELDS = ("raw_settings", "raw_params", "raw_data")
+
+
+def debugging_fieldsets(fields: list[str]) -> list[tuple]:
+    """A change page's fieldsets: `fields` as one, then the superuser's debugging blocks
+    among them (DEBUGGING_FIELDS) folded under one heading, "调试数据" (Django's "collapse"
+    fieldset: a closed <details>), after everything a GM reads."""
+    shown = [f for f in fields if f not in DEBUGGING_FIELDS]
+    raw = [f for f in fields if f in DEBUGGING_FIELDS]
+    sets: list[tuple] = [(None, {"fields": shown})]
+    if raw:
+        sets.append((_("Debugging data"), {"fields": raw, "classes": ["collapse"]}))
+    return sets
+
 
 class RecordChangeList(ChangeList):
     """A changelist whose rows learn their game's seat names and phase titles once per game
@@ -68,6 +83,9 @@ class GameRecords(DateRangeAdmin, admin.ModelAdmin):  # a date out of range: a f
 
     def get_changelist(self, request, **kwargs):
         return RecordChangeList
+
+    def get_fieldsets(self, request, obj=None):
+        return debugging_fieldsets(list(self.get_fields(request, obj)))
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         obj = self.get_object(request, object_id)

@@ -1,4 +1,11 @@
-"""Load a small demo: a GM, six players, the lobby, and a finished demo game board with posts.
+"""Load a small demo: a GM, six players, the operator, the lobby, and a finished demo game
+board with posts.
+
+The demo GM (gm@example.com) is staff only, as every real GM is: it sees what a host sees
+(its games, their consoles and records), never the superuser's debugging data. The operator
+(admin@example.com) is the superuser: the whole admin, every game's records and the stored
+data beside them; it runs no game. (Earlier demos made the GM a superuser: loading the demo
+again makes it staff only.)
 
 Idempotent: running it twice changes nothing the second time.
 """
@@ -16,6 +23,7 @@ from messaging import services as forum
 from messaging.models import Board, Thread
 
 DEMO_PASSWORD = "demo-password-1"
+OPERATOR_EMAIL = "admin@example.com"  # the superuser (README names it)
 PLAYERS = ["阿猫", "阿狗", "小白", "老黑", "花花", "石头"]
 
 DEMO_POSTS = [
@@ -44,10 +52,10 @@ class Command(BaseCommand):
         User = get_user_model()
         messenger_user()
 
-        def account(email, name, staff=False):
+        def account(email, name, *, staff=False, superuser=False):
             user, created = User.objects.get_or_create(
                 username=email.split("@")[0], defaults={"email": email, "is_staff": staff,
-                                                        "is_superuser": staff})
+                                                        "is_superuser": superuser})
             if created:
                 user.set_password(DEMO_PASSWORD)
                 user.save()
@@ -56,6 +64,10 @@ class Command(BaseCommand):
             return user
 
         gm = account("gm@example.com", "演示天神", staff=True)
+        if gm.is_superuser:  # an earlier demo's GM
+            gm.is_superuser = False
+            gm.save(update_fields=["is_superuser"])
+        account(OPERATOR_EMAIL, "演示站长", staff=True, superuser=True)
         players = {name: account(f"player{i}@example.com", name)
                    for i, name in enumerate(PLAYERS, start=1)}
         lobby = forum.lobby_board()
@@ -77,4 +89,5 @@ class Command(BaseCommand):
                 forum.reply(thread=thread, author=players.get(who, gm), body=body,
                             enforce_rate_limit=False)
         self.stdout.write(self.style.SUCCESS(
-            f"Demo loaded: gm@example.com and player1..6@example.com, password {DEMO_PASSWORD}"))
+            f"Demo loaded: gm@example.com (the GM, staff), player1..6@example.com and "
+            f"{OPERATOR_EMAIL} (the operator, superuser), password {DEMO_PASSWORD}"))
