@@ -308,6 +308,8 @@ ACCOUNT_EMAIL_VERIFICATION = env_choice("ACCOUNT_EMAIL_VERIFICATION", "mandatory
                                         ("mandatory", "optional", "none"))
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
+# How allauth names a user to people ("以 阿猫 成功登录。"): the forum name, never the account.
+ACCOUNT_USER_DISPLAY = "accounts.models.display_name"
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
 ACCOUNT_RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS", True)

@@ -177,3 +177,20 @@ def test_password_reset_sends_a_working_link(client, make_user):
     assert client.login(username="u1", password=new) or client.post(
         reverse("account_login"), {"login": "dog@example.com", "password": new}).status_code == 302
     assert not client.login(username="u1", password=PASSWORD)
+
+
+def test_the_sign_in_message_names_the_display_name_not_the_account(client, make_user,
+                                                                     chinese):
+    """allauth says whom you signed in as: the name people know (accounts.models.
+    display_name), never the account's username ("以 u1 成功登录。")."""
+    from django.contrib.messages import get_messages
+
+    from tests.conftest import PASSWORD as KNOWN
+
+    user = make_user("阿猫", email="cat2@example.com")
+    response = client.post(reverse("account_login"), {"login": "cat2@example.com",
+                                                      "password": KNOWN})
+    assert response.status_code == 302
+    said = [str(m) for m in get_messages(response.wsgi_request)]
+    assert any("阿猫" in m for m in said), said
+    assert not any(user.get_username() in m for m in said), said
