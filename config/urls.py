@@ -15,6 +15,9 @@ admin.site.site_header = "天神控制台"
 admin.site.site_title = "天神控制台"
 
 handler500 = "config.views.server_error"
+# allauth's rate-limit refusals (sign-in, sign-up, password reset): 429, or 503 saying the
+# cache does not answer (config/ratelimit.py).
+handler429 = "config.ratelimit.allauth_refused"
 
 urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),

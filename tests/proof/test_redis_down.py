@@ -358,7 +358,23 @@ def test_an_addresss_writes_fail_closed_when_redis_is_down(redis_stopped):
     post = RequestFactory().post("/somewhere/", {"x": "1"})
     post.user = AnonymousUser()
     response = view(post)
-    assert response.status_code == 429 and response["Retry-After"] == "60"
+    # Not "too many": the site cannot count now, and says so (503, try again later).
+    assert response.status_code == 503 and response["Retry-After"] == "60"
+    assert refused.value.outage
+    page = response.content.decode()
+    assert "缓存没有响应" in page and "请求过于频繁" not in page
+
+
+def test_sign_in_beyond_allauths_limit_with_redis_up_is_still_too_many(settings, make_user):
+    """The canary of the test above: with the cache answering, a refusal of allauth's is
+    the limit, and its page says so (429)."""
+    settings.ACCOUNT_RATE_LIMITS = {"login": "1/m/ip"}
+    make_user("阿猫", email="cat@example.org")
+    client = Client()
+    answers = [client.post(reverse("account_login"), {"login": "cat@example.org",
+                                                      "password": "wrong"}).status_code
+               for _ in range(3)]
+    assert answers[0] == 200 and answers[-1] == 429
 
 
 def test_the_limits_still_count_when_redis_is_up(one_rate_window):
@@ -383,16 +399,33 @@ def settings_posts_per_minute() -> int:
     return django_settings.POSTS_PER_MINUTE
 
 
-def test_sign_in_fails_closed_with_429_when_redis_is_down(redis_stopped, make_user):
-    """allauth's limits (sign-in here) cannot take their lock on the cache: a 429 page after
-    allauth's one-second wait for the lock, never a 500; nobody is signed in uncounted."""
+def test_sign_in_with_redis_down_is_refused_saying_the_site_cannot_count(
+        redis_stopped, make_user, chinese):
+    """allauth's limits (sign-in here) cannot take their lock on the cache: after allauth's
+    one-second wait for the lock, a 503 page that says in Chinese what is wrong (the site
+    cannot count attempts; try again in a few minutes), never "too many" and never a 500;
+    nobody is signed in uncounted."""
+    from django.utils import translation
+
     user = make_user("阿猫", email="cat@example.org")
     client = Client()
     began = time.monotonic()
     response = client.post(reverse("account_login"), {"login": "cat@example.org",
                                                       "password": PASSWORD})
-    assert response.status_code == 429
     assert time.monotonic() - began < 5
+    assert response.status_code == 503 and response["Retry-After"] == "60"
+    page = response.content.decode()
+    with translation.override("zh-hans"):
+        said = translation.gettext("The site cannot count sign-in attempts right now (its "
+                                   "cache does not answer). So that nobody can guess "
+                                   "passwords meanwhile, signing in, signing up and password "
+                                   "resets wait until it answers again. This is a fault of "
+                                   "the site, not of your password: please try again in a "
+                                   "few minutes. Whoever is signed in already is not "
+                                   "affected.")
+        too_many = translation.gettext("Too many requests")
+    assert "缓存没有响应" in said  # the catalogue's sentence, as the page must show it
+    assert said in page and too_many not in page
     assert "_auth_user_id" not in client.session
     signed_in = Client()
     signed_in.force_login(user)  # a session already open (PostgreSQL) goes on
