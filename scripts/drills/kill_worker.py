@@ -9,8 +9,8 @@ either fully advanced or not at all, and the next sweep finishes the work.
    clean up, a transaction may be open).
 3. Check 1, right after the kill: every game is its log's replay, no phase ended twice,
    and each game either has its night ended (with the day opened) or not at all.
-4. A new worker starts; once every night has ended and the clock's queue has run what was
-   queued by then (common.drained: nothing left that could advance a night twice),
+4. A new worker starts; once every night has ended and the worker's queues have run what
+   was queued by then (common.drained: nothing left that could advance a night twice),
    check 2: every night ended exactly once, none before its deadline.
 
 It waits on those states, never on a number of seconds (each wait has a generous limit,

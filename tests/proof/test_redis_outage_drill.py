@@ -27,7 +27,7 @@ from django.db import connection
 DRILL = settings.BASE_DIR / "scripts" / "drills" / "redis_outage.py"
 
 
-@pytest.mark.slow(seconds=45)
+@pytest.mark.slow(seconds=60)
 @pytest.mark.django_db(transaction=True)
 def test_pages_steps_and_phases_survive_a_redis_outage(tmp_path):
     db = connection.settings_dict
