@@ -108,7 +108,6 @@ from .views import (
     preview_end_phase,
     public_event_rows,
     public_events,
-    revealed_deal,
     seat_view,
     view_for,
 )
@@ -127,7 +126,7 @@ __all__ = [
     "my_current_games", "open_games", "open_warnings", "outcome_line", "outcome_results",
     "phase_title", "phase_titles", "phase_vote_tally", "player_ids", "player_record",
     "posts_in_window", "preview_end_phase", "public_event_rows", "public_events",
-    "recent_outbox", "revealed_deal", "rollback_plan", "ruleset_totals", "seat_duties",
+    "recent_outbox", "rollback_plan", "ruleset_totals", "seat_duties",
     "seat_holders", "seat_holdings", "seat_names", "seat_of", "seat_post_counts", "seat_posts",
     "seat_view", "table_mates", "tally", "undoable", "view_for", "vote_thread",
     "waiting_substitutes", "Watched", "graveyard_budget", "graveyards_hidden_from", "watched", "watched_phase",

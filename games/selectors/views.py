@@ -76,14 +76,6 @@ def living_seats(game: Game) -> set[int] | None:
     return set(rulesets.engine(game.ruleset).living_seats(game.state))
 
 
-def revealed_deal(game: Game) -> str | None:
-    """The deal as the commitment hashed it (the rule set's `commitment_text`), once the game
-    is over; None before the end (the deal is the game's secret) or without a state."""
-    if not game.is_over or not game.state:
-        return None
-    return rulesets.engine(game.ruleset).commitment_text(game.state)
-
-
 def events_visible_to(game: Game, user: User | AnonymousUser | None) -> QuerySet[Event]:
     """Events the user may see: their seat's and public ones; everything for the game's GM
     (`is_gm`) or after the end."""

@@ -24,6 +24,7 @@ from ..presenters import (
 )
 from ..services import owes_words, watch_refusal
 from . import clock
+from .review import deal_table, review_shown
 
 # The home page's two kept parts (see `home_parts`).
 STATUS = "games/_home_status.html"
@@ -213,10 +214,14 @@ def _public_rows(game: Game, view: dict | None, names, seats):
 
 
 def commitment(request, pk):
-    """The deal commitment, and after the end the revealed deal to check it against."""
+    """The deal commitment (published at the start); and, exactly when the review is shown
+    (`review.review_shown`: after the end, or to the game's GM as a preview), the deal: the
+    exact committed text with its salt and the hash recomputed, the same deal as the
+    review's table, and how to check the hash."""
     game = game_or_404(pk)
-    text = selectors.revealed_deal(game)
-    recomputed = selectors.commitment_of(text, game.salt) if text is not None else None
-    return render(request, "games/commitment.html", {
-        "game": game, "deal_text": text, "recomputed": recomputed,
-        "matches": recomputed == game.commitment if recomputed else None})
+    context = {"game": game, "commitment": {"text": None}}
+    if review_shown(game, request.user):
+        gm_view = selectors.gm_view(game)
+        context.update(commitment=selectors.commitment_check(game),
+                       **deal_table(game, gm_view, selectors.seat_names(game)))
+    return render(request, "games/commitment.html", context)

@@ -66,16 +66,28 @@ TEXT_PARAMS = ("manifesto", "story", "text", "speech", "last_words", "words", "r
 # --- access ------------------------------------------------------------------------------
 
 def reviewable_game(pk, user) -> Game:
-    """The game if `user` may see its review, else Http404.
+    """The game if `user` may see its review, else Http404 (`review_shown`)."""
+    game = get_object_or_404(Game.objects.select_related("current_phase", "board"), pk=pk)
+    if not review_shown(game, user):
+        raise Http404
+    return game
+
+
+def review_shown(game: Game, user) -> bool:
+    """Whether `user` may see `game`'s review, and what it reveals (the deal on the
+    commitment page too):
 
     1. A draft game does not exist for anyone but its GM.
     2. A game that is not over has no review, except as a preview for its GM (`is_gm`: never
        a staff user who holds or held a seat in it).
     """
-    game = get_object_or_404(Game.objects.select_related("current_phase", "board"), pk=pk)
-    if not game.is_over and not selectors.is_gm(user, game):
-        raise Http404
-    return game
+    return game.is_over or selectors.is_gm(user, game)
+
+
+def deal_table(game: Game, gm_view: dict | None, names: dict[int, str]) -> dict:
+    """The deal as the review's table shows it (`deal`, `deal_headings`), for the review
+    and the commitment page. Precondition: `review_shown`."""
+    return {"deal": deal_rows(game.ruleset, gm_view, names), "deal_headings": headings()}
 
 
 # --- small readers -----------------------------------------------------------------------
@@ -207,7 +219,7 @@ def review(request, pk):
         "secret": secret_facts(game, (gm_view or {}).get("secret", {}), names),
         "outcome": selectors.outcome_line(game, names, gm_view) if game.is_over else "",
         "commitment": commitment_check(game), "sections": sections, "page": page,
-        "deal": deal_rows(game.ruleset, gm_view, names), "deal_headings": headings(),
+        **deal_table(game, gm_view, names),
         "event_count": Event.objects.filter(game=game).count(),
     })
 

@@ -1,7 +1,7 @@
 """Leak safety by construction: a game's raw state is read only where the rules, the writers
 and the readers of games/selectors/ work with it; every page, email, calendar feed and
 template gets a view (`selectors.view_for`, `seat_view`, `gm_view`) or what a selector
-made of one (`legal_actions_for`, `revealed_deal`, `outcome_line`...), never the state
+made of one (`legal_actions_for`, `commitment_check`, `outcome_line`...), never the state
 (docs/architecture.md, "Secrets"). The leak crawler (test_leak_crawler.py) is the witness
 that the views themselves hide what they should.
 
@@ -42,7 +42,7 @@ ALLOWED = {
     "games/selectors/": "the readers: every secret passes through the engine's view "
                         "(view_for, seat_view, gm_view); the other reads give a page the "
                         "engine's answer for one viewer (legal_actions_for, the GM's "
-                        "console reads such as living_seats, revealed_deal after the end, "
+                        "console reads such as living_seats, commitment_check after the end, "
                         "the rollback plan)",
     "messaging/views.py:_without_game_columns": "names the game columns a forum page "
                                                  "defers (never loads), so reads none",
