@@ -22,12 +22,14 @@ from games.engine.base import (
     public,
     seats,
 )
-from games.engine.reasons import SEAT, Reasons
+from games.engine.events import KEY, SEAT, Schema, kind
+from games.engine.reasons import SEAT as SEAT_ARG
+from games.engine.reasons import Reasons
 
 # The toy's reasons: its refusals, the one explanation of a night, its two results.
 R = Reasons("toy", {
     "bad_params": {}, "already_voted": {}, "not_allowed": {},
-    "wolf_attacked": {"seat": SEAT},
+    "wolf_attacked": {"seat": SEAT_ARG},
     "wolf_dead": {}, "wolf_outlived": {},
 })
 
@@ -36,6 +38,15 @@ class Toy(RuleSet):
     name = "toy"
     min_seats = 3
     max_seats = 8
+    schema = Schema(events={
+        "role": kind("A seat's role (to that seat).", role=KEY),
+        "kill_planned": kind("The wolf's plan (to the wolf).", target=SEAT),
+        "vote_cast": kind("A vote.", voter=SEAT, target=SEAT),
+        "killed": kind("The wolf killed a seat.", victim=SEAT),
+        "quiet_night": kind("Nobody died."),
+        "executed": kind("The vote executed a seat.", victim=SEAT),
+        "no_execution": kind("The vote executed nobody."),
+    })
 
     def initial_state(self, *, seats: int, config=None, seed: str) -> Transition:
         state = fresh_state("toy", seats=seats, config=config or {}, seed=seed)

@@ -36,7 +36,9 @@ import json
 import marshal
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
+
+from .events import Schema
 
 GM = "gm"
 SPECTATOR = "spectator"
@@ -217,6 +219,10 @@ class RuleSet:
     name: str = ""
     min_seats: int = 0
     max_seats: int = 0
+    # What each event kind's data holds, field by field, the parameters of the GM's steps
+    # and the shapes of the rule set's own reason argument types (games/engine/events.py;
+    # each rule set's kinds.py declares them).
+    schema: ClassVar[Schema] = Schema()
 
     # 1. setup
     def initial_state(self, *, seats: int, config: dict | None = None,

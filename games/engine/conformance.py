@@ -12,7 +12,10 @@ Pure Python, importable from tests and from benchmark commands. For one seeded g
 4. `replay(setup, steps)` reproduces the final state exactly;
 5. no view leaks: for every seat and the spectator, scrambling every part of the state the
    viewer may not read (other seats' private parts, the secret part, invisible log entries)
-   does not change `view(state, viewer)`.
+   does not change `view(state, viewer)`;
+6. every event's data is what the rule set declares for its kind (`RuleSet.schema`,
+   games/engine/events.py): no undeclared field, every value of its type, every seat one of
+   the table's (the export numbers seats from 1 by these declarations).
 """
 
 from __future__ import annotations
@@ -248,12 +251,19 @@ def assert_no_leaks(ruleset: RuleSet, state: State, seed: int = 0) -> None:
     json.dumps(ruleset.view(state, GM))
 
 
+def assert_events_declared(ruleset: RuleSet, play: Playthrough) -> None:
+    seats = play.setup["seats"]
+    found = [p for e in play.final["log"] for p in ruleset.schema.event_problems(e, seats)]
+    assert not found, f"events that do not match their declared fields: {found[:10]}"
+
+
 def check_ruleset(ruleset: RuleSet, *, seats: int, seed: int, config: dict | None = None,
                   leak_every: int = 7) -> Playthrough:
-    """Run checks 1-5 on one seeded random game and return the playthrough."""
+    """Run checks 1-6 on one seeded random game and return the playthrough."""
     play = random_playthrough(ruleset, seats=seats, seed=seed, config=config)
     for i, s in enumerate(play.states):
         if i % leak_every == 0 or i == len(play.states) - 1:
             assert_no_leaks(ruleset, s, seed + i)
     assert_replays(ruleset, play)
+    assert_events_declared(ruleset, play)
     return play

@@ -39,12 +39,22 @@ from games.engine.base import (
     replay,
     seats,
 )
+from games.engine.events import NUMBER, SEAT, SPEAKER, WORDS, BySeat, PerSeat, Schema, kind
 
 
 class HighCard(RuleSet):
     name = "highcard"
     min_seats = 2
     max_seats = 4
+    schema = Schema(events={
+        "dealt": kind("The deal (GM only).", cards=PerSeat(NUMBER)),
+        "your_card": kind("A seat's card.", card=NUMBER),
+        "round": kind("A round begins.", number=NUMBER),
+        "raised": kind("A seat raised.", seat=SEAT),
+        "folded": kind("A seat folded.", seat=SEAT),
+        "whisper": kind("A whisper.", seat=SPEAKER, text=WORDS),
+        "showdown": kind("The cards shown.", cards=BySeat(NUMBER)),
+    })
 
     def default_config(self) -> dict:
         return {"rounds": 3}

@@ -28,7 +28,7 @@ from games.engine.base import replay
 from games.engine.conformance import fill
 from games.models import Game
 from games.presenters import describe
-from games.web.events_export import one_based, reason_json
+from games.web.events_export import data_json, reason_json
 from messaging.models import Conversation
 from messaging.rendering import render_markdown
 
@@ -247,7 +247,8 @@ class Secrets:
         with translation.override(LANGUAGE):
             data_of = {e.pk: [as_json(r["args"]) for r in (
                 reason_json(game.ruleset, b, names) for b in e.because or [])
-                if r is not None and r["args"]] + [as_json(one_based(e.data))]
+                if r is not None and r["args"]] + [as_json(data_json(game.ruleset, e.kind,
+                                                                       e.data))]
                 for e in every}
         for e in every:
             if not e.public:

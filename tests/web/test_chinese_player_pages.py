@@ -16,12 +16,12 @@ random legal steps, Classic by a fixed deal in few steps (`classic_finished`). T
    the event log as JSON;
 2. a reader's own pages: notices, the archive, the games list, the public profile (its
    record of games), the profile and its calendar page, the calendar feed (its texts);
-3. `events.json`: each event's `text` (Markdown, read as shown), `explanation` and reasons'
-   sentences read as the pages are; every seat it names is the page's number for that seat:
+3. `events.json`: each event's `text`, `explanation` and reasons' sentences (plain text)
+   read as the pages are; every seat it names is the page's number for that seat:
    `players[].seat` as the game's home page numbers the player ("3号丙君"), every seat in
-   `seats`, in `data` and in the reasons' arguments of `because` (by field name,
-   docs/events-json.md) among 1..seats, and "N号name" in a sentence only with the player's
-   own number.
+   `seats`, in `data` and in the reasons' arguments of `because` (by what the engine
+   declares each field holds, docs/events-json.md) among 1..seats, and "N号name" in a
+   sentence only with the player's own number.
 
 A representative set, not every id: a thread's first page, two of the pages by seat, a
 reader's own pages by the first player of each rule set and by the visitor.
@@ -47,9 +47,8 @@ from config import health
 from games import services
 from games.engine import registry
 from games.models import Game
-from games.web.events_export import SEAT_FIELDS, SEAT_LISTS
+from games.web.events_export import reason_seats, seats_named
 from messaging.models import Thread
-from messaging.rendering import render_markdown
 from tests.factories import chinese as zh
 from tests.factories import fresh
 
@@ -203,22 +202,6 @@ def checked_text(where: str, text: str, keys) -> list[str]:
     return found
 
 
-def seat_values(value, key: str = ""):
-    """Every seat a piece of the export names, by field name (docs/events-json.md)."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from seat_values(v, str(k))
-    elif isinstance(value, list):
-        if key in SEAT_LISTS or key.endswith("seats"):
-            yield from (v for v in value if isinstance(v, int) and not isinstance(v, bool))
-        else:
-            for v in value:
-                yield from seat_values(v)
-    elif (isinstance(value, int) and not isinstance(value, bool)
-          and (key in SEAT_FIELDS - {"virtual"} or key.endswith("_seat"))):
-        yield value
-
-
 def export_findings(url: str, body: str, home_text: str, keys) -> list[str]:
     """events.json: Chinese sentences; every seat numbered as the pages number it."""
     data = json.loads(body)
@@ -233,19 +216,18 @@ def export_findings(url: str, body: str, home_text: str, keys) -> list[str]:
     found += checked_text(f"{url} (outcome)", outcome.get("text") or "", keys)
     for event in data["events"]:
         where = f"{url} (event {event['seq']}, {event['kind']})"
-        # `text` is Markdown: read as its page shows it (a player's words block's fence is
-        # markup); the explanation and each reason's sentence are plain text.
+        # `text`, the explanation and each reason's sentence are plain text.
         because = [b["text"] for b in event["because"] if isinstance(b, dict) and "text" in b]
-        for text in [zh.shown_text(render_markdown(event["text"])), *event["explanation"],
-                     *because]:
+        for text in [event["text"], *event["explanation"], *because]:
             found += checked_text(where, text, keys)
             for n, name in re.findall(r"(\d+)号(" + "|".join(map(re.escape, NAMES)) + ")",
                                       text):
                 if players.get(int(n)) != name:
                     found.append(f"0-based seat in {where}: '{n}号{name}'")
-        named = [*event["seats"], *seat_values(event["data"]),
-                 *seat_values([b.get("args", {}) for b in event["because"]
-                               if isinstance(b, dict)])]
+        ruleset = data["game"]["ruleset"]
+        named = [*event["seats"], *seats_named(ruleset, event["kind"], event["data"]),
+                 *[s for b in event["because"] if isinstance(b, dict)
+                   for s in reason_seats(ruleset, b)]]
         bad = sorted({s for s in named if not 1 <= s <= count})
         if bad:
             found.append(f"0-based seat in {where}: seats {bad} (seats, data or because)")

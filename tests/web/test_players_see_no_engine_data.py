@@ -21,6 +21,10 @@ from tests.web.test_review_rulesets import random_game
 pytestmark = [pytest.mark.django_db]
 
 RULESETS = ["ninelives", "classic", "gold"]
+# The deal table's headings, in each rule set's own terms (games/presenters/deal.py).
+DEAL_HEADS = {"ninelives": ["座位", "阵营", "牌", "秘密属性"],
+              "classic": ["座位", "阵营", "身份", "暗中的变化"],
+              "gold": ["座位", "最后一轮的手牌", "最后一轮亮出的牌", "最后一轮扣下的牌"]}
 NAMES = [f"{'甲乙丙丁戊己庚辛壬癸子丑'[i]}君" for i in range(12)]
 # What the engine's data looks like: a JSON object, a card or role code, a camp key.
 ENGINE_DATA = re.compile(
@@ -83,7 +87,7 @@ def test_the_review_shows_the_deal_as_a_table_in_chinese(finished, ruleset, chin
 def test_the_game_over_announcement_shows_the_deal_as_a_table(finished, ruleset, chinese):
     game = finished(ruleset)
     ann = Announcement.objects.filter(game=game, title="游戏结束").get()
-    assert "| 座位 | 阵营 | 牌 | 秘密属性 |" in ann.body
+    assert "| " + " | ".join(DEAL_HEADS[ruleset]) + " |" in ann.body
     table = [line for line in ann.body.splitlines() if line.startswith("| ")]
     assert len(table) == 1 + game.seat_count  # the heads and one row per seat
     assert "```" not in ann.body and '{"' not in ann.body and "seat 1:" not in ann.body
@@ -180,7 +184,7 @@ def test_the_archive_s_outcome_filter_is_in_chinese(finished, chinese, client):
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_events_json_numbers_seats_as_the_pages_do(finished, ruleset, chinese, client):
     from games.models import Event
-    from games.web.events_export import SEAT_FIELDS, SEAT_LISTS
+    from games.web.events_export import seats_named
 
     game = finished(ruleset)
     data = client.get(reverse("game-events-json", args=[game.pk])).json()
@@ -189,28 +193,17 @@ def test_events_json_numbers_seats_as_the_pages_do(finished, ruleset, chinese, c
     assert data["players"][0]["name"] == game.seats.get(number=0).user.profile.display_name
     stored = list(Event.objects.filter(game=game).order_by("id"))
     assert len(stored) == len(data["events"])
-    shifted = 0
-
-    def seats_in(value, key=""):
-        if isinstance(value, dict):
-            for k, v in value.items():
-                yield from seats_in(v, str(k))
-        elif isinstance(value, list):
-            for v in value:
-                yield from seats_in(v, key if key in SEAT_LISTS else "")
-        elif (
-            isinstance(value, int)
-            and not isinstance(value, bool)
-            and (key in SEAT_FIELDS - {"virtual"} or key in SEAT_LISTS)
-        ):
-            yield value
+    shifted = named = 0
 
     for place, (out, engine) in enumerate(zip(data["events"], stored, strict=True), start=1):
         assert out["seq"] == place and "id" not in out
         assert out["seats"] == [int(s) + 1 for s in engine.audience.strip(",").split(",") if s]
-        for seat in seats_in(out["data"]):
-            assert 1 <= seat <= n, (out["kind"], out["data"])
-        assert list(seats_in(out["data"])) == [s + 1 for s in seats_in(engine.data)]
+        # every seat the kind declares, from 1 (docs/events-json.md): no field left out
+        shown = seats_named(ruleset, engine.kind, out["data"])
+        assert shown == [s + 1 for s in seats_named(ruleset, engine.kind, engine.data)]
+        assert all(1 <= seat <= n for seat in shown), (out["kind"], out["data"])
+        assert set(out["data"]) == set(engine.data), (out["kind"], "a field left out")
+        named += len(shown)
         target = engine.data.get("target")
         if isinstance(target, int) and not isinstance(target, bool):
             # the seat shown as "5号" is 5 (engine index 4), in the data and in the text
@@ -221,6 +214,7 @@ def test_events_json_numbers_seats_as_the_pages_do(finished, ruleset, chinese, c
         assert out["text"] and re.search(r"[\u4e00-\u9fff]", out["text"]), out
     if ruleset != "gold":
         assert shifted, "an event aimed at a seat"
+    assert named, "events that name seats"
     winners = data["game"]["outcome"]["winners"]
     assert winners == [w + 1 for w in game.outcome["winners"]]
     assert data["game"]["outcome"]["text"]

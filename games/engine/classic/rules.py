@@ -50,7 +50,7 @@ from ..base import (
     fresh_state,
 )
 from ..base import seats as to_seats
-from . import actions, day, night
+from . import actions, day, kinds, night
 from . import roles as R
 from .actions import is_seat
 from .common import (
@@ -172,6 +172,7 @@ class Classic(RuleSet):
     name = "classic"
     min_seats = 11
     max_seats = 16
+    schema = kinds.SCHEMA
     # Each voter has its own slot (its own phase), so a thread per vote phase would open
     # one thread per voter; the votes are public events instead.
     vote_phases: frozenset[str] = frozenset()

@@ -61,6 +61,7 @@ from ..base import (
     public,
     seats,
 )
+from . import kinds
 from .reasons import R
 
 KILLER = "KILLER"
@@ -215,6 +216,7 @@ class Gold(RuleSet):
     name = "gold"
     min_seats = MIN_PLAYERS
     max_seats = MAX_PLAYERS
+    schema = kinds.SCHEMA
 
     # 1. setup ----------------------------------------------------------------------------
 

@@ -70,7 +70,7 @@ from ..base import (
     public,
 )
 from ..base import seats as only
-from . import dealing
+from . import dealing, kinds
 from .cards import (
     ATTACK_CARDS,
     CARDS,
@@ -248,6 +248,7 @@ class NineLives(RuleSet):
     name = "ninelives"
     min_seats = 5
     max_seats = 6
+    schema = kinds.SCHEMA
 
     def default_config(self) -> dict:
         # The cut-off is enforced by the service (the engine knows no clock): §3.5.5.
