@@ -375,7 +375,7 @@ class GameAdmin(admin.ModelAdmin):
         context = {
             **self.admin_site.each_context(request), "title": _("Console: %(name)s") % {
                 "name": game.name}, "game": game, "opts": self.model._meta,
-            "phase_title": phase_heading(game, gm=True),
+            "phase_title": phase_heading(game, inner),
             "result": result_line(game, names),
             "seats": seat_rows(game, names),
             "pending": step_rows(game, names),
@@ -425,7 +425,7 @@ class GameAdmin(admin.ModelAdmin):
         found = selectors.end_phase_consequences(game, through_inner=bool(inner["due"]))
         context = {
             **self.admin_site.each_context(request), "opts": self.model._meta, "game": game,
-            "title": _("End %(phase)s now?") % {"phase": phase_heading(game, gm=True)},
+            "title": _("End %(phase)s now?") % {"phase": phase_heading(game, inner)},
             "running": game.status == Game.Status.RUNNING,
             "inner": inner,
             "missing": [(who(names, n), gm_steps.owed_texts(kinds))
@@ -488,13 +488,12 @@ class GameAdmin(admin.ModelAdmin):
         return redirect("admin:games_game_console", pk=game.pk)
 
 
-def phase_heading(game: Game, *, gm: bool = False) -> str:
+def phase_heading(game: Game, inner: dict | None = None) -> str:
     """The current phase's name as every page gives it ("第3夜", "第2轮 · 选牌"); for the GM
-    (`gm`), a phase run inside it that is under way is named too ("第2夜 · 追加验人": the
-    players see the night going on)."""
+    (`inner`: inner_phase_notice), a phase run inside it that is under way is named too
+    ("第2夜 · 追加验人": the players see the night going on)."""
     name = selectors.current_phase_name(game)
-    running = selectors.inner_phase(game)["running"] if gm else ""
-    return f"{name} · {phase_label(running, game.ruleset)}" if running else name
+    return f"{name} · {inner['label']}" if inner and inner["running"] else name
 
 
 def inner_phase_notice(game: Game, names: dict[int, str]) -> dict:
