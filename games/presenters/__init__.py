@@ -36,8 +36,8 @@ from .interface import Presenter
 from .reasons import GM_REASONS
 
 __all__ = ["SEAT_KEYS", "VoteTally", "announce_at_once", "because_chain", "because_text", "choice_label", "describe", "explanation", "field_label", "listing",
-           "outcome_text", "reason_types", "result_lines", "param_label", "phase_end_title", "picker_entry", "phase_label", "phase_name", "phase_names", "phase_summary", "phase_step_title", "phase_title", "round_of", "plain_text", "review_facts", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
-           "round_thread_kinds", "round_thread_title", "seat_facts", "seat_name", "tally_line", "tally_markdown", "vote_heading", "vote_tallies", "who"]
+           "outcome_text", "reason_types", "result_lines", "param_label", "phase_end_title", "picker_entry", "phase_label", "phase_name", "phase_names", "phase_summary", "phase_step_title", "phase_title", "round_of", "plain_text", "review_facts", "review_intro", "review_secret", "refusal_text", "ruleset_name", "seat_camp",
+           "round_thread_kinds", "round_thread_title", "seat_facts", "seat_name", "tally_line", "tally_markdown", "told_privately", "vote_heading", "vote_tallies", "who"]
 
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -190,6 +190,28 @@ def review_facts(ruleset: str, private, number: int, names: dict[int, str]) -> l
     if not isinstance(private, dict):
         return None
     return _presenter(ruleset).review_facts(private, number, names)
+
+
+def review_intro(ruleset: str) -> str:
+    """The review page's opening sentence: what the game hid, in the rule set's own terms
+    (its `review_intro`), else in general terms (no rule set's notion in another's review:
+    a classic review speaks of no loss order)."""
+    return _presenter(ruleset).review_intro() or _(
+        "Everything the game hid is shown here: each seat's secrets, the GM's secrets, every "
+        "private action and result. Each event says who saw it at the time and why it "
+        "happened.")
+
+
+def told_privately(event: dict, names: dict[int, str]) -> str:
+    """The line that heads a private event where anyone reads it (the review's and the watch
+    page's timeline): "私下告知1号阿猫：". The event's sentence speaks to its seats ("你的身份：
+    警。"), as 神的使者 told them; headed so, it reads right to every reader. "" for a public or
+    a GM-only event."""
+    vis = event.get("visibility") or {}
+    seats = vis.get("seats") or []
+    if vis.get("public") or not seats:
+        return ""
+    return _("Told privately to %(seats)s:") % {"seats": listing(who(names, s) for s in seats)}
 
 
 def review_secret(ruleset: str, secret, names: dict[int, str]) -> list | None:

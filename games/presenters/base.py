@@ -78,7 +78,9 @@ class TallyRow:
     """One candidate of a vote as the public may know it, in the order the engine counts:
     the votes cast in person (in the order cast), the proxy votes (published at the count),
     the votes voided, then the effects that changed the count (+1 / -1, as the rules publish
-    them). `count` is the engine's own final count; None while it is not published."""
+    them). `count` is the engine's own final count; None while it is not published.
+    `out`: the seat left the game in this vote (a foul-out), so the votes for it count for
+    nothing; the line says so instead of a count of 0."""
 
     seat: int
     name: str
@@ -87,6 +89,7 @@ class TallyRow:
     void: list[str] = field(default_factory=list)
     effects: list[str] = field(default_factory=list)
     count: int | None = None
+    out: bool = False
 
     @property
     def provisional(self) -> int:
@@ -135,6 +138,7 @@ def row_text(row: TallyRow, count_label: str) -> str:
         parts.append(_("void: %(names)s") % {"names": sep.join(row.void)})
     parts += row.effects
     count = row.count if row.count is not None else row.provisional
-    text = count_label % {"seat": row.name, "n": count}
+    text = (pgettext("tally", "%(seat)s: out of the game, so votes for it do not count")
+            % {"seat": row.name} if row.out else count_label % {"seat": row.name, "n": count})
     return text + (pgettext("tally details", " (%(details)s)") % {
         "details": pgettext("tally parts", "; ").join(parts)} if parts else "")

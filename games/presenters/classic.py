@@ -304,7 +304,8 @@ def _speech(data, names, event) -> str:
 
 
 def _speech_skipped(data, names, event) -> str:
-    return _("%(seat)s said nothing in time; the turn passes.") % {
+    # The slot ends by its deadline or by the GM's "end now": the sentence is true of both.
+    return _("%(seat)s's speaking time ended without a speech; the turn passes.") % {
         "seat": who(names, data["seat"])}
 
 
@@ -327,7 +328,8 @@ def _vote(data, names, event) -> str:
 
 
 def _abstained(data, names, event) -> str:
-    return _("%(voter)s did not vote in time, which counts as abstaining.") % {
+    # As `_speech_skipped`: the deadline or the GM ended the slot.
+    return _("%(voter)s's voting time ended without a vote, which counts as abstaining.") % {
         "voter": who(names, data["voter"])}
 
 
@@ -569,8 +571,8 @@ REASONS = ReasonTexts(WHY, {
     "nothing_happened": gettext_noop("Nothing happened tonight."),
     "dawn_announces": gettext_noop("At dawn the GM announces who died in the night (%(ref)s)."),
     "identities_hidden": gettext_noop(
-        "The ghost possessed the poison, so no identity of tonight's dead is revealed "
-        "(%(ref)s)."),
+        "The ghost possessed the poison, so the identities of the ghost, the poison and "
+        "tonight's victim (if any) are not revealed (%(ref)s)."),
     "poison_pair": gettext_noop(
         "The bandits killed the poison: one of %(seats)s was the poison, the other a "
         "%(role)s, and the GM does not say which is which (%(ref)s)."),
@@ -586,7 +588,8 @@ REASONS = ReasonTexts(WHY, {
     "last_words_due": gettext_noop(
         "%(seats)s leave last words: the first %(n)s deaths do (%(ref)s)."),
     # the day
-    "no_last_words_left": gettext_noop("%(seats)s left no last words before the time ran out."),
+    "no_last_words_left": gettext_noop(
+        "The time for last words ended before %(seats)s left any."),
     "speeches_open": gettext_noop(
         "Each living player speaks once, in seat order from the seat after the night's first "
         "dead, and closes with 过 (%(ref)s)."),
@@ -597,14 +600,14 @@ REASONS = ReasonTexts(WHY, {
         "The vote tied again: the others speak, then vote among the seats still tied "
         "(%(ref)s)."),
     "speech_skipped": gettext_noop(
-        "%(seat)s said nothing before the time ran out, so the turn passes (a silent speaker "
-        "is skipped)."),
+        "%(seat)s's speaking time ended without a speech, so the turn passes (a silent "
+        "speaker is skipped)."),
     "vote_follows": gettext_noop(
         "After the speeches comes the vote, in the same order: one vote or abstention each "
         "(%(ref)s)."),
     "only_candidates": gettext_noop("Only %(seats)s can receive votes (%(ref)s)."),
     "silent_voter": gettext_noop(
-        "%(seat)s did not vote before the time ran out, which counts as abstaining."),
+        "%(seat)s's voting time ended without a vote, which counts as abstaining."),
     "votes_per_seat": gettext_noop("Votes per seat: %(tally)s."),
     "no_votes_cast": gettext_noop("Votes per seat: none."),
     "nobody_voted": gettext_noop("Nobody received a vote, so nobody is eliminated today."),
@@ -995,14 +998,17 @@ def _slot_seat(public: dict) -> int | None:
 
 
 def end_title(name: str, number: int, public: dict, names: dict[int, str]) -> str | None:
-    """"第1夜结束", "第1天 · 投票结束 · 4号老黑": the phase's name, and the seat whose slot
-    ended."""
-    label = phase_name(name, number)
+    """"第1夜结束", "第1天 · 投票结束", "第1天 · 平票投票（第2次）结束": the phase that
+    ended. An announcement ends a whole phase (a slot's end goes to the round's record
+    thread), so the title names no seat: the last slot's seat is not what ended. The
+    second tie vote carries its count, so a day's titles stay distinct."""
+    if name in ("vote", "tie_vote") and public.get("phase") == name:
+        label = heading(number, int(public.get("stage") or 0))
+    else:
+        label = phase_name(name, number)
     if label is None:
         return None
-    title = pgettext("title", "%(phase)s is over") % {"phase": label}
-    seat = _slot_seat(public)
-    return title + (f" · {who(names, seat)}" if seat is not None else "")
+    return pgettext("title", "%(phase)s is over") % {"phase": label}
 
 
 def step_title(name: str, number: int, public: dict, names: dict[int, str]) -> str | None:
@@ -1030,6 +1036,14 @@ def review_secret(secret: dict, names: dict[int, str]) -> list[tuple[str, str]]:
     return rows
 
 
+def review_intro() -> str:
+    """The review's opening: what a classic game hides (no loss orders here)."""
+    return _("Everything the game hid is shown here: every seat's identity (the ghost bandit, "
+             "the possessed and a lapsed guardian included), the police's checks, the night "
+             "choices of the bandits and the guardians, and every private result. Each event "
+             "says who saw it at the time and why it happened.")
+
+
 class ClassicPresenter(Presenter):
     """Classic 杀人游戏 for people: the functions above are its presenter's methods
     (games/presenters/interface.py declares them; the others keep their defaults)."""
@@ -1046,6 +1060,7 @@ class ClassicPresenter(Presenter):
     outcome = staticmethod(outcome)
     review_facts = staticmethod(review_facts)
     review_secret = staticmethod(review_secret)
+    review_intro = staticmethod(review_intro)
     phase_label = staticmethod(phase_label)
     phase_name = staticmethod(phase_name)
     vote_tallies = staticmethod(vote_tallies)

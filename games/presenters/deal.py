@@ -21,6 +21,11 @@ from .base import listing, who
 
 @dataclass(frozen=True)
 class DealRow:
+    """One seat's row. `camp`, `cards` and `attributes` are the three columns after the
+    seat, in that order; `headings(ruleset)` names them in the rule set's own words (gold
+    has no camps: its columns are the last round's hand, the card shown and the card laid
+    face down)."""
+
     number: int  # 1-based, as every page numbers seats
     seat: str  # "1号阿猫"
     camp: str
@@ -28,9 +33,21 @@ class DealRow:
     attributes: str  # "" when the seat has none
 
 
-def headings() -> tuple[str, str, str, str]:
+def headings(ruleset: str | None = None) -> tuple[str, str, str, str]:
+    """The table's four column headings for `ruleset`: 猫有n条命's camp, cards and secret
+    attributes (taints, §3.5.1); classic's side, card and what changed in secret (the
+    ghost, a possession, a lapsed guardian); gold's last round (hand, card shown, card laid
+    face down). Without a rule set, the general ones."""
+    seat = pgettext("deal table", "Seat")
+    if ruleset == "classic":
+        return (seat, pgettext("deal table", "Side"), pgettext("deal table", "Card"),
+                pgettext("deal table", "In secret"))
+    if ruleset == "gold":
+        return (seat, pgettext("deal table", "Hand in the last round"),
+                pgettext("deal table", "Shown in the last round"),
+                pgettext("deal table", "Laid face down in the last round"))
     return (
-        pgettext("deal table", "Seat"),
+        seat,
         pgettext("deal table", "Camp"),
         pgettext("deal table", "Cards"),
         pgettext("deal table", "Secret attributes"),
@@ -104,31 +121,25 @@ def _classic(view: dict, names: dict[int, str]) -> list[DealRow]:
 
 
 def _gold(view: dict, names: dict[int, str]) -> list[DealRow]:
-    """Who Stole My Gold has no camps: each seat's cards, the card it showed and the card it
-    laid face down."""
+    """Who Stole My Gold has no camps and deals every player the same three cards: each
+    seat's last round instead, in the columns `headings("gold")` names (the hand, the card
+    it showed, the card it laid face down and where)."""
     rows = []
     for n, private in enumerate(view.get("private") or []):
         private = private or {}
-        marks = []
-        if private.get("pick"):
-            marks.append(
-                pgettext("deal table", "showed %(card)s") % {"card": gold.card(private["pick"])}
-            )
+        shown = gold.card(private["pick"]) if private.get("pick") else ""
         face_down = private.get("face_down") or {}
+        laid = ""
         if face_down.get("card"):
             where = (
                 gold.virtual_name(face_down["virtual"])
                 if "virtual" in face_down
                 else pgettext("deal table", "its own card")
             )
-            marks.append(
-                pgettext("deal table", "laid %(card)s face down on %(place)s")
-                % {"card": gold.card(face_down["card"]), "place": where}
-            )
-        cards = listing(gold.card(c) for c in private.get("hand") or []) or "—"
-        rows.append(
-            DealRow(n + 1, who(names, n), pgettext("deal table", "no camps"), cards, listing(marks))
-        )
+            laid = pgettext("deal table", "laid %(card)s face down on %(place)s") % {
+                "card": gold.card(face_down["card"]), "place": where}
+        hand = listing(gold.card(c) for c in private.get("hand") or []) or "—"
+        rows.append(DealRow(n + 1, who(names, n), hand, shown, laid))
     return rows
 
 
@@ -147,15 +158,16 @@ def deal_rows(ruleset: str, gm_view: dict | None, names: dict[int, str]) -> list
     return reader(gm_view, names)
 
 
-def deal_markdown(rows: list[DealRow]) -> str:
-    """The rows as a Markdown table (the game-over announcement is a post)."""
+def deal_markdown(rows: list[DealRow], ruleset: str | None = None) -> str:
+    """The rows as a Markdown table (the game-over announcement is a post), headed in the
+    rule set's words (`headings`)."""
     if not rows:
         return ""
 
     def cell(text: str) -> str:
         return (text or "—").replace("|", "\\|").replace("\n", " ")
 
-    lines = ["| " + " | ".join(headings()) + " |", "|---|---|---|---|"]
+    lines = ["| " + " | ".join(headings(ruleset)) + " |", "|---|---|---|---|"]
     lines += [
         f"| {cell(r.seat)} | {cell(r.camp)} | {cell(r.cards)} | {cell(r.attributes)} |"
         for r in rows

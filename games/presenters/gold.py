@@ -605,6 +605,13 @@ REASONS = ReasonTexts(R, {
 })
 
 
+def review_intro() -> str:
+    """The review's opening: what 谁偷了我的金币 hides."""
+    return _("Everything the game hid is shown here: each seat's picks and the cards laid "
+             "face down, round by round, and every private result. Each event says who saw it "
+             "at the time and why it happened.")
+
+
 class GoldPresenter(Presenter):
     """谁偷了我的金币 for people: the functions above are its presenter's methods
     (games/presenters/interface.py declares them; the others keep their defaults)."""
@@ -622,6 +629,7 @@ class GoldPresenter(Presenter):
     outcome = staticmethod(outcome)
     review_facts = staticmethod(review_facts)
     review_secret = staticmethod(review_secret)
+    review_intro = staticmethod(review_intro)
     phase_label = staticmethod(phase_label)
     phase_name = staticmethod(phase_name)
     round_of = staticmethod(round_of)

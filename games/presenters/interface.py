@@ -87,6 +87,11 @@ class Presenter:
         """(label, text) rows of the GM's secrets at the end; None: the data itself."""
         return None
 
+    def review_intro(self) -> str | None:
+        """The review page's opening: what the game hid, in the rule set's own terms (a
+        猫有n条命 loss order, a classic ghost); None: the general sentence."""
+        return None
+
     # --- phases, rounds, votes ------------------------------------------------------------------
     def phase_label(self, name: str) -> str | None:
         """The rule set's name for a KIND of phase ("夜", "发言")."""

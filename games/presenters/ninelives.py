@@ -351,8 +351,28 @@ def _result_text(result) -> str:
     return texts.get(result, str(result))
 
 
+def draw_text(o, names) -> str:
+    """A draw said plainly (docs/rules/ninelives.md §6): why, then who shares the prize. A
+    draw has no winners as such: §10.4 shares the prize among every seat of each camp that
+    still had a living seat when the last phase began, fouled-out seats included (a foul-out
+    counts as a death, I20), so when every seat fouled out at once, every seat shares."""
+    reason = o.get("reason") or {}
+    if reason.get("code") == "stalemate_draw":
+        why = _("A draw: only %(seats)s are left, and neither can cost the other a card.") % {
+            "seats": seats_text((reason.get("args") or {}).get("seats"), names)}
+    else:
+        why = _("A draw: no seat is left in the game (a seat that fouled out is out too).")
+    share = _("In a draw every seat of each camp that still had a living seat when the last "
+              "phase began shares the prize (§10.4): %(seats)s.") % {
+        "seats": seats_text(o.get("winners") or [], names)}
+    return sentences(why, share)
+
+
 def outcome(o, names, view=None) -> str:
-    """The result for the game's home page and the review: who won, and the winners."""
+    """The result for the game's home page and the review: who won, and the winners (a
+    draw: why, and who shares the prize, `draw_text`)."""
+    if o.get("result") == "draw":
+        return draw_text(o, names)
     text = _("%(result)s. Winners: %(winners)s.") % {
         "result": _result_text(o.get("result")),
         "winners": seats_text(o.get("winners") or [], names)}
@@ -362,8 +382,12 @@ def outcome(o, names, view=None) -> str:
 def _game_over(d, names, event):
     """The result, the winners, then the whole reveal: every seat's camp and remaining hand,
     and the four tainted cards (§3.5.1: secret until the end)."""
-    parts = [_("The game is over: %(result)s. Winners: %(winners)s.") % {
-        "result": _result_text(d["result"]), "winners": seats_text(d["winners"], names)}]
+    if d["result"] == "draw":
+        parts = [sentences(_("The game is over."), draw_text(
+            {"winners": d["winners"], "reason": (event.get("because") or [{}])[0]}, names))]
+    else:
+        parts = [_("The game is over: %(result)s. Winners: %(winners)s.") % {
+            "result": _result_text(d["result"]), "winners": seats_text(d["winners"], names)}]
     reveal = d.get("reveal") or {}
     camps, hands = reveal.get("camps") or [], reveal.get("hands") or []
     rows = ["- " + _("%(seat)s: %(camp)s camp; cards left: %(cards)s") % {
@@ -1042,6 +1066,8 @@ class _Walk:
             cur.notes.append(pgettext("tally", "%(seat)s neither voted nor sent a proxy vote: "
                                                "out of the game.") % {
                 "seat": who(self.names, d["seat"])})
+            if d["seat"] in self.rows:  # voted for, or a runoff's candidate: its line says so
+                self.rows[d["seat"]].out = True
         elif kind == "phase_ended":
             cur.status = "counting"
         elif kind == "runoff_started":
@@ -1054,8 +1080,11 @@ class _Walk:
             counts = tally_parts(d)[0].values()
             top = max(counts, default=0)
             tied = top > 0 and list(counts).count(top) > 1
+            voted_out = any(r.out and r.provisional for r in self.rows.values())
             self.settle(cur, d, seq, sentences(pgettext("tally", "Nobody is executed."), (
                 pgettext("tally", "The runoff tied again.") if tied
+                else pgettext("tally", "Every seat that got votes is out of the game, so no "
+                                       "vote counts.") if voted_out and not top
                 else pgettext("tally", "No seat had a vote to count."))))
         elif kind == "execution":
             self.settle(cur, d, seq, pgettext(
@@ -1514,6 +1543,13 @@ def reason_text(reason: dict, names: dict[int, str]) -> str:
     return str(reason.get("code")) if text is None else text
 
 
+def review_intro() -> str:
+    """The review's opening: what 猫有n条命 hides."""
+    return _("Everything the game hid is shown here: every seat's camp, cards and loss order, "
+             "the secret taints, the GM's secrets, every private action and result. Each event "
+             "says who saw it at the time and why it happened.")
+
+
 class NineLivesPresenter(Presenter):
     """猫有n条命 for people: the functions above are its presenter's methods
     (games/presenters/interface.py declares them; the others keep their defaults)."""
@@ -1530,6 +1566,7 @@ class NineLivesPresenter(Presenter):
     outcome = staticmethod(outcome)
     review_facts = staticmethod(review_facts)
     review_secret = staticmethod(review_secret)
+    review_intro = staticmethod(review_intro)
     phase_label = staticmethod(phase_label)
     phase_name = staticmethod(phase_name)
     vote_tallies = staticmethod(vote_tallies)

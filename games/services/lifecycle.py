@@ -487,9 +487,10 @@ def _announce_end(game: Game, phase: Phase | None, outcome: Outcome, names: dict
     # coins; a rule set without its own wording gets the engine's reason and the winners).
     view = ruleset_of(game).view(game.state, SPECTATOR)
     lines = result_lines(game.ruleset, game.outcome, names, view)
-    # The deal as a table in words (seat, camp, cards, secret attributes); its canonical text,
+    # The deal as a table in words (seat, then the rule set's three columns); its canonical text,
     # which the commitment hashes, is on the commitment page, not in a post people read.
-    deal = deal_markdown(deal_rows(game.ruleset, ruleset_of(game).view(game.state, GM), names))
+    deal = deal_markdown(deal_rows(game.ruleset, ruleset_of(game).view(game.state, GM), names),
+                         game.ruleset)
     if deal:
         lines.append(_("The deal:"))
         lines.append(deal)

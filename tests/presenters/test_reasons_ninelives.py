@@ -299,7 +299,9 @@ def test_the_result_of_a_game_reads_from_its_reason():
                "reason": R("stalemate_draw", seats=[0, 1], ref=["10.4"])}
     assert P.REASONS.render(outcome["reason"], NAMES) == \
         "只剩下1号甲君、2号乙君，双方都无法让对方丢牌：平局（§10.4）。"
-    assert outcome_text("ninelives", outcome, NAMES) == "平局。获胜者：1号甲君、2号乙君。"
+    assert outcome_text("ninelives", outcome, NAMES) == (
+        "平局：只剩1号甲君、2号乙君，双方都无法让对方丢牌。平局时，最后一个阶段开始时仍有座位"
+        "存活的每个阵营，其全部座位平分奖金（§10.4）：1号甲君、2号乙君。")
 
 
 @pytest.mark.django_db

@@ -56,8 +56,25 @@ def test_a_classic_day_is_one_record_thread_not_an_announcement_per_speech(class
     assert len(votes) == 5, "one reply per vote, in the order cast"
     result = next(a for a in Announcement.objects.filter(game=game).order_by("-id")
                   if "得票" in a.body)
-    assert result.title.startswith("第1天 · 投票结束 · "), result.title
+    # the vote ended, not the last voter's slot: no seat in the title
+    assert result.title == "第1天 · 投票结束", result.title
     assert "**第1天 · 投票**" in result.body
+
+
+def test_a_slot_the_gm_ends_early_does_not_say_the_seat_was_late(classic_game, gm):
+    """The GM's 现在结束本阶段 ends a speaker's or a voter's slot: the record says the slot
+    ended without a speech (a vote), not that the seat was late (未按时)."""
+    game = classic_game
+    night_one(game, victim=2)
+    time_out(game)  # the last words
+    services.end_phase_now(game_id=game.pk, gm=gm)  # the first speaker's slot
+    speak_all(game)
+    services.end_phase_now(game_id=game.pk, gm=gm)  # the first voter's slot
+    thread = Thread.objects.get(board=fresh(game).board, key="round-1")
+    bodies = "\n".join(thread.posts.values_list("body", flat=True))
+    assert f"4号{NAMES[3]}的发言时间结束，没有发言，轮到下一位。" in bodies
+    assert "的投票时间结束，没有投票，视为弃权。" in bodies
+    assert "未按时" not in bodies
 
 
 def test_ninelives_titles_name_the_night_and_the_day(start_ninelives):

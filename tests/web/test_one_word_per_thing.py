@@ -53,9 +53,6 @@ IT_ALLOWED = {
     "deadline of the current phase of each of your games, your check-in deadline, handover "
     "windows, the start of the games you signed up for and award votes. Later phases are not "
     "listed: they depend on how each phase ends.": "the calendar address",
-    "Everything the game hid is shown here: every seat's cards, roles and orders, the GM's "
-    "secrets, every private action and result. Each event says who saw it at the time and "
-    "why it happened.": "the event",
     "The remaining steps do not replay without it; it cannot be undone alone.": "the step",
     "Later steps depend on this one; undo them first.": "the later steps",
     "The GM has taken back one step of %(phase)s; what it announced and the private results "

@@ -129,14 +129,17 @@ def kill_seat(state: dict, seat: int, cause: str) -> None:
 def record_deaths(state: dict, dead: list[int]) -> list[int]:
     """Number the new deaths (in seat order within one announcement) and return those who
     still leave last words: the first N deaths of the game, N = the police count
-    (seed 001 §3.19)."""
+    (seed 001 §3.19), unless these deaths end the game: then nobody (I13: no last words
+    follow the end, so the announcement promises none).
+
+    Precondition: the deaths are already marked (`kill_seat`)."""
     pub = state["public"]
     due = []
     for seat in sorted(dead):
         pub["death_order"].append(seat)
         if len(pub["death_order"]) <= pub["last_words_limit"]:
             due.append(seat)
-    return due
+    return [] if victory(state) is not None else due
 
 
 def last_words_reason(due: list[int], limit: int) -> dict:

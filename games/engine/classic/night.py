@@ -418,7 +418,12 @@ def possess(state: dict, events: list, gm_why: list[dict]) -> bool:
 
 def announce_dawn(state: dict, events: list, new_deaths: list[dict], *, pair: list | None,
                   hide_all: bool) -> None:
-    """Announce the night's deaths (seed 001 §3.13) with what each may reveal."""
+    """Announce the night's deaths (seed 001 §3.13) with what each may reveal.
+
+    `hide_all`: the ghost possessed the poison, so the night's deaths are not revealed
+    (minor rule 3: "the three", the ghost, the poison and the victim or whoever died in its
+    place). A guardian's death by dereliction that night is none of the three: the guardian
+    rules announce it (rules 2, 5), as on any other night (I29)."""
     pub = state["public"]
     dead = sorted(d["seat"] for d in new_deaths)
     due = record_deaths(state, dead)
@@ -426,7 +431,8 @@ def announce_dawn(state: dict, events: list, new_deaths: list[dict], *, pair: li
     entries = []
     because = [why("dawn_announces", ref=["3.13"])]
     for s in dead:
-        label = None if hide_all else reveal_label(state, s, cause[s])
+        hidden = hide_all and cause[s] != DERELICTION
+        label = None if hidden else reveal_label(state, s, cause[s])
         pub["revealed"][s] = label
         entries.append({"seat": s, "label": label, "last_words": s in due})
     pair_note = None
@@ -440,9 +446,9 @@ def announce_dawn(state: dict, events: list, new_deaths: list[dict], *, pair: li
     if not dead:
         because.append(why("nobody_died"))
     for e in entries:
-        if e["label"] and not hide_all:
+        if e["label"]:
             because.append(why("died_as", seat=e["seat"], role=e["label"]))
-    derelict = [] if hide_all else [s for s in dead if cause[s] == DERELICTION]
+    derelict = [s for s in dead if cause[s] == DERELICTION]
     if derelict:
         because.append(why("died_of_dereliction", seats=derelict,
                            ref=["guardian 2", "guardian 5"]))
