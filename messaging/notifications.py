@@ -3,7 +3,7 @@
     from messaging.notifications import notify, Kind
     notify(user=player, kind=Kind.VOTE_THREAD, thread=vote_thread, text=game.name)
 
-Public: `notify`, `mark_read`, `mark_all_read`, `unread_count`, `Kind`; the forum's own
+Public: `notify` (`notify_many`: the same notice to many users at once), `mark_read`, `mark_all_read`, `unread_count`, `Kind`; the forum's own
 callers: `notify_new_post` (replies, quotes, mentions; `new_post_notices` and
 `store_post_notices`, its two halves, for a writer that works out who before it locks the
 thread and writes under the lock), `drop_unreadable` (a thread moved
@@ -27,7 +27,7 @@ import zlib
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value, Window
+from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Sum, Value, Window
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -55,22 +55,86 @@ def notify(*, user, kind: str, actor=None, thread: Thread | None = None,
     group key instead (`group_key`): one notice "12 new announcements in your game" with the
     latest post, not twelve.
     """
-    notice = _notice(user=user, kind=kind, actor=actor, thread=thread, post=post,
+    notice = notice_for(user=user, kind=kind, actor=actor, thread=thread, post=post,
                      conversation=conversation, text=text, url=url)
     return None if notice is None else _store(notice)
 
 
 def _store(notice: Notification) -> Notification:
-    """Write `notice` (made by `_notice`): joined to its user's unread notice of the same
+    """Write `notice` (made by `notice_for`): joined to its user's unread notice of the same
     group, else inserted; its user's count published once the transaction commits."""
-    notice.group = group_key(notice)
-    publish_counts(user_ids=[notice.user_id])
-    if notice.group:
-        joined = _join_group(notice)
-        if joined is not None:
-            return joined
-    notice.save(force_insert=True)
-    return notice
+    return store_notices([notice])[0]
+
+
+def store_notices(notices: list[Notification]) -> list[Notification]:
+    """Write `notices` (made by `notice_for`, at most one per user and group) as `_store` writes
+    each, in three statements whatever their number: the unread notices they join, read and
+    locked in one query; the new ones in one insert; the joined ones in one update. Returns
+    them in order, each as stored (a grouped one: the notice it joined).
+
+    Precondition: inside the writer's transaction. The writers that make grouped notices
+    hold the row that orders them (a reply holds its thread's lock, a game's announcement
+    the game's), so two alike notices are not written at once for the same user.
+    """
+    if not notices:
+        return []
+    for notice in notices:
+        notice.group = group_key(notice)
+    publish_counts(user_ids=[n.user_id for n in notices])
+    grouped = [n for n in notices if n.group]
+    open_groups: dict[tuple[int, str], Notification] = {}
+    if grouped:
+        alike = Q()
+        for notice in grouped:
+            alike |= Q(user_id=notice.user_id, group=notice.group)
+        for existing in (Notification.objects.select_for_update()
+                         .filter(alike, read_at__isnull=True)
+                         .order_by("user_id", "group", "-created_at", "-id")):
+            open_groups.setdefault((existing.user_id, existing.group), existing)  # the newest
+    now = timezone.now()
+    stored, new, joined = [], [], []
+    for notice in notices:
+        existing = open_groups.get((notice.user_id, notice.group)) if notice.group else None
+        if existing is None:
+            new.append(notice)
+            stored.append(notice)
+            continue
+        # One more event, the newest post, actor and thread, the time of now (so it moves
+        # to the top).
+        existing.count += 1
+        existing.actor, existing.post, existing.thread = notice.actor, notice.post, notice.thread
+        existing.created_at = now
+        joined.append(existing)
+        stored.append(existing)
+    if new:
+        Notification.objects.bulk_create(new)
+    if joined:
+        Notification.objects.bulk_update(joined, ["count", "actor", "post", "thread",
+                                                  "created_at"])
+    return stored
+
+
+def notify_many(*, users, kind: str, actor=None, thread: Thread | None = None,
+                post: Post | None = None, text: str = "", url: str = "") -> list[Notification]:
+    """`notify` for each of `users` (one notice each, about the same thing), in a few
+    statements whatever their number: who may read the thread in one query
+    (`rules.readers_among`), then `store_notices`. Returns the notices stored."""
+    if kind not in Kind.values:
+        raise ValueError(f"unknown notification kind {kind!r}")
+    if thread is None and post is not None:
+        thread = post.thread
+    people = {}
+    for user in users:
+        if user is not None and user.pk not in people and (actor is None or actor.pk != user.pk) \
+                and may_notify(user_id=user.pk, username=user.get_username(),
+                               is_active=user.is_active):
+            people[user.pk] = user
+    if thread is not None and people:
+        readers = rules.readers_among(thread, list(people.values()))
+        people = {pk: user for pk, user in people.items() if pk in readers}
+    return store_notices([
+        Notification(user=user, kind=kind, actor=actor, thread=thread, post=post,
+                     text=text[:MAX_TEXT], url=site_path(url)) for user in people.values()])
 
 
 def publish_counts(*, user_ids) -> None:
@@ -121,33 +185,11 @@ def group_key(notice: Notification) -> str:
     return f"{notice.kind}:{where}:{detail}"[:GROUP_LENGTH]
 
 
-def _join_group(notice: Notification) -> Notification | None:
-    """Fold `notice` into its user's unread notice of the same group, if there is one: one
-    more event, the newest post, actor and thread, the time of now (so it moves to the top).
-    Returns the updated notice, or None when there is none to join.
-
-    Precondition: inside the writer's transaction. The writers that make grouped notices
-    hold the row that orders them (a reply holds its thread's lock, a game's announcement
-    the game's), so two alike notices are not written at once for the same user.
-    """
-    existing = (Notification.objects.select_for_update()
-                .filter(user_id=notice.user_id, group=notice.group, read_at__isnull=True)
-                .order_by("-created_at", "-id").first())
-    if existing is None:
-        return None
-    existing.count += 1
-    existing.actor = notice.actor
-    existing.post = notice.post
-    existing.thread = notice.thread
-    existing.created_at = timezone.now()
-    existing.save(update_fields=["count", "actor", "post", "thread", "created_at"])
-    return existing
-
-
-def _notice(*, user, kind: str, actor=None, thread: Thread | None = None,
+def notice_for(*, user, kind: str, actor=None, thread: Thread | None = None,
             post: Post | None = None, conversation: Conversation | None = None,
             text: str = "", url: str = "") -> Notification | None:
-    """The unsaved notice `notify` would write, or None (see `notify`)."""
+    """The unsaved notice `notify` would write, or None (see `notify`); written with
+    `store_notices`."""
     if user is None or not may_notify(user_id=user.pk, username=user.get_username(),
                                       is_active=user.is_active):
         return None
@@ -241,7 +283,7 @@ def new_post_notices(*, thread: Thread, author, body: str, quote: Post | None = 
             if not gm_writes:
                 continue
         seen.add(user.pk)
-        notice = _notice(user=user, kind=kind, actor=author, thread=thread)
+        notice = notice_for(user=user, kind=kind, actor=author, thread=thread)
         if notice is not None:
             made.append(notice)
     return made
@@ -251,11 +293,9 @@ def store_post_notices(*, notices: list[Notification], post: Post) -> list[Notif
     """Write `notices` (`new_post_notices`) about `post`, just stored, in their order, each
     about the post's thread as it is now; returns them as stored (a grouped one: the
     notice it joined). Precondition: inside the writer's transaction."""
-    made = []
     for notice in notices:
         notice.post, notice.thread = post, post.thread
-        made.append(_store(notice))
-    return made
+    return store_notices(notices)
 
 
 def drop_unreadable(*, thread: Thread) -> int:

@@ -33,7 +33,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Q, QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from .models import Board, Conversation, Post, Thread
@@ -313,6 +313,21 @@ def can_read_thread(user, thread: Thread) -> bool:
     if not can_read_board(user, thread.board):
         return False
     return thread.kind != Thread.Kind.GM_ONLY or is_gm(user, thread.board)
+
+
+def readers_among(thread: Thread, users) -> set[int]:
+    """The ids of those of `users` who may read `thread` (`can_read_thread` for each), in
+    one query whatever their number (one column per user, the rule of `readable_threads`),
+    and one more for each active staff account among them (the boards it governs)."""
+    found = {user.pk for user in users if is_messenger(user)}
+    rest = [user for user in users if user.pk not in found]
+    if rest:
+        columns = {f"r{i}": ExpressionWrapper(~_hidden_from(user), output_field=BooleanField())
+                   for i, user in enumerate(rest)}
+        row = Thread.objects.filter(pk=thread.pk).values(**columns).first()
+        if row is not None:
+            found |= {user.pk for i, user in enumerate(rest) if row[f"r{i}"]}
+    return found
 
 
 def readable_boards(user, boards: QuerySet | None = None) -> QuerySet:

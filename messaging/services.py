@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Sum
+from django.db.models import Case, F, Sum, Value, When
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -648,26 +648,59 @@ def send_as_messenger(*, conversation: Conversation, body: str, written_by=None,
     waiting.
     The owner gets an on-site notice of kind `notice` (games pass `Kind.RESULT` for private
     results, with the game's name as `notice_text`). A caller that sends several messages
-    at once may pass `messenger` (the 神的使者 account, `accounts.models.messenger_user`)
-    so that it is read once.
+    at once calls `send_many_as_messenger`, or passes `messenger` (the 神的使者 account,
+    `accounts.models.messenger_user`) so that it is read once.
     """
-    body = clean_body(body)
-    html = render_post(body, official=True)[0]
+    return _send_as_messenger([(conversation, body)], written_by=written_by,
+                              notice_kind=notice, notice_text=notice_text,
+                              messenger=messenger)[0]
+
+
+def send_many_as_messenger(*, letters: list[tuple[Conversation, str]],
+                           notice: str = notifications.Kind.MESSENGER, notice_text: str = "",
+                           messenger=None) -> list[Message]:
+    """`send_as_messenger` (no GM's answer) to several conversations at once, one message
+    each, in order: a game's private results at a phase's end. The same rows in a few
+    statements whatever their number (the conversations locked in one query, in id order;
+    the messages in one insert; the counters in one update; the notices as
+    `notifications.notify_many` writes them). Returns the messages in `letters`' order."""
+    return _send_as_messenger(letters, written_by=None, notice_kind=notice,
+                              notice_text=notice_text, messenger=messenger)
+
+
+def _send_as_messenger(letters, *, written_by, notice_kind, notice_text,
+                       messenger) -> list[Message]:
+    ids = [conversation.pk for conversation, _body in letters]
+    if len(set(ids)) != len(ids):
+        raise ValueError("one message per conversation in one sending")
+    if not letters:
+        return []
+    rendered = []
+    for conversation, body in letters:
+        body = clean_body(body)
+        rendered.append((conversation.pk, body, render_post(body, official=True)[0]))
     messenger = _messenger() if messenger is None else messenger
     # No savepoint inside a caller's transaction (a game step): a failure here fails it.
     with transaction.atomic(savepoint=False):
-        conversation = (Conversation.objects.select_for_update(of=("self",))
-                        .select_related("owner").get(pk=conversation.pk))
-        message = Message.objects.create(conversation=conversation, sender=messenger,
-                                         from_messenger=True, written_by=written_by,
-                                         body=body, html=html)
+        locked = {c.pk: c for c in Conversation.objects.select_for_update(of=("self",))
+                  .select_related("owner").filter(pk__in=ids).order_by("pk")}
+        messages = Message.objects.bulk_create([
+            Message(conversation=locked[pk], sender=messenger, from_messenger=True,
+                    written_by=written_by, body=body, html=html)
+            for pk, body, html in rendered])
         answered = {"staff_unread": 0} if written_by is not None else {}
-        Conversation.objects.filter(pk=conversation.pk).update(
-            owner_unread=F("owner_unread") + 1, last_message_at=message.created_at,
-            **answered)
-        notifications.notify(user=conversation.owner, kind=notice, conversation=conversation,
-                             text=notice_text)
-    return message
+        # Each conversation's last message time is its new message's (auto_now_add gives
+        # each its own instant).
+        Conversation.objects.filter(pk__in=ids).update(
+            owner_unread=F("owner_unread") + 1,
+            last_message_at=Case(*[When(pk=m.conversation_id, then=Value(m.created_at))
+                                   for m in messages]), **answered)
+        notifications.store_notices([
+            notice for pk in ids
+            if (notice := notifications.notice_for(user=locked[pk].owner, kind=notice_kind,
+                                                   conversation=locked[pk], text=notice_text))
+            is not None])
+    return messages
 
 
 def answer_as_messenger(*, conversation: Conversation, staff, body: str) -> Message:

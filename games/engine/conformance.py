@@ -84,7 +84,12 @@ def fill(choice: Choice, actor, rng: random.Random) -> dict:
     for f in choice.text_fields:
         if f.required or rng.random() < 0.5:
             lo = max(f.min_chars, 1 if f.required else 0)
-            texts[f.name] = random_text(rng, rng.randint(lo, min(f.max_chars, lo + 40)))
+            text = random_text(rng, rng.randint(lo, min(f.max_chars, lo + 40)))
+            # A player's text is counted without its surrounding spaces: a draw of mostly
+            # spaces is made up to the least length (other draws stay as they were).
+            if len(text.strip()) < lo:
+                text = text.strip() + "猫" * (lo - len(text.strip()))
+            texts[f.name] = text
     return action(actor, choice.kind, **choice.params, **texts)
 
 

@@ -26,7 +26,7 @@ from accounts.models import display_name, messenger_user
 from config import feed
 from messaging import services as forum
 from messaging.models import Message, Post, Thread
-from messaging.notifications import Kind, notify
+from messaging.notifications import Kind, notify_many
 
 from .. import rulesets
 from ..engine.base import RuleSet
@@ -293,18 +293,21 @@ def deliver_private(game: Game, events: list[dict], names: dict[int, str],
     if seats is None:
         seats = game.seats.select_related("conversation", "user__profile")
     seats = {s.number: s for s in seats}
-    sender = messenger_user()
+    sent = []
     for number, seat_events in per_seat.items():
         seat = seats.get(number)
         if seat is None or seat.conversation is None:
             continue
         with translation.override(user_locale(seat.user).language):
             body = "\n\n".join(describe(game.ruleset, e, names) for e in seat_events)
-        # One on-site notice (a result, not a plain message), made by send_as_messenger.
-        message = forum.send_as_messenger(conversation=seat.conversation, body=body[:19_000],
-                                          notice=Kind.RESULT, notice_text=game.name,
-                                          messenger=sender)
-        link_step_message(game, message)
+        sent.append((seat, body[:19_000]))
+    # All the seats' messages at once, each with one on-site notice (a result, not a plain
+    # message).
+    messages = forum.send_many_as_messenger(
+        letters=[(seat.conversation, body) for seat, body in sent], notice=Kind.RESULT,
+        notice_text=game.name, messenger=messenger_user())
+    link_step_messages(game, messages)
+    for (seat, body), message in zip(sent, messages, strict=True):
         notify_private_result(game, seat, body, message)
 
 
@@ -315,8 +318,14 @@ def link_step_message(game: Game, message: Message) -> None:
 
     Precondition: the caller holds the game lock.
     """
-    if game.steps:
-        StepMessage.objects.create(game=game, step_seq=game.steps, message=message)
+    link_step_messages(game, [message])
+
+
+def link_step_messages(game: Game, messages: list[Message]) -> None:
+    """`link_step_message` for each of `messages`, in one insert."""
+    if game.steps and messages:
+        StepMessage.objects.bulk_create([StepMessage(game=game, step_seq=game.steps,
+                                                     message=message) for message in messages])
 
 
 def link_step_post(game: Game, post: Post) -> Post:
@@ -342,5 +351,5 @@ def notify_players(game: Game, *, kind: str, post: Post | None = None,
     if living_only:
         seats = seats.filter(alive=True)
     url = "" if (post or thread) else game.get_absolute_url()
-    for seat in seats:
-        notify(user=seat.user, kind=kind, post=post, thread=thread, text=game.name, url=url)
+    notify_many(users=[seat.user for seat in seats], kind=kind, post=post, thread=thread,
+                text=game.name, url=url)

@@ -618,7 +618,7 @@ def test_the_plain_values_rule_of_who_gets_a_notice_is_notify_s(make_user, setti
     """The sweep reads users as plain values: `may_notify` keeps notify's rule (none for
     神的使者, none for a disabled account)."""
     from messaging import rules
-    from messaging.notifications import _notice, may_notify
+    from messaging.notifications import may_notify, notice_for
 
     messenger = make_user("神的使者")
     messenger.username = settings.MESSENGER_USERNAME
@@ -628,7 +628,7 @@ def test_the_plain_values_rule_of_who_gets_a_notice_is_notify_s(make_user, setti
             user.is_active = active
             kept = may_notify(user_id=user.pk, username=user.username, is_active=active)
             assert kept == (active and not rules.is_messenger(user))
-            assert kept == (_notice(user=user, kind="deadline", url="/x/") is not None)
+            assert kept == (notice_for(user=user, kind="deadline", url="/x/") is not None)
 
 
 @pytest.mark.django_db(transaction=True)
