@@ -74,22 +74,12 @@ def refusal_codes() -> set[str]:
 
 
 def engine_event_kinds() -> set[str]:
-    """Every event kind the engine names as a constant in a `make_event(...)` call, plus
-    the kinds of its dawn announcements (built in a list first, then emitted)."""
-    kinds = set()
-    for path in ENGINE.glob("*.py"):
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "make_event"
-                    and node.args and isinstance(node.args[0], ast.Constant)):
-                kinds.add(node.args[0].value)
-            if (isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "append"
-                    and node.args and isinstance(node.args[0], ast.Tuple)
-                    and node.args[0].elts and isinstance(node.args[0].elts[0], ast.Constant)
-                    and isinstance(node.args[0].elts[0].value, str)
-                    and getattr(node.func.value, "id", None) == "announcements"):
-                kinds.add(node.args[0].elts[0].value)
-    return kinds
+    """Every event kind the engine declares (games/engine/ninelives/kinds.py, its schema):
+    the played games of tests/engine/test_event_fields.py hold the engine to emitting only
+    declared kinds, and to emitting every one of them."""
+    from games.engine import registry
+
+    return set(registry.get("ninelives").schema.events)
 
 
 def ninelives_entries(catalog) -> list:

@@ -39,6 +39,9 @@ def test_every_event_kind_the_engine_emits_has_its_own_sentence(played):
     events, _offered = played
     kinds = {e["kind"] for e in events}
     assert kinds == set(gold.EVENTS), "an event kind has no sentence, or was never played"
+    from games.engine import registry
+
+    assert set(registry.get("gold").schema.events) == kinds  # the engine's declared kinds
     with translation.override("en"):
         for e in events:
             text = gold.present(e, NAMES)
