@@ -46,9 +46,11 @@ from ..presenters import (
     explanation,
     phase_names,
     review_facts,
+    review_intro,
     review_secret,
     seat_facts,
     seat_name,
+    told_privately,
 )
 from ..presenters.deal import deal_rows, headings
 from ..presenters.gm_log import gm_log_text
@@ -87,7 +89,8 @@ def review_shown(game: Game, user) -> bool:
 def deal_table(game: Game, gm_view: dict | None, names: dict[int, str]) -> dict:
     """The deal as the review's table shows it (`deal`, `deal_headings`), for the review
     and the commitment page. Precondition: `review_shown`."""
-    return {"deal": deal_rows(game.ruleset, gm_view, names), "deal_headings": headings()}
+    return {"deal": deal_rows(game.ruleset, gm_view, names),
+            "deal_headings": headings(game.ruleset)}
 
 
 # --- small readers -----------------------------------------------------------------------
@@ -142,12 +145,19 @@ def audience_text(public: bool, seats: list[int], names: dict[int, str]) -> str:
     return ", ".join(seat_name(names, s) for s in seats)
 
 
-def event_row(game: Game, event: dict, names: dict[int, str]) -> dict:
+def event_row(game: Game, event: dict, names: dict[int, str], *, addressed: bool = False) -> dict:
     """An engine event (or a GM act) for the timeline: its sentence, who saw it and why it
     happened, each in the reader's language. The chain is listed apart unless the rule set's
-    sentence already holds it (a GM note that is its chain)."""
+    sentence already holds it (a GM note that is its chain).
+
+    `addressed`: a timeline anyone reads (the review, the watch page). A private event's
+    sentence speaks to its seats as 神的使者 told them ("你的身份：警。"), so it is headed with
+    whom it was told to ("私下告知1号阿猫：") and reads right to every reader."""
     # A GM's own log entry is a sentence naming the GM and the act, never its key.
     text = gm_log_text(event, names, game.ruleset) or describe(game.ruleset, event, names)
+    heading = told_privately(event, names) if addressed else ""
+    if heading:
+        text = f"**{heading}**\n\n{text}"
     vis = event.get("visibility") or {"public": False, "seats": []}
     return {"seq": event.get("seq"), "kind": event.get("kind", ""), "html": markdown(text),
             "public": bool(vis.get("public")), "gm_only": not vis.get("public") and not vis.get(
@@ -204,18 +214,21 @@ def review(request, pk):
     if page.number == 1:  # what happened outside any phase (e.g. before the start)
         loose = {"phase": None, "title": _("Outside the phases"), "events": [], "steps": []}
         for e in Event.objects.filter(game=game, phase__isnull=True).order_by("id"):
-            loose["events"].append(event_row(game, e.as_engine_event(), names))
+            loose["events"].append(event_row(game, e.as_engine_event(), names,
+                                             addressed=True))
         for a in Action.objects.filter(game=game, phase__isnull=True).order_by("seq"):
             loose["steps"].append(step_row(a, names, game.ruleset))
         if loose["events"] or loose["steps"]:
             by_phase[None] = loose
     for e in events:
-        by_phase[e.phase_id]["events"].append(event_row(game, e.as_engine_event(), names))
+        by_phase[e.phase_id]["events"].append(event_row(game, e.as_engine_event(), names,
+                                                        addressed=True))
     for a in steps:
         by_phase[a.phase_id]["steps"].append(step_row(a, names, game.ruleset))
     sections = ([by_phase[None]] if None in by_phase else []) + [by_phase[p.pk] for p in shown]
     return render(request, "games/review.html", {
         "game": game, "preview": not game.is_over, "seats": seats,
+        "intro": review_intro(game.ruleset),
         "secret": secret_facts(game, (gm_view or {}).get("secret", {}), names),
         "outcome": selectors.outcome_line(game, names, gm_view) if game.is_over else "",
         "commitment": commitment_check(game), "sections": sections, "page": page,

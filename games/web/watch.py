@@ -113,7 +113,8 @@ def _watched_context(request, game: Game) -> dict:
     for entry in log:  # the AUDIENCE view's log: only what some seat saw
         phase_id = phase_of_seq.get(entry.get("seq"))
         if phase_id in sections:
-            sections[phase_id]["events"].append(event_row(game, entry, names))
+            sections[phase_id]["events"].append(event_row(game, entry, names,
+                                                          addressed=True))
     for action in shown.steps:
         if action.actor == GM:  # the GM's own steps show through their events
             continue

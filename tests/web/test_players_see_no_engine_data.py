@@ -76,7 +76,7 @@ def test_the_review_shows_the_deal_as_a_table_in_chinese(finished, ruleset, chin
     for number, row in rows:
         assert f"{number}号{names[int(number) - 1]}" in text_of(row)
     heads = text_of(re.search(r"<thead>.*?</thead>", table.group(0), re.S).group(0))
-    assert heads == "座位 阵营 牌 秘密属性"
+    assert heads == " ".join(DEAL_HEADS[ruleset])
     words = text_of(table.group(0))
     assert not ENGINE_DATA.search(words), ENGINE_DATA.search(words)
     assert '<pre id="deal"' not in html and "seat 1:" not in html
