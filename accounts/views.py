@@ -1,74 +1,13 @@
 from django.conf import settings
-from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
-from django.shortcuts import redirect, render
-from django.utils import timezone, translation
+from django.shortcuts import redirect
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import services
-from games.selectors import rename_refusal
-
 from . import timezones
-from .forms import ProfileForm
 from .middleware import TIMEZONE_COOKIE
 from .models import Profile
-
-
-@login_required
-def profile(request):
-    instance, _created = Profile.objects.get_or_create(
-        user=request.user, defaults={"display_name": f"user{request.user.pk}"})
-    form = ProfileForm(request.POST or None, instance=instance)
-    if request.method == "POST" and form.is_valid() and "display_name" in form.changed_data:
-        # The name shows on everything the account wrote, where the living read: whoever
-        # reads a running game's secrets keeps it until that game ends (games.selectors
-        # .secrets). Nothing of the form is saved then.
-        refusal = rename_refusal(request.user)
-        if refusal:
-            form.add_error("display_name", refusal)
-            instance = Profile.objects.get(pk=instance.pk)
-    if request.method == "POST" and form.is_valid():
-        form.save()
-        # The games show the name and time the reminders: they are told, not left to a
-        # signal (games.services.profile_saved).
-        services.profile_saved(user_id=request.user.pk,
-                               renamed="display_name" in form.changed_data,
-                               new_hours="reminder_hours" in form.changed_data)
-        translation.activate(form.instance.language)
-        messages.success(request, _("Your profile was saved."))
-        response = redirect("profile")
-        # The language cookie as Django's own set_language writes it (Secure in production).
-        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, form.instance.language,
-                            max_age=settings.LANGUAGE_COOKIE_AGE,
-                            secure=settings.LANGUAGE_COOKIE_SECURE,
-                            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-                            samesite=settings.LANGUAGE_COOKIE_SAMESITE)
-        return response
-    from .profile_sections import render_profile_sections
-
-    return render(request, "accounts/profile.html", {
-        "form": form, "profile": instance,
-        "sections": render_profile_sections(request, request.user)})
-
-
-def public_profile(request, pk: int):
-    """A player's public page: display name, member since, and what each app adds
-    (`accounts.profile_sections`). The 神的使者 account has none (a 404)."""
-    from django.conf import settings
-    from django.contrib.auth import get_user_model
-    from django.http import Http404
-    from django.shortcuts import get_object_or_404
-
-    from .profile_sections import render_profile_sections
-
-    person = get_object_or_404(get_user_model().objects.select_related("profile"), pk=pk)
-    if person.get_username() == settings.MESSENGER_USERNAME:
-        raise Http404
-    return render(request, "accounts/public_profile.html", {
-        "person": person, "profile": getattr(person, "profile", None),
-        "sections": render_profile_sections(request, person)})
 
 
 def set_language(request):

@@ -64,7 +64,7 @@ if SITE_URL_FROM_ENV and (not SITE_URL_FROM_ENV.startswith(("http://", "https://
                        "https://games.example.org")
 _site_host = next((h.lstrip(".") for h in ALLOWED_HOSTS if h not in ("*", "")), "localhost")
 SITE_URL = SITE_URL_FROM_ENV or "http://" + _site_host
-# The site's name as emails sign and title it (accounts/adapter.py: the account emails'
+# The site's name as emails sign and title it (web/adapter.py: the account emails'
 # greeting, signature and subject prefix): SITE_NAME from the environment, as written, in
 # every language; without it the words of the page header, in each reader's language
 # (杀人游戏 / Killing Games).
@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "accounts",
     "messaging",
     "games",
+    "web",  # the composition layer, above the apps
 ]
 
 MIDDLEWARE = [
@@ -281,7 +282,7 @@ OUTBOX_INTERVAL_SECONDS = env_int("OUTBOX_INTERVAL_SECONDS", 30, minimum=1)
 OUTBOX_RETRY_BASE_SECONDS = env_int("OUTBOX_RETRY_BASE_SECONDS", 60, minimum=1)
 OUTBOX_RETRY_MAX_SECONDS = env_int("OUTBOX_RETRY_MAX_SECONDS", 3600, minimum=1)
 OUTBOX_GIVE_UP_HOURS = env_int("OUTBOX_GIVE_UP_HOURS", 72, minimum=1)
-ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # sign-in mail goes through the outbox
+ACCOUNT_ADAPTER = "web.adapter.AccountAdapter"  # sign-in mail goes through the outbox
 
 # --- auth and allauth ----------------------------------------------------------------------
 # Django's and allauth's, reading the user with their profile in one query (sessions that

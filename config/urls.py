@@ -27,6 +27,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("web.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("messaging.urls")),

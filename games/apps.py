@@ -61,17 +61,6 @@ class GamesConfig(AppConfig):
         register_post_hook(_ghost_thread)  # first: a reply's readers see where it ends up
         register_post_hook(notify_reply)
 
-        from accounts.profile_sections import register_profile_section
-
-        from .web.archive import profile_section
-
-        register_profile_section(profile_section)
-
-        from accounts.records import register_record_keeper
-
-        from .selectors import game_records_of
-
-        register_record_keeper(game_records_of)
 
 
 # messaging.rules.report_refusal's and edit_refusal's kinds: a report, a moderator's edit

@@ -1,4 +1,4 @@
-"""Email out of the games app (and the sign-in mail, through accounts.adapter): one outbox.
+"""Email out of the games app (and the sign-in mail, through web.adapter): one outbox.
 
 - `queue_email` writes an `OutboxEmail` row in the caller's transaction, so an email exists
   exactly when its cause does (a rolled-back step writes none; a reminder recorded as sent

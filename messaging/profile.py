@@ -1,5 +1,5 @@
-"""The forum's section of a player's public profile (see accounts.profile_sections), and
-what the forum keeps a user's row for (accounts.records)."""
+"""The forum's section of a player's public profile (web.profiles puts it on the page), and
+what the forum keeps a user's row for (web.admin asks before a user is deleted)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,14 @@ engine's purity test (docs/architecture.md, "Rules of the house"):
 2. games.mail imports no service, directly or through another module;
 3. no module uses another module's `_private` name;
 4. no import cycle among the project's modules (importing a package's submodule imports the
-   package too: its __init__.py runs first).
+   package too: its __init__.py runs first);
+5. arrows point down: the apps are layered config < accounts < messaging < games < web (the
+   composition layer), and no module imports one of a layer above its own, at module level
+   or inside a function; a string that names a module above to import it
+   (`import_module("games.x")`, `import_string(...)`, a `"games.x.y"` path handed to an
+   importer) counts too. Django's own settings and URL configuration name the apps by string
+   to load them (INSTALLED_APPS, include(), Celery task names): those are declarations, not
+   imports, and config/settings.py and config/urls.py may hold them.
 
 Each rule has a canary: the same check run on a small tree that breaks it must complain.
 The graph comes from scripts/code_graph.py (scripts/code_metrics.py prints its figures).
@@ -49,7 +56,7 @@ def private_users(root: pathlib.Path = ROOT) -> dict[str, list[str]]:
 
 
 def tree(tmp_path: pathlib.Path, files: dict[str, str]) -> pathlib.Path:
-    for name in ("config", "accounts", "messaging", "games"):
+    for name in ("config", "accounts", "messaging", "games", "web"):
         (tmp_path / name).mkdir(exist_ok=True)
         (tmp_path / name / "__init__.py").write_text("")
     for path, text in files.items():
@@ -146,3 +153,70 @@ def test_a_module_importing_a_sibling_does_not_import_its_own_package(tmp_path):
                            "games/pkg/other.py": ""})
     assert graph(root)["games.pkg.sub"] == {"games.pkg.other"}
     assert cycles(graph(root)) == []
+
+
+# --- 5. arrows point down ---------------------------------------------------------------------
+
+LAYERS = ("config", "accounts", "messaging", "games", "web")
+# Where naming an app by string is Django's or Celery's own declaration, not an import.
+DECLARATIONS = {"config/settings.py", "config/urls.py", "config/celery.py"}
+
+
+def _string_imports(root: pathlib.Path) -> dict[str, set[str]]:
+    """Modules named by a string handed to an importer (import_module, import_string,
+    __import__) or stored as a dotted path to one of the project's modules' names."""
+    import ast
+
+    from scripts.code_graph import app_files, module_name
+
+    files = app_files(root)
+    modules = {module_name(p, root) for p in files}
+    out: dict[str, set[str]] = {}
+    for path in files:
+        if path.relative_to(root).as_posix() in DECLARATIONS:
+            continue
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and node.value.count(".") >= 1 and " " not in node.value:
+                target = node.value
+                while target and target not in modules:
+                    target = target.rpartition(".")[0]
+                if target and target.split(".")[0] in LAYERS and "." in target:
+                    found.add(target)
+        if found:
+            out[module_name(path, root)] = found
+    return out
+
+
+def upward_imports(root: pathlib.Path = ROOT) -> list[str]:
+    rank = {name: i for i, name in enumerate(LAYERS)}
+    g = graph(root)
+    for module, named in _string_imports(root).items():
+        g.setdefault(module, set()).update(named)
+    found = []
+    for module, deps in sorted(g.items()):
+        for dep in sorted(deps):
+            if any(other.startswith(dep + ".") for other in deps):
+                continue  # a package on the way to a deeper module named: that one says it
+            if rank[dep.split(".")[0]] > rank[module.split(".")[0]]:
+                found.append(f"{module} -> {dep}")
+    return found
+
+
+def test_arrows_point_down():
+    assert upward_imports() == []
+
+
+def test_the_layer_check_would_see_an_upward_import_of_every_shape(tmp_path):
+    root = tree(tmp_path, {
+        "accounts/views.py": "def f():\n    from games import services\n",
+        "config/live.py": "import messaging.rules\n",
+        "messaging/mail.py": "DEFERRED = {'x': 'games.reminders.text'}\n",
+        "games/reminders.py": "def text():\n    pass\n",
+        "games/services.py": "", "messaging/rules.py": "",
+        "web/profiles.py": "from games import services\n",   # down: fine
+        "games/pages.py": "from messaging import rules\n"})  # down: fine
+    assert upward_imports(root) == ["accounts.views -> games.services",
+                                    "config.live -> messaging.rules",
+                                    "messaging.mail -> games.reminders"]

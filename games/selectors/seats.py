@@ -55,7 +55,7 @@ def seat_of(game: Game, user: User | AnonymousUser | None, *,
 
 
 def game_records_of(user: User) -> list[str]:
-    """Why the games need `user`'s row (accounts.records): the seats it holds or held and the
+    """Why the games need `user`'s row (web.admin.records_of): the seats it holds or held and the
     games it hosts or hosted. Seat.user is SET_NULL, so deleting the user would leave a game's
     record without its player."""
     reasons = []

@@ -1,5 +1,5 @@
 """What a player's own profile changes in their games: the name the game pages show and
-the reminder sweep's looks (called by the profile page, accounts.views.profile)."""
+the reminder sweep's looks (called by the profile page, web.profiles.profile)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The archive of finished games, the games section of a player's public
-profile (registered in GamesConfig.ready through accounts.profile_sections), and a seat's
+profile (web.profiles shows it), and a seat's
 posts on the game's board by phase (item 1, ISO for a seat).
 
 Both read finished games only for camps and results; of a running game the profile says

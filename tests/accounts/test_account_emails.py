@@ -1,4 +1,4 @@
-"""Every account email (allauth's, through accounts/adapter.py and the project's own
+"""Every account email (allauth's, through web/adapter.py and the project's own
 templates/account/email/) is whole Chinese for a Chinese reader and whole English for an
 English one, greets and signs with the site's name (settings.SITE_NAME), and leaves as
 plain text without Markdown and an HTML alternative of the posts' safe Markdown."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from accounts.profile_sections import register_profile_section, unregister_profile_section
 from messaging import services
 
 pytestmark = pytest.mark.django_db
@@ -41,16 +40,18 @@ def test_unknown_users_and_the_messenger_have_no_profile(client, messenger):
     assert client.get(_url(messenger)).status_code == 404
 
 
-def test_other_apps_add_sections_through_the_hook(client, alice):
+def test_the_page_shows_each_section_the_composition_names(client, alice, monkeypatch):
+    """web.profiles.SECTIONS, in order: a section that answers None shows nothing."""
+    from web import profiles
+
     def section(request, user):
         return "messaging/_profile_forum.html", {"post_count": 4242, "recent": [],
                                                  "person": user}
 
-    register_profile_section(section)
-    try:
-        assert "4242 posts" in client.get(_url(alice)).content.decode()
-    finally:
-        unregister_profile_section(section)
+    monkeypatch.setattr(profiles, "SECTIONS", (section, lambda request, user: None))
+    html = client.get(_url(alice)).content.decode()
+    assert "4242 posts" in html
+    assert html.count('id="post-count"') == 1
 
 
 @pytest.mark.parametrize("posts", [2, 60])

@@ -335,7 +335,7 @@ def test_the_canary_reports_the_holes_when_the_predicate_is_switched_off(
                                     feed_events)
     patched = switch_off_the_predicate(monkeypatch)
     assert {"games.selectors.secrets.write_refusal", "games.services.steps.write_refusal",
-            "accounts.views.rename_refusal"} <= set(patched), patched
+            "web.profiles.rename_refusal"} <= set(patched), patched
     reads = play_classic(canary, people, every_writer=False)
     timed(canary, "the canary with the predicate off", started)
     assert reads == {"A: the dead civilian, last words due": True,

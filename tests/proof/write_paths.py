@@ -913,7 +913,7 @@ def switch_off_the_predicate(monkeypatch) -> list[str]:
     originals = {secrets.write_refusal: "write_refusal", secrets.rename_refusal: "rename_refusal"}
     patched = []
     for name, module in list(sys.modules.items()):
-        if module is None or not (name.startswith(("games", "accounts", "messaging", "config"))):
+        if module is None or not (name.startswith(("games", "accounts", "messaging", "config", "web"))):
             continue
         for attr, original_name in (("write_refusal", "write_refusal"),
                                     ("rename_refusal", "rename_refusal")):

@@ -12,12 +12,18 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.models import Profile, display_name
 from config.inputs import DateRangeAdmin
+from games.selectors import game_records_of
 from games.services import profile_saved
+from messaging.profile import forum_records_of
 
-from .models import Profile, display_name
-from .records import records_of
 
+def records_of(user) -> list[str]:
+    """Why `user`'s row must be kept (the forum's reasons, then the games'); [] if none.
+    The admin refuses to delete a user with any (their posts, seats and games would lose
+    their person)."""
+    return forum_records_of(user) + game_records_of(user)
 
 class ProfileForm(forms.ModelForm):
     """The profile's fields in the reader's language (the model leaves a few unnamed)."""
@@ -123,7 +129,7 @@ User = get_user_model()
 
 
 def refusal(user) -> str:
-    """The admin's message for a user who must be kept (see accounts.records)."""
+    """The admin's message for a user who must be kept (`records_of`)."""
     return _("%(name)s cannot be deleted: they %(reasons)s, and those records would lose "
              "their person. Deactivate the account instead (untick “active”).") % {
         "name": display_name(user), "reasons": _("; ").join(records_of(user))}
