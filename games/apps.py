@@ -19,6 +19,7 @@ class GamesConfig(AppConfig):
         rulesets.register_extra(os.environ.get("EXTRA_RULESETS", ""))
 
         from messaging.hooks import (
+            declare_reader_boards,
             register_board_links,
             register_lobby_section,
             register_thread_panel,
@@ -37,6 +38,7 @@ class GamesConfig(AppConfig):
             draft_boards_hidden_from,
             graveyards_hidden_from,
             names_on_board,
+            reader_boards,
             table_mates,
         )
 
@@ -49,6 +51,7 @@ class GamesConfig(AppConfig):
         register_hidden_boards(graveyards_hidden_from)
         register_table_mates(table_mates)
         declare_board_names(names_on_board)
+        declare_reader_boards(reader_boards)
 
         from messaging.hooks import register_post_budget, register_post_hook
 

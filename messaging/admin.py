@@ -406,6 +406,9 @@ class ReportAdmin(OutOfReach, admin.ModelAdmin):
 
     list_display = ("post_link", "author_name", "reporter_name", "reason_excerpt",
                     "created_at", "handled_at")
+    # The reason opens the report: the first column links to the post itself (a link in a
+    # link would leave an empty one, nameless to a screen reader).
+    list_display_links = ("reason_excerpt",)
     list_filter = (("handled_at", admin.EmptyFieldListFilter),)
     readonly_fields = ("post_link", "author_name", "shown", "reporter_name", "reason",
                        "created_at", "handled_at", "handler_name")

@@ -20,12 +20,16 @@ Post budgets: a callable `budget(board_id)` returning None or `(scope, per_minut
 whose posts count in a budget of their own (the games app gives a game's graveyard one);
 the first registered that answers wins.
 
+Reader's boards: one declared `boards(user)` answering a query of the ids of the boards of
+the reader's own games; the home page's 最新主题 puts them first (messaging.latest).
+
 Posting checks (who may post where) are registered in `messaging.rules`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
@@ -78,6 +82,28 @@ def render_lobby_sections(request) -> list[SafeString]:
             template_name, context = result
             rendered.append(render_to_string(template_name, context, request=request))
     return rendered
+
+
+# --- the reader's own boards ---------------------------------------------------------------
+# The one answer to "which boards are this reader's own" (games: the boards of the games they
+# play, signed up for, run or watch), for the home page's 最新主题 to put first. Declared
+# once, in an AppConfig.ready(); a second declaration replaces the first. Reads only.
+ReaderBoards = Callable[..., Any]
+_reader_boards: list[ReaderBoards] = []
+
+
+def declare_reader_boards(boards: ReaderBoards) -> ReaderBoards:
+    """`boards(user)` answers a query of the ids of `user`'s own boards (a
+    `values("board_id")`-like queryset of one column, used as a subquery), or None for a
+    reader with none (not signed in)."""
+    _reader_boards[:] = [boards]
+    return boards
+
+
+def reader_boards(user) -> Any:
+    """The query of `user`'s own boards' ids (`declare_reader_boards`), or None when no app
+    declared any or the reader has none."""
+    return _reader_boards[0](user) if _reader_boards else None
 
 
 BoardLinks = Callable[..., "dict[int, list[tuple[str, str]]]"]

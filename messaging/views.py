@@ -39,6 +39,7 @@ from . import (
 )
 from .context_processors import header_counts
 from .forms import EditPostForm, MessageForm, NewThreadForm, ReplyForm
+from .latest import latest_rows
 from .mentions import render_with_mentions
 from .models import Board, Conversation, Notification, Post, Thread, ThreadReadState
 from .services import PostingRefused
@@ -50,7 +51,6 @@ NOTIFICATIONS_PER_PAGE = 30
 RESULTS_PER_PAGE = 20
 # Deep pages of a search cost an OFFSET scan; nobody reads result 1,000.
 MAX_RESULT_PAGE = 50
-LATEST_THREADS = 15
 LOBBY_GAME_BOARDS = 8
 
 # The HTTP status that fits each kind of refusal (see PostingRefused).
@@ -148,10 +148,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     # The lobby first (lowest position), then the newest games.
     boards = rules.readable_boards(user).annotate(
         thread_count=Count("threads", filter=thread_filter)).order_by("position", "-id")
-    latest = unread.with_read_marks(
-        rules.readable_threads(user).filter(last_post_at__isnull=False)
-        .select_related("board", "last_post__author__profile"), user,
-    ).order_by("-last_post_at", "-id")[:LATEST_THREADS]
+    # 最新主题: the reader's own games first, 神的使者's threads one row per board
+    # (messaging.latest).
+    mine, latest = latest_rows(user)
     boards = list(boards)
     links = hooks.board_links([b.pk for b in boards])
     for board in boards:
@@ -166,7 +165,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "boards": [b for b in boards if b.kind != Board.Kind.GAME],
         "game_boards": game_boards[:LOBBY_GAME_BOARDS],
         "more_game_boards": max(0, len(game_boards) - LOBBY_GAME_BOARDS),
-        "latest": latest, "sections": hooks.render_lobby_sections(request)})
+        "mine": mine, "latest": latest, "sections": hooks.render_lobby_sections(request)})
 
 
 def board_detail(request: HttpRequest, slug: str) -> HttpResponse:

@@ -62,6 +62,7 @@ from .links import (
     game_threads,
     my_current_games,
     open_games,
+    reader_boards,
     vote_thread,
 )
 from .outbox import recent_outbox
@@ -125,6 +126,7 @@ __all__ = [
     "legal_actions_for", "living_seats", "manifesto_digest", "manifestos_for_review",
     "my_current_games", "open_games", "open_warnings", "outcome_line", "outcome_results",
     "phase_title", "phase_titles", "phase_vote_tally", "player_ids", "player_record",
+    "reader_boards",
     "posts_in_window", "preview_end_phase", "public_event_rows", "public_events",
     "recent_outbox", "rollback_plan", "ruleset_totals", "seat_duties",
     "seat_holders", "seat_holdings", "seat_names", "seat_of", "seat_post_counts", "seat_posts",

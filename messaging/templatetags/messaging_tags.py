@@ -84,8 +84,11 @@ def thread_row(context, thread, show_board=False, slot="") -> dict:
     last = thread.last_post if thread.last_post_id else None
     board = thread.board if show_board else None
     signed_in = context["signed_in"] if slot else context["request"].user.is_authenticated
+    # 置顶 is an order within the thread's own board: a list across boards (show_board, the
+    # home page's 最新主题) neither shows it nor sorts by it.
     return {"pk": thread.pk, "kind": thread.kind, "kind_label": thread.get_kind_display(),
-            "is_pinned": thread.is_pinned, "is_locked": thread.is_locked, "title": thread.title,
+            "is_pinned": thread.is_pinned and not show_board, "is_locked": thread.is_locked,
+            "title": thread.title,
             "unread_count": getattr(thread, "unread_count", 0), "slot": slot,
             "post_count": thread.post_count, "last_number": last.number if last else 0,
             "last_name": forum_name(last.author) if last and not slot else "",

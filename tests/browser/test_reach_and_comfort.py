@@ -8,48 +8,18 @@ Screenshots under var/artifacts/reach/."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from django.urls import reverse
 
 from messaging import services
 from messaging.models import Bookmark, Notification, Report, Thread
+from tests.browser.a11y import MEASURE, MIN, axe_findings, blocking
 from tests.browser.shots import screenshot
 from tests.factories import fresh
 from tests.proof.crawl import end_current_phase
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
-AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
-BLOCKING = ("serious", "critical")
-MIN = 24
-
-# Every link, button, field and radio or checkbox row a finger aims at, with its size. A
-# radio or checkbox is measured by its row (the label that holds it). Links inside a post's
-# or a quote's text are words of a sentence (WCAG 2.5.8's inline exception) and are left out.
-MEASURE = """() => {
-  const out = [];
-  const seen = new Set();
-  const nodes = document.querySelectorAll(
-    'a[href], button, select, textarea, summary, input:not([type=hidden])');
-  for (let el of nodes) {
-    if (el.closest('.post-body, .quote-body')) continue;
-    if ((el.type === 'radio' || el.type === 'checkbox') && el.closest('label')) el = el.closest('label');
-    if (seen.has(el)) continue;
-    seen.add(el);
-    const style = getComputedStyle(el);
-    if (style.display === 'none' || style.visibility === 'hidden') continue;
-    if (el.classList.contains('skip-link')) continue;  // off screen until focused, measured then
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) continue;
-    out.push({what: el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
-              (el.className ? '.' + String(el.className).split(' ').join('.') : ''),
-              text: (el.innerText || el.value || '').trim().slice(0, 20),
-              width: Math.round(r.width * 10) / 10, height: Math.round(r.height * 10) / 10});
-  }
-  return out;
-}"""
 
 
 @pytest.fixture
@@ -94,15 +64,7 @@ def phone(browser, live_server):
 
 def _axe(page, scheme: str) -> list[dict]:
     """axe's serious and critical violations of the page as shown in `scheme`."""
-    page.emulate_media(color_scheme=scheme)
-    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-    found = page.evaluate("""async () => {
-        const r = await axe.run(document, {resultTypes: ["violations"],
-                                           rules: {"target-size": {enabled: true}}});
-        return r.violations.map(v => ({id: v.id, impact: v.impact,
-            nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + " " + n.failureSummary)}));
-    }""")
-    return [v for v in found if v["impact"] in BLOCKING]
+    return blocking(axe_findings(page, scheme))
 
 
 def _ninelives_pages(start_ninelives):
