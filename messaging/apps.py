@@ -12,6 +12,7 @@ class MessagingConfig(AppConfig):
 
         from . import blocks
 
-        # A kept anonymous thread page is forgotten when its thread, board or game changes.
-        for kind in ("thread", "board", "game"):
+        # A kept anonymous page is forgotten when its thread, board or game changes; what a
+        # board page keeps of a reader (messaging.board_rows.start_state), at their events.
+        for kind in ("thread", "board", "game", "user"):
             feed.listen(kind, blocks.forget(kind))

@@ -197,8 +197,8 @@ def _token_key(kind: str, pk: int) -> str:
 
 @functools.cache
 def forget(kind: str):
-    """The change feed's listener for `kind` ("thread", "board", "game"): once a write that
-    moved that object's version commits, the token the kept anonymous pages hold for it is
+    """The change feed's listener for `kind` ("thread", "board", "game", "user"): once a
+    write that moved that object's version (a user's: any event of theirs) commits, the token the kept anonymous pages hold for it is
     deleted, and every such page that depends on it is a miss from then on."""
     def listener(pk: int, version: int) -> None:
         cache.delete(_token_key(kind, pk))
@@ -241,24 +241,26 @@ def kept_anonymous_page(request, what: str, ident) -> HttpResponse | None:
     if entry is None:
         return None
     tokens, html = entry
-    if cache.get_many(list(tokens)) != tokens:
-        return None
-    return HttpResponse(html)
+    return HttpResponse(html) if current(tokens) else None
 
 
 def anonymous_page_tokens(request, what: str, ident) -> dict[str, str] | None:
     """The tokens the page of `what` `ident` (`kept_anonymous_page`) is kept under, as they
-    are now (a token not held yet is made), to keep the page about to be rendered under:
+    are now (`tokens_of`), to keep the page about to be rendered under; None when the answer
+    to `request` is not kept (`_keepable`). Precondition: the reader is not signed in."""
+    return None if _keepable(request) is None else tokens_of(what, ident)
+
+
+def tokens_of(what: str, ident) -> dict[str, str] | None:
+    """The tokens of what the page of `what` `ident` shows, as they are now (a token not
+    held yet is made):
     - a thread's: the thread's, its board's and its board's game's;
     - a board's: the board's, its game's (the breadcrumb names the game; a game that hides
       its board moves its version) and the writers' names' (`names_changed`: each row
       names its thread's last writer, which no version covers).
-    One query (the board's and the game's ids). Read before the page is, so that a write
-    committing in between deletes a token the page is kept under. None when the answer to
-    `request` is not kept (`_keepable`), there is no such thread or board, or the cache
-    holds no tokens (Redis away). Precondition: the reader is not signed in."""
-    if _keepable(request) is None:
-        return None
+    One query (the board's and the game's ids). Read before what is kept under them is,
+    so that a write committing in between deletes a token it is kept under. None when
+    there is no such thread or board, or the cache holds no tokens (Redis away)."""
     if what == "thread":
         ids = Thread.objects.filter(pk=ident).values_list("board_id", "board__game__pk").first()
         objects = [("thread", ident)]
@@ -268,6 +270,14 @@ def anonymous_page_tokens(request, what: str, ident) -> dict[str, str] | None:
     if ids is None:
         return None
     objects += [("board", ids[0]), *([("game", ids[1])] if ids[1] is not None else [])]
+    return held_tokens(objects)
+
+
+def held_tokens(objects: list[tuple[str, int]]) -> dict[str, str] | None:
+    """The tokens of `objects` ((kind, id) pairs: "thread", "board", "game", "user",
+    "names"), as they are now, a token not held yet made (a "user" token is deleted by
+    every event of that user: their access, their notices); None when the cache holds
+    none (Redis away)."""
     keys = [_token_key(kind, pk) for kind, pk in objects]
     tokens = cache.get_many(keys)
     for key in keys:
@@ -276,6 +286,11 @@ def anonymous_page_tokens(request, what: str, ident) -> dict[str, str] | None:
     if len(tokens) < len(keys):
         tokens = cache.get_many(keys)
     return tokens if len(tokens) == len(keys) else None
+
+
+def current(tokens: dict[str, str]) -> bool:
+    """Whether every one of `tokens` (`tokens_of`) is still held (one cache read)."""
+    return cache.get_many(list(tokens)) == tokens
 
 
 def keep_anonymous_page(request, what: str, ident, tokens: dict[str, str] | None,

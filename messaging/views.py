@@ -171,11 +171,12 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A board's threads, 30 a page, newest activity first, with the reader's unread counts.
     Not signed in, the whole page is kept (messaging.blocks, part 4): a page read again is no
-    query. Signed in, the page's rows are kept under the board's version
-    (messaging.board_rows): a page read again is the board's query and one of its threads as
-    they are now (the reader's unread counts, the last writers' names), whatever the number
-    of threads; a page not kept adds the count of the threads the reader may see and the
-    page's rows."""
+    query. Signed in, the board is kept under its tokens, the page's rows under the board's
+    version and whether the reader may start a thread for a minute (messaging.board_rows):
+    a page read again is one query of its threads as they are now (the reader's unread
+    counts, the last writers' names), whatever the number of threads, besides the header's
+    counts; a page not kept adds the count of the threads the reader may see and the page's
+    rows."""
     user = request.user
     tokens = None
     if not user.is_authenticated:  # a page kept whole (messaging.blocks, part 4)
@@ -183,23 +184,32 @@ def board_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if kept is not None:
             return kept
         tokens = blocks.anonymous_page_tokens(request, "board", slug)
-    board = _board_or_404(slug)
+    board, kept_under = board_rows.kept_board(slug, _board_or_404, tokens)
     if not rules.can_read_board(user, board):
         raise Http404
     page, rows = board_rows.board_page(board=board, user=user, asked=request.GET.get("page"))
-    signed_in = user.is_authenticated
-    can_start = signed_in and any(rules.start_refusal(user, board, kind) is None
-                                  for kind in Thread.Kind)
-    # Why not, where the reader is signed in (a watcher of a running game, a board of a
-    # game they do not play in, a locked board): said where the button would be.
-    start_refusal = (rules.start_refusal(user, board, Thread.Kind.DISCUSSION)
-                     if signed_in and not can_start else None)
+    can_start, start_refusal = False, None
+    if user.is_authenticated:
+        can_start, start_refusal = board_rows.start_state(user, board, kept_under,
+                                                          _start_state)
     response = render(request, "messaging/board.html", {
         "board": board, "page": page, "can_start": can_start, "rows": rows,
         "start_refusal": start_refusal})
     if user.is_authenticated:
         return response
     return blocks.keep_anonymous_page(request, "board", slug, tokens, response)
+
+
+def _start_state(user, board: Board) -> tuple[bool, str | None]:
+    """Whether `user` may start a thread on `board` (the New thread button): when any kind
+    may be started, a discussion asked first (the games' check asked once when it may);
+    else why not (a watcher of a running game, a board of a game they do not play in, a
+    locked board), said where the button would be."""
+    refusal = rules.start_refusal(user, board, Thread.Kind.DISCUSSION)
+    if refusal is None or any(rules.start_refusal(user, board, kind) is None
+                              for kind in Thread.Kind if kind != Thread.Kind.DISCUSSION):
+        return True, None
+    return False, refusal
 
 
 @login_required

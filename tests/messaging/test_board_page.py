@@ -5,7 +5,10 @@ page costs the same queries whatever the number of threads (none kept, not signe
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -226,13 +229,83 @@ def test_a_moved_thread_leaves_one_board_and_reaches_the_other(readers, lobby, g
     _both(readers, game_board, "搬家的帖")
 
 
-def test_a_changed_board_and_its_game_show_at_once(client, game_board, alice):
+def test_a_changed_board_shows_at_once(client, game_board, bob):
+    """The board is kept too (board_rows.kept_board): its title, description and lock reach
+    both readers at once, and the lock takes the New thread button away."""
+    client.force_login(bob)
+    assert 'id="new-thread"' in _get(client, game_board.get_absolute_url()).content.decode()
+    client.logout()
     _list(client, game_board)
     board = Board.objects.get(pk=game_board.pk)
     board.title, board.description, board.is_locked = "改名的版", "新的说明", True
     services.save_board(board=board, fields=["title", "description", "is_locked"])
-    html = _get(client, game_board.get_absolute_url()).content.decode()
-    assert "改名的版" in html and "新的说明" in html and "locked" in html
+    for signed_in in (False, True):
+        if signed_in:
+            client.force_login(bob)
+        html = _get(client, game_board.get_absolute_url()).content.decode()
+        assert "改名的版" in html and "新的说明" in html and "locked" in html
+    assert 'id="new-thread"' not in html and 'id="start-refusal"' in html
+
+
+def test_the_new_thread_button_follows_the_board_and_the_reader_at_once(client, lobby, bob,
+                                                                       monkeypatch):
+    """Whether a reader may start a thread is kept (board_rows.start_state) under the
+    board's tokens and the reader's: a lock, the reader's staff flag, an event of theirs
+    on the change feed (their access) each show at once."""
+    from config import feed
+    from messaging import views
+
+    client.force_login(bob)
+
+    def button() -> bool:
+        html = _get(client, lobby.get_absolute_url()).content.decode()
+        assert ('id="new-thread"' in html) is not ('id="start-refusal"' in html)
+        return 'id="new-thread"' in html
+
+    assert button() and button()
+    board = Board.objects.get(pk=lobby.pk)
+    board.is_locked = True
+    services.save_board(board=board, fields=["is_locked"])
+    assert not button() and not button()
+    get_user_model().objects.filter(pk=bob.pk).update(is_staff=True)  # may post when locked
+    assert button()
+    get_user_model().objects.filter(pk=bob.pk).update(is_staff=False)
+    assert not button()
+    asked = []
+    monkeypatch.setattr(views, "_start_state",
+                        lambda user, board: asked.append(user.pk) or (True, None))
+    assert not button()  # kept: not asked
+    feed.changed("user", bob.pk, 0, what="access")
+    assert button() and asked == [bob.pk]
+
+
+def _unread(html: str, title: str) -> int:
+    """The unread count the row of the thread `title` shows (0: none)."""
+    row = re.search(r'<li class="thread-row[^>]*>(?:(?!</li>).)*>' + re.escape(title)
+                    + r"<(?:(?!</li>).)*</li>", html, re.S).group(0)
+    found = re.search(r'class="new-mark"[^>]*>([0-9]+) new<', row)
+    return int(found.group(1)) if found else 0
+
+
+def test_unread_counts_are_the_posts_after_the_mark_with_posts_deleted(client, lobby, alice,
+                                                                       bob):
+    """The unread count is the reader's posts after their mark (unread.with_read_marks),
+    also where posts were deleted (their numbers are not reused)."""
+    cases = {  # title: (posts deleted, bob's mark, unread)
+        "没有缺口": ((), 2, 3), "缺口在后": ((4,), 2, 2), "缺口在前": ((2,), 3, 2),
+        "从未读过": ((3,), None, 4), "读完了": ((5,), 5, 0), "读过缺口": ((3, 4), 4, 1)}
+    for title, (gone, mark, _unread_count) in cases.items():
+        thread = _start(lobby, alice, title)
+        for _ in range(4):
+            _reply(thread, alice)
+        if mark is not None:
+            ThreadReadState.objects.create(user=bob, thread=thread, last_read_number=mark)
+        if gone:
+            services.delete_posts(posts=thread.posts.filter(number__in=gone))
+    client.force_login(bob)
+    html = _list(client, lobby)
+    assert {title: _unread(html, title) for title in cases} == {
+        title: unread for title, (_gone, _mark, unread) in cases.items()}
 
 
 def test_a_reply_on_another_page_moves_the_thread_to_the_top(readers, lobby, alice, bob):
@@ -293,11 +366,10 @@ def test_a_board_page_costs_the_same_queries_whatever_its_threads(
         client.force_login(bob)
     _get(client, lobby.get_absolute_url())
     # Not signed in: the whole page kept (messaging.blocks, part 4), no query. Signed in:
-    # the page's rows kept (messaging.board_rows): the board with its game, the page's
-    # threads as they are now (their last writers and the reader's marks), the session, the
-    # user with their profile, whether they may start a thread (the games' check: their
-    # secrets) and the header's counts
-    with django_assert_max_num_queries(6 if signed_in else 0):
+    # the board, the page's rows and whether the reader may start a thread kept
+    # (messaging.board_rows): the page's threads as they are now (their last writers and
+    # the reader's marks), the session, the user with their profile and the header's counts
+    with django_assert_max_num_queries(4 if signed_in else 0):
         html = _list(client, lobby)
     assert html.count('class="thread-row') == min(threads, THREADS_PER_PAGE)
     assert ("new-mark" in html) is signed_in

@@ -1,5 +1,6 @@
 """The board page's rows kept under the board's version (messaging.board_rows): read again,
-the page costs the board's query and one of its threads as they are now; a new thread or
+the page costs one query of its threads as they are now (signed in; a visitor's whole page
+is kept: tests/messaging/test_board_page.py); a new thread or
 reply moves the version and shows at once; each reader's unread marks are their own; a
 hidden board's rows reach only the readers it is shown to; with Redis away the page is
 rendered from the database."""
@@ -58,16 +59,20 @@ def _row(html: str, title: str) -> str:
 
 # --- kept, and moved on by the services -------------------------------------------------------
 
-def test_a_page_read_again_is_kept_and_costs_two_queries(client, lobby, alice, monkeypatch):
+def test_a_page_read_again_is_kept_and_costs_one_query_of_its_threads(client, lobby, alice,
+                                                                      bob, monkeypatch):
     for i in range(3):
         _start(lobby, alice, f"帖{i}")
     rendered = _kept(monkeypatch)
+    client.force_login(bob)
     first = _rows(client, lobby)
     with CaptureQueriesContext(connection) as queries:
         again = _rows(client, lobby)
-    assert rendered == [False] and again == first
-    # the board with its game; the page's threads as they are now (the last writers' names)
-    assert len(queries) == 2, [q["sql"] for q in queries]
+    assert rendered == [True] and again == first
+    # the session, the user; the page's threads as they are now (the last writers' names,
+    # the reader's marks); the header's counts (the board is kept: board_rows.kept_board)
+    assert len(queries) == 4, [q["sql"] for q in queries]
+    assert sum("messaging_thread" in q["sql"] for q in queries) == 1
 
 
 def test_a_new_thread_and_a_reply_move_the_version_and_show_at_once(client, lobby, alice,
@@ -85,9 +90,12 @@ def test_a_new_thread_and_a_reply_move_the_version_and_show_at_once(client, lobb
     assert "2 posts" in _rows(client, lobby) and len(rendered) == 3  # kept again
 
 
-def test_a_rename_shows_at_once_on_kept_rows(client, lobby, alice, make_user):
+def test_a_rename_shows_at_once_on_kept_rows(client, lobby, alice, bob, make_user):
+    """Signed in, the names are read on every view, even one changed behind the site's
+    back (a visitor's whole page: tests/messaging/test_board_page.py)."""
     from accounts.models import Profile
 
+    client.force_login(bob)
     writer = make_user("旧名字")
     _start(lobby, writer, "帖")
     assert "旧名字" in _rows(client, lobby)

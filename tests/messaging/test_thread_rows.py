@@ -32,7 +32,10 @@ def test_a_reply_changes_the_count_and_the_last_writer(client, lobby, thread, bo
     assert "阿博" in html
 
 
-def test_a_renamed_last_writer_shows_the_new_name(client, lobby, thread, alice):
+def test_a_renamed_last_writer_shows_the_new_name(client, lobby, thread, alice, bob):
+    """Read on every signed-in view (a visitor's whole page: tests/messaging/
+    test_board_page.py)."""
+    client.force_login(bob)
     assert "阿丽" in row(client, lobby)
     Profile.objects.filter(user=alice).update(display_name="新名字")
     assert "新名字" in row(client, lobby)

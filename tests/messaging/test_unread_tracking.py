@@ -159,11 +159,10 @@ def test_board_with_unread_marks_query_budget_does_not_grow_with_threads(
             _reply(thread, alice)
     client.force_login(bob)
     client.get(lobby.get_absolute_url())
-    # session, user with profile, the board with its game, the page's threads as they are
-    # now (kept rows, messaging.board_rows: their last writers and the reader's marks),
-    # whether the reader may start a thread (the games' check: their secrets), the header's
-    # unread messages
-    with django_assert_num_queries(6):
+    # session, user with profile, the page's threads as they are now (the board, its rows
+    # and whether the reader may start a thread kept, messaging.board_rows: their last
+    # writers and the reader's marks), the header's unread messages
+    with django_assert_num_queries(4):
         response = client.get(lobby.get_absolute_url())
     assert "new-mark" in response.content.decode()
 
