@@ -405,7 +405,9 @@ def test_the_sweep_writes_what_the_email_is_made_of_and_the_sender_writes_the_te
     from django.test import Client
 
     from accounts.models import Profile
-    from accounts.unsubscribe import unsubscribe_url
+    from django.core import signing
+
+    from accounts.unsubscribe import SALT, unsubscribe_url
     from games import mail as outbox
     from games.models import OutboxEmail
 
@@ -425,7 +427,13 @@ def test_the_sweep_writes_what_the_email_is_made_of_and_the_sender_writes_the_te
     [email] = [m for m in mail.outbox if m.to == [wolf.email] and "left" in m.subject]
     assert email.subject == f"[{long_game.name}] 4 min left: you have not acted yet"
     assert f"/games/{long_game.pk}/act/" in email.body
-    assert email.extra_headers["List-Unsubscribe"] == f"<{unsubscribe_url(wolf, 'reminders')}>"
+    # The link's token is signed with the time it was made (a second apart is another
+    # string): what it says is compared, and where it leads.
+    header = email.extra_headers["List-Unsubscribe"]
+    expected = unsubscribe_url(wolf, "reminders")
+    assert header.startswith(f"<{expected.rsplit('/', 2)[0]}/") and header.endswith("/>")
+    token = header.removesuffix("/>").rsplit("/", 1)[1]
+    assert signing.loads(token, salt=SALT) == {"u": wolf.pk, "k": "reminders"}
     row.refresh_from_db()
     assert (row.subject, row.template) == (email.subject, "") and row.sent_at is not None
     path = unsubscribe_url(wolf, "reminders").removeprefix(settings.SITE_URL)
