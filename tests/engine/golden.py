@@ -28,7 +28,7 @@ is "label：text"; a label that is gone reads "label：—"), so each step shows
 A missing file fails, and so does a changed one: the test never writes a file on its own.
 To accept new texts, regenerate explicitly:
 
-    UPDATE_GOLDEN=1 .venv/bin/pytest -q tests/engine/test_golden.py
+    UPDATE_GOLDEN=1 make test PYTEST_ARGS=tests/engine/test_golden.py PYTEST_WORKERS=0
 
 which writes every file and then skips each test (so a regenerating run is never green by
 accident); review the diff with `git diff tests/engine/golden/` and run again without it.
