@@ -402,11 +402,10 @@ def test_the_sweep_writes_what_the_email_is_made_of_and_the_sender_writes_the_te
     """The sweep's outbox row holds no text, only what it is made of; sending writes the
     subject with the time left at the sweep, the body with its link and the footer, and the
     one-click unsubscribe header, and keeps them on the row."""
+    from django.core import signing
     from django.test import Client
 
     from accounts.models import Profile
-    from django.core import signing
-
     from accounts.unsubscribe import SALT, unsubscribe_url
     from games import mail as outbox
     from games.models import OutboxEmail
