@@ -70,6 +70,16 @@ def in_process(language: str) -> dict:
     return json.loads(namespace["result"])
 
 
+def database_url(db: dict) -> str:
+    """The test database's address as DATABASE_URL says it: a Unix socket's folder (a HOST
+    starting with "/") is quoted into the host part, as .ci/run writes it."""
+    from urllib.parse import quote
+
+    host = db["HOST"] or "127.0.0.1"
+    where = quote(host, safe="") if host.startswith("/") else f"{host}:{db['PORT'] or 5432}"
+    return f"postgres://{db['USER'] or 'postgres'}@{where}/{db['NAME']}"
+
+
 @pytest.mark.slow(seconds=40)
 @pytest.mark.django_db
 def test_a_deploy_by_the_documented_steps_writes_to_a_chinese_player_in_chinese(
@@ -85,8 +95,7 @@ def test_a_deploy_by_the_documented_steps_writes_to_a_chinese_player_in_chinese(
            if not k.startswith(("DJANGO_", "PYTEST_", "SITE_", "EXTRA_RULESETS"))}
     env.update(DJANGO_ENV="production", SECRET_KEY="deploy-test-" + "k" * 30 + "0123456789abc",
                ALLOWED_HOSTS="games.example.org", SITE_URL="https://games.example.org",
-               DATABASE_URL=f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}"
-                            f":{db['PORT'] or 5432}/{db['NAME']}",
+               DATABASE_URL=database_url(db),
                VAR_DIR=str(tmp_path / "var"), DB_POOL="false")
 
     refused = reminder(clone, env)
